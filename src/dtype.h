@@ -1,0 +1,44 @@
+/* dtype.h - ONNX element types: names, widths, and decoding one element.
+ * The public names (nnav_dtype_name, nnav_dtype_bits...) are declared in nnav.h. */
+#ifndef NNAV_DTYPE_H
+#define NNAV_DTYPE_H
+
+#include <stdint.h>
+#include "nnav.h"
+
+/* ONNX TensorProto.DataType values. */
+enum {
+    NNAV_DT_UNDEFINED = 0, NNAV_DT_FLOAT = 1, NNAV_DT_UINT8, NNAV_DT_INT8, NNAV_DT_UINT16,
+    NNAV_DT_INT16, NNAV_DT_INT32, NNAV_DT_INT64, NNAV_DT_STRING, NNAV_DT_BOOL,
+    NNAV_DT_FLOAT16, NNAV_DT_DOUBLE, NNAV_DT_UINT32, NNAV_DT_UINT64, NNAV_DT_COMPLEX64,
+    NNAV_DT_COMPLEX128, NNAV_DT_BFLOAT16, NNAV_DT_FLOAT8E4M3FN, NNAV_DT_FLOAT8E4M3FNUZ,
+    NNAV_DT_FLOAT8E5M2, NNAV_DT_FLOAT8E5M2FNUZ, NNAV_DT_UINT4, NNAV_DT_INT4,
+    NNAV_DT_FLOAT4E2M1, NNAV_DT_FLOAT8E8M0, NNAV_DT_UINT2, NNAV_DT_INT2,
+    NNAV_DT_MAX = NNAV_DT_INT2
+};
+
+/* Bytes that n elements take in raw_data (sub-byte types packed, rounded up).
+ * Returns 0 and sets *out, or -1 on overflow or a type with no fixed width. */
+int nnav_dtype_raw_bytes(int32_t dtype, uint64_t nelems, uint64_t *out);
+
+/* Scalar components per element: 2 for complex types, else 1. */
+unsigned nnav_dtype_components(int32_t dtype);
+
+/* Decode component `i` (element i / components, part i % components) of a raw
+ * little-endian buffer of `len` bytes. Returns 0, or -1 when it lies past len. */
+int nnav_dtype_decode_raw(int32_t dtype, const uint8_t *p, uint64_t len, uint64_t i, double *out);
+
+/* Decode component `i` from the typed-field representation: `word` is the i-th
+ * (or, for 4-/2-bit types, the containing) int32_data / uint64_data entry;
+ * `sub` is the position inside the word for packed sub-byte types. */
+double nnav_dtype_from_int32_word(int32_t dtype, uint64_t word, unsigned sub);
+/* Elements per int32_data entry: 2 for 4-bit types, 4 for 2-bit, else 1. */
+unsigned nnav_dtype_per_word(int32_t dtype);
+
+/* Conversions, exact: */
+double nnav_half_to_double(uint16_t h);
+double nnav_bf16_to_double(uint16_t b);
+double nnav_fp8_to_double(int32_t dtype, uint8_t v);
+double nnav_fp4e2m1_to_double(uint8_t nibble);
+
+#endif

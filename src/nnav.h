@@ -1,0 +1,368 @@
+/* nnav.h - the public face of the core: a lazy, zero-copy index of a model file.
+ *
+ * The core knows nothing of terminals. Both faces (the CLI in src/cli.c and the
+ * ncurses explorer in ui/) read a model only through this header.
+ *
+ * Calling rules, in one place:
+ *  - nnav_model_open() maps the file read-only and indexes structure only. It
+ *    never reads a tensor payload byte. Everything it returns lives until
+ *    nnav_model_close(); nothing returned is freed by the caller.
+ *  - Every name is an nnav_span into the map: bytes from the file, not
+ *    NUL-terminated, not sanitised. Put them through nnav_text_escape() (or
+ *    nnav_text_cstr()) before they reach a terminal or stderr.
+ *  - Ids are dense uint32 indices into model-wide arrays; NNAV_NONE means "none".
+ *  - Attribute values, types and tensor values are decoded on demand by the
+ *    nnav_attr_*, nnav_type_* and nnav_tensor_* functions.
+ */
+#ifndef NNAV_H
+#define NNAV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NNAV_NONE UINT32_MAX
+
+typedef struct nnav_span {
+    const uint8_t *p;
+    uint64_t n;
+} nnav_span;
+
+/* Errors as data: what, where in the file, and the field path. */
+typedef struct nnav_error {
+    char msg[512];
+    char path[512];   /* e.g. graph.node[12].attribute[3].t.dims */
+    uint64_t offset;  /* byte offset in the file */
+    int has_offset;
+    int status;       /* exit status a CLI should use: 2 bad input, 1 usage */
+} nnav_error;
+
+/* "FILE: at offset N, PATH: MSG", sanitised, into buf. */
+void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t n);
+
+typedef enum nnav_format {
+    NNAV_FMT_ONNX = 0,
+    NNAV_FMT_TF_SAVEDMODEL,
+    NNAV_FMT_TF_METAGRAPH,
+    NNAV_FMT_TF_GRAPHDEF,
+} nnav_format;
+const char *nnav_format_name(nnav_format f);
+
+typedef enum nnav_graph_kind {
+    NNAV_GRAPH_MAIN = 0,
+    NNAV_GRAPH_BODY,          /* a GRAPH or GRAPHS attribute of a node */
+    NNAV_GRAPH_FUNCTION,      /* a model-local function body */
+    NNAV_GRAPH_TRAINING_INIT, /* TrainingInfoProto.initialization */
+    NNAV_GRAPH_TRAINING_ALGO, /* TrainingInfoProto.algorithm */
+} nnav_graph_kind;
+
+typedef struct nnav_graph {
+    nnav_span name;
+    uint8_t kind;          /* nnav_graph_kind */
+    uint32_t parent;       /* enclosing graph for scoping, NNAV_NONE at a root */
+    uint32_t owner_node;   /* node whose attribute holds this body */
+    uint32_t owner_attr;   /* that attribute */
+    uint32_t list_index;   /* position in a GRAPHS list, NNAV_NONE for GRAPH */
+    uint32_t function;     /* function id for a function body */
+    uint32_t training;     /* training_info index for training graphs */
+    uint32_t depth;        /* 0 at roots */
+    uint32_t node_first, node_count;
+    uint32_t input_first, input_count;   /* into value infos */
+    uint32_t output_first, output_count; /* into value infos */
+    uint32_t vi_first, vi_count;         /* value_info entries */
+    uint32_t init_first, init_count;     /* initializer tensors */
+    uint32_t sparse_first, sparse_count; /* sparse initializers */
+    uint32_t child_first, child_count;   /* into nnav_graph_children() */
+    uint64_t offset;                     /* where the GraphProto starts */
+} nnav_graph;
+
+typedef struct nnav_node {
+    nnav_span name, op, domain;
+    uint32_t graph;
+    uint32_t index;        /* position within its graph */
+    uint32_t in_first, in_count;   /* into refs */
+    uint32_t out_first, out_count; /* into refs */
+    uint32_t attr_first, attr_count;
+    uint32_t function;     /* the local function this op calls, or NNAV_NONE */
+    nnav_span msg;         /* the NodeProto bytes */
+} nnav_node;
+
+/* One name in a node's input or output list. */
+typedef struct nnav_ref {
+    nnav_span name;
+    uint32_t value; /* NNAV_NONE for "" (omitted optional) */
+} nnav_ref;
+
+typedef enum nnav_value_kind {
+    NNAV_VAL_UNDEFINED = 0, /* used but defined nowhere in scope: flagged */
+    NNAV_VAL_INPUT,         /* graph (or function) input */
+    NNAV_VAL_INITIALIZER,
+    NNAV_VAL_SPARSE,        /* sparse initializer */
+    NNAV_VAL_NODE,          /* output of a node */
+} nnav_value_kind;
+
+typedef struct nnav_value {
+    nnav_span name;
+    uint32_t graph;     /* the graph that defines it (or uses it, if undefined) */
+    uint8_t kind;       /* nnav_value_kind */
+    uint8_t is_input;   /* also listed as a graph input */
+    uint8_t is_output;  /* listed as a graph output */
+    uint32_t producer;  /* node, tensor, sparse or value-info id, by kind */
+    uint32_t vinfo;     /* a value info giving its type, or NNAV_NONE */
+    uint32_t cons_first, cons_count; /* into nnav_value_consumers() */
+} nnav_value;
+
+typedef struct nnav_vinfo {
+    nnav_span name;
+    nnav_span type;   /* TypeProto bytes; p == NULL when absent */
+    uint32_t graph;
+    uint32_t value;
+} nnav_vinfo;
+
+typedef enum nnav_attr_type {
+    NNAV_ATTR_UNDEFINED = 0, NNAV_ATTR_FLOAT, NNAV_ATTR_INT, NNAV_ATTR_STRING,
+    NNAV_ATTR_TENSOR, NNAV_ATTR_GRAPH, NNAV_ATTR_FLOATS, NNAV_ATTR_INTS,
+    NNAV_ATTR_STRINGS, NNAV_ATTR_TENSORS, NNAV_ATTR_GRAPHS, NNAV_ATTR_SPARSE_TENSOR,
+    NNAV_ATTR_SPARSE_TENSORS, NNAV_ATTR_TYPE_PROTO, NNAV_ATTR_TYPE_PROTOS,
+} nnav_attr_type;
+const char *nnav_attr_type_name(int t);
+
+typedef struct nnav_attr {
+    nnav_span name;
+    nnav_span ref_attr_name; /* inside functions: value comes from the caller */
+    nnav_span msg;           /* the AttributeProto bytes */
+    uint8_t type;            /* nnav_attr_type; inferred from the fields when absent */
+    uint32_t node;
+    uint32_t graph_first, graph_count;   /* bodies held, as graph ids (consecutive) */
+    uint32_t tensor_first, tensor_count; /* tensors held (t / tensors) */
+} nnav_attr;
+
+typedef enum nnav_storage {
+    NNAV_STORE_NONE = 0, NNAV_STORE_RAW, NNAV_STORE_TYPED, NNAV_STORE_EXTERNAL,
+    NNAV_STORE_SPARSE,
+} nnav_storage;
+
+enum nnav_tensor_owner {
+    NNAV_TOWN_INITIALIZER = 0, NNAV_TOWN_SPARSE_VALUES, NNAV_TOWN_SPARSE_INDICES,
+    NNAV_TOWN_ATTRIBUTE,
+};
+
+/* Warnings on a tensor, found at open without reading the payload. */
+enum {
+    NNAV_TW_SIZE_MISMATCH = 1u << 0, /* stored bytes differ from dims x dtype */
+    NNAV_TW_BAD_DIMS = 1u << 1,      /* negative dim or product overflow */
+    NNAV_TW_BAD_DTYPE = 1u << 2,
+    NNAV_TW_BAD_EXTERNAL = 1u << 3,  /* external_data keys malformed or unsafe */
+    NNAV_TW_MANY_FIELDS = 1u << 4,   /* values in more than one data field */
+};
+
+typedef struct nnav_tensor {
+    nnav_span name;
+    int32_t dtype;          /* ONNX TensorProto.DataType value */
+    uint32_t ndims;
+    uint32_t dims_first;    /* into nnav_dims() */
+    uint8_t storage;        /* nnav_storage */
+    uint8_t owner;          /* nnav_tensor_owner */
+    uint8_t typed_field;    /* TensorProto field number for NNAV_STORE_TYPED */
+    uint32_t warn;          /* NNAV_TW_* */
+    uint32_t graph;
+    uint32_t owner_id;      /* attribute id or sparse id, by owner */
+    uint64_t nelems;        /* product of dims (UINT64_MAX on overflow) */
+    uint64_t nbytes;        /* bytes dims x dtype call for (UINT64_MAX if unknown) */
+    uint64_t stored;        /* bytes stored (raw/external length; typed: field bytes) */
+    nnav_span data;         /* raw_data or the first typed field's bytes */
+    nnav_span ext_location; /* external_data location */
+    int64_t ext_offset, ext_length; /* -1 when absent */
+    nnav_span msg;          /* the TensorProto bytes */
+} nnav_tensor;
+
+typedef struct nnav_sparse {
+    uint32_t values, indices; /* tensor ids */
+    uint32_t ndims, dims_first;
+    uint32_t graph;
+    uint64_t nbytes_dense;
+} nnav_sparse;
+
+typedef struct nnav_function {
+    nnav_span name, domain, overload;
+    uint32_t graph;
+    uint32_t attr_name_first, attr_name_count; /* attribute names without default, into refs */
+    uint32_t attr_first, attr_count;           /* attribute_proto defaults, into attrs */
+    uint32_t opset_first, opset_count;
+    nnav_span msg;
+} nnav_function;
+
+typedef struct nnav_kv { nnav_span key, value; } nnav_kv;
+typedef struct nnav_opset { nnav_span domain; int64_t version; } nnav_opset;
+
+/* A field the schema does not know, kept as it was. */
+typedef struct nnav_unknown {
+    const char *where;   /* message type, e.g. "ModelProto" */
+    uint32_t owner;      /* id of the owning object (graph/node/tensor), or NNAV_NONE */
+    uint32_t number;
+    uint8_t wire_type;
+    nnav_span span;      /* the value's bytes */
+    uint64_t offset;     /* of the tag */
+} nnav_unknown;
+
+typedef struct nnav_model nnav_model;
+
+typedef struct nnav_model_facts {
+    nnav_format format;
+    const char *format_reason; /* why this reading was chosen */
+    int64_t ir_version;        /* -1 when absent */
+    nnav_span producer_name, producer_version, domain, doc_string, graph_name;
+    int64_t model_version;     /* -1 when absent */
+    uint64_t file_size;
+    const char *path;          /* as given to nnav_model_open */
+} nnav_model_facts;
+
+/* ---- opening ---- */
+typedef struct nnav_open_opts {
+    uint32_t max_depth;  /* graph nesting bound; 0 = default (NNAV_MAX_DEPTH) */
+    /* Progress callback for long opens; may be NULL. Return nonzero to cancel. */
+    int (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+} nnav_open_opts;
+#define NNAV_MAX_DEPTH 20000u
+
+int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **out,
+                    nnav_error *err);
+void nnav_model_close(nnav_model *m);
+
+/* Nonzero when the mapped file shrank while open: what is shown may be stale. */
+int nnav_model_truncated(const nnav_model *m);
+
+const nnav_model_facts *nnav_model_facts_get(const nnav_model *m);
+
+uint32_t nnav_opset_count(const nnav_model *m);
+const nnav_opset *nnav_opset_get(const nnav_model *m, uint32_t i);
+uint32_t nnav_metadata_count(const nnav_model *m);
+const nnav_kv *nnav_metadata_get(const nnav_model *m, uint32_t i);
+
+uint32_t nnav_graph_count(const nnav_model *m);
+const nnav_graph *nnav_graph_get(const nnav_model *m, uint32_t id);
+/* Child graph ids of a graph (bodies of its nodes' attributes), in node order. */
+const uint32_t *nnav_graph_children(const nnav_model *m, uint32_t id, uint32_t *count);
+/* The graph path (see man page): "/", "/NODE/ATTR", "/NODE/ATTR[i]/...", "@FUNC". */
+size_t nnav_graph_path(const nnav_model *m, uint32_t id, char *buf, size_t n);
+uint32_t nnav_graph_by_path(const nnav_model *m, const char *path);
+/* All nodes in the graph and every graph below it. */
+uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id);
+
+uint32_t nnav_node_count(const nnav_model *m);
+const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id);
+const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id);
+/* Node in graph g by name; NNAV_NONE when none. Hash lookup. */
+uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name, size_t len);
+
+uint32_t nnav_value_count(const nnav_model *m);
+const nnav_value *nnav_value_get(const nnav_model *m, uint32_t id);
+const uint32_t *nnav_value_consumers(const nnav_model *m, uint32_t id, uint32_t *count);
+/* Resolve a name as a node in graph g would see it (scoping through parents). */
+uint32_t nnav_value_lookup(const nnav_model *m, uint32_t graph, const char *name, size_t len);
+
+uint32_t nnav_vinfo_count(const nnav_model *m);
+const nnav_vinfo *nnav_vinfo_get(const nnav_model *m, uint32_t id);
+
+uint32_t nnav_attr_count(const nnav_model *m);
+const nnav_attr *nnav_attr_get(const nnav_model *m, uint32_t id);
+
+uint32_t nnav_tensor_count(const nnav_model *m);
+const nnav_tensor *nnav_tensor_get(const nnav_model *m, uint32_t id);
+const int64_t *nnav_dims(const nnav_model *m, uint32_t first);
+
+uint32_t nnav_sparse_count(const nnav_model *m);
+const nnav_sparse *nnav_sparse_get(const nnav_model *m, uint32_t id);
+
+uint32_t nnav_function_count(const nnav_model *m);
+const nnav_function *nnav_function_get(const nnav_model *m, uint32_t id);
+
+uint32_t nnav_training_count(const nnav_model *m);
+
+uint32_t nnav_unknown_count(const nnav_model *m);
+const nnav_unknown *nnav_unknown_get(const nnav_model *m, uint32_t id);
+
+/* ---- on-demand decoding ---- */
+
+/* Attribute scalars and lists. Return 0 on success, -1 with err set. */
+int nnav_attr_float(const nnav_model *m, uint32_t a, double *out, nnav_error *err);
+int nnav_attr_int(const nnav_model *m, uint32_t a, int64_t *out, nnav_error *err);
+int nnav_attr_string(const nnav_model *m, uint32_t a, nnav_span *out, nnav_error *err);
+/* Lists: fill up to max items, *total gets the full count. */
+int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, size_t *total,
+                   nnav_error *err);
+int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, size_t *total,
+                     nnav_error *err);
+int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
+                      size_t *total, nnav_error *err);
+/* TypeProto spans held by a TYPE_PROTO(S) attribute. */
+int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
+                    nnav_error *err);
+/* A one-line human rendering of the value, sanitised; lists cut after max_items. */
+void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+
+/* A TypeProto rendered as "float32[1,3,?,N]", "seq(int64[?])", "map(string,float32)"... */
+void nnav_type_format(nnav_span type, char *buf, size_t n);
+/* The type of a value as far as known (value info or initializer dims), "" if unknown. */
+void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n);
+
+/* ---- element types ---- */
+const char *nnav_dtype_name(int32_t dtype);     /* "float32", "bfloat16", "int4"... */
+const char *nnav_dtype_onnx_name(int32_t dtype); /* "FLOAT", "BFLOAT16"... */
+/* Storage bits per element (0 for string/undefined/unknown). */
+unsigned nnav_dtype_bits(int32_t dtype);
+int nnav_dtype_valid(int32_t dtype);
+/* "float32[64,3,7,7]" into buf. */
+void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
+/* "raw", "typed", "external FILE @OFFSET +LENGTH", "sparse", sanitised. */
+void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
+
+/* Values on demand: the first `want` values as doubles (strings as spans),
+ * and min/max/mean over all elements when stats is set. */
+typedef struct nnav_values {
+    size_t count;        /* values filled */
+    uint64_t total;      /* elements in the tensor */
+    double *v;           /* caller-provided, `want` long */
+    nnav_span *s;        /* for STRING tensors, caller-provided, may be NULL */
+    int has_stats;
+    double min, max, mean;
+    uint64_t nan_count;
+} nnav_values;
+int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                       nnav_values *out, nnav_error *err);
+/* The payload bytes (raw/external) for export; external data is mapped safely.
+ * *release must be called with the returned cookie. */
+int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,
+                      nnav_error *err);
+void nnav_tensor_bytes_release(void *cookie);
+
+/* ---- text ---- */
+/* Escape bytes from the file for a terminal: printable UTF-8 kept; control
+ * characters, C1 controls, bidi overrides and invalid UTF-8 escaped as \xNN or
+ * \u{NNNN}; backslash doubled. Always NUL-terminates; returns the length written. */
+size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n);
+/* Same for a NUL-terminated string (e.g. a path given on the command line). */
+size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);
+int nnav_span_eq(nnav_span s, const char *c, size_t len);
+int nnav_span_eqs(nnav_span s, const char *cstr);
+
+/* ---- search (shared by `find` and the TUI's `/`) ---- */
+typedef enum nnav_hit_kind {
+    NNAV_HIT_NODE_NAME = 0, NNAV_HIT_OP, NNAV_HIT_VALUE, NNAV_HIT_INITIALIZER,
+} nnav_hit_kind;
+typedef struct nnav_hit {
+    uint8_t kind;
+    uint32_t id;    /* node id (NODE_NAME, OP), value id (VALUE), tensor id (INITIALIZER) */
+    uint32_t graph;
+} nnav_hit;
+typedef struct nnav_search nnav_search;
+/* Pattern: case-insensitive substring; "op:TYPE" restricts to nodes of that op
+ * type (exact, case-insensitive). */
+nnav_search *nnav_search_new(const nnav_model *m, const char *pattern);
+/* Work through at most `budget` items; returns 1 when finished, 0 if more remain. */
+int nnav_search_step(nnav_search *s, uint64_t budget);
+uint64_t nnav_search_progress(const nnav_search *s, uint64_t *total);
+const nnav_hit *nnav_search_hits(const nnav_search *s, size_t *count);
+void nnav_search_free(nnav_search *s);
+
+#endif
