@@ -1,0 +1,85 @@
+/* keys.h - every request the explorer understands, in one list.
+ *
+ * NNAV_REQUESTS is the single source for the key map, the request names, the
+ * `?` help screen and the key table in ui/KEYS.md (and from there the README
+ * and the man page): a key cannot be bound without showing up in the help.
+ *
+ * REQ(ID, "name", "group", "help", key1, key2, key3, key4) - unused keys are 0.
+ * Keys are curses key codes; CTL('x') is the control character for x.
+ */
+#ifndef NNAV_UI_KEYS_H
+#define NNAV_UI_KEYS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <curses.h>
+
+#define CTL(c) ((c) & 0x1f)
+
+#define NNAV_REQUESTS(REQ) \
+    REQ(MOVE_UP,     "move-up",      "Move", "Up a line; graph view: to a producer", KEY_UP, 'k', 0, 0) \
+    REQ(MOVE_DOWN,   "move-down",    "Move", "Down a line; graph view: to a consumer", KEY_DOWN, 'j', 0, 0) \
+    REQ(MOVE_LEFT,   "move-left",    "Move", "Tree: collapse or go to parent; graph view: previous in layer", KEY_LEFT, 'h', 0, 0) \
+    REQ(MOVE_RIGHT,  "move-right",   "Move", "Tree: expand; graph view: next in layer", KEY_RIGHT, 'l', 0, 0) \
+    REQ(PAGE_UP,     "page-up",      "Move", "Up a page", KEY_PPAGE, CTL('b'), 0, 0) \
+    REQ(PAGE_DOWN,   "page-down",    "Move", "Down a page", KEY_NPAGE, CTL('f'), 0, 0) \
+    REQ(HALF_UP,     "half-page-up", "Move", "Up half a page", CTL('u'), 0, 0, 0) \
+    REQ(HALF_DOWN,   "half-page-down", "Move", "Down half a page", CTL('d'), 0, 0, 0) \
+    REQ(MOVE_FIRST,  "move-first",   "Move", "To the first line", 'g', KEY_HOME, 0, 0) \
+    REQ(MOVE_LAST,   "move-last",    "Move", "To the last line", 'G', KEY_END, 0, 0) \
+    REQ(FOCUS_NEXT,  "focus-next",   "Panes", "Focus the next pane", '\t', 0, 0, 0) \
+    REQ(FOCUS_PREV,  "focus-prev",   "Panes", "Focus the previous pane", KEY_BTAB, 0, 0, 0) \
+    REQ(ENTER,       "enter",        "Jump", "Follow: input to its producer, output to its consumers, graph attribute into its body; tree: expand/collapse; graph view: re-centre", '\n', '\r', KEY_ENTER, 0) \
+    REQ(BACK,        "back",         "Jump", "Back to the previous place", KEY_BACKSPACE, 127, CTL('h'), CTL('o')) \
+    REQ(FORWARD,     "forward",      "Jump", "Forward again", ']', 0, 0, 0) \
+    REQ(GOTO,        "goto",         "Jump", "Go to a node index, node name or graph path (/NODE/ATTR, @FUNC)", ':', 0, 0, 0) \
+    REQ(SEARCH,      "search",       "Search", "Search names, op types, values and initialisers in all graphs (op:TYPE for an op type)", '/', 0, 0, 0) \
+    REQ(SEARCH_NEXT, "search-next",  "Search", "Next search hit", 'n', 0, 0, 0) \
+    REQ(SEARCH_PREV, "search-prev",  "Search", "Previous search hit", 'N', 0, 0, 0) \
+    REQ(FILTER,      "filter",       "Nodes", "Show only nodes of one op type (empty clears)", 'f', 0, 0, 0) \
+    REQ(SORT,        "sort",         "Initialisers", "Sort initialisers by size (largest first) or by name", 's', 0, 0, 0) \
+    REQ(STATS,       "stats",        "Initialisers", "Compute min/max/mean of the selected tensor", 'm', 0, 0, 0) \
+    REQ(GRAPH_VIEW,  "graph-view",   "Graph view", "Draw the selected node's neighbourhood instead of the node list", 'v', 0, 0, 0) \
+    REQ(DEPTH_MORE,  "depth-more",   "Graph view", "Show one more level of producers and consumers", '+', '=', 0, 0) \
+    REQ(DEPTH_LESS,  "depth-less",   "Graph view", "Show one level less", '-', 0, 0, 0) \
+    REQ(YANK,        "yank",         "Other", "Copy the selected name or graph path to the clipboard (OSC 52)", 'y', 0, 0, 0) \
+    REQ(EXPORT,      "export",       "Other", "Export the selected graph", 'e', 0, 0, 0) \
+    REQ(HELP,        "help",         "Other", "Show this help", '?', KEY_F(1), 0, 0) \
+    REQ(REDRAW,      "redraw",       "Other", "Redraw the screen", CTL('l'), 0, 0, 0) \
+    REQ(QUIT,        "quit",         "Other", "Quit", 'q', 0, 0, 0)
+
+enum request {
+    REQ_NONE = 0,
+#define REQ_ENUM(id, name, group, help, k1, k2, k3, k4) REQ_##id,
+    NNAV_REQUESTS(REQ_ENUM)
+#undef REQ_ENUM
+    REQ_COUNT
+};
+
+#define KEYS_PER_REQUEST 4
+
+struct request_info {
+    enum request req;
+    const char *name, *group, *help;
+    int keys[KEYS_PER_REQUEST];
+};
+
+/* All requests, in list order (REQ_NONE excluded). */
+const struct request_info *keys_table(size_t *count);
+/* The request bound to a key, REQ_NONE when unbound. */
+enum request keys_lookup(int key);
+const char *keys_request_name(enum request r);
+/* A key's printable name ("j", "Up", "C-d", "Tab"...) into buf. */
+const char *keys_name(int key, char *buf, size_t n);
+/* "j, Down" - all keys of a request, into buf. */
+const char *keys_list(enum request r, char *buf, size_t n);
+
+/* Help as lines of text no wider than `width` columns: group headings and
+ * "  keys  help" rows, the help text wrapped. keys_help_lines() counts them;
+ * keys_help_line() puts line i into buf (NUL-terminated, "" past the end). */
+size_t keys_help_lines(int width);
+const char *keys_help_line(size_t i, int width, char *buf, size_t n);
+/* The markdown table used for ui/KEYS.md, the README and the man page. */
+void keys_write_markdown(FILE *f);
+
+#endif

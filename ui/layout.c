@@ -1,0 +1,46 @@
+/* layout.c - pane geometry. */
+#include "layout.h"
+
+#include <string.h>
+
+static int clamp(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->header = (rect){ 0, 0, 1, cols };
+    out->status = (rect){ lines - 1, 0, 1, cols };
+    if (lines < LAYOUT_MIN_LINES || cols < LAYOUT_MIN_COLS) {
+        out->too_small = 1;
+        return;
+    }
+    int body = lines - 2;
+    /* The list panes get the top half; the graph view two thirds. */
+    int top = graph_view ? body * 2 / 3 : (body + 1) / 2;
+    top = clamp(top, 4, body - 4);
+    int bottom = body - top;
+    int tree_w = clamp(cols / 4, 18, 48);
+    int detail_w = cols * 55 / 100;
+
+    out->pane[PANE_TREE] = (rect){ 1, 0, top, tree_w };
+    out->pane[PANE_NODES] = (rect){ 1, tree_w + 1, top, cols - tree_w - 1 };
+    out->pane[PANE_DETAIL] = (rect){ 1 + top, 0, bottom, detail_w };
+    out->pane[PANE_TENSORS] = (rect){ 1 + top, detail_w + 1, bottom, cols - detail_w - 1 };
+    out->sep_top_x = tree_w;
+    out->sep_bottom_x = detail_w;
+}
+
+int layout_hit(const ui_layout *l, int y, int x)
+{
+    if (l->too_small)
+        return -1;
+    for (int i = 0; i < PANE_COUNT; i++) {
+        const rect *r = &l->pane[i];
+        if (y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w)
+            return i;
+    }
+    return -1;
+}

@@ -1,0 +1,29 @@
+/* layout.h - where the panes go, from the terminal size alone (no curses).
+ *
+ * Row 0 is the header, the last row the status line. Between them, two bands:
+ * the subgraph tree and the node list (or the graph view) on top, detail and
+ * initialisers below. Every pane keeps a title row; sizes grow with the
+ * terminal. The graph view takes a taller top band, since boxes need rows.
+ */
+#ifndef NNAV_UI_LAYOUT_H
+#define NNAV_UI_LAYOUT_H
+
+typedef struct rect { int y, x, h, w; } rect;
+
+enum pane_id { PANE_TREE = 0, PANE_NODES, PANE_DETAIL, PANE_TENSORS, PANE_COUNT };
+
+typedef struct ui_layout {
+    rect header, status;
+    rect pane[PANE_COUNT]; /* title row included */
+    int sep_top_x, sep_bottom_x; /* columns of the vertical separators */
+    int too_small;
+} ui_layout;
+
+#define LAYOUT_MIN_LINES 12
+#define LAYOUT_MIN_COLS 40
+
+void layout_compute(int lines, int cols, int graph_view, ui_layout *out);
+/* The pane containing screen cell (y, x), or -1. */
+int layout_hit(const ui_layout *l, int y, int x);
+
+#endif
