@@ -1,0 +1,13 @@
+/* extdata.h - external tensor data, resolved inside the model's folder only. */
+#ifndef NNAV_EXTDATA_H
+#define NNAV_EXTDATA_H
+
+#include "nnav.h"
+
+/* Map the bytes of an external tensor. Refuses absolute paths, `..`, symlinks
+ * anywhere on the way, hard-linked and non-regular files, and offset/length
+ * outside the data file. The data file is opened here, never at model open. */
+int nnav_ext_map(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie, nnav_error *err);
+void nnav_ext_release(void *cookie);
+
+#endif

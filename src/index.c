@@ -1,0 +1,738 @@
+/* index.c - the format-neutral model: opening, name resolution by scope,
+ * consumer lists, graph paths, accessors and search. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+const char *nnav_format_name(nnav_format f)
+{
+    switch (f) {
+    case NNAV_FMT_ONNX: return "ONNX";
+    case NNAV_FMT_TF_SAVEDMODEL: return "TensorFlow SavedModel";
+    case NNAV_FMT_TF_METAGRAPH: return "TensorFlow MetaGraphDef";
+    case NNAV_FMT_TF_GRAPHDEF: return "TensorFlow GraphDef";
+    }
+    return "unknown";
+}
+
+const char *nnav_attr_type_name(int t)
+{
+    static const char *n[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH",
+                              "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
+                              "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+    return t >= 0 && t < (int)(sizeof n / sizeof *n) ? n[t] : "UNDEFINED";
+}
+
+/* ---- hash tables keyed by (graph, name) ---- */
+
+static int htab_init(nnav_htab *h, uint64_t n)
+{
+    uint64_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    h->slot = malloc(cap * sizeof *h->slot);
+    if (!h->slot)
+        return -1;
+    memset(h->slot, 0xff, cap * sizeof *h->slot);
+    h->mask = cap - 1;
+    h->used = 0;
+    return 0;
+}
+
+static uint64_t key_hash(uint32_t graph, const uint8_t *p, uint64_t n)
+{
+    return nnav_hash_bytes(p, n, graph + 1);
+}
+
+typedef nnav_span (*key_name_fn)(const nnav_model *m, uint32_t id, uint32_t *graph);
+
+static nnav_span value_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+{
+    *graph = m->values.v[id].graph;
+    return m->values.v[id].name;
+}
+
+static nnav_span node_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+{
+    *graph = m->nodes.v[id].graph;
+    return m->nodes.v[id].name;
+}
+
+/* Find (graph, name); returns the id or NNAV_NONE, and the free slot in *slot. */
+static uint32_t htab_find(const nnav_model *m, const nnav_htab *h, key_name_fn key,
+                          uint32_t graph, const uint8_t *p, uint64_t n, uint64_t *slot)
+{
+    if (!h->slot)
+        return NNAV_NONE;
+    uint64_t i = key_hash(graph, p, n) & h->mask;
+    for (;;) {
+        uint32_t id = h->slot[i];
+        if (id == NNAV_NONE) {
+            if (slot)
+                *slot = i;
+            return NNAV_NONE;
+        }
+        uint32_t g;
+        nnav_span s = key(m, id, &g);
+        if (g == graph && s.n == n && (n == 0 || memcmp(s.p, p, n) == 0))
+            return id;
+        i = (i + 1) & h->mask;
+    }
+}
+
+/* ---- linking ---- */
+
+static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, uint32_t producer,
+                  uint32_t *out)
+{
+    uint64_t slot;
+    uint32_t id = htab_find(m, &m->value_tab, value_key, graph, name.p, name.n, &slot);
+    if (id != NNAV_NONE) {
+        nnav_value *v = &m->values.v[id];
+        /* IR < 4 lists initialisers as inputs too: the initialiser is the
+         * more telling producer, and the input flag remembers the listing. */
+        if (kind == NNAV_VAL_INPUT)
+            v->is_input = 1;
+        else if (v->kind == NNAV_VAL_INPUT && kind != NNAV_VAL_NODE) {
+            v->kind = kind;
+            v->producer = producer;
+        } else if (v->kind == NNAV_VAL_UNDEFINED) {
+            v->kind = kind;
+            v->producer = producer;
+        }
+        *out = id;
+        return 0;
+    }
+    nnav_value *v = nnav_vec_push(m->values);
+    if (!v)
+        return -1;
+    v->name = name;
+    v->graph = graph;
+    v->kind = kind;
+    v->is_input = kind == NNAV_VAL_INPUT;
+    v->producer = producer;
+    v->vinfo = NNAV_NONE;
+    m->value_tab.slot[slot] = m->values.n - 1;
+    *out = m->values.n - 1;
+    return 0;
+}
+
+uint32_t nnav_value_lookup(const nnav_model *m, uint32_t graph, const char *name, size_t len)
+{
+    for (uint32_t g = graph; g != NNAV_NONE; g = m->graphs.v[g].parent) {
+        uint32_t id =
+            htab_find(m, &m->value_tab, value_key, g, (const uint8_t *)name, len, NULL);
+        if (id != NNAV_NONE && m->values.v[id].kind != NNAV_VAL_UNDEFINED)
+            return id;
+    }
+    return NNAV_NONE;
+}
+
+uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name, size_t len)
+{
+    return htab_find(m, &m->node_tab, node_key, graph, (const uint8_t *)name, len, NULL);
+}
+
+static int link_functions(nnav_model *m)
+{
+    if (m->functions.n == 0)
+        return 0;
+    /* Functions are few; nodes may be millions: hash the functions by name. */
+    uint64_t cap = 16;
+    while (cap < (uint64_t)m->functions.n * 2)
+        cap *= 2;
+    uint32_t *tab = malloc(cap * sizeof *tab);
+    if (!tab)
+        return -1;
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (uint32_t i = 0; i < m->functions.n; i++) {
+        nnav_span n = m->functions.v[i].name;
+        uint64_t s = nnav_hash_bytes(n.p, n.n, 7) & (cap - 1);
+        while (tab[s] != NNAV_NONE)
+            s = (s + 1) & (cap - 1);
+        tab[s] = i;
+    }
+    for (uint32_t i = 0; i < m->nodes.n; i++) {
+        nnav_node *nd = &m->nodes.v[i];
+        uint64_t s = nnav_hash_bytes(nd->op.p, nd->op.n, 7) & (cap - 1);
+        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
+            const nnav_function *f = &m->functions.v[tab[s]];
+            if (f->name.n == nd->op.n && !memcmp(f->name.p, nd->op.p, nd->op.n) &&
+                f->domain.n == nd->domain.n &&
+                (nd->domain.n == 0 || !memcmp(f->domain.p, nd->domain.p, nd->domain.n))) {
+                nd->function = tab[s];
+                break;
+            }
+        }
+    }
+    free(tab);
+    return 0;
+}
+
+int nnav_index_link(nnav_model *m, nnav_error *err)
+{
+    uint64_t guess = (uint64_t)m->vinfos.n + m->tensors.n + m->refs.n + 16;
+    if (htab_init(&m->value_tab, guess) || htab_init(&m->node_tab, (uint64_t)m->nodes.n + 16))
+        goto oom;
+    /* Definitions, graph by graph: inputs, initialisers, sparse, node outputs. */
+    for (uint32_t g = 0; g < m->graphs.n; g++) {
+        const nnav_graph *gr = &m->graphs.v[g];
+        uint32_t id;
+        for (uint32_t i = 0; i < gr->input_count; i++) {
+            nnav_vinfo *vi = &m->vinfos.v[gr->input_first + i];
+            if (define(m, g, vi->name, NNAV_VAL_INPUT, gr->input_first + i, &id))
+                goto oom;
+            vi->value = id;
+            if (m->values.v[id].vinfo == NNAV_NONE && vi->type.p)
+                m->values.v[id].vinfo = gr->input_first + i;
+        }
+        for (uint32_t t = gr->init_first; t < gr->init_first + gr->init_count; t++)
+            if (define(m, g, m->tensors.v[t].name, NNAV_VAL_INITIALIZER, t, &id))
+                goto oom;
+        for (uint32_t i = 0; i < gr->sparse_count; i++) {
+            const nnav_sparse *sp = &m->sparse.v[gr->sparse_first + i];
+            if (sp->values == NNAV_NONE)
+                continue;
+            if (define(m, g, m->tensors.v[sp->values].name, NNAV_VAL_SPARSE,
+                       gr->sparse_first + i, &id))
+                goto oom;
+        }
+        for (uint32_t n = gr->node_first; n < gr->node_first + gr->node_count; n++) {
+            nnav_node *nd = &m->nodes.v[n];
+            for (uint32_t o = 0; o < nd->out_count; o++) {
+                nnav_ref *r = &m->refs.v[nd->out_first + o];
+                if (r->name.n == 0)
+                    continue;
+                if (define(m, g, r->name, NNAV_VAL_NODE, n, &id))
+                    goto oom;
+                r->value = id;
+            }
+            uint64_t slot;
+            if (htab_find(m, &m->node_tab, node_key, g, nd->name.p, nd->name.n, &slot) ==
+                    NNAV_NONE &&
+                nd->name.n) {
+                m->node_tab.slot[slot] = n;
+            }
+        }
+    }
+    /* Uses, resolved through enclosing scopes; undefined names get a value of
+     * their own so they are flagged, not dropped. */
+    for (uint32_t n = 0; n < m->nodes.n; n++) {
+        nnav_node *nd = &m->nodes.v[n];
+        for (uint32_t i = 0; i < nd->in_count; i++) {
+            nnav_ref *r = &m->refs.v[nd->in_first + i];
+            if (r->name.n == 0)
+                continue;
+            uint32_t id = nnav_value_lookup(m, nd->graph, (const char *)r->name.p, r->name.n);
+            if (id == NNAV_NONE && define(m, nd->graph, r->name, NNAV_VAL_UNDEFINED, NNAV_NONE, &id))
+                goto oom;
+            r->value = id;
+            m->values.v[id].cons_count++;
+        }
+    }
+    /* Outputs and value_info attach types and flags. */
+    for (uint32_t g = 0; g < m->graphs.n; g++) {
+        const nnav_graph *gr = &m->graphs.v[g];
+        for (uint32_t i = 0; i < gr->output_count + gr->vi_count; i++) {
+            uint32_t vi_id = i < gr->output_count ? gr->output_first + i
+                                                  : gr->vi_first + (i - gr->output_count);
+            nnav_vinfo *vi = &m->vinfos.v[vi_id];
+            uint32_t id = nnav_value_lookup(m, g, (const char *)vi->name.p, vi->name.n);
+            if (id == NNAV_NONE) {
+                if (i >= gr->output_count)
+                    continue; /* value_info for a name nobody uses: keep it unlinked */
+                if (define(m, g, vi->name, NNAV_VAL_UNDEFINED, NNAV_NONE, &id))
+                    goto oom;
+            }
+            vi->value = id;
+            if (i < gr->output_count && m->values.v[id].graph == g)
+                m->values.v[id].is_output = 1;
+            if (m->values.v[id].vinfo == NNAV_NONE && vi->type.p)
+                m->values.v[id].vinfo = vi_id;
+        }
+    }
+    /* Consumers: counting sort into one array. A node that reads a value
+     * twice is listed once. */
+    uint64_t total = 0;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        m->values.v[v].cons_first = (uint32_t)total;
+        total += m->values.v[v].cons_count;
+        m->values.v[v].cons_count = 0;
+    }
+    if (total >= UINT32_MAX || nnav_vec_reserve(m->consumers, (uint32_t)total + 1))
+        goto oom;
+    m->consumers.n = (uint32_t)total;
+    for (uint32_t n = 0; n < m->nodes.n; n++) {
+        const nnav_node *nd = &m->nodes.v[n];
+        for (uint32_t i = 0; i < nd->in_count; i++) {
+            uint32_t id = m->refs.v[nd->in_first + i].value;
+            if (id == NNAV_NONE)
+                continue;
+            nnav_value *v = &m->values.v[id];
+            if (v->cons_count && m->consumers.v[v->cons_first + v->cons_count - 1] == n)
+                continue;
+            m->consumers.v[v->cons_first + v->cons_count++] = n;
+        }
+    }
+    if (link_functions(m))
+        goto oom;
+    return 0;
+oom:
+    nnav_err_set(err, 0, 0, "out of memory while linking names");
+    return -1;
+}
+
+/* ---- open / close ---- */
+
+static int looks_like(const uint8_t *p, uint64_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    return n >= k && memcmp(p, prefix, k) == 0;
+}
+
+/* Files that are plainly not protobuf get a message that says what they are. */
+static int sniff_not_protobuf(const nnav_model *m, nnav_error *err)
+{
+    const uint8_t *p = m->map.base;
+    uint64_t n = m->map.size;
+    uint64_t i = 0;
+    while (i < n && i < 64 && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (looks_like(p, n, "version https://git-lfs")) {
+        nnav_err_set(err, 0, 1,
+                     "this is a git-LFS pointer, not a model: run `git lfs pull` to fetch the "
+                     "real file");
+        return -1;
+    }
+    if (i < n && p[i] == '<') {
+        char head[16] = {0};
+        for (int j = 0; j < 15 && i + j < n; j++)
+            head[j] = (char)tolower(p[i + j]);
+        if (!strncmp(head, "<!doctype html", 14) || !strncmp(head, "<html", 5) ||
+            !strncmp(head, "<?xml", 5) || !strncmp(head, "<head", 5)) {
+            nnav_err_set(err, i, 1,
+                         "this is an HTML/XML page, not a model (a download saved the web page "
+                         "instead of the file?)");
+            return -1;
+        }
+    }
+    if (looks_like(p, n, "\x89HDF")) {
+        nnav_err_set(err, 0, 1, "this is an HDF5 file (Keras?), not an ONNX or TensorFlow model");
+        return -1;
+    }
+    if (looks_like(p, n, "PK\x03\x04")) {
+        nnav_err_set(err, 0, 1, "this is a zip archive (a PyTorch checkpoint?), not a model nnav reads");
+        return -1;
+    }
+    return 0;
+}
+
+static char *dup_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    size_t n = (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **out,
+                    nnav_error *err)
+{
+    memset(err, 0, sizeof *err);
+    *out = NULL;
+    nnav_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        nnav_err_set(err, 0, 0, "out of memory");
+        return -1;
+    }
+    m->map.slot = -1;
+    m->facts.ir_version = m->facts.model_version = -1;
+    m->path = strdup(path);
+    m->dir = dup_dir(path);
+    if (!m->path || !m->dir) {
+        nnav_err_set(err, 0, 0, "out of memory");
+        goto fail;
+    }
+    m->facts.path = m->path;
+    if (nnav_map_open(path, &m->map, err) < 0)
+        goto fail;
+    m->facts.file_size = m->map.size;
+    if (m->map.size == 0) {
+        nnav_err_set(err, 0, 0, "the file is empty: not a model");
+        goto fail;
+    }
+    if (sniff_not_protobuf(m, err) < 0)
+        goto fail;
+    m->facts.format = NNAV_FMT_ONNX;
+    snprintf(m->format_reason, sizeof m->format_reason, "read as an ONNX ModelProto");
+    m->facts.format_reason = m->format_reason;
+    if (nnav_onnx_index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
+        goto fail;
+    if (nnav_map_truncated(&m->map)) {
+        nnav_err_set(err, 0, 0, "the file shrank while it was being read");
+        goto fail;
+    }
+    *out = m;
+    return 0;
+fail:
+    if (!err->status)
+        err->status = 2;
+    nnav_model_close(m);
+    return -1;
+}
+
+void nnav_model_close(nnav_model *m)
+{
+    if (!m)
+        return;
+    nnav_map_close(&m->map);
+    if (m->paths) {
+        for (uint32_t i = 0; i < m->graphs.n; i++)
+            free(m->paths[i]);
+        free(m->paths);
+    }
+    nnav_vec_free(m->graphs);
+    nnav_vec_free(m->gspan);
+    nnav_vec_free(m->nodes);
+    nnav_vec_free(m->refs);
+    nnav_vec_free(m->values);
+    nnav_vec_free(m->consumers);
+    nnav_vec_free(m->vinfos);
+    nnav_vec_free(m->attrs);
+    nnav_vec_free(m->tensors);
+    nnav_vec_free(m->dims);
+    nnav_vec_free(m->sparse);
+    nnav_vec_free(m->functions);
+    nnav_vec_free(m->opsets);
+    nnav_vec_free(m->metadata);
+    nnav_vec_free(m->unknown);
+    nnav_vec_free(m->children);
+    free(m->value_tab.slot);
+    free(m->node_tab.slot);
+    free(m->path);
+    free(m->dir);
+    free(m);
+}
+
+int nnav_model_truncated(const nnav_model *m) { return nnav_map_truncated(&m->map); }
+const nnav_model_facts *nnav_model_facts_get(const nnav_model *m) { return &m->facts; }
+
+/* ---- accessors ---- */
+
+uint32_t nnav_opset_count(const nnav_model *m) { return m->model_opset_count; }
+const nnav_opset *nnav_opset_get(const nnav_model *m, uint32_t i) { return &m->opsets.v[i]; }
+uint32_t nnav_metadata_count(const nnav_model *m) { return m->metadata.n; }
+const nnav_kv *nnav_metadata_get(const nnav_model *m, uint32_t i) { return &m->metadata.v[i]; }
+uint32_t nnav_graph_count(const nnav_model *m) { return m->graphs.n; }
+const nnav_graph *nnav_graph_get(const nnav_model *m, uint32_t id) { return &m->graphs.v[id]; }
+uint32_t nnav_node_count(const nnav_model *m) { return m->nodes.n; }
+const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id) { return &m->nodes.v[id]; }
+const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id) { return &m->refs.v[id]; }
+uint32_t nnav_value_count(const nnav_model *m) { return m->values.n; }
+const nnav_value *nnav_value_get(const nnav_model *m, uint32_t id) { return &m->values.v[id]; }
+uint32_t nnav_vinfo_count(const nnav_model *m) { return m->vinfos.n; }
+const nnav_vinfo *nnav_vinfo_get(const nnav_model *m, uint32_t id) { return &m->vinfos.v[id]; }
+uint32_t nnav_attr_count(const nnav_model *m) { return m->attrs.n; }
+const nnav_attr *nnav_attr_get(const nnav_model *m, uint32_t id) { return &m->attrs.v[id]; }
+uint32_t nnav_tensor_count(const nnav_model *m) { return m->tensors.n; }
+const nnav_tensor *nnav_tensor_get(const nnav_model *m, uint32_t id) { return &m->tensors.v[id]; }
+const int64_t *nnav_dims(const nnav_model *m, uint32_t first) { return m->dims.v + first; }
+uint32_t nnav_sparse_count(const nnav_model *m) { return m->sparse.n; }
+const nnav_sparse *nnav_sparse_get(const nnav_model *m, uint32_t id) { return &m->sparse.v[id]; }
+uint32_t nnav_function_count(const nnav_model *m) { return m->functions.n; }
+const nnav_function *nnav_function_get(const nnav_model *m, uint32_t id)
+{
+    return &m->functions.v[id];
+}
+uint32_t nnav_training_count(const nnav_model *m) { return m->training_count; }
+uint32_t nnav_unknown_count(const nnav_model *m) { return m->unknown.n; }
+const nnav_unknown *nnav_unknown_get(const nnav_model *m, uint32_t id)
+{
+    return &m->unknown.v[id];
+}
+
+const uint32_t *nnav_value_consumers(const nnav_model *m, uint32_t id, uint32_t *count)
+{
+    *count = m->values.v[id].cons_count;
+    return m->consumers.v ? m->consumers.v + m->values.v[id].cons_first : NULL;
+}
+
+const uint32_t *nnav_graph_children(const nnav_model *m, uint32_t id, uint32_t *count)
+{
+    *count = m->graphs.v[id].child_count;
+    return m->children.v ? m->children.v + m->graphs.v[id].child_first : NULL;
+}
+
+uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id)
+{
+    /* Children always have larger ids than their parent (breadth-first), so
+     * one backwards sweep would do for all graphs; for one graph an explicit
+     * stack keeps it iterative however deep the nesting. */
+    uint64_t total = 0;
+    uint32_t *stack = malloc(((size_t)m->graphs.n + 1) * sizeof *stack);
+    if (!stack)
+        return m->graphs.v[id].node_count;
+    size_t sp = 0;
+    stack[sp++] = id;
+    while (sp) {
+        uint32_t g = stack[--sp];
+        total += m->graphs.v[g].node_count;
+        for (uint32_t i = 0; i < m->graphs.v[g].child_count; i++)
+            stack[sp++] = m->children.v[m->graphs.v[g].child_first + i];
+    }
+    free(stack);
+    return total;
+}
+
+/* ---- graph paths ----
+ * "/" main graph; "/NODE/ATTR" a body (NODE is the node's name, or #INDEX when
+ * unnamed; ATTR[i] for a GRAPHS list); nested bodies continue the path;
+ * "@NAME" a function (domain-qualified "@DOMAIN:NAME" when the name alone is
+ * ambiguous, ":OVERLOAD" appended when set); "~training[i]/initialization" and
+ * "~training[i]/algorithm". Names are escaped as everywhere else. */
+
+static char *path_build(const nnav_model *m, uint32_t id)
+{
+    const nnav_graph *g = &m->graphs.v[id];
+    char buf[4096];
+    size_t n = 0;
+    buf[0] = 0;
+    if (g->kind == NNAV_GRAPH_MAIN) {
+        snprintf(buf, sizeof buf, "/");
+    } else if (g->kind == NNAV_GRAPH_FUNCTION) {
+        const nnav_function *f = &m->functions.v[g->function];
+        int ambiguous = 0;
+        for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
+            ambiguous = i != g->function && m->functions.v[i].name.n == f->name.n &&
+                        !memcmp(m->functions.v[i].name.p, f->name.p, f->name.n);
+        char name[1024], dom[1024] = "", ovl[1024] = "";
+        nnav_text_escape(f->name.p, f->name.n, name, sizeof name);
+        if (ambiguous)
+            nnav_text_escape(f->domain.p, f->domain.n, dom, sizeof dom);
+        if (f->overload.n)
+            nnav_text_escape(f->overload.p, f->overload.n, ovl, sizeof ovl);
+        snprintf(buf, sizeof buf, "@%s%s%s%s%s", dom, ambiguous ? ":" : "", name,
+                 ovl[0] ? ":" : "", ovl);
+    } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
+        snprintf(buf, sizeof buf, "~training[%u]/%s", g->training,
+                 g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
+    } else {
+        const char *up = nnav_graph_path(m, g->parent, NULL, 0) ? m->paths[g->parent] : "";
+        const nnav_node *nd = &m->nodes.v[g->owner_node];
+        const nnav_attr *a = &m->attrs.v[g->owner_attr];
+        char node[1024], attr[512];
+        if (nd->name.n)
+            nnav_text_escape(nd->name.p, nd->name.n, node, sizeof node);
+        else
+            snprintf(node, sizeof node, "#%u", nd->index);
+        nnav_text_escape(a->name.p, a->name.n, attr, sizeof attr);
+        n = (size_t)snprintf(buf, sizeof buf, "%s%s%s/%s", up,
+                             strcmp(up, "/") == 0 ? "" : "/", node, attr);
+        if (g->list_index != NNAV_NONE && n < sizeof buf)
+            snprintf(buf + n, sizeof buf - n, "[%u]", g->list_index);
+    }
+    return strdup(buf);
+}
+
+size_t nnav_graph_path(const nnav_model *m, uint32_t id, char *buf, size_t n)
+{
+    nnav_model *mm = (nnav_model *)m; /* paths are a cache, built on first use */
+    if (!mm->paths) {
+        mm->paths = calloc(m->graphs.n ? m->graphs.n : 1, sizeof *mm->paths);
+        if (!mm->paths)
+            return 0;
+    }
+    if (!mm->paths[id]) {
+        /* Build ancestors first, iteratively, so a deep chain costs no stack. */
+        uint32_t chain = id;
+        while (chain != NNAV_NONE && !mm->paths[chain]) {
+            uint32_t up = m->graphs.v[chain].parent;
+            if (m->graphs.v[chain].kind != NNAV_GRAPH_BODY || up == NNAV_NONE ||
+                mm->paths[up]) {
+                mm->paths[chain] = path_build(m, chain);
+                if (!mm->paths[chain])
+                    return 0;
+                chain = id;
+                continue;
+            }
+            chain = up;
+        }
+    }
+    size_t len = strlen(mm->paths[id]);
+    if (buf && n) {
+        size_t k = len < n - 1 ? len : n - 1;
+        memcpy(buf, mm->paths[id], k);
+        buf[k] = 0;
+    }
+    return len ? len : 1;
+}
+
+uint32_t nnav_graph_by_path(const nnav_model *m, const char *path)
+{
+    size_t pl = strlen(path);
+    /* Accept a trailing slash as users type it ("/Loop_0/body/"). */
+    while (pl > 1 && path[pl - 1] == '/')
+        pl--;
+    for (uint32_t g = 0; g < m->graphs.n; g++) {
+        if (!nnav_graph_path(m, g, NULL, 0))
+            return NNAV_NONE;
+        const char *p = m->paths[g];
+        if (strlen(p) == pl && !memcmp(p, path, pl))
+            return g;
+    }
+    /* Functions may also be named with their domain. */
+    if (path[0] == '@') {
+        for (uint32_t f = 0; f < m->functions.n; f++) {
+            char dn[2100], d[1024], nm[1024];
+            nnav_text_escape(m->functions.v[f].domain.p, m->functions.v[f].domain.n, d, sizeof d);
+            nnav_text_escape(m->functions.v[f].name.p, m->functions.v[f].name.n, nm, sizeof nm);
+            snprintf(dn, sizeof dn, "@%s:%s", d, nm);
+            if (strlen(dn) == pl && !memcmp(dn, path, pl))
+                return m->functions.v[f].graph;
+        }
+    }
+    return NNAV_NONE;
+}
+
+/* ---- search ---- */
+
+struct nnav_search {
+    const nnav_model *m;
+    char *pat;
+    size_t plen;
+    int op_only;
+    uint64_t pos, total; /* over nodes, then values, then tensors */
+    NNAV_VEC(nnav_hit) hits;
+};
+
+static int ci_contains(nnav_span s, const char *pat, size_t plen)
+{
+    if (plen == 0)
+        return 1;
+    if (s.n < plen)
+        return 0;
+    for (uint64_t i = 0; i + plen <= s.n; i++) {
+        size_t j = 0;
+        while (j < plen && tolower(s.p[i + j]) == (unsigned char)pat[j])
+            j++;
+        if (j == plen)
+            return 1;
+    }
+    return 0;
+}
+
+static int ci_equals(nnav_span s, const char *pat, size_t plen)
+{
+    if (s.n != plen)
+        return 0;
+    for (size_t j = 0; j < plen; j++)
+        if (tolower(s.p[j]) != (unsigned char)pat[j])
+            return 0;
+    return 1;
+}
+
+nnav_search *nnav_search_new(const nnav_model *m, const char *pattern)
+{
+    nnav_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->m = m;
+    if (!strncmp(pattern, "op:", 3)) {
+        s->op_only = 1;
+        pattern += 3;
+    }
+    s->pat = strdup(pattern);
+    if (!s->pat) {
+        free(s);
+        return NULL;
+    }
+    s->plen = strlen(s->pat);
+    for (size_t i = 0; i < s->plen; i++)
+        s->pat[i] = (char)tolower((unsigned char)s->pat[i]);
+    s->total = s->op_only ? m->nodes.n : (uint64_t)m->nodes.n + m->values.n + m->tensors.n;
+    return s;
+}
+
+static int add_hit(nnav_search *s, uint8_t kind, uint32_t id, uint32_t graph)
+{
+    nnav_hit *h = nnav_vec_push(s->hits);
+    if (!h)
+        return -1;
+    h->kind = kind;
+    h->id = id;
+    h->graph = graph;
+    return 0;
+}
+
+int nnav_search_step(nnav_search *s, uint64_t budget)
+{
+    const nnav_model *m = s->m;
+    uint64_t end = s->pos + budget < s->total ? s->pos + budget : s->total;
+    for (; s->pos < end; s->pos++) {
+        uint64_t i = s->pos;
+        if (i < m->nodes.n) {
+            const nnav_node *nd = &m->nodes.v[i];
+            if (s->op_only) {
+                if (ci_equals(nd->op, s->pat, s->plen) && add_hit(s, NNAV_HIT_OP, (uint32_t)i, nd->graph))
+                    return -1;
+                continue;
+            }
+            if (ci_contains(nd->name, s->pat, s->plen)) {
+                if (add_hit(s, NNAV_HIT_NODE_NAME, (uint32_t)i, nd->graph))
+                    return -1;
+            } else if (ci_contains(nd->op, s->pat, s->plen)) {
+                if (add_hit(s, NNAV_HIT_OP, (uint32_t)i, nd->graph))
+                    return -1;
+            }
+            continue;
+        }
+        i -= m->nodes.n;
+        if (i < m->values.n) {
+            const nnav_value *v = &m->values.v[i];
+            /* Initialisers are reported as such below. */
+            if (v->kind != NNAV_VAL_INITIALIZER && ci_contains(v->name, s->pat, s->plen) &&
+                add_hit(s, NNAV_HIT_VALUE, (uint32_t)i, v->graph))
+                return -1;
+            continue;
+        }
+        i -= m->values.n;
+        const nnav_tensor *t = &m->tensors.v[i];
+        if (t->owner == NNAV_TOWN_INITIALIZER && ci_contains(t->name, s->pat, s->plen) &&
+            add_hit(s, NNAV_HIT_INITIALIZER, (uint32_t)i, t->graph))
+            return -1;
+    }
+    return s->pos >= s->total;
+}
+
+uint64_t nnav_search_progress(const nnav_search *s, uint64_t *total)
+{
+    if (total)
+        *total = s->total;
+    return s->pos;
+}
+
+const nnav_hit *nnav_search_hits(const nnav_search *s, size_t *count)
+{
+    *count = s->hits.n;
+    return s->hits.v;
+}
+
+void nnav_search_free(nnav_search *s)
+{
+    if (!s)
+        return;
+    nnav_vec_free(s->hits);
+    free(s->pat);
+    free(s);
+}

@@ -1,0 +1,45 @@
+/* main.c - `nnav COMMAND MODEL ...` runs the CLI; `nnav MODEL` the explorer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nnav.h"
+#ifdef NNAV_HAVE_TUI
+#include "tui.h"
+#endif
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        nnav_cli_usage(stderr);
+        return 1;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        nnav_cli_usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+        printf("nnav %s\n", NNAV_VERSION);
+        return 0;
+    }
+    if (nnav_cli_is_command(argv[1]))
+        return nnav_cli_run(argc, argv);
+    if (argv[1][0] == '-' && strcmp(argv[1], "-") != 0) {
+        char a[256];
+        nnav_text_escape_cstr(argv[1], a, sizeof a);
+        fprintf(stderr, "nnav: unknown option '%s'\nTry 'nnav --help'.\n", a);
+        return 1;
+    }
+    if (argc > 2) {
+        char a[256];
+        nnav_text_escape_cstr(argv[1], a, sizeof a);
+        fprintf(stderr, "nnav: unknown command '%s'\nTry 'nnav --help'.\n", a);
+        return 1;
+    }
+#ifdef NNAV_HAVE_TUI
+    return nnav_tui_run(argv[1]);
+#else
+    char *args[] = {argv[0], "info", argv[1], NULL};
+    return nnav_cli_run(3, args);
+#endif
+}

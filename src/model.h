@@ -1,0 +1,58 @@
+/* model.h - the model index's private layout, shared by the readers (onnx.c,
+ * later tf.c) and the accessors (index.c). Nothing outside src/ sees it. */
+#ifndef NNAV_MODEL_H
+#define NNAV_MODEL_H
+
+#include "map.h"
+#include "nnav.h"
+#include "util.h"
+
+typedef struct nnav_htab {
+    uint32_t *slot; /* ids, NNAV_NONE = empty */
+    uint64_t mask;
+    uint64_t used;
+} nnav_htab;
+
+struct nnav_model {
+    nnav_map map;
+    char *path;      /* as given */
+    char *dir;       /* folder holding the model: external data resolves inside it */
+    nnav_model_facts facts;
+    char format_reason[256];
+
+    NNAV_VEC(nnav_graph) graphs;
+    NNAV_VEC(nnav_span) gspan;     /* each graph's message bytes, same ids */
+    NNAV_VEC(nnav_node) nodes;
+    NNAV_VEC(nnav_ref) refs;
+    NNAV_VEC(nnav_value) values;
+    NNAV_VEC(uint32_t) consumers;
+    NNAV_VEC(nnav_vinfo) vinfos;
+    NNAV_VEC(nnav_attr) attrs;
+    NNAV_VEC(nnav_tensor) tensors;
+    NNAV_VEC(int64_t) dims;
+    NNAV_VEC(nnav_sparse) sparse;
+    NNAV_VEC(nnav_function) functions;
+    NNAV_VEC(nnav_opset) opsets;   /* model's first, then each function's */
+    NNAV_VEC(nnav_kv) metadata;
+    NNAV_VEC(nnav_unknown) unknown;
+    NNAV_VEC(uint32_t) children;   /* child graph ids, grouped by parent */
+    uint32_t model_opset_count;
+    uint32_t training_count;
+    uint32_t config_count;         /* DeviceConfigurationProto entries */
+
+    nnav_htab value_tab; /* (graph, name) -> value id */
+    nnav_htab node_tab;  /* (graph, name) -> node id, first of that name */
+    char **paths;        /* graph path strings, built on first use */
+};
+
+/* Set err from printf-style arguments. */
+void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Index-wide passes shared by every reader: value resolution by scope,
+ * consumer lists, name tables. Called once the structure is walked. */
+int nnav_index_link(nnav_model *m, nnav_error *err);
+
+int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+
+#endif

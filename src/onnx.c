@@ -1,0 +1,1077 @@
+/* onnx.c - ONNX ModelProto -> index, walking the map with the wire reader.
+ *
+ * Structure only: payloads (raw_data, typed data, external data) are located by
+ * their spans and never read here. Graph bodies are walked breadth first with
+ * the graph array as the queue, so nesting costs no stack and every graph's
+ * nodes are contiguous. Errors name the byte offset; the field path is built
+ * bottom-up as the error returns through each level (nnav_err_prepend). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "model.h"
+#include "wire.h"
+
+/* Field numbers, from ../shared/formats/onnx-fields.md. */
+enum { MODEL_IR = 1, MODEL_PRODUCER = 2, MODEL_PRODUCER_VERSION = 3, MODEL_DOMAIN = 4,
+       MODEL_VERSION = 5, MODEL_DOC = 6, MODEL_GRAPH = 7, MODEL_OPSET = 8,
+       MODEL_METADATA = 14, MODEL_TRAINING = 20, MODEL_FUNCTIONS = 25,
+       MODEL_CONFIGURATION = 26 };
+enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INIT = 5, GRAPH_DOC = 10, GRAPH_INPUT = 11,
+       GRAPH_OUTPUT = 12, GRAPH_VALUE_INFO = 13, GRAPH_QUANT = 14, GRAPH_SPARSE = 15,
+       GRAPH_METADATA = 16 };
+enum { FN_NAME = 1, FN_INPUT = 4, FN_OUTPUT = 5, FN_ATTRIBUTE = 6, FN_NODE = 7, FN_DOC = 8,
+       FN_OPSET = 9, FN_DOMAIN = 10, FN_ATTRIBUTE_PROTO = 11, FN_VALUE_INFO = 12,
+       FN_OVERLOAD = 13, FN_METADATA = 14 };
+enum { NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_NAME = 3, NODE_OP = 4, NODE_ATTR = 5,
+       NODE_DOC = 6, NODE_DOMAIN = 7, NODE_OVERLOAD = 8, NODE_METADATA = 9,
+       NODE_DEVICE_CONF = 10 };
+enum { ATTR_NAME = 1, ATTR_F = 2, ATTR_I = 3, ATTR_S = 4, ATTR_T = 5, ATTR_G = 6,
+       ATTR_FLOATS = 7, ATTR_INTS = 8, ATTR_STRINGS = 9, ATTR_TENSORS = 10, ATTR_GRAPHS = 11,
+       ATTR_DOC = 13, ATTR_TP = 14, ATTR_TYPE_PROTOS = 15, ATTR_TYPE = 20, ATTR_REF = 21,
+       ATTR_SPARSE = 22, ATTR_SPARSES = 23 };
+enum { T_DIMS = 1, T_DTYPE = 2, T_SEGMENT = 3, T_FLOAT = 4, T_INT32 = 5, T_STRING = 6,
+       T_INT64 = 7, T_NAME = 8, T_RAW = 9, T_DOUBLE = 10, T_UINT64 = 11, T_DOC = 12,
+       T_EXTERNAL = 13, T_LOCATION = 14, T_METADATA = 16 };
+enum { VI_NAME = 1, VI_TYPE = 2, VI_DOC = 3, VI_METADATA = 4 };
+enum { SP_VALUES = 1, SP_INDICES = 2, SP_DIMS = 3 };
+enum { TI_INIT = 1, TI_ALGO = 2, TI_INIT_BIND = 3, TI_UPDATE_BIND = 4 };
+
+void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    err->offset = off;
+    err->has_offset = has_off;
+    err->status = 2;
+}
+
+/* Put "comp." in front of the error's field path. */
+static int err_prepend(nnav_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int err_prepend(nnav_error *err, const char *fmt, ...)
+{
+    char comp[128], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(comp, sizeof comp, fmt, ap);
+    va_end(ap);
+    memcpy(old, err->path, sizeof old);
+    if (old[0])
+        snprintf(joined, sizeof joined, "%s%s%s", comp, old[0] == '[' ? "" : ".", old);
+    else
+        snprintf(joined, sizeof joined, "%s", comp);
+    /* Keep the head of an over-long path: it says where the trouble starts. */
+    memcpy(err->path, joined, sizeof err->path - 1);
+    err->path[sizeof err->path - 1] = 0;
+    return -1;
+}
+
+static int oom(nnav_error *err)
+{
+    nnav_err_set(err, 0, 0, "out of memory while indexing");
+    return -1;
+}
+
+typedef struct walker {
+    nnav_model *m;
+    const uint8_t *base;
+    nnav_error *err;
+    const nnav_open_opts *opts;
+    uint32_t max_depth;
+    uint64_t since_progress;
+} walker;
+
+static int expect_wt(walker *w, const nnav_field *f, uint8_t wt, const char *name)
+{
+    if (f->wt == wt)
+        return 0;
+    nnav_err_set(w->err, f->off, 1, "field %u (%s) has wire type %u, expected %u", f->num, name,
+                 f->wt, wt);
+    return -1;
+}
+
+static int keep_unknown(walker *w, const nnav_field *f, const char *where, uint32_t owner)
+{
+    nnav_unknown *u = nnav_vec_push(w->m->unknown);
+    if (!u)
+        return oom(w->err);
+    u->where = where;
+    u->owner = owner;
+    u->number = f->num;
+    u->wire_type = f->wt;
+    u->span = f->s;
+    u->offset = f->off;
+    return 0;
+}
+
+static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    memset(kv, 0, sizeof *kv);
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        if (f.num == 1 || f.num == 2) {
+            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == 1 ? "key" : "value"))
+                return -1;
+            if (f.num == 1)
+                kv->key = f.s;
+            else
+                kv->value = f.s;
+        }
+    }
+    return k;
+}
+
+static int walk_opset(walker *w, nnav_span s, nnav_opset *o)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    memset(o, 0, sizeof *o);
+    o->version = -1;
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        if (f.num == 1) {
+            if (expect_wt(w, &f, NNAV_WT_LEN, "domain"))
+                return err_prepend(w->err, "domain");
+            o->domain = f.s;
+        } else if (f.num == 2) {
+            if (expect_wt(w, &f, NNAV_WT_VARINT, "version"))
+                return err_prepend(w->err, "version");
+            o->version = (int64_t)f.v;
+        }
+    }
+    return k;
+}
+
+/* ---- tensors ---- */
+
+static int push_dim(void *ctx, uint64_t v)
+{
+    nnav_model *m = ctx;
+    int64_t *d = nnav_vec_push(m->dims);
+    if (!d)
+        return -1;
+    *d = (int64_t)v;
+    return 0;
+}
+
+/* A decimal number from external_data: digits only, no sign, no overflow. */
+static int parse_decimal(nnav_span s, int64_t *out)
+{
+    if (s.n == 0 || s.n > 19)
+        return -1;
+    int64_t v = 0;
+    for (uint64_t i = 0; i < s.n; i++) {
+        if (s.p[i] < '0' || s.p[i] > '9')
+            return -1;
+        if (v > (INT64_MAX - (s.p[i] - '0')) / 10)
+            return -1;
+        v = v * 10 + (s.p[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* Structural checks of an external location; the file system is consulted
+ * only when values are asked for (extdata.c). */
+static int location_unsafe(nnav_span s)
+{
+    if (s.n == 0 || s.p[0] == '/' || memchr(s.p, 0, s.n))
+        return 1;
+    for (uint64_t i = 0; i < s.n;) {
+        uint64_t j = i;
+        while (j < s.n && s.p[j] != '/' && s.p[j] != '\\')
+            j++;
+        if (j - i == 2 && s.p[i] == '.' && s.p[i + 1] == '.')
+            return 1;
+        i = j + 1;
+    }
+    return 0;
+}
+
+static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, uint32_t owner_id,
+                       uint32_t *out_id)
+{
+    nnav_model *m = w->m;
+    nnav_tensor t;
+    memset(&t, 0, sizeof t);
+    t.graph = graph;
+    t.owner = owner;
+    t.owner_id = owner_id;
+    t.msg = s;
+    t.ext_offset = t.ext_length = -1;
+    t.dims_first = m->dims.n;
+    t.dtype = 0;
+    int has_raw = 0, external = 0, typed_fields = 0, seen_ext_keys = 0;
+    uint64_t typed_count = 0, typed_bytes = 0, string_bytes = 0;
+    uint64_t tid = m->tensors.n;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        switch (f.num) {
+        case T_DIMS:
+            if (nnav_wire_scalars(&f, NNAV_WT_VARINT, push_dim, m, w->err, w->base) != 0) {
+                if (!w->err->msg[0])
+                    return oom(w->err);
+                return err_prepend(w->err, "dims");
+            }
+            break;
+        case T_DTYPE:
+            if (expect_wt(w, &f, NNAV_WT_VARINT, "data_type"))
+                return err_prepend(w->err, "data_type");
+            t.dtype = f.v > INT32_MAX ? -1 : (int32_t)f.v;
+            break;
+        case T_NAME:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                return err_prepend(w->err, "name");
+            t.name = f.s;
+            break;
+        case T_RAW:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "raw_data"))
+                return err_prepend(w->err, "raw_data");
+            has_raw = 1;
+            t.data = f.s;
+            break;
+        case T_FLOAT: case T_DOUBLE: case T_INT32: case T_INT64: case T_UINT64: case T_STRING: {
+            static const char *nm[] = {[T_FLOAT] = "float_data", [T_DOUBLE] = "double_data",
+                                       [T_INT32] = "int32_data", [T_INT64] = "int64_data",
+                                       [T_UINT64] = "uint64_data", [T_STRING] = "string_data"};
+            uint8_t ewt = f.num == T_FLOAT ? NNAV_WT_I32
+                          : f.num == T_DOUBLE ? NNAV_WT_I64
+                          : f.num == T_STRING ? NNAV_WT_LEN : NNAV_WT_VARINT;
+            unsigned esz = f.num == T_FLOAT ? 4 : f.num == T_DOUBLE ? 8 : 0;
+            if (f.wt == NNAV_WT_LEN && ewt != NNAV_WT_LEN) {
+                if (esz && f.s.n % esz) {
+                    nnav_err_set(w->err, (uint64_t)(f.s.p - w->base), 1,
+                                 "packed field holds %llu bytes, not a multiple of its %u-byte "
+                                 "element",
+                                 (unsigned long long)f.s.n, esz);
+                    return err_prepend(w->err, "%s", nm[f.num]);
+                }
+                /* Fixed-width counts come from the length; varint counts would
+                 * need the payload read, so they wait for values on demand. */
+                if (esz)
+                    typed_count += f.s.n / esz;
+            } else if (f.wt != ewt) {
+                expect_wt(w, &f, ewt, nm[f.num]);
+                return err_prepend(w->err, "%s", nm[f.num]);
+            } else {
+                typed_count++;
+                if (f.num == T_STRING)
+                    string_bytes += f.s.n;
+            }
+            if (t.typed_field && t.typed_field != f.num)
+                typed_fields |= 2;
+            if (!t.typed_field) {
+                t.typed_field = (uint8_t)f.num;
+                if (!has_raw)
+                    t.data = f.s;
+            }
+            typed_fields |= 1;
+            typed_bytes += f.s.n;
+            break;
+        }
+        case T_EXTERNAL: {
+            nnav_kv kv;
+            if (expect_wt(w, &f, NNAV_WT_LEN, "external_data") || walk_kv(w, f.s, &kv) < 0)
+                return err_prepend(w->err, "external_data");
+            int bit = nnav_span_eqs(kv.key, "location") ? 1
+                      : nnav_span_eqs(kv.key, "offset") ? 2
+                      : nnav_span_eqs(kv.key, "length") ? 4
+                      : nnav_span_eqs(kv.key, "checksum") ? 8 : 16;
+            if ((seen_ext_keys & bit) && bit != 16)
+                t.warn |= NNAV_TW_BAD_EXTERNAL; /* duplicate key */
+            seen_ext_keys |= bit;
+            if (bit == 1) {
+                t.ext_location = kv.value;
+                if (location_unsafe(kv.value))
+                    t.warn |= NNAV_TW_BAD_EXTERNAL;
+            } else if (bit == 2 || bit == 4) {
+                int64_t v;
+                if (parse_decimal(kv.value, &v) != 0)
+                    t.warn |= NNAV_TW_BAD_EXTERNAL;
+                else if (bit == 2)
+                    t.ext_offset = v;
+                else
+                    t.ext_length = v;
+            } else if (bit == 16) {
+                /* basepath and friends are loader state, never file content. */
+                t.warn |= NNAV_TW_BAD_EXTERNAL;
+            }
+            break;
+        }
+        case T_LOCATION:
+            if (expect_wt(w, &f, NNAV_WT_VARINT, "data_location"))
+                return err_prepend(w->err, "data_location");
+            external = f.v == 1;
+            break;
+        case T_SEGMENT: case T_DOC: case T_METADATA:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "segment/doc_string/metadata_props"))
+                return -1;
+            break;
+        default:
+            if (keep_unknown(w, &f, "TensorProto", (uint32_t)tid))
+                return -1;
+        }
+    }
+    if (k < 0)
+        return -1;
+    t.ndims = m->dims.n - t.dims_first;
+    /* Element count with overflow and sign checks. */
+    uint64_t ne = 1;
+    for (uint32_t i = 0; i < t.ndims; i++) {
+        int64_t d = m->dims.v[t.dims_first + i];
+        if (d < 0) {
+            t.warn |= NNAV_TW_BAD_DIMS;
+            ne = UINT64_MAX;
+            break;
+        }
+        if (__builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
+            t.warn |= NNAV_TW_BAD_DIMS;
+            ne = UINT64_MAX;
+            break;
+        }
+    }
+    t.nelems = ne;
+    if (!nnav_dtype_valid(t.dtype))
+        t.warn |= NNAV_TW_BAD_DTYPE;
+    t.nbytes = UINT64_MAX;
+    if (t.dtype == NNAV_DT_STRING)
+        t.nbytes = string_bytes;
+    else if (ne != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0)
+        t.nbytes = UINT64_MAX;
+    if (external) {
+        t.storage = NNAV_STORE_EXTERNAL;
+        if (!(seen_ext_keys & 1))
+            t.warn |= NNAV_TW_BAD_EXTERNAL;
+        t.stored = t.ext_length >= 0 ? (uint64_t)t.ext_length : UINT64_MAX;
+    } else if (has_raw) {
+        t.storage = NNAV_STORE_RAW;
+        t.stored = t.data.n;
+        if (typed_fields)
+            t.warn |= NNAV_TW_MANY_FIELDS;
+    } else if (typed_fields) {
+        t.storage = NNAV_STORE_TYPED;
+        t.stored = typed_bytes;
+        if (typed_fields & 2)
+            t.warn |= NNAV_TW_MANY_FIELDS;
+    } else {
+        t.storage = NNAV_STORE_NONE;
+        t.stored = 0;
+    }
+    /* Compare what dims x dtype call for with what is stored, where that is
+     * known without reading the payload. */
+    if (t.nbytes != UINT64_MAX && t.dtype != NNAV_DT_STRING) {
+        if ((t.storage == NNAV_STORE_RAW || (t.storage == NNAV_STORE_EXTERNAL && t.ext_length >= 0)) &&
+            t.stored != t.nbytes)
+            t.warn |= NNAV_TW_SIZE_MISMATCH;
+        if (t.storage == NNAV_STORE_TYPED &&
+            (t.typed_field == T_FLOAT || t.typed_field == T_DOUBLE)) {
+            uint64_t want = ne * nnav_dtype_components(t.dtype);
+            if (typed_count != want)
+                t.warn |= NNAV_TW_SIZE_MISMATCH;
+        }
+        if (t.storage == NNAV_STORE_NONE && ne != 0)
+            t.warn |= NNAV_TW_SIZE_MISMATCH;
+    }
+    if (t.dtype == NNAV_DT_STRING && t.storage == NNAV_STORE_TYPED && typed_count != ne)
+        t.warn |= NNAV_TW_SIZE_MISMATCH;
+    nnav_tensor *slot = nnav_vec_push(m->tensors);
+    if (!slot)
+        return oom(w->err);
+    *slot = t;
+    if (out_id)
+        *out_id = (uint32_t)tid;
+    return 0;
+}
+
+static int walk_sparse(walker *w, uint32_t graph, nnav_span s)
+{
+    nnav_model *m = w->m;
+    uint32_t sid = m->sparse.n;
+    nnav_sparse sp = {NNAV_NONE, NNAV_NONE, 0, 0, graph, 0};
+    nnav_span vals = {0}, idx = {0};
+    uint32_t dims_first = m->dims.n;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        if (f.num == SP_VALUES || f.num == SP_INDICES) {
+            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == SP_VALUES ? "values" : "indices"))
+                return -1;
+            if (f.num == SP_VALUES)
+                vals = f.s;
+            else
+                idx = f.s;
+        } else if (f.num == SP_DIMS) {
+            if (nnav_wire_scalars(&f, NNAV_WT_VARINT, push_dim, m, w->err, w->base) != 0)
+                return w->err->msg[0] ? err_prepend(w->err, "dims") : oom(w->err);
+        } else if (keep_unknown(w, &f, "SparseTensorProto", sid)) {
+            return -1;
+        }
+    }
+    if (k < 0)
+        return -1;
+    /* Dims first and contiguous, then the two tensors (which push their own dims). */
+    sp.dims_first = dims_first;
+    sp.ndims = m->dims.n - dims_first;
+    uint64_t ne = 1;
+    for (uint32_t i = 0; i < sp.ndims; i++) {
+        int64_t d = m->dims.v[dims_first + i];
+        if (d < 0 || __builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
+            ne = UINT64_MAX;
+            break;
+        }
+    }
+    if (vals.p && walk_tensor(w, graph, vals, NNAV_TOWN_SPARSE_VALUES, sid, &sp.values) < 0)
+        return err_prepend(w->err, "values");
+    if (idx.p && walk_tensor(w, graph, idx, NNAV_TOWN_SPARSE_INDICES, sid, &sp.indices) < 0)
+        return err_prepend(w->err, "indices");
+    if (sp.values != NNAV_NONE) {
+        const nnav_tensor *vt = &m->tensors.v[sp.values];
+        uint64_t nb;
+        sp.nbytes_dense =
+            ne != UINT64_MAX && nnav_dtype_raw_bytes(vt->dtype, ne, &nb) == 0 ? nb : UINT64_MAX;
+    }
+    nnav_sparse *slot = nnav_vec_push(m->sparse);
+    if (!slot)
+        return oom(w->err);
+    *slot = sp;
+    return 0;
+}
+
+/* ---- value infos ---- */
+
+static int add_vinfo(walker *w, uint32_t graph, nnav_span name, nnav_span type)
+{
+    nnav_vinfo *v = nnav_vec_push(w->m->vinfos);
+    if (!v)
+        return oom(w->err);
+    v->name = name;
+    v->type = type;
+    v->graph = graph;
+    v->value = NNAV_NONE;
+    return 0;
+}
+
+static int walk_vinfo(walker *w, uint32_t graph, nnav_span s)
+{
+    nnav_span name = {0}, type = {0};
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        if (f.num == VI_NAME || f.num == VI_TYPE) {
+            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == VI_NAME ? "name" : "type"))
+                return -1;
+            if (f.num == VI_NAME)
+                name = f.s;
+            else
+                type = f.s;
+        } else if (f.num != VI_DOC && f.num != VI_METADATA) {
+            if (keep_unknown(w, &f, "ValueInfoProto", w->m->vinfos.n))
+                return -1;
+        }
+    }
+    if (k < 0)
+        return -1;
+    return add_vinfo(w, graph, name, type);
+}
+
+/* ---- graphs, nodes, attributes ---- */
+
+static int new_graph(walker *w, uint8_t kind, uint32_t parent, nnav_span s, uint32_t *id)
+{
+    nnav_model *m = w->m;
+    uint32_t depth = parent == NNAV_NONE ? 0 : m->graphs.v[parent].depth + 1;
+    if (depth > w->max_depth) {
+        nnav_err_set(w->err, (uint64_t)(s.p - w->base), 1,
+                     "graphs nested deeper than %u levels", w->max_depth);
+        return -1;
+    }
+    nnav_graph *g = nnav_vec_push(m->graphs);
+    nnav_span *gs = g ? nnav_vec_push(m->gspan) : NULL;
+    if (!g || !gs)
+        return oom(w->err);
+    g->kind = kind;
+    g->parent = parent;
+    g->owner_node = g->owner_attr = g->list_index = NNAV_NONE;
+    g->function = g->training = NNAV_NONE;
+    g->depth = depth;
+    g->offset = s.p ? (uint64_t)(s.p - w->base) : 0;
+    *gs = s;
+    *id = m->graphs.n - 1;
+    return 0;
+}
+
+static int walk_attr(walker *w, uint32_t graph, uint32_t node, nnav_span s)
+{
+    nnav_model *m = w->m;
+    uint32_t aid = m->attrs.n;
+    nnav_attr a;
+    memset(&a, 0, sizeof a);
+    a.node = node;
+    a.msg = s;
+    a.graph_first = a.tensor_first = NNAV_NONE;
+    int type = -1, seen = 0;
+    uint32_t ngraphs = 0;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    /* Push the attribute first so bodies and tensors can name it by id. */
+    if (!nnav_vec_push(m->attrs))
+        return oom(w->err);
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        switch (f.num) {
+        case ATTR_NAME:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                return err_prepend(w->err, "name");
+            a.name = f.s;
+            break;
+        case ATTR_REF:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "ref_attr_name"))
+                return err_prepend(w->err, "ref_attr_name");
+            a.ref_attr_name = f.s;
+            break;
+        case ATTR_TYPE:
+            if (expect_wt(w, &f, NNAV_WT_VARINT, "type"))
+                return err_prepend(w->err, "type");
+            type = f.v <= NNAV_ATTR_TYPE_PROTOS ? (int)f.v : 0;
+            break;
+        case ATTR_F:
+            if (expect_wt(w, &f, NNAV_WT_I32, "f"))
+                return err_prepend(w->err, "f");
+            seen = seen ? seen : NNAV_ATTR_FLOAT;
+            break;
+        case ATTR_I:
+            if (expect_wt(w, &f, NNAV_WT_VARINT, "i"))
+                return err_prepend(w->err, "i");
+            seen = seen ? seen : NNAV_ATTR_INT;
+            break;
+        case ATTR_S: case ATTR_STRINGS: case ATTR_TP: case ATTR_TYPE_PROTOS:
+        case ATTR_SPARSE: case ATTR_SPARSES: case ATTR_DOC:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "value"))
+                return -1;
+            if (!seen && f.num != ATTR_DOC)
+                seen = f.num == ATTR_S ? NNAV_ATTR_STRING
+                       : f.num == ATTR_STRINGS ? NNAV_ATTR_STRINGS
+                       : f.num == ATTR_TP ? NNAV_ATTR_TYPE_PROTO
+                       : f.num == ATTR_TYPE_PROTOS ? NNAV_ATTR_TYPE_PROTOS
+                       : f.num == ATTR_SPARSE ? NNAV_ATTR_SPARSE_TENSOR : NNAV_ATTR_SPARSE_TENSORS;
+            break;
+        case ATTR_FLOATS:
+            if (f.wt != NNAV_WT_I32 && f.wt != NNAV_WT_LEN) {
+                expect_wt(w, &f, NNAV_WT_I32, "floats");
+                return err_prepend(w->err, "floats");
+            }
+            if (f.wt == NNAV_WT_LEN && f.s.n % 4) {
+                nnav_err_set(w->err, (uint64_t)(f.s.p - w->base), 1,
+                             "packed field holds %llu bytes, not a multiple of its 4-byte element",
+                             (unsigned long long)f.s.n);
+                return err_prepend(w->err, "floats");
+            }
+            seen = seen ? seen : NNAV_ATTR_FLOATS;
+            break;
+        case ATTR_INTS:
+            if (f.wt != NNAV_WT_VARINT && f.wt != NNAV_WT_LEN) {
+                expect_wt(w, &f, NNAV_WT_VARINT, "ints");
+                return err_prepend(w->err, "ints");
+            }
+            seen = seen ? seen : NNAV_ATTR_INTS;
+            break;
+        case ATTR_T: case ATTR_TENSORS: {
+            uint32_t tid;
+            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == ATTR_T ? "t" : "tensors"))
+                return -1;
+            if (walk_tensor(w, graph, f.s, NNAV_TOWN_ATTRIBUTE, aid, &tid) < 0)
+                return f.num == ATTR_T ? err_prepend(w->err, "t")
+                                       : err_prepend(w->err, "tensors[%u]", a.tensor_count);
+            if (a.tensor_first == NNAV_NONE)
+                a.tensor_first = tid;
+            a.tensor_count++;
+            seen = seen ? seen : f.num == ATTR_T ? NNAV_ATTR_TENSOR : NNAV_ATTR_TENSORS;
+            break;
+        }
+        case ATTR_G: case ATTR_GRAPHS: {
+            uint32_t gid;
+            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == ATTR_G ? "g" : "graphs"))
+                return -1;
+            if (new_graph(w, NNAV_GRAPH_BODY, graph, f.s, &gid) < 0)
+                return f.num == ATTR_G ? err_prepend(w->err, "g")
+                                       : err_prepend(w->err, "graphs[%u]", ngraphs);
+            nnav_graph *g = &m->graphs.v[gid];
+            g->owner_node = node;
+            g->owner_attr = aid;
+            g->list_index = f.num == ATTR_GRAPHS ? ngraphs : NNAV_NONE;
+            if (a.graph_first == NNAV_NONE)
+                a.graph_first = gid;
+            a.graph_count++;
+            ngraphs++;
+            uint32_t *c = nnav_vec_push(m->children);
+            if (!c)
+                return oom(w->err);
+            *c = gid;
+            seen = seen ? seen : f.num == ATTR_G ? NNAV_ATTR_GRAPH : NNAV_ATTR_GRAPHS;
+            break;
+        }
+        default:
+            if (keep_unknown(w, &f, "AttributeProto", aid))
+                return -1;
+        }
+    }
+    if (k < 0)
+        return -1;
+    a.type = (uint8_t)(type > 0 ? type : seen);
+    m->attrs.v[aid] = a;
+    return 0;
+}
+
+static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
+{
+    nnav_model *m = w->m;
+    uint32_t nid = m->nodes.n;
+    nnav_node n;
+    memset(&n, 0, sizeof n);
+    n.graph = graph;
+    n.index = index;
+    n.msg = s;
+    n.function = NNAV_NONE;
+    n.in_first = m->refs.n;
+    n.attr_first = m->attrs.n;
+    uint32_t nattr = 0;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    /* Pass 1: everything but outputs, so a node's inputs and outputs each sit
+     * contiguously in refs even if a writer interleaves them. */
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        switch (f.num) {
+        case NODE_INPUT: {
+            if (expect_wt(w, &f, NNAV_WT_LEN, "input"))
+                return err_prepend(w->err, "input[%u]", n.in_count);
+            nnav_ref *ref = nnav_vec_push(m->refs);
+            if (!ref)
+                return oom(w->err);
+            ref->name = f.s;
+            ref->value = NNAV_NONE;
+            n.in_count++;
+            break;
+        }
+        case NODE_OUTPUT:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "output"))
+                return err_prepend(w->err, "output");
+            break;
+        case NODE_NAME: case NODE_OP: case NODE_DOMAIN: case NODE_OVERLOAD: case NODE_DOC:
+        case NODE_METADATA: case NODE_DEVICE_CONF:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "string"))
+                return -1;
+            if (f.num == NODE_NAME)
+                n.name = f.s;
+            else if (f.num == NODE_OP)
+                n.op = f.s;
+            else if (f.num == NODE_DOMAIN)
+                n.domain = f.s;
+            break;
+        case NODE_ATTR:
+            if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
+                return err_prepend(w->err, "attribute[%u]", nattr);
+            if (walk_attr(w, graph, nid, f.s) < 0)
+                return err_prepend(w->err, "attribute[%u]", nattr);
+            nattr++;
+            break;
+        default:
+            if (keep_unknown(w, &f, "NodeProto", nid))
+                return -1;
+        }
+    }
+    if (k < 0)
+        return -1;
+    n.attr_count = nattr;
+    n.out_first = m->refs.n;
+    nnav_wire_init(&r, w->base, s);
+    while (nnav_wire_next(&r, &f, w->err) == 1) {
+        if (f.num != NODE_OUTPUT)
+            continue;
+        nnav_ref *ref = nnav_vec_push(m->refs);
+        if (!ref)
+            return oom(w->err);
+        ref->name = f.s;
+        ref->value = NNAV_NONE;
+        n.out_count++;
+    }
+    nnav_node *slot = nnav_vec_push(m->nodes);
+    if (!slot)
+        return oom(w->err);
+    *slot = n;
+    return 0;
+}
+
+static int progress(walker *w, uint64_t at)
+{
+    if (!w->opts || !w->opts->progress)
+        return 0;
+    if (++w->since_progress < 65536)
+        return 0;
+    w->since_progress = 0;
+    if (w->opts->progress(w->opts->ctx, at, w->m->map.size)) {
+        nnav_err_set(w->err, 0, 0, "cancelled");
+        return -1;
+    }
+    return 0;
+}
+
+/* A GraphProto, or a FunctionProto's body: the two share nodes and value infos
+ * and differ only in field numbers and in how inputs are named. */
+static int walk_graph(walker *w, uint32_t gid)
+{
+    nnav_model *m = w->m;
+    nnav_span s = m->gspan.v[gid];
+    int is_fn = m->graphs.v[gid].kind == NNAV_GRAPH_FUNCTION;
+    uint32_t fid = m->graphs.v[gid].function;
+    uint32_t node_first = m->nodes.n, child_first = m->children.n;
+    uint32_t nnodes = 0, ninit = 0, nsparse = 0, nattrp = 0;
+    int pass;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    /* Value infos are grouped by role, so walk the message once per role for
+     * inputs, outputs and value_info; nodes and tensors go in pass 0. */
+    uint32_t role_first[3], role_count[3];
+    const uint32_t role_field[3] = {is_fn ? FN_INPUT : GRAPH_INPUT,
+                                    is_fn ? FN_OUTPUT : GRAPH_OUTPUT,
+                                    is_fn ? FN_VALUE_INFO : GRAPH_VALUE_INFO};
+    m->graphs.v[gid].init_first = m->tensors.n;
+    m->graphs.v[gid].sparse_first = m->sparse.n;
+    /* Pass -1 takes the initialisers alone, so they form one range of tensor
+     * ids (attribute tensors and sparse parts come in pass 0). */
+    for (pass = -1; pass < 4; pass++) {
+        if (pass > 0)
+            role_first[pass - 1] = m->vinfos.n;
+        uint32_t idx = 0;
+        nnav_wire_init(&r, w->base, s);
+        while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+            if (pass < 0) {
+                if (is_fn || f.num != GRAPH_INIT)
+                    continue;
+                if (expect_wt(w, &f, NNAV_WT_LEN, "initializer") ||
+                    walk_tensor(w, gid, f.s, NNAV_TOWN_INITIALIZER, NNAV_NONE, NULL) < 0)
+                    return err_prepend(w->err, "initializer[%u]", ninit);
+                ninit++;
+                continue;
+            }
+            if (pass > 0) {
+                if (f.num != role_field[pass - 1])
+                    continue;
+                if (f.wt != NNAV_WT_LEN)
+                    continue; /* reported in pass 0 */
+                int rc = (is_fn && pass < 3) ? add_vinfo(w, gid, f.s, (nnav_span){0})
+                                             : walk_vinfo(w, gid, f.s);
+                if (rc < 0)
+                    return err_prepend(w->err, "%s[%u]",
+                                       pass == 1 ? "input" : pass == 2 ? "output" : "value_info",
+                                       idx);
+                idx++;
+                continue;
+            }
+            uint32_t want = is_fn ? FN_NODE : GRAPH_NODE;
+            if (f.num == want) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "node") ||
+                    walk_node(w, gid, nnodes, f.s) < 0)
+                    return err_prepend(w->err, "node[%u]", nnodes);
+                nnodes++;
+                if (progress(w, (uint64_t)(f.s.p - w->base)))
+                    return -1;
+            } else if (!is_fn && f.num == GRAPH_INIT) {
+                continue;
+            } else if (!is_fn && f.num == GRAPH_NAME) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                    return err_prepend(w->err, "name");
+                m->graphs.v[gid].name = f.s;
+            } else if (is_fn && f.num == FN_NAME) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                    return err_prepend(w->err, "name");
+                m->graphs.v[gid].name = f.s;
+            } else if (f.num == role_field[0] || f.num == role_field[1] ||
+                       f.num == role_field[2]) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "input/output/value_info"))
+                    return -1;
+            } else if (!is_fn && f.num == GRAPH_SPARSE) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "sparse_initializer") ||
+                    walk_sparse(w, gid, f.s) < 0)
+                    return err_prepend(w->err, "sparse_initializer[%u]", nsparse);
+                nsparse++;
+            } else if (!is_fn && (f.num == GRAPH_DOC || f.num == GRAPH_QUANT ||
+                                  f.num == GRAPH_METADATA)) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/annotation/metadata"))
+                    return -1;
+            } else if (is_fn && f.num == FN_ATTRIBUTE) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
+                    return err_prepend(w->err, "attribute");
+                nnav_ref *ref = nnav_vec_push(m->refs);
+                if (!ref)
+                    return oom(w->err);
+                ref->name = f.s;
+                ref->value = NNAV_NONE;
+                if (m->functions.v[fid].attr_name_count++ == 0)
+                    m->functions.v[fid].attr_name_first = m->refs.n - 1;
+            } else if (is_fn && f.num == FN_ATTRIBUTE_PROTO) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "attribute_proto"))
+                    return -1;
+                if (m->functions.v[fid].attr_count == 0)
+                    m->functions.v[fid].attr_first = m->attrs.n;
+                if (walk_attr(w, gid, NNAV_NONE, f.s) < 0)
+                    return err_prepend(w->err, "attribute_proto[%u]", nattrp);
+                m->functions.v[fid].attr_count++;
+                nattrp++;
+            } else if (is_fn && f.num == FN_OPSET) {
+                nnav_opset *o = nnav_vec_push(m->opsets);
+                if (!o)
+                    return oom(w->err);
+                if (expect_wt(w, &f, NNAV_WT_LEN, "opset_import") || walk_opset(w, f.s, o) < 0)
+                    return err_prepend(w->err, "opset_import");
+                if (m->functions.v[fid].opset_count++ == 0)
+                    m->functions.v[fid].opset_first = m->opsets.n - 1;
+            } else if (is_fn && (f.num == FN_DOMAIN || f.num == FN_OVERLOAD)) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, f.num == FN_DOMAIN ? "domain" : "overload"))
+                    return -1;
+                if (f.num == FN_DOMAIN)
+                    m->functions.v[fid].domain = f.s;
+                else
+                    m->functions.v[fid].overload = f.s;
+            } else if (is_fn && (f.num == FN_DOC || f.num == FN_METADATA)) {
+                if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/metadata_props"))
+                    return -1;
+            } else {
+                if (keep_unknown(w, &f, is_fn ? "FunctionProto" : "GraphProto", gid))
+                    return -1;
+            }
+        }
+        if (k < 0)
+            return -1;
+        if (pass < 0)
+            m->graphs.v[gid].init_count = ninit;
+        if (pass > 0)
+            role_count[pass - 1] = m->vinfos.n - role_first[pass - 1];
+    }
+    nnav_graph *g = &m->graphs.v[gid];
+    g->node_first = node_first;
+    g->node_count = nnodes;
+    g->sparse_count = nsparse;
+    g->input_first = role_first[0], g->input_count = role_count[0];
+    g->output_first = role_first[1], g->output_count = role_count[1];
+    g->vi_first = role_first[2], g->vi_count = role_count[2];
+    g->child_first = child_first;
+    g->child_count = m->children.n - child_first;
+    if (is_fn)
+        m->functions.v[fid].name = g->name;
+    return 0;
+}
+
+/* "graph", "functions[2]", "graph.node[3].attribute[0].g" ... for errors. */
+static void graph_origin(const nnav_model *m, uint32_t gid, char *buf, size_t n)
+{
+    const nnav_graph *g = &m->graphs.v[gid];
+    if (g->kind == NNAV_GRAPH_MAIN) {
+        snprintf(buf, n, "graph");
+    } else if (g->kind == NNAV_GRAPH_FUNCTION) {
+        snprintf(buf, n, "functions[%u]", g->function);
+    } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
+        snprintf(buf, n, "training_info[%u].%s", g->training,
+                 g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
+    } else {
+        char up[sizeof ((nnav_error *)0)->path];
+        graph_origin(m, g->parent, up, sizeof up);
+        const nnav_node *nd = &m->nodes.v[g->owner_node];
+        uint32_t ai = g->owner_attr - nd->attr_first;
+        if (g->list_index == NNAV_NONE)
+            snprintf(buf, n, "%s.node[%u].attribute[%u].g", up, nd->index, ai);
+        else
+            snprintf(buf, n, "%s.node[%u].attribute[%u].graphs[%u]", up, nd->index, ai,
+                     g->list_index);
+    }
+}
+
+static int walk_training(walker *w, nnav_span s, uint32_t ti, nnav_span *init, nnav_span *algo)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, w->base, s);
+    while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+        if (f.num >= TI_INIT && f.num <= TI_UPDATE_BIND) {
+            if (expect_wt(w, &f, NNAV_WT_LEN, "training_info field"))
+                return -1;
+            if (f.num == TI_INIT)
+                *init = f.s;
+            else if (f.num == TI_ALGO)
+                *algo = f.s;
+        } else if (keep_unknown(w, &f, "TrainingInfoProto", ti)) {
+            return -1;
+        }
+    }
+    return k;
+}
+
+int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
+{
+    walker w = {m, m->map.base, err, o, o && o->max_depth ? o->max_depth : NNAV_MAX_DEPTH, 0};
+    nnav_model_facts *fa = &m->facts;
+    nnav_span graph = {0};
+    NNAV_VEC(nnav_span) train = {0};
+    NNAV_VEC(nnav_span) fns = {0};
+    nnav_wire r;
+    nnav_field f;
+    int k, rc = -1;
+    uint32_t nopset = 0;
+    nnav_wire_init(&r, w.base, (nnav_span){m->map.base, m->map.size});
+    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
+        switch (f.num) {
+        case MODEL_IR: case MODEL_VERSION:
+            if (expect_wt(&w, &f, NNAV_WT_VARINT, f.num == MODEL_IR ? "ir_version" : "model_version")) {
+                err_prepend(err, f.num == MODEL_IR ? "ir_version" : "model_version");
+                goto out;
+            }
+            if (f.num == MODEL_IR)
+                fa->ir_version = (int64_t)f.v;
+            else
+                fa->model_version = (int64_t)f.v;
+            break;
+        case MODEL_PRODUCER: case MODEL_PRODUCER_VERSION: case MODEL_DOMAIN: case MODEL_DOC:
+            if (expect_wt(&w, &f, NNAV_WT_LEN, "string"))
+                goto out;
+            if (f.num == MODEL_PRODUCER)
+                fa->producer_name = f.s;
+            else if (f.num == MODEL_PRODUCER_VERSION)
+                fa->producer_version = f.s;
+            else if (f.num == MODEL_DOMAIN)
+                fa->domain = f.s;
+            else
+                fa->doc_string = f.s;
+            break;
+        case MODEL_GRAPH:
+            if (expect_wt(&w, &f, NNAV_WT_LEN, "graph")) {
+                err_prepend(err, "graph");
+                goto out;
+            }
+            graph = f.s;
+            break;
+        case MODEL_OPSET: {
+            nnav_opset *op = nnav_vec_push(m->opsets);
+            if (!op) {
+                oom(err);
+                goto out;
+            }
+            if (expect_wt(&w, &f, NNAV_WT_LEN, "opset_import") || walk_opset(&w, f.s, op) < 0) {
+                err_prepend(err, "opset_import[%u]", nopset);
+                goto out;
+            }
+            nopset++;
+            break;
+        }
+        case MODEL_METADATA: {
+            nnav_kv *kv = nnav_vec_push(m->metadata);
+            if (!kv) {
+                oom(err);
+                goto out;
+            }
+            if (expect_wt(&w, &f, NNAV_WT_LEN, "metadata_props") || walk_kv(&w, f.s, kv) < 0) {
+                err_prepend(err, "metadata_props[%u]", m->metadata.n - 1);
+                goto out;
+            }
+            break;
+        }
+        case MODEL_TRAINING: case MODEL_FUNCTIONS: {
+            if (expect_wt(&w, &f, NNAV_WT_LEN, f.num == MODEL_TRAINING ? "training_info" : "functions"))
+                goto out;
+            nnav_span *sp = f.num == MODEL_TRAINING ? nnav_vec_push(train) : nnav_vec_push(fns);
+            if (!sp) {
+                oom(err);
+                goto out;
+            }
+            *sp = f.s;
+            break;
+        }
+        case MODEL_CONFIGURATION:
+            if (expect_wt(&w, &f, NNAV_WT_LEN, "configuration"))
+                goto out;
+            m->config_count++;
+            break;
+        default:
+            if (keep_unknown(&w, &f, "ModelProto", NNAV_NONE))
+                goto out;
+        }
+    }
+    if (k < 0)
+        goto out;
+    m->model_opset_count = m->opsets.n;
+    m->training_count = train.n;
+    /* Roots first: the main graph is always id 0 (an empty one if absent). */
+    uint32_t gid;
+    if (new_graph(&w, NNAV_GRAPH_MAIN, NNAV_NONE, graph, &gid) < 0)
+        goto out;
+    for (uint32_t i = 0; i < train.n; i++) {
+        nnav_span init = {0}, algo = {0};
+        if (walk_training(&w, train.v[i], i, &init, &algo) < 0) {
+            err_prepend(err, "training_info[%u]", i);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            nnav_span gs = j ? algo : init;
+            if (!gs.p)
+                continue;
+            if (new_graph(&w, j ? NNAV_GRAPH_TRAINING_ALGO : NNAV_GRAPH_TRAINING_INIT, NNAV_NONE,
+                          gs, &gid) < 0)
+                goto out;
+            m->graphs.v[gid].training = i;
+        }
+    }
+    for (uint32_t i = 0; i < fns.n; i++) {
+        nnav_function *fn = nnav_vec_push(m->functions);
+        if (!fn) {
+            oom(err);
+            goto out;
+        }
+        fn->msg = fns.v[i];
+        fn->graph = m->graphs.n;
+        fn->attr_name_first = fn->attr_first = fn->opset_first = NNAV_NONE;
+        if (new_graph(&w, NNAV_GRAPH_FUNCTION, NNAV_NONE, fns.v[i], &gid) < 0)
+            goto out;
+        m->graphs.v[gid].function = i;
+    }
+    /* Breadth first: the graph array is the queue. */
+    for (gid = 0; gid < m->graphs.n; gid++) {
+        if (!m->gspan.v[gid].p) {
+            m->graphs.v[gid].node_first = m->nodes.n;
+            m->graphs.v[gid].input_first = m->graphs.v[gid].output_first =
+                m->graphs.v[gid].vi_first = m->vinfos.n;
+            m->graphs.v[gid].init_first = m->tensors.n;
+            m->graphs.v[gid].sparse_first = m->sparse.n;
+            m->graphs.v[gid].child_first = m->children.n;
+            continue;
+        }
+        if (walk_graph(&w, gid) < 0) {
+            char origin[sizeof err->path];
+            graph_origin(m, gid, origin, sizeof origin);
+            err_prepend(err, "%s", origin);
+            goto out;
+        }
+    }
+    m->facts.graph_name = m->graphs.v[0].name;
+    rc = 0;
+out:
+    nnav_vec_free(train);
+    nnav_vec_free(fns);
+    return rc;
+}

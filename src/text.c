@@ -1,0 +1,125 @@
+/* text.c - the one sanitiser every string from a file passes through before it
+ * reaches a terminal, stderr or a table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "nnav.h"
+
+/* Code points that must not reach a terminal even though they are valid UTF-8:
+ * C1 controls, bidi embeddings/overrides/isolates and marks, line/paragraph
+ * separators, and the BOM / zero-width no-break space. */
+static int cp_unsafe(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c ||
+           c == 0x2028 || c == 0x2029 || c == 0xfeff;
+}
+
+/* Length of one valid UTF-8 sequence at p (1..4) and its code point, or 0. */
+static int utf8_seq(const uint8_t *p, size_t len, uint32_t *cp)
+{
+    uint8_t b = p[0];
+    int n;
+    uint32_t c, min;
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    } else if ((b & 0xe0) == 0xc0) {
+        n = 2, c = b & 0x1f, min = 0x80;
+    } else if ((b & 0xf0) == 0xe0) {
+        n = 3, c = b & 0x0f, min = 0x800;
+    } else if ((b & 0xf8) == 0xf0) {
+        n = 4, c = b & 0x07, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if ((size_t)n > len)
+        return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n)
+{
+    size_t o = 0;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < len;) {
+        char tmp[16];
+        size_t tl;
+        uint32_t cp = 0;
+        int k = utf8_seq(p + i, len - i, &cp);
+        if (k == 0) {
+            tl = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", p[i]);
+            k = 1;
+        } else if (k == 1 && cp == '\\') {
+            memcpy(tmp, "\\\\", 2), tl = 2;
+        } else if (k == 1 && (cp < 0x20 || cp == 0x7f)) {
+            if (cp == '\n')
+                memcpy(tmp, "\\n", 2), tl = 2;
+            else if (cp == '\t')
+                memcpy(tmp, "\\t", 2), tl = 2;
+            else if (cp == '\r')
+                memcpy(tmp, "\\r", 2), tl = 2;
+            else
+                tl = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", cp);
+        } else if (cp_unsafe(cp)) {
+            tl = (size_t)snprintf(tmp, sizeof tmp, "\\u{%04X}", cp);
+        } else {
+            memcpy(tmp, p + i, (size_t)k);
+            tl = (size_t)k;
+        }
+        if (o + tl + 1 > n) {
+            /* Cut on a whole escape or character, never in the middle of one. */
+            if (n >= 4 && o + 4 <= n) {
+                /* leave room for "..." when possible */
+            }
+            break;
+        }
+        memcpy(buf + o, tmp, tl);
+        o += tl;
+        i += (size_t)k;
+    }
+    buf[o] = 0;
+    return o;
+}
+
+size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n)
+{
+    return nnav_text_escape((const uint8_t *)s, strlen(s), buf, n);
+}
+
+int nnav_span_eq(nnav_span s, const char *c, size_t len)
+{
+    return s.n == len && (len == 0 || memcmp(s.p, c, len) == 0);
+}
+
+int nnav_span_eqs(nnav_span s, const char *cstr)
+{
+    return nnav_span_eq(s, cstr, strlen(cstr));
+}
+
+void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t n)
+{
+    char f[1024], msg[1100], path[1100];
+    nnav_text_escape_cstr(file ? file : "", f, sizeof f);
+    /* Messages may quote names from the file: they pass the sanitiser too. */
+    nnav_text_escape_cstr(e->msg, msg, sizeof msg);
+    nnav_text_escape_cstr(e->path, path, sizeof path);
+    if (e->has_offset && path[0])
+        snprintf(buf, n, "%s: %s: %s at offset %llu", f, path, msg,
+                 (unsigned long long)e->offset);
+    else if (e->has_offset)
+        snprintf(buf, n, "%s: %s at offset %llu", f, msg, (unsigned long long)e->offset);
+    else if (path[0])
+        snprintf(buf, n, "%s: %s: %s", f, path, msg);
+    else
+        snprintf(buf, n, "%s: %s", f, msg);
+}

@@ -1,0 +1,705 @@
+/* values.c - decoding on demand: attribute values, types, tensor values.
+ *
+ * Nothing here runs at open. Each function re-walks one small message from the
+ * map (an AttributeProto, a TensorProto) with the bounds-checked wire reader;
+ * TypeProto, which can hold neither a payload nor a graph, goes through
+ * protobuf-c after its nesting depth is checked by our own walker. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "extdata.h"
+#include "model.h"
+#include "onnx.pb-c.h"
+#include "wire.h"
+
+#define TYPE_MAX_DEPTH 32
+
+/* ---- attributes ---- */
+
+typedef int (*attr_field_fn)(void *ctx, const nnav_field *f, const uint8_t *base,
+                             nnav_error *err);
+
+static int attr_walk(const nnav_model *m, uint32_t a, uint32_t want, attr_field_fn fn,
+                     void *ctx, nnav_error *err)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1)
+        if (f.num == want && fn(ctx, &f, m->map.base, err) != 0)
+            return -1;
+    return k;
+}
+
+typedef struct list_ctx {
+    int64_t *ints;
+    double *dbls;
+    nnav_span *spans;
+    size_t max, total;
+    int is_float;
+} list_ctx;
+
+static int list_put(void *c, uint64_t v)
+{
+    list_ctx *l = c;
+    if (l->total < l->max) {
+        if (l->ints)
+            l->ints[l->total] = (int64_t)v;
+        if (l->dbls) {
+            float fl;
+            uint32_t b = (uint32_t)v;
+            memcpy(&fl, &b, 4);
+            l->dbls[l->total] = l->is_float ? (double)fl : (double)(int64_t)v;
+        }
+    }
+    l->total++;
+    return 0;
+}
+
+static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
+{
+    list_ctx *l = c;
+    if (l->spans) {
+        if (f->wt != NNAV_WT_LEN)
+            return nnav_err_set(err, f->off, 1, "string list entry has wire type %u", f->wt), -1;
+        if (l->total < l->max)
+            l->spans[l->total] = f->s;
+        l->total++;
+        return 0;
+    }
+    return nnav_wire_scalars(f, l->is_float ? NNAV_WT_I32 : NNAV_WT_VARINT, list_put, l, err,
+                             base);
+}
+
+int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, size_t *total,
+                   nnav_error *err)
+{
+    list_ctx l = {buf, NULL, NULL, max, 0, 0};
+    int r = attr_walk(m, a, 8, list_field, &l, err);
+    *total = l.total;
+    return r < 0 ? -1 : 0;
+}
+
+int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, size_t *total,
+                     nnav_error *err)
+{
+    list_ctx l = {NULL, buf, NULL, max, 0, 1};
+    int r = attr_walk(m, a, 7, list_field, &l, err);
+    *total = l.total;
+    return r < 0 ? -1 : 0;
+}
+
+int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
+                      size_t *total, nnav_error *err)
+{
+    list_ctx l = {NULL, NULL, buf, max, 0, 0};
+    int r = attr_walk(m, a, 9, list_field, &l, err);
+    *total = l.total;
+    return r < 0 ? -1 : 0;
+}
+
+int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
+                    nnav_error *err)
+{
+    list_ctx l = {NULL, NULL, buf, max, 0, 0};
+    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, list_field,
+                      &l, err);
+    *total = l.total;
+    return r < 0 ? -1 : 0;
+}
+
+typedef struct scalar_ctx {
+    nnav_field f;
+    int found;
+} scalar_ctx;
+
+static int scalar_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
+{
+    scalar_ctx *s = c;
+    s->f = *f; /* the last occurrence wins, as protobuf says */
+    s->found = 1;
+    return 0;
+}
+
+static int attr_scalar(const nnav_model *m, uint32_t a, uint32_t num, uint8_t wt, nnav_field *out,
+                       nnav_error *err)
+{
+    scalar_ctx s = {.found = 0};
+    if (attr_walk(m, a, num, scalar_field, &s, err) < 0)
+        return -1;
+    if (!s.found) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    if (s.f.wt != wt) {
+        nnav_err_set(err, s.f.off, 1, "attribute value has wire type %u, expected %u", s.f.wt, wt);
+        return -1;
+    }
+    *out = s.f;
+    return 0;
+}
+
+int nnav_attr_float(const nnav_model *m, uint32_t a, double *out, nnav_error *err)
+{
+    nnav_field f;
+    if (attr_scalar(m, a, 2, NNAV_WT_I32, &f, err) < 0)
+        return -1;
+    float fl;
+    uint32_t b = (uint32_t)f.v;
+    memcpy(&fl, &b, 4);
+    *out = fl;
+    return 0;
+}
+
+int nnav_attr_int(const nnav_model *m, uint32_t a, int64_t *out, nnav_error *err)
+{
+    nnav_field f;
+    if (attr_scalar(m, a, 3, NNAV_WT_VARINT, &f, err) < 0)
+        return -1;
+    *out = (int64_t)f.v;
+    return 0;
+}
+
+int nnav_attr_string(const nnav_model *m, uint32_t a, nnav_span *out, nnav_error *err)
+{
+    nnav_field f;
+    if (attr_scalar(m, a, 4, NNAV_WT_LEN, &f, err) < 0)
+        return -1;
+    *out = f.wt == NNAV_WT_LEN ? f.s : (nnav_span){(const uint8_t *)"", 0};
+    return 0;
+}
+
+/* ---- text building ---- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, o;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->o + k >= b->n) {
+        k = b->n > b->o + 1 ? b->n - b->o - 1 : 0;
+    }
+    memcpy(b->p + b->o, s, k);
+    b->o += k;
+    b->p[b->o] = 0;
+}
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    sb_put(b, tmp);
+}
+
+static void sb_span(sbuf *b, nnav_span s)
+{
+    char tmp[1024];
+    nnav_text_escape(s.p, s.n, tmp, sizeof tmp);
+    sb_put(b, tmp);
+}
+
+/* Shortest text that reads back as the same float. */
+static void fmt_double(char *buf, size_t n, double v, int is_float)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, n, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    for (int prec = is_float ? 6 : 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (is_float ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* ---- types ---- */
+
+/* Nesting depth of a message, walking LEN fields the descriptor says are
+ * messages. protobuf-c's unpack has no depth limit; this is ours. */
+static int depth_ok(const uint8_t *base, nnav_span s, const ProtobufCMessageDescriptor *d,
+                    int depth)
+{
+    if (depth > TYPE_MAX_DEPTH)
+        return 0;
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    int k;
+    nnav_wire_init(&r, base, s);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
+        const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(d, f.num);
+        if (fd && fd->type == PROTOBUF_C_TYPE_MESSAGE && f.wt == NNAV_WT_LEN &&
+            !depth_ok(base, f.s, fd->descriptor, depth + 1))
+            return 0;
+    }
+    return k == 0;
+}
+
+static void shape_fmt(sbuf *b, const Onnx__TensorShapeProto *sh)
+{
+    if (!sh) {
+        sb_put(b, "[...]");
+        return;
+    }
+    sb_put(b, "[");
+    for (size_t i = 0; i < sh->n_dim; i++) {
+        const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
+        if (i)
+            sb_put(b, ",");
+        if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+            sb_printf(b, "%lld", (long long)d->dim_value);
+        else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                 d->dim_param)
+            sb_span(b, (nnav_span){(const uint8_t *)d->dim_param, strlen(d->dim_param)});
+        else
+            sb_put(b, "?");
+    }
+    sb_put(b, "]");
+}
+
+static void type_fmt(sbuf *b, const Onnx__TypeProto *t, int depth)
+{
+    if (!t || depth > TYPE_MAX_DEPTH) {
+        sb_put(b, "?");
+        return;
+    }
+    switch (t->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+        sb_put(b, nnav_dtype_name(t->tensor_type->has_elem_type ? t->tensor_type->elem_type : 0));
+        shape_fmt(b, t->tensor_type->shape);
+        break;
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+        sb_put(b, "sparse ");
+        sb_put(b, nnav_dtype_name(t->sparse_tensor_type->has_elem_type
+                                      ? t->sparse_tensor_type->elem_type : 0));
+        shape_fmt(b, t->sparse_tensor_type->shape);
+        break;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+        sb_put(b, "seq(");
+        type_fmt(b, t->sequence_type->elem_type, depth + 1);
+        sb_put(b, ")");
+        break;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+        sb_put(b, "optional(");
+        type_fmt(b, t->optional_type->elem_type, depth + 1);
+        sb_put(b, ")");
+        break;
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
+        sb_put(b, "map(");
+        sb_put(b, nnav_dtype_name(t->map_type->has_key_type ? t->map_type->key_type : 0));
+        sb_put(b, ",");
+        type_fmt(b, t->map_type->value_type, depth + 1);
+        sb_put(b, ")");
+        break;
+    case ONNX__TYPE_PROTO__VALUE_OPAQUE_TYPE:
+        sb_put(b, "opaque(");
+        if (t->opaque_type->domain)
+            sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->domain,
+                                   strlen(t->opaque_type->domain)});
+        sb_put(b, ":");
+        if (t->opaque_type->name)
+            sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->name,
+                                   strlen(t->opaque_type->name)});
+        sb_put(b, ")");
+        break;
+    default:
+        sb_put(b, "?");
+    }
+}
+
+static void type_format_base(const uint8_t *base, nnav_span type, char *buf, size_t n)
+{
+    sbuf b = {buf, n, 0};
+    buf[0] = 0;
+    if (!type.p || n == 0)
+        return;
+    if (!depth_ok(base, type, &onnx__type_proto__descriptor, 0)) {
+        sb_put(&b, "(malformed or too deeply nested type)");
+        return;
+    }
+    Onnx__TypeProto *t = onnx__type_proto__unpack(NULL, (size_t)type.n, type.p);
+    if (!t) {
+        sb_put(&b, "(malformed type)");
+        return;
+    }
+    type_fmt(&b, t, 0);
+    onnx__type_proto__free_unpacked(t, NULL);
+}
+
+void nnav_type_format(nnav_span type, char *buf, size_t n)
+{
+    type_format_base(type.p, type, buf, n);
+}
+
+void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    sbuf b = {buf, n, 0};
+    buf[0] = 0;
+    sb_put(&b, nnav_dtype_name(tt->dtype));
+    sb_put(&b, "[");
+    for (uint32_t i = 0; i < tt->ndims; i++)
+        sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[tt->dims_first + i]);
+    sb_put(&b, "]");
+}
+
+void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n)
+{
+    const nnav_value *val = &m->values.v[v];
+    buf[0] = 0;
+    if (val->vinfo != NNAV_NONE)
+        nnav_type_format(m->vinfos.v[val->vinfo].type, buf, n);
+    else if (val->kind == NNAV_VAL_INITIALIZER)
+        nnav_tensor_shape_format(m, val->producer, buf, n);
+    else if (val->kind == NNAV_VAL_SPARSE) {
+        const nnav_sparse *sp = &m->sparse.v[val->producer];
+        sbuf b = {buf, n, 0};
+        sb_put(&b, "sparse ");
+        sb_put(&b, nnav_dtype_name(m->tensors.v[sp->values].dtype));
+        sb_put(&b, "[");
+        for (uint32_t i = 0; i < sp->ndims; i++)
+            sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[sp->dims_first + i]);
+        sb_put(&b, "]");
+    }
+}
+
+void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    sbuf b = {buf, n, 0};
+    buf[0] = 0;
+    switch (tt->storage) {
+    case NNAV_STORE_RAW: sb_put(&b, "raw"); break;
+    case NNAV_STORE_TYPED: sb_put(&b, "typed"); break;
+    case NNAV_STORE_SPARSE: sb_put(&b, "sparse"); break;
+    case NNAV_STORE_NONE: sb_put(&b, "none"); break;
+    case NNAV_STORE_EXTERNAL:
+        sb_put(&b, "external ");
+        sb_span(&b, tt->ext_location);
+        sb_printf(&b, " @%lld", (long long)(tt->ext_offset >= 0 ? tt->ext_offset : 0));
+        if (tt->ext_length >= 0)
+            sb_printf(&b, " +%lld", (long long)tt->ext_length);
+        else
+            sb_put(&b, " +rest");
+        break;
+    }
+}
+
+/* ---- attribute rendering ---- */
+
+void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
+{
+    const nnav_attr *at = &m->attrs.v[a];
+    sbuf b = {buf, n, 0};
+    nnav_error err;
+    char num[64];
+    buf[0] = 0;
+    if (at->ref_attr_name.n) {
+        sb_put(&b, "-> caller's ");
+        sb_span(&b, at->ref_attr_name);
+        return;
+    }
+    switch (at->type) {
+    case NNAV_ATTR_FLOAT: {
+        double v;
+        if (nnav_attr_float(m, a, &v, &err) == 0) {
+            fmt_double(num, sizeof num, v, 1);
+            sb_put(&b, num);
+        }
+        break;
+    }
+    case NNAV_ATTR_INT: {
+        int64_t v;
+        if (nnav_attr_int(m, a, &v, &err) == 0)
+            sb_printf(&b, "%lld", (long long)v);
+        break;
+    }
+    case NNAV_ATTR_STRING: {
+        nnav_span s;
+        if (nnav_attr_string(m, a, &s, &err) == 0) {
+            sb_put(&b, "\"");
+            sb_span(&b, s);
+            sb_put(&b, "\"");
+        }
+        break;
+    }
+    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: {
+        size_t cap = max_items ? max_items : 1, total = 0;
+        int64_t *iv = calloc(cap, sizeof *iv);
+        double *dv = calloc(cap, sizeof *dv);
+        nnav_span *sv = calloc(cap, sizeof *sv);
+        int r = -1;
+        if (iv && dv && sv)
+            r = at->type == NNAV_ATTR_INTS     ? nnav_attr_ints(m, a, iv, cap, &total, &err)
+                : at->type == NNAV_ATTR_FLOATS ? nnav_attr_floats(m, a, dv, cap, &total, &err)
+                                               : nnav_attr_strings(m, a, sv, cap, &total, &err);
+        if (r == 0) {
+            sb_put(&b, "[");
+            for (size_t i = 0; i < total && i < cap; i++) {
+                if (i)
+                    sb_put(&b, ", ");
+                if (at->type == NNAV_ATTR_INTS) {
+                    sb_printf(&b, "%lld", (long long)iv[i]);
+                } else if (at->type == NNAV_ATTR_FLOATS) {
+                    fmt_double(num, sizeof num, dv[i], 1);
+                    sb_put(&b, num);
+                } else {
+                    sb_put(&b, "\"");
+                    sb_span(&b, sv[i]);
+                    sb_put(&b, "\"");
+                }
+            }
+            if (total > cap)
+                sb_printf(&b, ", ... (%zu in all)", total);
+            sb_put(&b, "]");
+        } else {
+            sb_put(&b, "(malformed list)");
+        }
+        free(iv);
+        free(dv);
+        free(sv);
+        break;
+    }
+    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
+        for (uint32_t i = 0; i < at->tensor_count; i++) {
+            char sh[256];
+            if (i)
+                sb_put(&b, ", ");
+            if (i >= max_items && max_items) {
+                sb_printf(&b, "... (%u in all)", at->tensor_count);
+                break;
+            }
+            nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
+            sb_put(&b, sh);
+            /* First values: a constant's few numbers are what users look for. */
+            double v[4];
+            nnav_values vals = {.v = v};
+            if (nnav_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
+                vals.count) {
+                sb_put(&b, " {");
+                for (size_t j = 0; j < vals.count; j++) {
+                    fmt_double(num, sizeof num, v[j], 0);
+                    sb_printf(&b, j ? ", %s" : "%s", num);
+                }
+                sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
+            }
+        }
+        break;
+    case NNAV_ATTR_GRAPH: case NNAV_ATTR_GRAPHS:
+        for (uint32_t i = 0; i < at->graph_count; i++) {
+            char p[1024];
+            nnav_graph_path(m, at->graph_first + i, p, sizeof p);
+            sb_put(&b, i ? ", graph " : "graph ");
+            sb_put(&b, p);
+            sb_printf(&b, " (%u nodes)", m->graphs.v[at->graph_first + i].node_count);
+        }
+        break;
+    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+        nnav_span ts[8];
+        size_t total = 0;
+        if (nnav_attr_types(m, a, ts, 8, &total, &err) == 0) {
+            for (size_t i = 0; i < total && i < 8; i++) {
+                char t[256];
+                type_format_base(m->map.base, ts[i], t, sizeof t);
+                sb_put(&b, i ? ", " : "");
+                sb_put(&b, t);
+            }
+        }
+        break;
+    }
+    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS:
+        sb_put(&b, "(sparse tensor)");
+        break;
+    default:
+        sb_put(&b, "(no value)");
+    }
+}
+
+/* ---- tensor values ---- */
+
+typedef struct acc {
+    nnav_values *out;
+    size_t want;
+    int stats;
+    uint64_t seen;
+    double sum;
+    uint64_t finite;
+} acc;
+
+static void acc_put(acc *a, double v)
+{
+    if (a->out->count < a->want && a->out->v)
+        a->out->v[a->out->count++] = v;
+    a->seen++;
+    if (!a->stats)
+        return;
+    if (isnan(v)) {
+        a->out->nan_count++;
+        return;
+    }
+    if (a->finite == 0 || v < a->out->min)
+        a->out->min = v;
+    if (a->finite == 0 || v > a->out->max)
+        a->out->max = v;
+    a->sum += v;
+    a->finite++;
+}
+
+static int acc_done(const acc *a)
+{
+    return !a->stats && a->out->count >= a->want;
+}
+
+typedef struct typed_ctx {
+    acc *a;
+    int32_t dtype;
+    uint8_t field;
+} typed_ctx;
+
+static int typed_put(void *c, uint64_t v)
+{
+    typed_ctx *t = c;
+    if (acc_done(t->a))
+        return 1;
+    if (t->field == 5) { /* int32_data: sub-byte types pack several per entry */
+        unsigned per = nnav_dtype_per_word(t->dtype);
+        for (unsigned i = 0; i < per && !acc_done(t->a); i++)
+            acc_put(t->a, nnav_dtype_from_int32_word(t->dtype, v, i));
+        return 0;
+    }
+    double d;
+    if (t->field == 4) {
+        float f;
+        uint32_t b = (uint32_t)v;
+        memcpy(&f, &b, 4);
+        d = f;
+    } else if (t->field == 10) {
+        memcpy(&d, &v, 8);
+    } else if (t->field == 7) {
+        d = (double)(int64_t)v;
+    } else {
+        d = (double)v;
+    }
+    acc_put(t->a, d);
+    return 0;
+}
+
+static int values_typed(const nnav_model *m, const nnav_tensor *t, acc *a, nnav_error *err)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    typed_ctx tc = {a, t->dtype, t->typed_field};
+    uint8_t ewt = t->typed_field == 4 ? NNAV_WT_I32
+                  : t->typed_field == 10 ? NNAV_WT_I64 : NNAV_WT_VARINT;
+    nnav_wire_init(&r, m->map.base, t->msg);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num != t->typed_field)
+            continue;
+        if (t->typed_field == 6) {
+            if (a->out->s && a->out->count < a->want)
+                a->out->s[a->out->count] = f.s;
+            if (a->out->count < a->want)
+                a->out->count++;
+            a->seen++;
+            continue;
+        }
+        int rc = nnav_wire_scalars(&f, ewt, typed_put, &tc, err, m->map.base);
+        if (rc < 0 && err->msg[0])
+            return -1;
+        if (acc_done(a))
+            break;
+    }
+    return k < 0 ? -1 : 0;
+}
+
+static int values_raw(const nnav_tensor *t, nnav_span data, acc *a, nnav_error *err)
+{
+    unsigned comps = nnav_dtype_components(t->dtype);
+    uint64_t n = t->nelems == UINT64_MAX ? 0 : t->nelems * comps;
+    for (uint64_t i = 0; i < n && !acc_done(a); i++) {
+        double v;
+        if (nnav_dtype_decode_raw(t->dtype, data.p, data.n, i, &v) != 0)
+            break; /* stored bytes end early: the size warning already says so */
+        acc_put(a, v);
+    }
+    return 0;
+}
+
+int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                       nnav_values *out, nnav_error *err)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    memset(err, 0, sizeof *err);
+    out->count = 0;
+    out->has_stats = 0;
+    out->min = out->max = out->mean = 0;
+    out->nan_count = 0;
+    out->total = tt->nelems == UINT64_MAX ? 0 : tt->nelems;
+    if (!nnav_dtype_valid(tt->dtype)) {
+        nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
+                     "tensor has unknown data_type %d", tt->dtype);
+        return -1;
+    }
+    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    int rc = 0;
+    if (tt->storage == NNAV_STORE_RAW) {
+        rc = values_raw(tt, tt->data, &a, err);
+    } else if (tt->storage == NNAV_STORE_TYPED) {
+        rc = values_typed(m, tt, &a, err);
+    } else if (tt->storage == NNAV_STORE_EXTERNAL) {
+        nnav_span data;
+        void *cookie;
+        if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
+            return -1;
+        rc = values_raw(tt, data, &a, err);
+        nnav_tensor_bytes_release(cookie);
+    }
+    if (rc < 0)
+        return -1;
+    if (nnav_map_truncated(&m->map)) {
+        nnav_err_set(err, 0, 0, "the model file shrank while its values were read");
+        return -1;
+    }
+    if (a.stats) {
+        out->has_stats = a.finite > 0;
+        out->mean = a.finite ? a.sum / (double)a.finite : 0;
+    }
+    return 0;
+}
+
+int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,
+                      nnav_error *err)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    *cookie = NULL;
+    if (tt->storage == NNAV_STORE_RAW) {
+        *out = tt->data;
+        return 0;
+    }
+    if (tt->storage != NNAV_STORE_EXTERNAL) {
+        nnav_err_set(err, 0, 0, "tensor has no raw bytes (storage is typed fields)");
+        return -1;
+    }
+    return nnav_ext_map(m, t, out, cookie, err);
+}
+
+void nnav_tensor_bytes_release(void *cookie)
+{
+    nnav_ext_release(cookie);
+}

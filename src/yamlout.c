@@ -1,0 +1,239 @@
+#include "yamlout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void emit(nnav_yw *w, yaml_event_t *ev, int ok)
+{
+    if (!ok || w->failed) {
+        if (ok)
+            yaml_event_delete(ev);
+        w->failed = 1;
+        return;
+    }
+    if (!yaml_emitter_emit(&w->em, ev))
+        w->failed = 1;
+}
+
+int nnav_yw_open(nnav_yw *w, FILE *out)
+{
+    yaml_event_t ev;
+    memset(w, 0, sizeof *w);
+    if (!yaml_emitter_initialize(&w->em))
+        return -1;
+    yaml_emitter_set_output_file(&w->em, out);
+    yaml_emitter_set_unicode(&w->em, 1);
+    yaml_emitter_set_width(&w->em, 120);
+    emit(w, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
+    emit(w, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
+    return w->failed ? -1 : 0;
+}
+
+int nnav_yw_close(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_document_end_event_initialize(&ev, 1));
+    emit(w, &ev, yaml_stream_end_event_initialize(&ev));
+    if (!w->failed && !yaml_emitter_flush(&w->em))
+        w->failed = 1;
+    yaml_emitter_delete(&w->em);
+    return w->failed ? -1 : 0;
+}
+
+void nnav_yw_map(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE));
+}
+void nnav_yw_map_flow(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_MAPPING_STYLE));
+}
+void nnav_yw_map_end(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_mapping_end_event_initialize(&ev));
+}
+void nnav_yw_seq(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE));
+}
+void nnav_yw_seq_flow(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE));
+}
+void nnav_yw_seq_end(nnav_yw *w)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_sequence_end_event_initialize(&ev));
+}
+
+static void scalar(nnav_yw *w, const char *tag, const uint8_t *p, size_t n, int plain_ok,
+                   yaml_scalar_style_t style)
+{
+    yaml_event_t ev;
+    emit(w, &ev, yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)tag,
+                                              (yaml_char_t *)(p ? p : (const uint8_t *)""),
+                                              (int)n, plain_ok, !plain_ok, style));
+}
+
+void nnav_yw_key(nnav_yw *w, const char *k)
+{
+    scalar(w, NULL, (const uint8_t *)k, strlen(k), 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+/* Valid UTF-8 without surrogates or overlongs: what libyaml's emitter accepts. */
+static int utf8_valid(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n;) {
+        uint8_t b = p[i];
+        int k;
+        uint32_t c, min;
+        if (b < 0x80) {
+            i++;
+            continue;
+        } else if ((b & 0xe0) == 0xc0) {
+            k = 2, c = b & 0x1f, min = 0x80;
+        } else if ((b & 0xf0) == 0xe0) {
+            k = 3, c = b & 0x0f, min = 0x800;
+        } else if ((b & 0xf8) == 0xf0) {
+            k = 4, c = b & 0x07, min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (n - i < (uint64_t)k)
+            return 0;
+        for (int j = 1; j < k; j++) {
+            if ((p[i + j] & 0xc0) != 0x80)
+                return 0;
+            c = (c << 6) | (p[i + j] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return 0;
+        i += (uint64_t)k;
+    }
+    return 1;
+}
+
+void nnav_yw_span(nnav_yw *w, nnav_span s)
+{
+    if (s.n > INT32_MAX) {
+        w->failed = 1;
+        return;
+    }
+    if (!utf8_valid(s.p, s.n)) {
+        nnav_yw_binary(w, s.p, s.n);
+        return;
+    }
+    /* Plain when libyaml finds it safe; it quotes and escapes otherwise. A
+     * string that would read back as another type is quoted explicitly. */
+    int plain = 1;
+    static const char *typed[] = {"null", "Null", "NULL", "~", "true", "True", "TRUE",
+                                  "false", "False", "FALSE", "yes", "Yes", "YES", "no",
+                                  "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
+                                  "y", "Y", "n", "N", ".nan", ".NaN", ".NAN", ".inf",
+                                  "-.inf", "+.inf", ".Inf", "-.Inf", "+.Inf", ".INF", "-.INF", "+.INF",
+                                  "="};
+    for (size_t i = 0; i < sizeof typed / sizeof *typed; i++)
+        if (nnav_span_eqs(s, typed[i]))
+            plain = 0;
+    if (s.n == 0)
+        plain = 0;
+    else {
+        /* numbers, octal-ish, sexagesimal, dates: anything starting with a digit or sign */
+        uint8_t c = s.p[0];
+        if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.')
+            plain = 0;
+    }
+    scalar(w, NULL, s.p, (size_t)s.n, plain,
+           plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+}
+
+void nnav_yw_cstr(nnav_yw *w, const char *s)
+{
+    nnav_yw_span(w, (nnav_span){(const uint8_t *)s, strlen(s)});
+}
+
+void nnav_yw_int(nnav_yw *w, int64_t v)
+{
+    char b[32];
+    int n = snprintf(b, sizeof b, "%lld", (long long)v);
+    scalar(w, NULL, (const uint8_t *)b, (size_t)n, 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void nnav_yw_uint(nnav_yw *w, uint64_t v)
+{
+    char b[32];
+    int n = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    scalar(w, NULL, (const uint8_t *)b, (size_t)n, 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void nnav_yw_double(nnav_yw *w, double v)
+{
+    char b[64];
+    int n;
+    if (isnan(v))
+        n = snprintf(b, sizeof b, ".nan");
+    else if (isinf(v))
+        n = snprintf(b, sizeof b, v < 0 ? "-.inf" : ".inf");
+    else {
+        n = snprintf(b, sizeof b, "%.17g", v);
+        for (int prec = 6; prec <= 17; prec++) {
+            n = snprintf(b, sizeof b, "%.*g", prec, v);
+            if (strtod(b, NULL) == v)
+                break;
+        }
+        /* Keep it a float when read back: 1 -> 1.0 */
+        if (!strpbrk(b, ".eE") && n + 2 < (int)sizeof b) {
+            b[n++] = '.';
+            b[n++] = '0';
+            b[n] = 0;
+        }
+    }
+    scalar(w, NULL, (const uint8_t *)b, (size_t)n, 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void nnav_yw_bool(nnav_yw *w, int v)
+{
+    scalar(w, NULL, (const uint8_t *)(v ? "true" : "false"), v ? 4 : 5, 1,
+           YAML_PLAIN_SCALAR_STYLE);
+}
+
+void nnav_yw_null(nnav_yw *w)
+{
+    scalar(w, NULL, (const uint8_t *)"null", 4, 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void nnav_yw_binary(nnav_yw *w, const uint8_t *p, uint64_t n)
+{
+    static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    if (n > (uint64_t)INT32_MAX / 2) {
+        w->failed = 1;
+        return;
+    }
+    size_t out = (size_t)((n + 2) / 3 * 4);
+    char *b = malloc(out + 1);
+    if (!b) {
+        w->failed = 1;
+        return;
+    }
+    size_t o = 0;
+    for (uint64_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < n)
+            v |= (uint32_t)p[i + 1] << 8;
+        if (i + 2 < n)
+            v |= p[i + 2];
+        b[o++] = tb[(v >> 18) & 63];
+        b[o++] = tb[(v >> 12) & 63];
+        b[o++] = i + 1 < n ? tb[(v >> 6) & 63] : '=';
+        b[o++] = i + 2 < n ? tb[v & 63] : '=';
+    }
+    b[o] = 0;
+    scalar(w, "tag:yaml.org,2002:binary", (const uint8_t *)b, o, 0, YAML_ANY_SCALAR_STYLE);
+    free(b);
+}
