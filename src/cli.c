@@ -215,7 +215,7 @@ static void compute_totals(const nnav_model *m, totals *t)
         uint64_t b = tt->nbytes != UINT64_MAX ? tt->nbytes : 0;
         if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES) {
             t->init_all += tt->owner == NNAV_TOWN_INITIALIZER;
-            t->init_bytes += tt->owner == NNAV_TOWN_SPARSE_VALUES ? tt->stored : b;
+            t->init_bytes += b;
             if (tt->nelems != UINT64_MAX)
                 t->params += tt->nelems;
         } else if (tt->owner == NNAV_TOWN_ATTRIBUTE) {
@@ -975,9 +975,12 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         trow r = {i, t->owner == NNAV_TOWN_SPARSE_VALUES ? t->owner_id : NNAV_NONE, 0};
         if (r.sparse != NNAV_NONE) {
             const nnav_sparse *sp = nnav_sparse_get(m, r.sparse);
-            r.bytes = t->stored;
-            if (sp->indices != NNAV_NONE)
-                r.bytes += nnav_tensor_get(m, sp->indices)->stored;
+            /* What the sparse form holds: values plus indices, as dims x dtype. */
+            r.bytes = t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
+            if (sp->indices != NNAV_NONE) {
+                const nnav_tensor *ix = nnav_tensor_get(m, sp->indices);
+                r.bytes += ix->nbytes != UINT64_MAX ? ix->nbytes : ix->stored;
+            }
         } else {
             r.bytes = t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
         }
@@ -1062,7 +1065,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
                 snprintf(nm, sizeof nm, "(%s.%s)", node_label(m, at->node, ab, sizeof ab),
                          esc(at->name, st, 256));
         }
-        printf("%-40s %-28s %-12s %14s", nm, sh, st, by);
+        printf("%-36s %-24s %12s  %s", nm, sh, by, st);
         if (o->all) {
             nnav_graph_path(m, t->graph, gp, sizeof gp);
             printf("  %s", gp);

@@ -11,6 +11,7 @@
 
 #include "dtype.h"
 #include "model.h"
+#include "onnx.pb-c.h"
 #include "wire.h"
 
 /* Field numbers, from ../shared/formats/onnx-fields.md. */
@@ -107,13 +108,30 @@ static int keep_unknown(walker *w, const nnav_field *f, const char *where, uint3
     return 0;
 }
 
+static void winit(walker *w, nnav_wire *r, nnav_span s)
+{
+    nnav_wire_init(r, w->base, s);
+    r->file_end = w->m->map.base + w->m->map.size;
+}
+
+/* A wire error inside a message: name the field it was reading, as the
+ * schema's descriptor calls it. */
+static int wire_fail(walker *w, const nnav_wire *r, const ProtobufCMessageDescriptor *d)
+{
+    const ProtobufCFieldDescriptor *fd =
+        r->num ? protobuf_c_message_descriptor_get_field(d, r->num) : NULL;
+    if (fd)
+        err_prepend(w->err, "%s", fd->name);
+    return -1;
+}
+
 static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)
 {
     nnav_wire r;
     nnav_field f;
     int k;
     memset(kv, 0, sizeof *kv);
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == 1 || f.num == 2) {
             if (expect_wt(w, &f, NNAV_WT_LEN, f.num == 1 ? "key" : "value"))
@@ -124,7 +142,7 @@ static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)
                 kv->value = f.s;
         }
     }
-    return k;
+    return k < 0 ? wire_fail(w, &r, &onnx__string_string_entry_proto__descriptor) : k;
 }
 
 static int walk_opset(walker *w, nnav_span s, nnav_opset *o)
@@ -134,7 +152,7 @@ static int walk_opset(walker *w, nnav_span s, nnav_opset *o)
     int k;
     memset(o, 0, sizeof *o);
     o->version = -1;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == 1) {
             if (expect_wt(w, &f, NNAV_WT_LEN, "domain"))
@@ -146,7 +164,7 @@ static int walk_opset(walker *w, nnav_span s, nnav_opset *o)
             o->version = (int64_t)f.v;
         }
     }
-    return k;
+    return k < 0 ? wire_fail(w, &r, &onnx__operator_set_id_proto__descriptor) : k;
 }
 
 /* ---- tensors ---- */
@@ -214,7 +232,7 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
     nnav_wire r;
     nnav_field f;
     int k;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         switch (f.num) {
         case T_DIMS:
@@ -323,7 +341,7 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
         }
     }
     if (k < 0)
-        return -1;
+        return wire_fail(w, &r, &onnx__tensor_proto__descriptor);
     t.ndims = m->dims.n - t.dims_first;
     /* Element count with overflow and sign checks. */
     uint64_t ne = 1;
@@ -403,7 +421,7 @@ static int walk_sparse(walker *w, uint32_t graph, nnav_span s)
     nnav_wire r;
     nnav_field f;
     int k;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == SP_VALUES || f.num == SP_INDICES) {
             if (expect_wt(w, &f, NNAV_WT_LEN, f.num == SP_VALUES ? "values" : "indices"))
@@ -420,7 +438,7 @@ static int walk_sparse(walker *w, uint32_t graph, nnav_span s)
         }
     }
     if (k < 0)
-        return -1;
+        return wire_fail(w, &r, &onnx__sparse_tensor_proto__descriptor);
     /* Dims first and contiguous, then the two tensors (which push their own dims). */
     sp.dims_first = dims_first;
     sp.ndims = m->dims.n - dims_first;
@@ -469,7 +487,7 @@ static int walk_vinfo(walker *w, uint32_t graph, nnav_span s)
     nnav_wire r;
     nnav_field f;
     int k;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == VI_NAME || f.num == VI_TYPE) {
             if (expect_wt(w, &f, NNAV_WT_LEN, f.num == VI_NAME ? "name" : "type"))
@@ -484,7 +502,7 @@ static int walk_vinfo(walker *w, uint32_t graph, nnav_span s)
         }
     }
     if (k < 0)
-        return -1;
+        return wire_fail(w, &r, &onnx__value_info_proto__descriptor);
     return add_vinfo(w, graph, name, type);
 }
 
@@ -531,7 +549,7 @@ static int walk_attr(walker *w, uint32_t graph, uint32_t node, nnav_span s)
     /* Push the attribute first so bodies and tensors can name it by id. */
     if (!nnav_vec_push(m->attrs))
         return oom(w->err);
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         switch (f.num) {
         case ATTR_NAME:
@@ -631,7 +649,7 @@ static int walk_attr(walker *w, uint32_t graph, uint32_t node, nnav_span s)
         }
     }
     if (k < 0)
-        return -1;
+        return wire_fail(w, &r, &onnx__attribute_proto__descriptor);
     a.type = (uint8_t)(type > 0 ? type : seen);
     m->attrs.v[aid] = a;
     return 0;
@@ -655,7 +673,7 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
     int k;
     /* Pass 1: everything but outputs, so a node's inputs and outputs each sit
      * contiguously in refs even if a writer interleaves them. */
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         switch (f.num) {
         case NODE_INPUT: {
@@ -697,10 +715,10 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
         }
     }
     if (k < 0)
-        return -1;
+        return wire_fail(w, &r, &onnx__node_proto__descriptor);
     n.attr_count = nattr;
     n.out_first = m->refs.n;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while (nnav_wire_next(&r, &f, w->err) == 1) {
         if (f.num != NODE_OUTPUT)
             continue;
@@ -760,7 +778,7 @@ static int walk_graph(walker *w, uint32_t gid)
         if (pass > 0)
             role_first[pass - 1] = m->vinfos.n;
         uint32_t idx = 0;
-        nnav_wire_init(&r, w->base, s);
+        winit(w, &r, s);
         while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
             if (pass < 0) {
                 if (is_fn || f.num != GRAPH_INIT)
@@ -859,7 +877,7 @@ static int walk_graph(walker *w, uint32_t gid)
             }
         }
         if (k < 0)
-            return -1;
+            return wire_fail(w, &r, is_fn ? &onnx__function_proto__descriptor : &onnx__graph_proto__descriptor);
         if (pass < 0)
             m->graphs.v[gid].init_count = ninit;
         if (pass > 0)
@@ -908,7 +926,7 @@ static int walk_training(walker *w, nnav_span s, uint32_t ti, nnav_span *init, n
     nnav_wire r;
     nnav_field f;
     int k;
-    nnav_wire_init(&r, w->base, s);
+    winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num >= TI_INIT && f.num <= TI_UPDATE_BIND) {
             if (expect_wt(w, &f, NNAV_WT_LEN, "training_info field"))
@@ -921,7 +939,7 @@ static int walk_training(walker *w, nnav_span s, uint32_t ti, nnav_span *init, n
             return -1;
         }
     }
-    return k;
+    return k < 0 ? wire_fail(w, &r, &onnx__training_info_proto__descriptor) : k;
 }
 
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
@@ -935,7 +953,7 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     nnav_field f;
     int k, rc = -1;
     uint32_t nopset = 0;
-    nnav_wire_init(&r, w.base, (nnav_span){m->map.base, m->map.size});
+    winit(&w, &r, (nnav_span){m->map.base, m->map.size});
     while ((k = nnav_wire_next(&r, &f, err)) == 1) {
         switch (f.num) {
         case MODEL_IR: case MODEL_VERSION:
@@ -1014,7 +1032,10 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         }
     }
     if (k < 0)
+        {
+        wire_fail(&w, &r, &onnx__model_proto__descriptor);
         goto out;
+    }
     m->model_opset_count = m->opsets.n;
     m->training_count = train.n;
     /* Roots first: the main graph is always id 0 (an empty one if absent). */

@@ -8,6 +8,13 @@ void nnav_wire_init(nnav_wire *w, const uint8_t *base, nnav_span s)
     w->p = s.p;
     w->end = s.p ? s.p + s.n : NULL;
     w->base = base;
+    w->file_end = NULL;
+    w->num = 0;
+}
+
+static const char *end_word(const nnav_wire *w)
+{
+    return w->file_end && w->end == w->file_end ? "the file" : "its message";
 }
 
 int nnav_wire_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
@@ -48,6 +55,7 @@ static int fail(nnav_error *err, uint64_t off, const char *fmt, ...)
 
 int nnav_wire_next(nnav_wire *w, nnav_field *f, nnav_error *err)
 {
+    w->num = 0;
     if (w->p >= w->end)
         return 0;
     uint64_t off = (uint64_t)(w->p - w->base);
@@ -55,7 +63,7 @@ int nnav_wire_next(nnav_wire *w, nnav_field *f, nnav_error *err)
     uint64_t tag;
     int r = nnav_wire_varint(&p, w->end, &tag);
     if (r == -1)
-        return fail(err, off, "field tag cut short by the end of its message");
+        return fail(err, off, "field tag cut short by the end of %s", end_word(w));
     if (r == -2)
         return fail(err, off, "field tag is a varint longer than 10 bytes");
     uint64_t num = tag >> 3;
@@ -66,13 +74,14 @@ int nnav_wire_next(nnav_wire *w, nnav_field *f, nnav_error *err)
     if (num > 536870911u)
         return fail(err, off, "field number %llu is out of range", (unsigned long long)num);
     f->num = (uint32_t)num;
+    w->num = f->num;
     const uint8_t *vstart = p;
     switch (f->wt) {
     case NNAV_WT_VARINT:
         r = nnav_wire_varint(&p, w->end, &f->v);
         if (r == -1)
             return fail(err, (uint64_t)(vstart - w->base),
-                        "varint of field %u cut short by the end of its message", f->num);
+                        "varint of field %u cut short by the end of %s", f->num, end_word(w));
         if (r == -2)
             return fail(err, (uint64_t)(vstart - w->base),
                         "varint of field %u is longer than 10 bytes", f->num);
@@ -82,8 +91,8 @@ int nnav_wire_next(nnav_wire *w, nnav_field *f, nnav_error *err)
         unsigned sz = f->wt == NNAV_WT_I64 ? 8 : 4;
         if ((uint64_t)(w->end - p) < sz)
             return fail(err, (uint64_t)(vstart - w->base),
-                        "%u-byte value of field %u runs past the end of its message", sz,
-                        f->num);
+                        "%u-byte value of field %u runs past the end of %s", sz, f->num,
+                        end_word(w));
         f->v = 0;
         for (unsigned i = 0; i < sz; i++)
             f->v |= (uint64_t)p[i] << (8 * i);
@@ -95,16 +104,16 @@ int nnav_wire_next(nnav_wire *w, nnav_field *f, nnav_error *err)
         r = nnav_wire_varint(&p, w->end, &len);
         if (r == -1)
             return fail(err, (uint64_t)(vstart - w->base),
-                        "length of field %u cut short by the end of its message", f->num);
+                        "length of field %u cut short by the end of %s", f->num, end_word(w));
         if (r == -2)
             return fail(err, (uint64_t)(vstart - w->base),
                         "length of field %u is a varint longer than 10 bytes", f->num);
         uint64_t room = (uint64_t)(w->end - p);
         if (len > room)
             return fail(err, (uint64_t)(vstart - w->base),
-                        "length %llu of field %u runs past the end of its message (%llu bytes "
-                        "left, ends at offset %llu)",
-                        (unsigned long long)len, f->num, (unsigned long long)room,
+                        "length %llu (field %u) runs past the end of %s (%llu bytes left, "
+                        "ends at offset %llu)",
+                        (unsigned long long)len, f->num, end_word(w), (unsigned long long)room,
                         (unsigned long long)(w->end - w->base));
         f->s.p = p;
         f->s.n = len;

@@ -14,7 +14,9 @@ enum { NNAV_WT_VARINT = 0, NNAV_WT_I64 = 1, NNAV_WT_LEN = 2, NNAV_WT_SGROUP = 3,
 
 typedef struct nnav_wire {
     const uint8_t *p, *end;
-    const uint8_t *base; /* start of the file, for offsets */
+    const uint8_t *base;     /* start of the file, for offsets */
+    const uint8_t *file_end; /* when set, errors at end == file_end say "end of the file" */
+    uint32_t num;            /* number of the field being read (0 before its tag) */
 } nnav_wire;
 
 typedef struct nnav_field {
