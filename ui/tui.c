@@ -1,11 +1,932 @@
-/* tui.c - placeholder until the explorer lands: keeps `nnav MODEL` linking. */
+/* tui.c - the explorer's core: terminal set-up and restore, the main loop,
+ * layout, focus, scrolling, the prompt line, help and pick-list overlays.
+ *
+ * Panes are driven through their ops tables; only what is on screen is drawn.
+ * Long work (search) runs in slices between keystrokes; the loop wakes at
+ * least four times a second so a signal is acted on at once.
+ */
+#define _XOPEN_SOURCE 700 /* nl_langinfo, sigaction */
 #include "tui.h"
 
+#include <limits.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clip.h"
+#include "find.h"
+#include "ui.h"
+
+static volatile sig_atomic_t got_signal;
+static int curses_on;
+
+static void restore_terminal(void)
+{
+    if (curses_on) {
+        curses_on = 0;
+        endwin();
+    }
+}
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- opening, with progress on stderr for a slow open ---- */
+
+typedef struct open_progress {
+    double start, last;
+    int shown;
+} open_progress;
+
+static int on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    open_progress *p = ctx;
+    double t = now_ms();
+    if (t - p->start > 250 && t - p->last > 100 && isatty(2)) {
+        fprintf(stderr, "\rnnav: indexing %3u%%", total ? (unsigned)(done * 100 / total) : 0);
+        fflush(stderr);
+        p->last = t;
+        p->shown = 1;
+    }
+    return got_signal != 0;
+}
+
+/* ---- small services for the panes ---- */
+
+pane *ui_pane(ui *u, int id)
+{
+    return id == PANE_NODES && u->graph_view ? &u->gpane : &u->pane[id];
+}
+
+void ui_message(ui *u, int role, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+    va_end(ap);
+    u->msg_role = role;
+}
+
+int pane_body_rows(const pane *p)
+{
+    return p->r.h > 1 ? p->r.h - 1 : 1;
+}
+
+void pane_set_cursor(pane *p, uint32_t line, uint32_t lines)
+{
+    if (lines == 0) {
+        p->cur = p->top = 0;
+        return;
+    }
+    if (line >= lines)
+        line = lines - 1;
+    uint32_t rows = (uint32_t)pane_body_rows(p);
+    p->cur = line;
+    if (p->cur < p->top)
+        p->top = p->cur;
+    if (p->cur >= p->top + rows)
+        p->top = p->cur - rows + 1;
+    if (p->top + rows > lines)
+        p->top = lines > rows ? lines - rows : 0;
+}
+
+void ui_set_focus(ui *u, int id)
+{
+    u->focus = id;
+    pane *p = ui_pane(u, id);
+    if (p->ops->select)
+        p->ops->select(u, p);
+}
+
+static void relayout(ui *u)
+{
+    layout_compute(LINES, COLS, u->graph_view, &u->lay);
+    for (int i = 0; i < PANE_COUNT; i++) {
+        u->pane[i].r = u->lay.pane[i];
+        pane_set_cursor(&u->pane[i], u->pane[i].cur, u->pane[i].ops->lines(u, &u->pane[i]));
+    }
+    u->gpane.r = u->lay.pane[PANE_NODES];
+}
+
+/* ---- drawing ---- */
+
+static void draw_header(ui *u)
+{
+    const nnav_model_facts *f = nnav_model_facts_get(u->m);
+    attr_t a = draw_attr(R_HEADER);
+    int w = COLS, c = 0;
+    draw_fill(0, 0, w, a);
+    char path[512];
+    nnav_text_escape_cstr(u->path, path, sizeof path);
+    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", path, nnav_format_name(f->format));
+    if (f->ir_version >= 0)
+        c += draw_fmt(0, c, w - c, a, "  IR %lld", (long long)f->ir_version);
+    for (uint32_t i = 0; i < nnav_opset_count(u->m) && c < w; i++) {
+        const nnav_opset *o = nnav_opset_get(u->m, i);
+        c += draw_text(0, c, w - c, i ? ", " : "  opset ", a);
+        if (o->domain.n) {
+            c += draw_span(0, c, w - c, o->domain, a);
+            c += draw_text(0, c, w - c, " ", a);
+        }
+        c += draw_fmt(0, c, w - c, a, "%lld", (long long)o->version);
+    }
+    if (f->producer_name.n) {
+        c += draw_text(0, c, w - c, "  ", a);
+        c += draw_span(0, c, w - c, f->producer_name, a);
+        if (f->producer_version.n) {
+            c += draw_text(0, c, w - c, " ", a);
+            c += draw_span(0, c, w - c, f->producer_version, a);
+        }
+    }
+    draw_fmt(0, c, w - c, a, "  %u graphs  %u nodes  %u tensors", nnav_graph_count(u->m),
+             nnav_node_count(u->m), nnav_tensor_count(u->m));
+}
+
+static void draw_pane(ui *u, int id)
+{
+    pane *p = ui_pane(u, id);
+    rect r = p->r;
+    if (r.h <= 0 || r.w <= 0)
+        return;
+    int focused = u->focus == id;
+    attr_t ta = draw_attr(focused ? R_TITLE_FOCUS : R_TITLE);
+    draw_clip(r.y, r.x, r.h, r.w);
+    draw_fill(r.y, r.x, r.w, ta);
+    int c = draw_fmt(r.y, r.x, r.w, ta, " %s ", p->ops->name);
+    if (p->ops->title)
+        p->ops->title(u, p, r.y, r.x + c + 1, r.w - c - 1, ta);
+    if (p->ops->draw) {
+        p->ops->draw(u, p, r.y + 1, r.x, r.h - 1, r.w);
+        draw_clip_screen();
+        return;
+    }
+    uint32_t lines = p->ops->lines(u, p);
+    for (int row = 0; row < r.h - 1; row++) {
+        uint32_t line = p->top + (uint32_t)row;
+        if (line >= lines)
+            break;
+        int sel = line == p->cur ? (focused ? R_CURSOR : R_CURSOR_BLUR) : 0;
+        if (sel == R_CURSOR)
+            draw_fill(r.y + 1 + row, r.x, r.w, draw_attr(R_CURSOR));
+        p->ops->draw_line(u, p, line, r.y + 1 + row, r.x, r.w, sel);
+    }
+    if (lines == 0)
+        draw_text(r.y + 1, r.x + 1, r.w - 1, "(empty)", draw_attr(R_DIM));
+    draw_clip_screen();
+}
+
+static void draw_separators(ui *u)
+{
+    const ui_layout *l = &u->lay;
+    const rect *t = &l->pane[PANE_TREE], *d = &l->pane[PANE_DETAIL];
+    for (int y = t->y; y < t->y + t->h; y++)
+        draw_text(y, l->sep_top_x, 1, y == t->y ? " " : draw_glyph(G_V),
+                  y == t->y ? draw_attr(R_TITLE) : draw_attr(R_DIM));
+    for (int y = d->y; y < d->y + d->h; y++)
+        draw_text(y, l->sep_bottom_x, 1, y == d->y ? " " : draw_glyph(G_V),
+                  y == d->y ? draw_attr(R_TITLE) : draw_attr(R_DIM));
+}
+
+static const char *prompt_label(int kind)
+{
+    switch (kind) {
+    case PROMPT_SEARCH: return "/";
+    case PROMPT_GOTO: return ":";
+    default: return "filter op: ";
+    }
+}
+
+static void draw_status(ui *u)
+{
+    int y = LINES - 1, w = COLS;
+    attr_t a = draw_attr(R_STATUS);
+    draw_fill(y, 0, w, a);
+    char st[128];
+    if (u->prompt) {
+        int c = draw_text(y, 0, w, prompt_label(u->prompt), a | A_BOLD);
+        char esc[1100];
+        nnav_text_escape((const uint8_t *)u->pbuf, u->plen, esc, sizeof esc);
+        int right = 0;
+        if (u->prompt == PROMPT_SEARCH) {
+            find_status(u, st, sizeof st);
+            right = draw_width(st) + 2;
+            draw_text(y, w - right + 1, right - 1, st, a);
+        }
+        c += draw_text(y, c, w - c - right, esc, a);
+        if (curs_set(1) != ERR)
+            move(y, c < w ? c : w - 1);
+        return;
+    }
+    curs_set(0);
+    /* Right: message, or search hit, position and key hints. */
+    char right[600];
+    attr_t ra = a;
+    if (u->msg[0]) {
+        snprintf(right, sizeof right, "%s", u->msg);
+        if (u->msg_role == R_ERROR)
+            ra = a | A_BOLD;
+    } else {
+        pane *p = ui_pane(u, u->focus);
+        uint32_t lines = p->ops->lines(u, p);
+        char pos[64] = "";
+        if (lines)
+            snprintf(pos, sizeof pos, "%s %u/%u  ",
+                     u->focus == PANE_NODES ? "node" : u->focus == PANE_TENSORS ? "tensor"
+                                                     : u->focus == PANE_TREE ? "graph" : "line",
+                     p->cur + 1, lines);
+        find_status(u, st, sizeof st);
+        snprintf(right, sizeof right, "%s%s%s?:help /:search v:graph q:quit ", st,
+                 st[0] ? "  " : "", pos);
+    }
+    int rw = draw_width(right);
+    if (rw > w - 10)
+        rw = w - 10;
+    int left = w - rw - 1;
+    int c = draw_text(y, 0, left, " ", a);
+    ui_draw_breadcrumbs(u, u->graph, y, c, left - c, a);
+    draw_text(y, w - rw, rw, right, ra);
+}
+
+static rect overlay_rect(int want_h, int want_w)
+{
+    int h = want_h < LINES - 2 ? want_h : LINES - 2;
+    int w = want_w < COLS - 4 ? want_w : COLS - 4;
+    return (rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
+}
+
+static void draw_frame(rect r, const char *title)
+{
+    attr_t a = draw_attr(R_TITLE_FOCUS);
+    for (int y = r.y; y < r.y + r.h; y++)
+        draw_fill(y, r.x, r.w, A_NORMAL);
+    draw_fill(r.y, r.x, r.w, a);
+    draw_text(r.y, r.x + 1, r.w - 2, title, a);
+}
+
+static void draw_menu(ui *u)
+{
+    ui_menu *m = &u->menu;
+    rect r = overlay_rect((int)(m->n < 1000 ? m->n : 1000) + 2, 70);
+    draw_frame(r, m->title);
+    int rows = r.h - 2;
+    if (m->cur < m->top)
+        m->top = m->cur;
+    if (m->cur >= m->top + (uint32_t)rows)
+        m->top = m->cur - (uint32_t)rows + 1;
+    draw_clip(r.y, r.x, r.h, r.w);
+    for (int i = 0; i < rows && m->top + (uint32_t)i < m->n; i++) {
+        uint32_t k = m->top + (uint32_t)i;
+        attr_t sel = k == m->cur ? draw_attr(R_CURSOR) : 0;
+        if (sel)
+            draw_fill(r.y + 1 + i, r.x, r.w, sel);
+        int c = draw_fmt(r.y + 1 + i, r.x + 1, r.w - 2, sel, "%3u ", k + 1);
+        c += ui_draw_node_label(u, m->nodes[k], r.y + 1 + i, r.x + 1 + c, r.w - 2 - c, sel);
+        uint32_t g = nnav_node_get(u->m, m->nodes[k])->graph;
+        if (g != u->graph) {
+            c += draw_text(r.y + 1 + i, r.x + 1 + c, r.w - 2 - c, "  in ", sel | draw_attr(R_DIM));
+            ui_draw_graph_label(u, g, r.y + 1 + i, r.x + 1 + c, r.w - 2 - c, sel | draw_attr(R_DIM));
+        }
+    }
+    draw_fill(r.y + r.h - 1, r.x, r.w, draw_attr(R_TITLE));
+    draw_fmt(r.y + r.h - 1, r.x + 1, r.w - 2, draw_attr(R_TITLE),
+             "%u/%u  Enter: go  Esc: close", m->cur + 1, m->n);
+    draw_clip_screen();
+}
+
+static void draw_help(ui *u)
+{
+    rect r = overlay_rect(LINES - 2, 100);
+    int width = r.w - 2;
+    uint32_t lines = (uint32_t)keys_help_lines(width);
+    int rows = r.h - 2;
+    if (u->help_top + (uint32_t)rows > lines)
+        u->help_top = lines > (uint32_t)rows ? lines - (uint32_t)rows : 0;
+    draw_frame(r, "nnav help: keys");
+    draw_clip(r.y, r.x, r.h, r.w);
+    for (int i = 0; i < rows; i++) {
+        char line[512];
+        uint32_t k = u->help_top + (uint32_t)i;
+        if (k >= lines)
+            break;
+        keys_help_line(k, width, line, sizeof line);
+        draw_text(r.y + 1 + i, r.x + 1, width, line, line[0] && line[0] != ' ' ? draw_attr(R_SECTION) : 0);
+    }
+    draw_fill(r.y + r.h - 1, r.x, r.w, draw_attr(R_TITLE));
+    draw_fmt(r.y + r.h - 1, r.x + 1, r.w - 2, draw_attr(R_TITLE),
+             "lines %u-%u of %u  j/k scroll  q, Esc or ? close", u->help_top + 1,
+             u->help_top + (uint32_t)rows < lines ? u->help_top + (uint32_t)rows : lines, lines);
+    draw_clip_screen();
+}
+
+static void draw_screen(ui *u)
+{
+    erase();
+    draw_clip_screen();
+    if (u->lay.too_small) {
+        draw_fmt(0, 0, COLS, A_BOLD, "nnav: the terminal is too small (%dx%d); %dx%d needed",
+                 COLS, LINES, LAYOUT_MIN_COLS, LAYOUT_MIN_LINES);
+        curs_set(0);
+        refresh();
+        return;
+    }
+    draw_header(u);
+    for (int i = 0; i < PANE_COUNT; i++)
+        draw_pane(u, i);
+    draw_separators(u);
+    if (u->menu.on)
+        draw_menu(u);
+    if (u->help)
+        draw_help(u);
+    draw_status(u); /* last: it places the cursor for the prompt */
+    refresh();
+}
+
+/* ---- requests the core handles ---- */
+
+static void move_cursor(ui *u, pane *p, enum request r)
+{
+    uint32_t lines = p->ops->lines(u, p);
+    if (lines == 0)
+        return;
+    int64_t cur = p->cur, rows = pane_body_rows(p);
+    switch (r) {
+    case REQ_MOVE_UP: cur--; break;
+    case REQ_MOVE_DOWN: cur++; break;
+    case REQ_PAGE_UP: cur -= rows; break;
+    case REQ_PAGE_DOWN: cur += rows; break;
+    case REQ_HALF_UP: cur -= rows / 2 ? rows / 2 : 1; break;
+    case REQ_HALF_DOWN: cur += rows / 2 ? rows / 2 : 1; break;
+    case REQ_MOVE_FIRST: cur = 0; break;
+    case REQ_MOVE_LAST: cur = (int64_t)lines - 1; break;
+    default: return;
+    }
+    if (cur < 0)
+        cur = 0;
+    if (cur >= lines)
+        cur = (int64_t)lines - 1;
+    if ((uint32_t)cur == p->cur)
+        return;
+    if (r == REQ_PAGE_DOWN || r == REQ_PAGE_UP || r == REQ_HALF_DOWN || r == REQ_HALF_UP) {
+        /* Pages scroll the view with the cursor, like less. */
+        int64_t top = (int64_t)p->top + (cur - (int64_t)p->cur);
+        p->top = top < 0 ? 0 : (uint32_t)top;
+    }
+    pane_set_cursor(p, (uint32_t)cur, lines);
+    if (p->ops->select)
+        p->ops->select(u, p);
+}
+
+static void open_prompt(ui *u, int kind, const char *init)
+{
+    u->prompt = kind;
+    snprintf(u->pbuf, sizeof u->pbuf, "%s", init ? init : "");
+    u->plen = strlen(u->pbuf);
+    u->msg[0] = '\0';
+    if (kind == PROMPT_SEARCH)
+        find_begin(u);
+}
+
+static void toggle_graph_view(ui *u)
+{
+    uint32_t node = NNAV_NONE;
+    if (!u->graph_view) {
+        node = nodes_current(u, &u->pane[PANE_NODES]);
+        place here = ui_here(u);
+        if (here.kind == PLACE_NODE)
+            node = here.id;
+        u->graph_view = 1;
+        relayout(u);
+        graph_centre(u, &u->gpane, node);
+        if (node != NNAV_NONE)
+            nodes_reveal(u, &u->pane[PANE_NODES], node);
+        u->focus = PANE_NODES;
+        ui_message(u, 0, "graph view: arrows follow edges, Enter re-centres, +/- depth, v back");
+    } else {
+        node = graph_cursor_node(u, &u->gpane);
+        u->graph_view = 0;
+        relayout(u);
+        if (node != NNAV_NONE)
+            nodes_reveal(u, &u->pane[PANE_NODES], node);
+        u->focus = PANE_NODES;
+    }
+}
+
+static void yank(ui *u)
+{
+    pane *p = ui_pane(u, u->focus);
+    nnav_span s = { 0 };
+    char buf[1100];
+    if (!p->ops->yank || !p->ops->yank(u, p, &s, buf, sizeof buf) || !s.p || s.n == 0) {
+        ui_message(u, 0, "nothing to copy here");
+        return;
+    }
+    if (clip_yank(STDOUT_FILENO, (const char *)s.p, (size_t)s.n) != 0) {
+        ui_message(u, R_ERROR, "could not write to the terminal");
+        return;
+    }
+    char esc[200];
+    draw_escape(s, 60, esc, sizeof esc);
+    ui_message(u, 0, "copied %s", esc);
+}
+
+static void goto_target(ui *u, const char *s)
+{
+    if (!*s)
+        return;
+    const nnav_graph *g = nnav_graph_get(u->m, u->graph);
+    char *end;
+    unsigned long idx = strtoul(s, &end, 10);
+    if (*s >= '0' && *s <= '9' && *end == '\0') {
+        if (idx < g->node_count) {
+            ui_jump(u, ui_place_node(u, g->node_first + (uint32_t)idx));
+            u->focus = PANE_NODES;
+        } else {
+            ui_message(u, R_ERROR, "no node %lu here: this graph has %u", idx, g->node_count);
+        }
+        return;
+    }
+    if (*s == '/' || *s == '@') {
+        uint32_t gid = nnav_graph_by_path(u->m, s);
+        if (gid != NNAV_NONE) {
+            ui_jump(u, ui_place_graph(u, gid));
+            u->focus = PANE_NODES;
+            return;
+        }
+    }
+    uint32_t n = nnav_node_by_name(u->m, u->graph, s, strlen(s));
+    if (n != NNAV_NONE) {
+        ui_jump(u, ui_place_node(u, n));
+        return;
+    }
+    uint32_t v = nnav_value_lookup(u->m, u->graph, s, strlen(s));
+    if (v != NNAV_NONE) {
+        ui_jump(u, ui_place_value(u, v));
+        return;
+    }
+    char esc[200];
+    nnav_text_escape_cstr(s, esc, sizeof esc);
+    ui_message(u, R_ERROR, "no node index, graph path or name '%s'", esc);
+}
+
+static void prompt_done(ui *u, int accept)
+{
+    int kind = u->prompt;
+    u->prompt = PROMPT_NONE;
+    switch (kind) {
+    case PROMPT_SEARCH:
+        if (accept)
+            find_commit(u);
+        else
+            find_cancel(u);
+        break;
+    case PROMPT_GOTO:
+        if (accept)
+            goto_target(u, u->pbuf);
+        break;
+    case PROMPT_FILTER:
+        if (accept) {
+            if (u->graph_view)
+                toggle_graph_view(u);
+            int n = nodes_filter(u, &u->pane[PANE_NODES], u->pbuf);
+            u->focus = PANE_NODES;
+            ui_set_focus(u, PANE_NODES);
+            if (u->plen)
+                ui_message(u, n > 0 ? 0 : R_ERROR, "%d node%s of op type %s", n, n == 1 ? "" : "s",
+                           u->pbuf);
+            else
+                ui_message(u, 0, "filter cleared");
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static void prompt_key(ui *u, int code, wint_t wc)
+{
+    if (!code && (wc == '\n' || wc == '\r')) {
+        prompt_done(u, 1);
+        return;
+    }
+    if ((code && wc == KEY_ENTER)) {
+        prompt_done(u, 1);
+        return;
+    }
+    if (!code && wc == 27) {
+        prompt_done(u, 0);
+        return;
+    }
+    int changed = 0;
+    if ((code && wc == KEY_BACKSPACE) || (!code && (wc == 127 || wc == CTL('h')))) {
+        if (u->plen == 0) {
+            prompt_done(u, 0);
+            return;
+        }
+        /* Drop one UTF-8 character. */
+        do
+            u->plen--;
+        while (u->plen > 0 && ((unsigned char)u->pbuf[u->plen] & 0xc0) == 0x80);
+        u->pbuf[u->plen] = '\0';
+        changed = 1;
+    } else if (!code && wc == CTL('u')) {
+        u->plen = 0;
+        u->pbuf[0] = '\0';
+        changed = 1;
+    } else if (!code && wc >= 32 && wc != 127) {
+        char mb[MB_LEN_MAX];
+        mbstate_t st;
+        memset(&st, 0, sizeof st);
+        size_t k = wcrtomb(mb, (wchar_t)wc, &st);
+        if (k != (size_t)-1 && u->plen + k < sizeof u->pbuf) {
+            memcpy(u->pbuf + u->plen, mb, k);
+            u->plen += k;
+            u->pbuf[u->plen] = '\0';
+            changed = 1;
+        }
+    }
+    if (changed && u->prompt == PROMPT_SEARCH)
+        find_update(u);
+}
+
+static void menu_key(ui *u, enum request r, int code, wint_t wc)
+{
+    ui_menu *m = &u->menu;
+    if ((!code && (wc == 27 || wc == 'q')) || r == REQ_BACK) {
+        ui_menu_close(u);
+        return;
+    }
+    int rows = overlay_rect((int)m->n + 2, 70).h - 2;
+    int64_t cur = m->cur;
+    switch (r) {
+    case REQ_MOVE_UP: cur--; break;
+    case REQ_MOVE_DOWN: cur++; break;
+    case REQ_PAGE_UP: case REQ_HALF_UP: cur -= rows; break;
+    case REQ_PAGE_DOWN: case REQ_HALF_DOWN: cur += rows; break;
+    case REQ_MOVE_FIRST: cur = 0; break;
+    case REQ_MOVE_LAST: cur = (int64_t)m->n - 1; break;
+    case REQ_ENTER: {
+        uint32_t node = m->nodes[m->cur];
+        ui_menu_close(u);
+        ui_jump(u, ui_place_node(u, node));
+        u->focus = PANE_NODES;
+        return;
+    }
+    default: return;
+    }
+    if (cur < 0)
+        cur = 0;
+    if (cur >= (int64_t)m->n)
+        cur = (int64_t)m->n - 1;
+    m->cur = (uint32_t)cur;
+}
+
+static void help_key(ui *u, enum request r, int code, wint_t wc)
+{
+    int rows = LINES - 4;
+    switch (r) {
+    case REQ_MOVE_UP: if (u->help_top) u->help_top--; return;
+    case REQ_MOVE_DOWN: u->help_top++; return;
+    case REQ_PAGE_UP: case REQ_HALF_UP: u->help_top = u->help_top > (uint32_t)rows ? u->help_top - (uint32_t)rows : 0; return;
+    case REQ_PAGE_DOWN: case REQ_HALF_DOWN: u->help_top += (uint32_t)rows; return;
+    case REQ_MOVE_FIRST: u->help_top = 0; return;
+    case REQ_MOVE_LAST: u->help_top = UINT32_MAX / 2; return;
+    default: break;
+    }
+    if (r == REQ_HELP || r == REQ_QUIT || r == REQ_BACK || r == REQ_ENTER || (!code && wc == 27))
+        u->help = 0;
+}
+
+static void request(ui *u, enum request r)
+{
+    pane *p = ui_pane(u, u->focus);
+    if (r != REQ_NONE && p->ops->request && p->ops->request(u, p, r))
+        return;
+    switch (r) {
+    case REQ_MOVE_UP: case REQ_MOVE_DOWN: case REQ_PAGE_UP: case REQ_PAGE_DOWN:
+    case REQ_HALF_UP: case REQ_HALF_DOWN: case REQ_MOVE_FIRST: case REQ_MOVE_LAST:
+        move_cursor(u, p, r);
+        break;
+    case REQ_FOCUS_NEXT:
+        ui_set_focus(u, (u->focus + 1) % PANE_COUNT);
+        break;
+    case REQ_FOCUS_PREV:
+        ui_set_focus(u, (u->focus + PANE_COUNT - 1) % PANE_COUNT);
+        break;
+    case REQ_BACK:
+        ui_back(u);
+        break;
+    case REQ_FORWARD:
+        ui_forward(u);
+        break;
+    case REQ_GOTO:
+        open_prompt(u, PROMPT_GOTO, "");
+        break;
+    case REQ_SEARCH:
+        open_prompt(u, PROMPT_SEARCH, "");
+        break;
+    case REQ_SEARCH_NEXT:
+        find_next(u, 1);
+        break;
+    case REQ_SEARCH_PREV:
+        find_next(u, -1);
+        break;
+    case REQ_FILTER: {
+        const char *cur = nodes_filter_text(&u->pane[PANE_NODES]);
+        char init[64] = "";
+        if (!*cur) {
+            uint32_t n = nodes_current(u, &u->pane[PANE_NODES]);
+            if (n != NNAV_NONE)
+                draw_escape(nnav_node_get(u->m, n)->op, 40, init, sizeof init);
+        }
+        open_prompt(u, PROMPT_FILTER, *cur ? cur : init);
+        break;
+    }
+    case REQ_SORT:
+        u->pane[PANE_TENSORS].ops->request(u, &u->pane[PANE_TENSORS], REQ_SORT);
+        break;
+    case REQ_STATS:
+        detail_stats(u, &u->pane[PANE_DETAIL]);
+        break;
+    case REQ_GRAPH_VIEW:
+        toggle_graph_view(u);
+        break;
+    case REQ_DEPTH_MORE:
+    case REQ_DEPTH_LESS:
+        ui_message(u, 0, "+ and - set the depth of the graph view (v)");
+        break;
+    case REQ_YANK:
+        yank(u);
+        break;
+    case REQ_EXPORT:
+        ui_message(u, 0, "export is not available yet");
+        break;
+    case REQ_HELP:
+        u->help = 1;
+        u->help_top = 0;
+        break;
+    case REQ_REDRAW:
+        clearok(curscr, TRUE);
+        break;
+    case REQ_QUIT:
+        u->quit = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+static void mouse(ui *u)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return;
+    enum request wheel = REQ_NONE;
+#ifdef BUTTON5_PRESSED
+    if (ev.bstate & BUTTON5_PRESSED)
+        wheel = REQ_MOVE_DOWN;
+#endif
+    if (ev.bstate & BUTTON4_PRESSED)
+        wheel = REQ_MOVE_UP;
+    if (u->help) {
+        if (wheel != REQ_NONE)
+            help_key(u, wheel, 0, 0);
+        return;
+    }
+    if (u->menu.on) {
+        if (wheel != REQ_NONE)
+            menu_key(u, wheel, 0, 0);
+        return;
+    }
+    if (u->prompt)
+        return;
+    int id = layout_hit(&u->lay, ev.y, ev.x);
+    if (id < 0)
+        return;
+    pane *p = ui_pane(u, id);
+    if (wheel != REQ_NONE) {
+        for (int i = 0; i < 3; i++)
+            if (!(p->ops->request && p->ops->request(u, p, wheel)))
+                move_cursor(u, p, wheel);
+        return;
+    }
+    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)))
+        return;
+    u->focus = id;
+    int row = ev.y - p->r.y - 1, col = ev.x - p->r.x;
+    if (row < 0) {
+        ui_set_focus(u, id);
+        return;
+    }
+    if (p->ops->click) {
+        p->ops->click(u, p, row, col);
+    } else {
+        uint32_t lines = p->ops->lines(u, p);
+        if (p->top + (uint32_t)row < lines)
+            pane_set_cursor(p, p->top + (uint32_t)row, lines);
+        if (p->ops->select)
+            p->ops->select(u, p);
+    }
+    if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+        request(u, REQ_ENTER);
+}
+
+static void key(ui *u, int code, wint_t wc)
+{
+    if (code && wc == KEY_RESIZE) {
+        relayout(u);
+        return;
+    }
+    if (code && wc == KEY_MOUSE) {
+        mouse(u);
+        return;
+    }
+    if (u->prompt) {
+        prompt_key(u, code, wc);
+        return;
+    }
+    /* Wide characters never name a request: only ASCII and curses keys do. */
+    enum request r = code || wc < 128 ? keys_lookup((int)wc) : REQ_NONE;
+    u->msg[0] = '\0';
+    if (u->help) {
+        help_key(u, r, code, wc);
+        return;
+    }
+    if (u->menu.on) {
+        menu_key(u, r, code, wc);
+        return;
+    }
+    if (r == REQ_NONE) {
+        if (!code && wc == 27 && u->graph_view)
+            toggle_graph_view(u);
+        return;
+    }
+    request(u, r);
+}
+
+/* ---- set-up and the loop ---- */
+
+static int ui_start(ui *u)
+{
+    static const pane_ops *ops[PANE_COUNT] = { &pane_tree_ops, &pane_nodes_ops,
+                                               &pane_detail_ops, &pane_tensors_ops };
+    for (int i = 0; i < PANE_COUNT; i++) {
+        u->pane[i].ops = ops[i];
+        u->pane[i].id = i;
+        if (ops[i]->open(u, &u->pane[i]) != 0)
+            return -1;
+    }
+    u->gpane.ops = &pane_graph_ops;
+    u->gpane.id = PANE_NODES;
+    if (pane_graph_ops.open(u, &u->gpane) != 0)
+        return -1;
+    history_init(&u->hist);
+    u->graph = NNAV_NONE;
+    u->focus = PANE_NODES;
+    return 0;
+}
+
+static void ui_stop(ui *u)
+{
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (u->pane[i].ops && u->pane[i].ops->close)
+            u->pane[i].ops->close(u, &u->pane[i]);
+    if (u->gpane.ops)
+        u->gpane.ops->close(u, &u->gpane);
+    ui_menu_close(u);
+    find_free(u);
+}
+
+static int locale_is_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    const char *force = getenv("NNAV_ASCII");
+    if (force && *force && *force != '0')
+        return 0;
+    return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+}
+
+static int start_curses(void)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "nnav: the explorer needs a terminal; try 'nnav info MODEL'\n");
+        return -1;
+    }
+    if (!initscr())
+        return -1;
+    curses_on = 1;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    mouseinterval(0);
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                  | BUTTON5_PRESSED
+#endif
+              ,
+              NULL);
+    const char *nc = getenv("NO_COLOR");
+    draw_setup(locale_is_utf8(), has_colors() && !(nc && *nc));
+    return 0;
+}
 
 int nnav_tui_run(const char *path)
 {
-    (void)path;
-    fprintf(stderr, "nnav: the explorer is not built yet\n");
-    return 1;
+    static int registered;
+    setlocale(LC_ALL, "");
+    got_signal = 0;
+    catch_signals();
+    if (!registered) {
+        atexit(restore_terminal);
+        registered = 1;
+    }
+
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    open_progress prog = { now_ms(), 0, 0 };
+    nnav_open_opts opts = { 0, on_progress, &prog };
+    nnav_model *m = NULL;
+    int rc = nnav_model_open(path, &opts, &m, &err);
+    if (prog.shown)
+        fprintf(stderr, "\r\033[K");
+    if (rc != 0) {
+        if (got_signal)
+            return 128 + got_signal;
+        char msg[2048];
+        nnav_error_format(&err, path, msg, sizeof msg);
+        fprintf(stderr, "nnav: %s\n", msg);
+        return 2;
+    }
+
+    ui *u = calloc(1, sizeof *u);
+    if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses() != 0) {
+        if (u)
+            ui_stop(u);
+        free(u);
+        nnav_model_close(m);
+        return 1;
+    }
+    relayout(u);
+    ui_go(u, ui_place_graph(u, 0));
+    if (nnav_graph_get(m, 0)->node_count)
+        ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
+    u->focus = PANE_NODES;
+    if (nnav_model_truncated(m))
+        ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+
+    while (!u->quit && !got_signal) {
+        if (nnav_model_truncated(m) && !u->msg[0])
+            ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+        draw_screen(u);
+        /* Busy with a search: poll for keys between slices; idle: wake for signals. */
+        timeout(find_pending(u) ? 0 : 250);
+        wint_t wc;
+        int got = get_wch(&wc);
+        if (got == ERR) {
+            if (find_pending(u))
+                find_work(u, 30);
+            continue;
+        }
+        key(u, got == KEY_CODE_YES, wc);
+        /* Type-ahead: handle every queued key before the next full redraw. */
+        timeout(0);
+        while (!u->quit && (got = get_wch(&wc)) != ERR)
+            key(u, got == KEY_CODE_YES, wc);
+        if (find_pending(u))
+            find_work(u, 30);
+    }
+    int sig = got_signal;
+    restore_terminal();
+    ui_stop(u);
+    free(u);
+    nnav_model_close(m);
+    return sig ? 128 + sig : 0;
 }

@@ -1,0 +1,285 @@
+/* draw.c - sanitised, clipped text output; glyphs and colours. */
+#define _XOPEN_SOURCE 700 /* wcwidth */
+#include "draw.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int utf8_mode, colour_mode;
+static attr_t role_attr[R_COUNT];
+static struct { int y, x, h, w; } clip = { 0, 0, 1 << 15, 1 << 15 };
+
+static const char *const glyph_utf8[G_COUNT] = {
+    [G_H] = "\u2500", [G_V] = "\u2502", [G_TL] = "\u250c", [G_TR] = "\u2510",
+    [G_BL] = "\u2514", [G_BR] = "\u2518", [G_TEE_DOWN] = "\u252c", [G_TEE_UP] = "\u2534",
+    [G_TEE_RIGHT] = "\u251c", [G_TEE_LEFT] = "\u2524", [G_CROSS] = "\u253c",
+    [G_ARROW_DOWN] = "\u25bc", [G_OPEN] = "\u25be", [G_CLOSED] = "\u25b8", [G_LEAF] = "\u00b7",
+    [G_CRUMB] = " \u203a ", [G_ELLIPSIS] = "\u2026", [G_FROM] = "\u2190", [G_TO] = "\u2192",
+};
+static const char *const glyph_ascii[G_COUNT] = {
+    [G_H] = "-", [G_V] = "|", [G_TL] = "+", [G_TR] = "+", [G_BL] = "+", [G_BR] = "+",
+    [G_TEE_DOWN] = "+", [G_TEE_UP] = "+", [G_TEE_RIGHT] = "+", [G_TEE_LEFT] = "+",
+    [G_CROSS] = "+", [G_ARROW_DOWN] = "v", [G_OPEN] = "-", [G_CLOSED] = "+", [G_LEAF] = " ",
+    [G_CRUMB] = " > ", [G_ELLIPSIS] = "~", [G_FROM] = "<-", [G_TO] = "->",
+};
+
+void draw_setup(int utf8, int colour)
+{
+    utf8_mode = utf8;
+    colour_mode = colour;
+    /* Monochrome: attributes alone must tell the roles apart. */
+    attr_t mono[R_COUNT] = {
+        [R_NORMAL] = A_NORMAL, [R_HEADER] = A_REVERSE, [R_STATUS] = A_REVERSE,
+        [R_TITLE] = A_UNDERLINE, [R_TITLE_FOCUS] = A_REVERSE | A_BOLD,
+        [R_CURSOR] = A_REVERSE, [R_CURSOR_BLUR] = A_BOLD | A_UNDERLINE, [R_OP] = A_BOLD,
+        [R_DIM] = A_DIM, [R_LINK] = A_UNDERLINE, [R_ERROR] = A_BOLD, [R_BAR] = A_NORMAL,
+        [R_SECTION] = A_BOLD, [R_BOX] = A_NORMAL, [R_BOX_CENTRE] = A_BOLD,
+        [R_PROMPT] = A_BOLD,
+    };
+    memcpy(role_attr, mono, sizeof mono);
+    if (!colour)
+        return;
+    start_color();
+    use_default_colors();
+    enum { P_HEADER = 1, P_TITLE, P_TITLE_FOCUS, P_OP, P_LINK, P_ERROR, P_BAR, P_SECTION,
+           P_BOX, P_CURSOR_BLUR };
+    init_pair(P_HEADER, COLOR_WHITE, COLOR_BLUE);
+    init_pair(P_TITLE, COLOR_BLACK, COLOR_WHITE);
+    init_pair(P_TITLE_FOCUS, COLOR_BLACK, COLOR_CYAN);
+    init_pair(P_OP, COLOR_YELLOW, -1);
+    init_pair(P_LINK, COLOR_CYAN, -1);
+    init_pair(P_ERROR, COLOR_RED, -1);
+    init_pair(P_BAR, COLOR_GREEN, -1);
+    init_pair(P_SECTION, COLOR_MAGENTA, -1);
+    init_pair(P_BOX, COLOR_BLUE, -1);
+    init_pair(P_CURSOR_BLUR, COLOR_CYAN, -1);
+    role_attr[R_HEADER] = COLOR_PAIR(P_HEADER) | A_BOLD;
+    role_attr[R_STATUS] = COLOR_PAIR(P_HEADER);
+    role_attr[R_TITLE] = COLOR_PAIR(P_TITLE);
+    role_attr[R_TITLE_FOCUS] = COLOR_PAIR(P_TITLE_FOCUS) | A_BOLD;
+    role_attr[R_CURSOR_BLUR] = COLOR_PAIR(P_CURSOR_BLUR) | A_BOLD | A_UNDERLINE;
+    role_attr[R_OP] = COLOR_PAIR(P_OP);
+    role_attr[R_LINK] = COLOR_PAIR(P_LINK);
+    role_attr[R_ERROR] = COLOR_PAIR(P_ERROR) | A_BOLD;
+    role_attr[R_BAR] = COLOR_PAIR(P_BAR);
+    role_attr[R_SECTION] = COLOR_PAIR(P_SECTION) | A_BOLD;
+    role_attr[R_BOX] = COLOR_PAIR(P_BOX);
+    role_attr[R_BOX_CENTRE] = COLOR_PAIR(P_OP) | A_BOLD;
+}
+
+int draw_is_utf8(void) { return utf8_mode; }
+int draw_has_colour(void) { return colour_mode; }
+
+attr_t draw_attr(enum draw_role r)
+{
+    return r < R_COUNT ? role_attr[r] : A_NORMAL;
+}
+
+const char *draw_glyph(enum glyph g)
+{
+    return (utf8_mode ? glyph_utf8 : glyph_ascii)[g];
+}
+
+const char *draw_junction(unsigned bits)
+{
+    int v = bits & (J_UP | J_DOWN), h = bits & (J_LEFT | J_RIGHT);
+    if (!h)
+        return draw_glyph(G_V);
+    if (!v)
+        return draw_glyph(G_H);
+    switch (bits & 15) {
+    case J_DOWN | J_RIGHT: return draw_glyph(G_TL);
+    case J_DOWN | J_LEFT: return draw_glyph(G_TR);
+    case J_UP | J_RIGHT: return draw_glyph(G_BL);
+    case J_UP | J_LEFT: return draw_glyph(G_BR);
+    case J_UP | J_DOWN | J_RIGHT: return draw_glyph(G_TEE_RIGHT);
+    case J_UP | J_DOWN | J_LEFT: return draw_glyph(G_TEE_LEFT);
+    case J_LEFT | J_RIGHT | J_DOWN: return draw_glyph(G_TEE_DOWN);
+    case J_LEFT | J_RIGHT | J_UP: return draw_glyph(G_TEE_UP);
+    default: return draw_glyph(G_CROSS);
+    }
+}
+
+void draw_clip(int y, int x, int h, int w)
+{
+    clip.y = y;
+    clip.x = x;
+    clip.h = h;
+    clip.w = w;
+}
+
+void draw_clip_screen(void)
+{
+    draw_clip(0, 0, LINES, COLS);
+}
+
+static int char_width(wchar_t wc, int utf8)
+{
+    if (wc < 0x20 || wc == 0x7f || (wc >= 0x80 && wc < 0xa0))
+        return -1;
+    if (!utf8)
+        return wc < 0x80 ? 1 : -1;
+    return wcwidth(wc);
+}
+
+size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out, size_t outn,
+                    int *cols)
+{
+    size_t o = 0, i = 0;
+    int col = 0, cut = 0;
+    int ell_w = 1;
+    wchar_t ell = utf8 ? 0x2026 : '~';
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    while (i < len && o + 1 < outn) {
+        wchar_t wc;
+        size_t k;
+        if (utf8) {
+            k = mbrtowc(&wc, s + i, len - i, &st);
+            if (k == (size_t)-1 || k == (size_t)-2) {
+                memset(&st, 0, sizeof st);
+                wc = '?';
+                k = 1;
+            } else if (k == 0) {
+                break;
+            }
+        } else {
+            wc = (unsigned char)s[i];
+            k = 1;
+        }
+        int w = char_width(wc, utf8);
+        if (w < 0) {
+            wc = '?';
+            w = 1;
+        }
+        if (col + w > maxw) {
+            cut = 1;
+            break;
+        }
+        out[o++] = wc;
+        col += w;
+        i += k;
+    }
+    if (i < len && !cut && o + 1 >= outn)
+        cut = 1;
+    if (cut && maxw > 0) {
+        /* Make room for the ellipsis in the last column. */
+        while (o > 0 && col + ell_w > maxw) {
+            int w = char_width(out[o - 1], utf8);
+            col -= w < 0 ? 1 : w;
+            o--;
+        }
+        if (col + ell_w <= maxw && o + 1 < outn) {
+            out[o++] = ell;
+            col += ell_w;
+        }
+    }
+    out[o] = 0;
+    *cols = col;
+    return o;
+}
+
+int draw_width(const char *s)
+{
+    wchar_t w[512];
+    int cols;
+    draw_prepare(s, strlen(s), 1 << 14, utf8_mode, w, 512, &cols);
+    return cols;
+}
+
+/* Puts prepared characters on screen, dropping what falls outside the clip. */
+static void put_wide(int y, int x, const wchar_t *w, size_t n, attr_t a)
+{
+    if (y < clip.y || y >= clip.y + clip.h || y < 0 || y >= LINES)
+        return;
+    int lo = clip.x > 0 ? clip.x : 0;
+    int hi = clip.x + clip.w < COLS ? clip.x + clip.w : COLS;
+    size_t first = 0, last = 0;
+    int col = x, start = -1;
+    for (size_t i = 0; i < n; i++) {
+        int cw = char_width(w[i], utf8_mode);
+        if (cw < 0)
+            cw = 1;
+        if (col >= lo && col + cw <= hi) {
+            if (start < 0) {
+                start = col;
+                first = i;
+            }
+            last = i + 1;
+        } else if (start >= 0) {
+            break;
+        }
+        col += cw;
+    }
+    if (start < 0)
+        return;
+    attrset(a);
+    mvaddnwstr(y, start, w + first, (int)(last - first));
+    attrset(A_NORMAL);
+}
+
+int draw_text(int y, int x, int maxw, const char *s, attr_t a)
+{
+    if (maxw <= 0 || !s)
+        return 0;
+    enum { N = 1024 };
+    wchar_t w[N];
+    int cols;
+    size_t n = draw_prepare(s, strlen(s), maxw, utf8_mode, w, N, &cols);
+    put_wide(y, x, w, n, a);
+    return cols;
+}
+
+size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n)
+{
+    /* Enough input for maxw columns: a character is at most 4 bytes. */
+    size_t take = s.n < maxw * 4 + 8 ? (size_t)s.n : maxw * 4 + 8;
+    if (!s.p)
+        take = 0;
+    return nnav_text_escape(s.p, take, buf, n);
+}
+
+int draw_span(int y, int x, int maxw, nnav_span s, attr_t a)
+{
+    if (maxw <= 0)
+        return 0;
+    size_t cap = (size_t)maxw * 16 + 64;
+    char stackbuf[4096];
+    char *buf = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
+    if (!buf)
+        return 0;
+    draw_escape(s, (size_t)maxw, buf, cap);
+    int w = draw_text(y, x, maxw, buf, a);
+    if (buf != stackbuf)
+        free(buf);
+    return w;
+}
+
+int draw_fmt(int y, int x, int maxw, attr_t a, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return draw_text(y, x, maxw, buf, a);
+}
+
+void draw_fill(int y, int x, int w, attr_t a)
+{
+    if (w <= 0 || y < clip.y || y >= clip.y + clip.h)
+        return;
+    int lo = x < clip.x ? clip.x : x;
+    int hi = x + w > clip.x + clip.w ? clip.x + clip.w : x + w;
+    if (hi > COLS)
+        hi = COLS;
+    if (lo < 0)
+        lo = 0;
+    if (hi <= lo)
+        return;
+    attrset(a);
+    mvhline(y, lo, ' ', hi - lo);
+    attrset(A_NORMAL);
+}

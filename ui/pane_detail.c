@@ -1,0 +1,773 @@
+/* pane_detail.c - everything about the selected node, tensor, graph or value.
+ *
+ * detail_set() lays out line descriptors (type + ids); the text is made when a
+ * line is drawn, so nothing but the ids is kept. Lines that lead somewhere
+ * (inputs, outputs, consumers, bodies, tensors) act on Enter.
+ */
+#include "ui.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizebar.h"
+
+enum dl_type {
+    DL_BLANK = 0, DL_SECTION,
+    DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_ATTR, DL_ATTR_GRAPH, DL_ATTR_TENSOR,
+    DL_INPUT, DL_OUTPUT,
+    DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
+    DL_T_OWNER,
+    DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_INPUT, DL_G_OUTPUT,
+    DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
+    DL_CONSUMER,
+};
+
+typedef struct dline {
+    uint8_t type;
+    uint32_t a, b;
+} dline;
+
+enum { PREVIEW_VALUES = 8, PREVIEW_CACHE = 16 };
+
+typedef struct preview {
+    uint32_t tensor;
+    char text[200];
+} preview;
+
+typedef struct detail {
+    uint8_t kind;      /* place_kind of the target */
+    uint32_t id;
+    dline *lines;
+    uint32_t n, cap;
+    preview cache[PREVIEW_CACHE];
+    uint32_t ncache;
+    uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
+    nnav_values stats;
+    char stats_err[160];
+} detail;
+
+#define D(p) ((detail *)(p)->priv)
+
+static int detail_open(ui *u, pane *p)
+{
+    (void)u;
+    p->priv = calloc(1, sizeof(detail));
+    if (!p->priv)
+        return -1;
+    D(p)->id = NNAV_NONE;
+    D(p)->stats_tensor = NNAV_NONE;
+    return 0;
+}
+
+static void detail_close(ui *u, pane *p)
+{
+    (void)u;
+    if (p->priv) {
+        free(D(p)->lines);
+        free(p->priv);
+        p->priv = NULL;
+    }
+}
+
+static void add(detail *d, uint8_t type, uint32_t a, uint32_t b)
+{
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 64;
+        dline *l = realloc(d->lines, cap * sizeof *l);
+        if (!l)
+            return;
+        d->lines = l;
+        d->cap = cap;
+    }
+    d->lines[d->n++] = (dline){ type, a, b };
+}
+
+/* Section ids for DL_SECTION's a. */
+enum { SEC_ATTRS, SEC_INPUTS, SEC_OUTPUTS, SEC_CONSUMERS };
+
+static void add_consumers(ui *u, detail *d, uint32_t v)
+{
+    uint32_t n = 0;
+    const uint32_t *c = v != NNAV_NONE ? nnav_value_consumers(u->m, v, &n) : NULL;
+    add(d, DL_SECTION, SEC_CONSUMERS, n);
+    for (uint32_t i = 0; i < n; i++)
+        add(d, DL_CONSUMER, c[i], v);
+}
+
+static void build_node(ui *u, detail *d, uint32_t id)
+{
+    const nnav_node *n = nnav_node_get(u->m, id);
+    add(d, DL_NODE_HEAD, id, 0);
+    add(d, DL_NODE_NAME, id, 0);
+    if (n->function != NNAV_NONE)
+        add(d, DL_NODE_FUNC, n->function, 0);
+    add(d, DL_SECTION, SEC_ATTRS, n->attr_count);
+    for (uint32_t i = 0; i < n->attr_count; i++) {
+        uint32_t a = n->attr_first + i;
+        const nnav_attr *at = nnav_attr_get(u->m, a);
+        add(d, DL_ATTR, a, 0);
+        for (uint32_t g = 0; g < at->graph_count; g++)
+            add(d, DL_ATTR_GRAPH, at->graph_first + g, at->type == NNAV_ATTR_GRAPHS ? g : NNAV_NONE);
+        if (at->type == NNAV_ATTR_TENSORS || at->type == NNAV_ATTR_SPARSE_TENSORS)
+            for (uint32_t t = 0; t < at->tensor_count; t++)
+                add(d, DL_ATTR_TENSOR, at->tensor_first + t, t);
+    }
+    add(d, DL_SECTION, SEC_INPUTS, n->in_count);
+    for (uint32_t i = 0; i < n->in_count; i++)
+        add(d, DL_INPUT, n->in_first + i, i);
+    add(d, DL_SECTION, SEC_OUTPUTS, n->out_count);
+    for (uint32_t i = 0; i < n->out_count; i++)
+        add(d, DL_OUTPUT, n->out_first + i, i);
+}
+
+static void build_tensor(ui *u, detail *d, uint32_t t)
+{
+    const nnav_tensor *ts = nnav_tensor_get(u->m, t);
+    add(d, DL_T_NAME, t, 0);
+    add(d, DL_T_SHAPE, t, 0);
+    add(d, DL_T_STORE, t, 0);
+    add(d, DL_T_BYTES, t, 0);
+    if (ts->warn)
+        add(d, DL_T_WARN, t, 0);
+    if (ts->owner == NNAV_TOWN_ATTRIBUTE)
+        add(d, DL_T_OWNER, t, 0);
+    add(d, DL_T_VALUES, t, 0);
+    add(d, DL_T_STATS, t, 0);
+    uint32_t v = NNAV_NONE;
+    if (ts->owner == NNAV_TOWN_INITIALIZER && ts->name.n)
+        v = nnav_value_lookup(u->m, ts->graph, (const char *)ts->name.p, (size_t)ts->name.n);
+    if (ts->owner != NNAV_TOWN_ATTRIBUTE)
+        add_consumers(u, d, v);
+}
+
+static void build_graph(ui *u, detail *d, uint32_t g)
+{
+    const nnav_graph *gr = nnav_graph_get(u->m, g);
+    add(d, DL_G_HEAD, g, 0);
+    add(d, DL_G_PATH, g, 0);
+    if (gr->owner_node != NNAV_NONE && gr->kind == NNAV_GRAPH_BODY)
+        add(d, DL_G_OWNER, gr->owner_node, 0);
+    add(d, DL_G_COUNTS, g, 0);
+    add(d, DL_SECTION, SEC_INPUTS, gr->input_count);
+    for (uint32_t i = 0; i < gr->input_count; i++)
+        add(d, DL_G_INPUT, gr->input_first + i, i);
+    add(d, DL_SECTION, SEC_OUTPUTS, gr->output_count);
+    for (uint32_t i = 0; i < gr->output_count; i++)
+        add(d, DL_G_OUTPUT, gr->output_first + i, i);
+}
+
+static void build_value(ui *u, detail *d, uint32_t v)
+{
+    add(d, DL_V_HEAD, v, 0);
+    add(d, DL_V_TYPE, v, 0);
+    const nnav_value *vl = nnav_value_get(u->m, v);
+    if (vl->kind == NNAV_VAL_NODE || vl->kind == NNAV_VAL_INITIALIZER)
+        add(d, DL_V_PRODUCER, v, 0);
+    add_consumers(u, d, v);
+}
+
+void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
+{
+    detail *d = D(p);
+    if (d->kind == kind && d->id == id)
+        return;
+    d->kind = kind;
+    d->id = id;
+    d->n = 0;
+    d->ncache = 0;
+    p->top = p->cur = 0;
+    if (id == NNAV_NONE)
+        return;
+    switch (kind) {
+    case PLACE_NODE: build_node(u, d, id); break;
+    case PLACE_TENSOR: build_tensor(u, d, id); break;
+    case PLACE_GRAPH: build_graph(u, d, id); break;
+    case PLACE_VALUE: build_value(u, d, id); break;
+    default: break;
+    }
+}
+
+/* "{1, 2, 3, ...} of N" for the first few values, cached while shown. */
+static const char *preview_text(ui *u, detail *d, uint32_t t)
+{
+    for (uint32_t i = 0; i < d->ncache; i++)
+        if (d->cache[i].tensor == t)
+            return d->cache[i].text;
+    preview *pv = &d->cache[d->ncache < PREVIEW_CACHE ? d->ncache++ : PREVIEW_CACHE - 1];
+    pv->tensor = t;
+    pv->text[0] = '\0';
+    double v[PREVIEW_VALUES];
+    nnav_span s[PREVIEW_VALUES];
+    nnav_values vals = { .v = v, .s = s };
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    if (nnav_tensor_values(u->m, t, PREVIEW_VALUES, 0, &vals, &err) != 0) {
+        snprintf(pv->text, sizeof pv->text, "(unreadable: %.120s)", err.msg);
+        return pv->text;
+    }
+    int is_string = nnav_tensor_get(u->m, t)->dtype == 8;
+    size_t o = 0;
+    o += (size_t)snprintf(pv->text + o, sizeof pv->text - o, "{");
+    for (size_t i = 0; i < vals.count && o < sizeof pv->text - 1; i++) {
+        char one[64];
+        if (is_string) {
+            one[0] = '"';
+            size_t k = nnav_text_escape(s[i].p, s[i].n > 24 ? 24 : (size_t)s[i].n, one + 1,
+                                        sizeof one - 3);
+            one[k + 1] = '"';
+            one[k + 2] = '\0';
+        } else {
+            snprintf(one, sizeof one, "%.6g", v[i]);
+        }
+        o += (size_t)snprintf(pv->text + o, sizeof pv->text - o, "%s%s", i ? ", " : "", one);
+    }
+    if (o < sizeof pv->text - 1)
+        snprintf(pv->text + o, sizeof pv->text - o, "%s}", vals.total > vals.count ? ", ..." : "");
+    return pv->text;
+}
+
+void detail_stats(ui *u, pane *p)
+{
+    detail *d = D(p);
+    uint32_t t = NNAV_NONE;
+    if (d->kind == PLACE_TENSOR)
+        t = d->id;
+    else if (p->cur < d->n && d->lines[p->cur].type == DL_ATTR_TENSOR)
+        t = d->lines[p->cur].a;
+    else if (p->cur < d->n && d->lines[p->cur].type == DL_ATTR) {
+        const nnav_attr *at = nnav_attr_get(u->m, d->lines[p->cur].a);
+        if (at->tensor_count)
+            t = at->tensor_first;
+    }
+    if (t == NNAV_NONE) {
+        ui_message(u, R_ERROR, "min/max/mean: select a tensor first");
+        return;
+    }
+    memset(&d->stats, 0, sizeof d->stats);
+    d->stats_err[0] = '\0';
+    double first[1];
+    d->stats.v = first;
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    if (nnav_tensor_values(u->m, t, 0, 1, &d->stats, &err) != 0)
+        snprintf(d->stats_err, sizeof d->stats_err, "%.150s", err.msg);
+    d->stats.v = NULL;
+    d->stats_tensor = t;
+    if (d->stats_err[0])
+        ui_message(u, R_ERROR, "min/max/mean: %s", d->stats_err);
+    else if (!d->stats.has_stats)
+        ui_message(u, 0, "no statistics for this element type");
+    else
+        ui_message(u, 0, "min %.6g  max %.6g  mean %.6g", d->stats.min, d->stats.max,
+                   d->stats.mean);
+}
+
+static uint32_t detail_lines(ui *u, pane *p)
+{
+    (void)u;
+    return D(p)->n;
+}
+
+static const char *section_name(uint32_t s)
+{
+    switch (s) {
+    case SEC_ATTRS: return "Attributes";
+    case SEC_INPUTS: return "Inputs";
+    case SEC_OUTPUTS: return "Outputs";
+    default: return "Consumers";
+    }
+}
+
+static const char *value_kind_name(uint8_t k)
+{
+    switch (k) {
+    case NNAV_VAL_INPUT: return "graph input";
+    case NNAV_VAL_INITIALIZER: return "initializer";
+    case NNAV_VAL_SPARSE: return "sparse initializer";
+    case NNAV_VAL_NODE: return "node output";
+    default: return "undefined in scope";
+    }
+}
+
+static const char *graph_kind_name(uint8_t k)
+{
+    switch (k) {
+    case NNAV_GRAPH_MAIN: return "main graph";
+    case NNAV_GRAPH_BODY: return "body";
+    case NNAV_GRAPH_FUNCTION: return "function";
+    case NNAV_GRAPH_TRAINING_INIT: return "training initialization";
+    default: return "training algorithm";
+    }
+}
+
+/* "<- Relu relu1" or "<- initializer" etc: where a value comes from. */
+static int draw_source(ui *u, uint32_t v, int y, int x, int w, attr_t sel)
+{
+    const nnav_value *vl = nnav_value_get(u->m, v);
+    int c = draw_fmt(y, x, w, sel, "%s ", draw_glyph(G_FROM));
+    if (vl->kind == NNAV_VAL_NODE)
+        c += ui_draw_node_label(u, vl->producer, y, x + c, w - c, sel | draw_attr(R_LINK));
+    else
+        c += draw_text(y, x + c, w - c, value_kind_name(vl->kind),
+                       sel | draw_attr(vl->kind == NNAV_VAL_UNDEFINED ? R_ERROR : R_LINK));
+    if (vl->graph != u->graph && vl->kind != NNAV_VAL_UNDEFINED) {
+        c += draw_text(y, x + c, w - c, " in ", sel | draw_attr(R_DIM));
+        c += ui_draw_graph_label(u, vl->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
+    }
+    return c;
+}
+
+static int draw_type(ui *u, uint32_t v, int y, int x, int w, attr_t sel)
+{
+    char t[160];
+    t[0] = '\0';
+    nnav_value_type_format(u->m, v, t, sizeof t);
+    if (!t[0])
+        return 0;
+    return draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %s", t);
+}
+
+static int draw_consumers_brief(ui *u, uint32_t v, int y, int x, int w, attr_t sel)
+{
+    uint32_t n;
+    const uint32_t *c = nnav_value_consumers(u->m, v, &n);
+    int col = draw_fmt(y, x, w, sel, "%s ", draw_glyph(G_TO));
+    const nnav_value *vl = nnav_value_get(u->m, v);
+    if (n == 0)
+        return col + draw_text(y, x + col, w - col, vl->is_output ? "graph output" : "unused",
+                               sel | draw_attr(R_DIM));
+    col += ui_draw_node_label(u, c[0], y, x + col, w - col, sel | draw_attr(R_LINK));
+    if (n > 1)
+        col += draw_fmt(y, x + col, w - col, sel | draw_attr(R_DIM), " (+%u more)", n - 1);
+    if (vl->is_output)
+        col += draw_text(y, x + col, w - col, ", graph output", sel | draw_attr(R_DIM));
+    return col;
+}
+
+static void draw_attr_line(ui *u, uint32_t a, int y, int x, int w, attr_t sel)
+{
+    const nnav_attr *at = nnav_attr_get(u->m, a);
+    int c = draw_text(y, x, w, "  ", sel);
+    c += draw_span(y, x + c, w - c, at->name, sel | draw_attr(R_OP));
+    c += draw_text(y, x + c, w - c, " = ", sel);
+    if (at->ref_attr_name.n) {
+        c += draw_text(y, x + c, w - c, "@", sel | draw_attr(R_LINK));
+        draw_span(y, x + c, w - c, at->ref_attr_name, sel | draw_attr(R_LINK));
+        return;
+    }
+    switch (at->type) {
+    case NNAV_ATTR_GRAPH:
+    case NNAV_ATTR_GRAPHS:
+        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u graph%s", at->graph_count,
+                 at->graph_count == 1 ? "" : "s");
+        return;
+    case NNAV_ATTR_TENSOR:
+    case NNAV_ATTR_SPARSE_TENSOR:
+        if (at->tensor_count) {
+            char shape[160];
+            nnav_tensor_shape_format(u->m, at->tensor_first, shape, sizeof shape);
+            c += draw_text(y, x + c, w - c, shape, sel | draw_attr(R_LINK));
+            c += draw_text(y, x + c, w - c, " ", sel);
+            detail *d = D(&u->pane[PANE_DETAIL]);
+            draw_text(y, x + c, w - c, preview_text(u, d, at->tensor_first), sel);
+            return;
+        }
+        break;
+    case NNAV_ATTR_TENSORS:
+    case NNAV_ATTR_SPARSE_TENSORS:
+        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u tensors", at->tensor_count);
+        return;
+    default:
+        break;
+    }
+    char buf[1024];
+    nnav_attr_format(u->m, a, 32, buf, sizeof buf);
+    draw_text(y, x + c, w - c, buf, sel);
+}
+
+static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int w, attr_t sel)
+{
+    uint32_t t = l->a;
+    const nnav_tensor *ts = nnav_tensor_get(u->m, t);
+    char buf[256], hb[32];
+    int c;
+    switch (l->type) {
+    case DL_T_NAME:
+        c = draw_text(y, x, w, "tensor ", sel | draw_attr(R_SECTION));
+        draw_span(y, x + c, w - c, ts->name, sel | A_BOLD);
+        break;
+    case DL_T_SHAPE:
+        nnav_tensor_shape_format(u->m, t, buf, sizeof buf);
+        c = draw_fmt(y, x, w, sel, "  type     %s", buf);
+        if (ts->nelems != UINT64_MAX)
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  (%llu elements)",
+                     (unsigned long long)ts->nelems);
+        break;
+    case DL_T_STORE:
+        nnav_tensor_storage_format(u->m, t, buf, sizeof buf);
+        draw_fmt(y, x, w, sel, "  storage  %s", buf);
+        break;
+    case DL_T_BYTES:
+        draw_fmt(y, x, w, sel, "  bytes    %s (%llu)",
+                 sizebar_human(ts->nbytes != UINT64_MAX ? ts->nbytes : ts->stored, hb, sizeof hb),
+                 (unsigned long long)(ts->nbytes != UINT64_MAX ? ts->nbytes : ts->stored));
+        break;
+    case DL_T_WARN:
+        draw_fmt(y, x, w, sel | draw_attr(R_ERROR), "  warning %s%s%s%s%s",
+                 ts->warn & NNAV_TW_SIZE_MISMATCH ? " size-mismatch" : "",
+                 ts->warn & NNAV_TW_BAD_DIMS ? " bad-dims" : "",
+                 ts->warn & NNAV_TW_BAD_DTYPE ? " bad-dtype" : "",
+                 ts->warn & NNAV_TW_BAD_EXTERNAL ? " bad-external" : "",
+                 ts->warn & NNAV_TW_MANY_FIELDS ? " many-fields" : "");
+        break;
+    case DL_T_OWNER: {
+        const nnav_attr *at = nnav_attr_get(u->m, ts->owner_id);
+        c = draw_text(y, x, w, "  held by ", sel);
+        c += ui_draw_node_label(u, at->node, y, x + c, w - c, sel | draw_attr(R_LINK));
+        c += draw_text(y, x + c, w - c, " .", sel);
+        draw_span(y, x + c, w - c, at->name, sel);
+        break;
+    }
+    case DL_T_VALUES:
+        c = draw_text(y, x, w, "  values   ", sel);
+        draw_text(y, x + c, w - c, preview_text(u, d, t), sel);
+        break;
+    case DL_T_STATS:
+        if (d->stats_tensor == t && d->stats_err[0])
+            draw_fmt(y, x, w, sel | draw_attr(R_ERROR), "  stats    %s", d->stats_err);
+        else if (d->stats_tensor == t && d->stats.has_stats)
+            draw_fmt(y, x, w, sel, "  stats    min %.6g  max %.6g  mean %.6g%s", d->stats.min,
+                     d->stats.max, d->stats.mean, d->stats.nan_count ? "  (NaNs)" : "");
+        else if (d->stats_tensor == t)
+            draw_text(y, x, w, "  stats    not available for this type", sel | draw_attr(R_DIM));
+        else
+            draw_text(y, x, w, "  stats    press m for min/max/mean", sel | draw_attr(R_DIM));
+        break;
+    default:
+        break;
+    }
+}
+
+static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
+{
+    detail *d = D(p);
+    const dline *l = &d->lines[line];
+    attr_t sel = selected ? draw_attr(selected) : 0;
+    int c = 0;
+    switch (l->type) {
+    case DL_SECTION:
+        draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u)", section_name(l->a), l->b);
+        break;
+    case DL_NODE_HEAD: {
+        const nnav_node *n = nnav_node_get(u->m, l->a);
+        c = draw_span(y, x, w, n->op, sel | draw_attr(R_OP) | A_BOLD);
+        c += draw_text(y, x + c, w - c, "  ", sel);
+        if (n->domain.n)
+            c += draw_span(y, x + c, w - c, n->domain, sel | draw_attr(R_DIM));
+        else
+            c += draw_text(y, x + c, w - c, "ai.onnx", sel | draw_attr(R_DIM));
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", n->index);
+        ui_draw_graph_label(u, n->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
+        break;
+    }
+    case DL_NODE_NAME: {
+        const nnav_node *n = nnav_node_get(u->m, l->a);
+        c = draw_text(y, x, w, "name ", sel | draw_attr(R_DIM));
+        if (n->name.n)
+            draw_span(y, x + c, w - c, n->name, sel | A_BOLD);
+        else
+            draw_text(y, x + c, w - c, "(none)", sel | draw_attr(R_DIM));
+        break;
+    }
+    case DL_NODE_FUNC: {
+        const nnav_function *f = nnav_function_get(u->m, l->a);
+        c = draw_text(y, x, w, "calls function @", sel | draw_attr(R_LINK));
+        draw_span(y, x + c, w - c, f->name, sel | draw_attr(R_LINK));
+        break;
+    }
+    case DL_ATTR:
+        draw_attr_line(u, l->a, y, x, w, sel);
+        break;
+    case DL_ATTR_GRAPH: {
+        const nnav_graph *g = nnav_graph_get(u->m, l->a);
+        c = draw_fmt(y, x, w, sel, "    %s ", draw_glyph(G_TO));
+        if (l->b != NNAV_NONE)
+            c += draw_fmt(y, x + c, w - c, sel, "[%u] ", l->b);
+        c += ui_draw_graph_label(u, l->a, y, x + c, w - c, sel | draw_attr(R_LINK));
+        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %u nodes", g->node_count);
+        break;
+    }
+    case DL_ATTR_TENSOR: {
+        char shape[160];
+        nnav_tensor_shape_format(u->m, l->a, shape, sizeof shape);
+        c = draw_fmt(y, x, w, sel, "    [%u] ", l->b);
+        c += draw_text(y, x + c, w - c, shape, sel | draw_attr(R_LINK));
+        c += draw_text(y, x + c, w - c, " ", sel);
+        draw_text(y, x + c, w - c, preview_text(u, d, l->a), sel);
+        break;
+    }
+    case DL_INPUT:
+    case DL_OUTPUT: {
+        const nnav_ref *r = nnav_ref_get(u->m, l->a);
+        c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
+        if (r->name.n == 0) {
+            draw_text(y, x + c, w - c, "(omitted)", sel | draw_attr(R_DIM));
+            break;
+        }
+        c += draw_span(y, x + c, w - c, r->name, sel);
+        c += draw_text(y, x + c, w - c, " ", sel);
+        if (r->value == NNAV_NONE)
+            break;
+        if (l->type == DL_INPUT)
+            c += draw_source(u, r->value, y, x + c, w - c, sel);
+        else
+            c += draw_consumers_brief(u, r->value, y, x + c, w - c, sel);
+        draw_type(u, r->value, y, x + c, w - c, sel);
+        break;
+    }
+    case DL_G_HEAD: {
+        const nnav_graph *g = nnav_graph_get(u->m, l->a);
+        c = draw_text(y, x, w, "graph ", sel | draw_attr(R_SECTION));
+        c += ui_draw_graph_label(u, l->a, y, x + c, w - c, sel | A_BOLD);
+        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", graph_kind_name(g->kind));
+        break;
+    }
+    case DL_G_PATH: {
+        char path[1024];
+        size_t k = nnav_graph_path(u->m, l->a, path, sizeof path);
+        c = draw_text(y, x, w, "path ", sel | draw_attr(R_DIM));
+        draw_span(y, x + c, w - c, (nnav_span){ (const uint8_t *)path, k < sizeof path ? k : sizeof path - 1 }, sel);
+        break;
+    }
+    case DL_G_OWNER:
+        c = draw_text(y, x, w, "owner ", sel | draw_attr(R_DIM));
+        ui_draw_node_label(u, l->a, y, x + c, w - c, sel | draw_attr(R_LINK));
+        break;
+    case DL_G_COUNTS: {
+        const nnav_graph *g = nnav_graph_get(u->m, l->a);
+        draw_fmt(y, x, w, sel, "nodes %u (with bodies %llu)  initializers %u  bodies %u",
+                 g->node_count, (unsigned long long)nnav_graph_total_nodes(u->m, l->a),
+                 g->init_count, g->child_count);
+        break;
+    }
+    case DL_G_INPUT:
+    case DL_G_OUTPUT: {
+        const nnav_vinfo *vi = nnav_vinfo_get(u->m, l->a);
+        c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
+        c += draw_span(y, x + c, w - c, vi->name, sel);
+        c += draw_text(y, x + c, w - c, " ", sel);
+        if (vi->value != NNAV_NONE) {
+            if (l->type == DL_G_INPUT)
+                c += draw_consumers_brief(u, vi->value, y, x + c, w - c, sel);
+            else
+                c += draw_source(u, vi->value, y, x + c, w - c, sel);
+        }
+        if (vi->type.p) {
+            char t[160];
+            nnav_type_format(vi->type, t, sizeof t);
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", t);
+        }
+        break;
+    }
+    case DL_V_HEAD: {
+        const nnav_value *v = nnav_value_get(u->m, l->a);
+        c = draw_text(y, x, w, "value ", sel | draw_attr(R_SECTION));
+        c += draw_span(y, x + c, w - c, v->name, sel | A_BOLD);
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s%s in ",
+                      value_kind_name(v->kind), v->is_output ? ", graph output" : "");
+        ui_draw_graph_label(u, v->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
+        break;
+    }
+    case DL_V_TYPE: {
+        char t[160];
+        t[0] = '\0';
+        nnav_value_type_format(u->m, l->a, t, sizeof t);
+        draw_fmt(y, x, w, sel, "  type %s", t[0] ? t : "unknown");
+        break;
+    }
+    case DL_V_PRODUCER:
+        c = draw_text(y, x, w, "  ", sel);
+        draw_source(u, l->a, y, x + c, w - c, sel);
+        break;
+    case DL_CONSUMER:
+        c = draw_fmt(y, x, w, sel, "  %s ", draw_glyph(G_TO));
+        ui_draw_node_label(u, l->a, y, x + c, w - c, sel | draw_attr(R_LINK));
+        break;
+    default:
+        draw_tensor_head(u, d, l, y, x, w, sel);
+        break;
+    }
+}
+
+static void detail_title(ui *u, pane *p, int y, int x, int w, attr_t a)
+{
+    detail *d = D(p);
+    static const char *what[] = { "", "graph", "node", "tensor", "value" };
+    if (d->id != NNAV_NONE && d->kind < 5)
+        draw_text(y, x, w, what[d->kind], a);
+}
+
+static int detail_request(ui *u, pane *p, enum request r)
+{
+    detail *d = D(p);
+    if (r == REQ_STATS) {
+        detail_stats(u, p);
+        return 1;
+    }
+    if (r != REQ_ENTER || p->cur >= d->n)
+        return 0;
+    const dline *l = &d->lines[p->cur];
+    switch (l->type) {
+    case DL_INPUT: {
+        const nnav_ref *ref = nnav_ref_get(u->m, l->a);
+        if (ref->value == NNAV_NONE) {
+            ui_message(u, 0, "omitted optional input");
+            return 1;
+        }
+        const nnav_value *v = nnav_value_get(u->m, ref->value);
+        if (v->kind == NNAV_VAL_UNDEFINED) {
+            ui_message(u, R_ERROR, "not defined in any enclosing scope");
+            return 1;
+        }
+        place to = ui_place_value(u, ref->value);
+        ui_jump(u, to);
+        ui_set_focus(u, to.kind == PLACE_TENSOR ? PANE_TENSORS
+                        : to.kind == PLACE_NODE ? PANE_NODES : PANE_DETAIL);
+        return 1;
+    }
+    case DL_OUTPUT: {
+        const nnav_ref *ref = nnav_ref_get(u->m, l->a);
+        if (ref->value != NNAV_NONE)
+            ui_pick_consumers(u, ref->value);
+        return 1;
+    }
+    case DL_G_INPUT: {
+        const nnav_vinfo *vi = nnav_vinfo_get(u->m, l->a);
+        if (vi->value != NNAV_NONE)
+            ui_pick_consumers(u, vi->value);
+        return 1;
+    }
+    case DL_G_OUTPUT: {
+        const nnav_vinfo *vi = nnav_vinfo_get(u->m, l->a);
+        if (vi->value != NNAV_NONE) {
+            ui_jump(u, ui_place_value(u, vi->value));
+            ui_set_focus(u, PANE_NODES);
+        }
+        return 1;
+    }
+    case DL_V_PRODUCER:
+        ui_jump(u, ui_place_value(u, l->a));
+        return 1;
+    case DL_ATTR: {
+        const nnav_attr *at = nnav_attr_get(u->m, l->a);
+        if (at->graph_count) {
+            ui_jump(u, ui_place_graph(u, at->graph_first));
+            ui_set_focus(u, PANE_NODES);
+        } else if (at->tensor_count) {
+            ui_jump(u, ui_place_tensor(u, at->tensor_first));
+        }
+        return 1;
+    }
+    case DL_ATTR_GRAPH:
+        ui_jump(u, ui_place_graph(u, l->a));
+        ui_set_focus(u, PANE_NODES);
+        return 1;
+    case DL_ATTR_TENSOR:
+        ui_jump(u, ui_place_tensor(u, l->a));
+        return 1;
+    case DL_NODE_FUNC:
+        ui_jump(u, ui_place_graph(u, nnav_function_get(u->m, l->a)->graph));
+        ui_set_focus(u, PANE_NODES);
+        return 1;
+    case DL_CONSUMER:
+    case DL_G_OWNER:
+        ui_jump(u, ui_place_node(u, l->a));
+        ui_set_focus(u, PANE_NODES);
+        return 1;
+    case DL_T_OWNER: {
+        const nnav_attr *at = nnav_attr_get(u->m, nnav_tensor_get(u->m, l->a)->owner_id);
+        ui_jump(u, ui_place_node(u, at->node));
+        ui_set_focus(u, PANE_NODES);
+        return 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
+{
+    detail *d = D(p);
+    if (p->cur >= d->n)
+        return 0;
+    const dline *l = &d->lines[p->cur];
+    switch (l->type) {
+    case DL_INPUT: case DL_OUTPUT:
+        *out = nnav_ref_get(u->m, l->a)->name;
+        return 1;
+    case DL_G_INPUT: case DL_G_OUTPUT:
+        *out = nnav_vinfo_get(u->m, l->a)->name;
+        return 1;
+    case DL_CONSUMER: case DL_G_OWNER: case DL_NODE_HEAD: case DL_NODE_NAME:
+        *out = nnav_node_get(u->m, l->a)->name;
+        return 1;
+    case DL_ATTR:
+        *out = nnav_attr_get(u->m, l->a)->name;
+        return 1;
+    case DL_ATTR_TENSOR:
+    case DL_T_NAME: case DL_T_SHAPE: case DL_T_STORE: case DL_T_BYTES: case DL_T_VALUES:
+    case DL_T_STATS: case DL_T_WARN: case DL_T_OWNER:
+        *out = nnav_tensor_get(u->m, l->a)->name;
+        return 1;
+    case DL_V_HEAD: case DL_V_TYPE: case DL_V_PRODUCER:
+        *out = nnav_value_get(u->m, l->a)->name;
+        return 1;
+    case DL_ATTR_GRAPH: case DL_G_HEAD: case DL_G_PATH: case DL_G_COUNTS: {
+        size_t k = nnav_graph_path(u->m, l->a, buf, n);
+        *out = (nnav_span){ (const uint8_t *)buf, k < n ? k : n - 1 };
+        return 1;
+    }
+    default:
+        break;
+    }
+    /* Anything else: the target's own name. */
+    switch (d->kind) {
+    case PLACE_NODE: *out = nnav_node_get(u->m, d->id)->name; return 1;
+    case PLACE_TENSOR: *out = nnav_tensor_get(u->m, d->id)->name; return 1;
+    case PLACE_VALUE: *out = nnav_value_get(u->m, d->id)->name; return 1;
+    case PLACE_GRAPH: {
+        size_t k = nnav_graph_path(u->m, d->id, buf, n);
+        *out = (nnav_span){ (const uint8_t *)buf, k < n ? k : n - 1 };
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int detail_here(ui *u, pane *p, place *out)
+{
+    detail *d = D(p);
+    if (d->id == NNAV_NONE)
+        return 0;
+    switch (d->kind) {
+    case PLACE_NODE: *out = ui_place_node(u, d->id); break;
+    case PLACE_TENSOR: *out = ui_place_tensor(u, d->id); break;
+    case PLACE_GRAPH: *out = ui_place_graph(u, d->id); break;
+    default: *out = (place){ PLACE_VALUE, PANE_DETAIL, u->graph, d->id }; break;
+    }
+    out->pane = PANE_DETAIL;
+    return 1;
+}
+
+const pane_ops pane_detail_ops = {
+    .name = "Detail",
+    .open = detail_open,
+    .close = detail_close,
+    .title = detail_title,
+    .lines = detail_lines,
+    .draw_line = detail_draw_line,
+    .request = detail_request,
+    .yank = detail_yank,
+    .here = detail_here,
+};

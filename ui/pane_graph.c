@@ -1,0 +1,471 @@
+/* pane_graph.c - the graph view: a drawing of one node's neighbourhood.
+ *
+ * gview.c decides the layers (producers above, consumers below, wide fans
+ * folded into "+N more"); this file feeds it from the model and draws boxes
+ * and edges with box-drawing characters, scrolled so the cursor box stays in
+ * sight. Each box is three rows: op type in the top border, the name inside,
+ * the output's shape (when known) in the bottom border.
+ */
+#include "ui.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gview.h"
+
+enum { BOX_H = 3, GAP_X = 2, GAP_Y = 2, DEPTH_MAX = 8 };
+
+typedef struct gpane {
+    gv_layout g;
+    uint32_t centre;  /* node id, NNAV_NONE when empty */
+    uint32_t graph;
+    size_t cursor;
+    int depth;
+    int box_w, built_w;
+    int vx, vy;       /* canvas position of the body's top-left cell */
+    int recentre;     /* scroll to the centre box on the next draw */
+} gpane;
+
+#define GP(p) ((gpane *)(p)->priv)
+
+/* ---- the model as a gv_source ---- */
+
+typedef struct src_ctx {
+    const nnav_model *m;
+    uint32_t graph;
+} src_ctx;
+
+static uint64_t src_count(void *ctx, uint32_t node, int up)
+{
+    src_ctx *s = ctx;
+    const nnav_node *n = nnav_node_get(s->m, node);
+    if (up)
+        return n->in_count;
+    uint64_t c = 0;
+    for (uint32_t o = 0; o < n->out_count; o++) {
+        uint32_t v = nnav_ref_get(s->m, n->out_first + o)->value, k = 0;
+        if (v != NNAV_NONE)
+            nnav_value_consumers(s->m, v, &k);
+        c += k;
+    }
+    return c;
+}
+
+static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
+{
+    src_ctx *s = ctx;
+    const nnav_node *n = nnav_node_get(s->m, node);
+    if (up) {
+        uint32_t v = nnav_ref_get(s->m, n->in_first + (uint32_t)i)->value;
+        if (v == NNAV_NONE)
+            return GV_NONE;
+        const nnav_value *val = nnav_value_get(s->m, v);
+        if (val->kind == NNAV_VAL_NODE && nnav_node_get(s->m, val->producer)->graph == s->graph) {
+            *id = val->producer;
+            return GV_NODE;
+        }
+        /* Weights would crowd the picture; graph inputs and outer values show. */
+        if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE)
+            return GV_NONE;
+        *id = v;
+        return GV_INPUT;
+    }
+    for (uint32_t o = 0; o < n->out_count; o++) {
+        uint32_t v = nnav_ref_get(s->m, n->out_first + o)->value, k = 0;
+        if (v == NNAV_NONE)
+            continue;
+        const uint32_t *c = nnav_value_consumers(s->m, v, &k);
+        if (i < k) {
+            if (nnav_node_get(s->m, c[i])->graph != s->graph)
+                return GV_NONE;
+            *id = c[i];
+            return GV_NODE;
+        }
+        i -= k;
+    }
+    return GV_NONE;
+}
+
+static int gp_open(ui *u, pane *p)
+{
+    (void)u;
+    p->priv = calloc(1, sizeof(gpane));
+    if (!p->priv)
+        return -1;
+    GP(p)->centre = NNAV_NONE;
+    GP(p)->depth = 2;
+    return 0;
+}
+
+static void gp_close(ui *u, pane *p)
+{
+    (void)u;
+    if (p->priv) {
+        gv_free(&GP(p)->g);
+        free(p->priv);
+        p->priv = NULL;
+    }
+}
+
+static int body_w(pane *p)
+{
+    return p->r.w;
+}
+
+static void build(ui *u, pane *p, uint32_t keep_kind, uint32_t keep_id)
+{
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE)
+        return;
+    int w = body_w(p);
+    s->box_w = w >= 120 ? 26 : w >= 80 ? 22 : 18;
+    int fit = (w + GAP_X) / (s->box_w + GAP_X);
+    if (fit < 3)
+        fit = 3;
+    src_ctx ctx = { u->m, s->graph };
+    gv_source src = { &ctx, src_count, src_get };
+    if (gv_build(&s->g, &src, s->centre, s->depth, fit) != 0) {
+        ui_message(u, R_ERROR, "graph view: out of memory");
+        gv_free(&s->g);
+        s->centre = NNAV_NONE;
+        return;
+    }
+    gv_place(&s->g, s->box_w, BOX_H, GAP_X, GAP_Y);
+    s->built_w = w;
+    s->cursor = s->g.centre;
+    if (keep_kind != GV_NONE) {
+        size_t k = gv_find(&s->g, (uint8_t)keep_kind, keep_id);
+        if (k != (size_t)-1)
+            s->cursor = k;
+    }
+}
+
+void graph_centre(ui *u, pane *p, uint32_t node)
+{
+    gpane *s = GP(p);
+    if (node != NNAV_NONE && s->centre == node && s->g.nitems)
+        return;
+    s->centre = node;
+    gv_free(&s->g);
+    if (node == NNAV_NONE)
+        return;
+    s->graph = nnav_node_get(u->m, node)->graph;
+    build(u, p, GV_NONE, 0);
+    s->recentre = 1;
+}
+
+uint32_t graph_cursor_node(ui *u, pane *p)
+{
+    (void)u;
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE || s->cursor >= s->g.nitems)
+        return NNAV_NONE;
+    const gv_item *it = &s->g.items[s->cursor];
+    return it->kind == GV_NODE ? it->id : NNAV_NONE;
+}
+
+static uint32_t gp_lines(ui *u, pane *p)
+{
+    (void)u;
+    (void)p;
+    return 0;
+}
+
+static void gp_title(ui *u, pane *p, int y, int x, int w, attr_t a)
+{
+    gpane *s = GP(p);
+    int c = draw_fmt(y, x, w, a, "depth %d  ", s->depth);
+    if (s->centre != NNAV_NONE)
+        ui_draw_node_label(u, s->centre, y, x + c, w - c, a);
+}
+
+/* ---- drawing ---- */
+
+static void box_row(int y, int x, int w, enum glyph l, enum glyph r, attr_t a)
+{
+    draw_text(y, x, 1, draw_glyph(l), a);
+    for (int i = 1; i < w - 1; i++)
+        draw_text(y, x + i, 1, draw_glyph(G_H), a);
+    draw_text(y, x + w - 1, 1, draw_glyph(r), a);
+}
+
+static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
+{
+    const gv_item *it = &s->g.items[i];
+    int w = s->box_w, inner = w - 2;
+    int is_cur = i == s->cursor, is_centre = i == s->g.centre;
+    attr_t frame = draw_attr(is_centre ? R_BOX_CENTRE : R_BOX) | (is_cur ? A_BOLD : 0);
+    attr_t text = is_cur ? draw_attr(R_CURSOR) : 0;
+    box_row(y, x, w, G_TL, G_TR, frame);
+    draw_text(y + 1, x, 1, draw_glyph(G_V), frame);
+    draw_fill(y + 1, x + 1, inner, text);
+    draw_text(y + 1, x + w - 1, 1, draw_glyph(G_V), frame);
+    box_row(y + 2, x, w, G_BL, G_BR, frame);
+    switch (it->kind) {
+    case GV_NODE: {
+        const nnav_node *n = nnav_node_get(u->m, it->id);
+        draw_span(y, x + 1, inner, n->op, frame | draw_attr(R_OP) | A_BOLD);
+        if (n->name.n)
+            draw_span(y + 1, x + 1, inner, n->name, text);
+        else
+            draw_fmt(y + 1, x + 1, inner, text, "#%u", n->index);
+        if (n->out_count) {
+            uint32_t v = nnav_ref_get(u->m, n->out_first)->value;
+            char t[128];
+            t[0] = '\0';
+            if (v != NNAV_NONE)
+                nnav_value_type_format(u->m, v, t, sizeof t);
+            if (t[0])
+                draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
+        }
+        break;
+    }
+    case GV_INPUT: {
+        const nnav_value *v = nnav_value_get(u->m, it->id);
+        draw_text(y, x + 1, inner, v->kind == NNAV_VAL_INPUT ? "input" : "outer value",
+                  frame | draw_attr(R_LINK));
+        draw_span(y + 1, x + 1, inner, v->name, text);
+        char t[128];
+        t[0] = '\0';
+        nnav_value_type_format(u->m, it->id, t, sizeof t);
+        if (t[0])
+            draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
+        break;
+    }
+    default:
+        draw_fmt(y + 1, x + 1, inner, text | A_BOLD, "+%llu more%s",
+                 (unsigned long long)it->more, s->g.inexact ? "+" : "");
+        break;
+    }
+}
+
+static void draw_edges(gpane *s, int oy, int ox, int canvas_w)
+{
+    unsigned char *bus = calloc((size_t)canvas_w + 1, 1);
+    if (!bus)
+        return;
+    attr_t a = draw_attr(R_BOX);
+    for (int l = -s->g.up; l < s->g.down; l++) {
+        memset(bus, 0, (size_t)canvas_w + 1);
+        int row = -1;
+        for (size_t e = 0; e < s->g.nedges; e++) {
+            const gv_item *from = &s->g.items[s->g.edges[e].from];
+            const gv_item *to = &s->g.items[s->g.edges[e].to];
+            if (from->layer != l)
+                continue;
+            int fx = from->col + s->box_w / 2, tx = to->col + s->box_w / 2;
+            row = from->row + BOX_H;
+            bus[fx] |= J_UP;
+            bus[tx] |= J_DOWN;
+            for (int c = fx < tx ? fx : tx; c < (fx < tx ? tx : fx); c++) {
+                bus[c] |= J_RIGHT;
+                bus[c + 1] |= J_LEFT;
+            }
+            draw_text(oy + row + 1, ox + tx, 1, draw_glyph(G_ARROW_DOWN), a);
+        }
+        if (row < 0)
+            continue;
+        for (int c = 0; c < canvas_w; c++)
+            if (bus[c])
+                draw_text(oy + row, ox + c, 1, draw_junction(bus[c]), a);
+    }
+    free(bus);
+}
+
+static void keep_in_view(gpane *s, int h, int w)
+{
+    const gv_item *c = &s->g.items[s->cursor];
+    if (s->recentre) {
+        s->vx = c->col + s->box_w / 2 - w / 2;
+        s->vy = c->row + BOX_H / 2 - h / 2;
+        if (s->g.width <= w)
+            s->vx = (s->g.width - w) / 2;
+        if (s->g.height <= h)
+            s->vy = (s->g.height - h) / 2;
+        s->recentre = 0;
+    }
+    if (c->col < s->vx)
+        s->vx = c->col;
+    if (c->col + s->box_w > s->vx + w)
+        s->vx = c->col + s->box_w - w;
+    if (c->row < s->vy)
+        s->vy = c->row;
+    if (c->row + BOX_H > s->vy + h)
+        s->vy = c->row + BOX_H - h;
+}
+
+static void gp_draw(ui *u, pane *p, int y, int x, int h, int w)
+{
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE) {
+        draw_text(y, x + 1, w - 1, "No node selected: pick one in the node list, then v.",
+                  draw_attr(R_DIM));
+        return;
+    }
+    if (s->built_w != w) {
+        const gv_item *c = &s->g.items[s->cursor];
+        build(u, p, c->kind, c->id);
+        s->recentre = 1;
+    }
+    if (!s->g.nitems)
+        return;
+    keep_in_view(s, h, w);
+    int oy = y - s->vy, ox = x - s->vx;
+    draw_clip(y, x, h, w);
+    draw_edges(s, oy, ox, s->g.width);
+    for (size_t i = 0; i < s->g.nitems; i++)
+        draw_box(u, s, i, oy + s->g.items[i].row, ox + s->g.items[i].col);
+    draw_clip_screen();
+}
+
+/* ---- requests ---- */
+
+static void gp_select(ui *u, pane *p)
+{
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE || s->cursor >= s->g.nitems)
+        return;
+    const gv_item *it = &s->g.items[s->cursor];
+    if (it->kind == GV_NODE) {
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_NODE, it->id);
+        nodes_reveal(u, &u->pane[PANE_NODES], it->id);
+    } else if (it->kind == GV_INPUT) {
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_VALUE, it->id);
+    }
+}
+
+/* Enter on "+N more": the whole list, to pick from. */
+static void open_more(ui *u, gpane *s)
+{
+    const gv_item *more = &s->g.items[s->cursor];
+    int up = more->layer < 0;
+    size_t owner = (size_t)-1;
+    for (size_t e = 0; e < s->g.nedges && owner == (size_t)-1; e++) {
+        if (!up && s->g.edges[e].to == s->cursor)
+            owner = s->g.edges[e].from;
+        if (up && s->g.edges[e].from == s->cursor)
+            owner = s->g.edges[e].to;
+    }
+    if (owner == (size_t)-1 || s->g.items[owner].kind != GV_NODE)
+        return;
+    src_ctx ctx = { u->m, s->graph };
+    uint32_t node = s->g.items[owner].id;
+    uint64_t n = src_count(&ctx, node, up);
+    if (n > 1000000)
+        n = 1000000;
+    uint32_t *ids = malloc((size_t)(n ? n : 1) * sizeof *ids), k = 0;
+    if (!ids)
+        return;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t id;
+        if (src_get(&ctx, node, up, i, &id) == GV_NODE)
+            ids[k++] = id;
+    }
+    ui_menu_open(u, up ? "producers" : "consumers", ids, k);
+    free(ids);
+}
+
+static int gp_request(ui *u, pane *p, enum request r)
+{
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE || !s->g.nitems)
+        return r == REQ_ENTER;
+    size_t before = s->cursor;
+    switch (r) {
+    case REQ_MOVE_UP: s->cursor = gv_move(&s->g, s->cursor, 'u'); break;
+    case REQ_MOVE_DOWN: s->cursor = gv_move(&s->g, s->cursor, 'd'); break;
+    case REQ_MOVE_LEFT: s->cursor = gv_move(&s->g, s->cursor, 'l'); break;
+    case REQ_MOVE_RIGHT: s->cursor = gv_move(&s->g, s->cursor, 'r'); break;
+    case REQ_MOVE_FIRST:
+        s->cursor = s->g.centre;
+        s->recentre = 1;
+        break;
+    case REQ_PAGE_UP: case REQ_HALF_UP: s->vy -= p->r.h / 2; return 1;
+    case REQ_PAGE_DOWN: case REQ_HALF_DOWN: s->vy += p->r.h / 2; return 1;
+    case REQ_MOVE_LAST: return 1;
+    case REQ_DEPTH_MORE:
+    case REQ_DEPTH_LESS: {
+        int d = s->depth + (r == REQ_DEPTH_MORE ? 1 : -1);
+        if (d < 1 || d > DEPTH_MAX) {
+            ui_message(u, 0, "depth stays between 1 and %d", DEPTH_MAX);
+            return 1;
+        }
+        s->depth = d;
+        const gv_item *c = &s->g.items[s->cursor];
+        build(u, p, c->kind, c->id);
+        s->recentre = 1;
+        ui_message(u, 0, "graph view depth %d", d);
+        return 1;
+    }
+    case REQ_ENTER: {
+        const gv_item *c = &s->g.items[s->cursor];
+        if (c->kind == GV_NODE)
+            ui_jump(u, ui_place_node(u, c->id));
+        else if (c->kind == GV_INPUT)
+            ui_jump(u, ui_place_value(u, c->id));
+        else
+            open_more(u, s);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+    if (s->cursor != before)
+        gp_select(u, p);
+    return 1;
+}
+
+static int gp_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
+{
+    gpane *s = GP(p);
+    if (s->centre == NNAV_NONE || s->cursor >= s->g.nitems)
+        return 0;
+    const gv_item *it = &s->g.items[s->cursor];
+    if (it->kind == GV_NODE)
+        *out = nnav_node_get(u->m, it->id)->name;
+    else if (it->kind == GV_INPUT)
+        *out = nnav_value_get(u->m, it->id)->name;
+    else
+        return 0;
+    return 1;
+}
+
+static int gp_here(ui *u, pane *p, place *out)
+{
+    uint32_t n = graph_cursor_node(u, p);
+    if (n == NNAV_NONE)
+        n = GP(p)->centre;
+    if (n == NNAV_NONE)
+        return 0;
+    *out = ui_place_node(u, n);
+    out->pane = PANE_NODES;
+    return 1;
+}
+
+static void gp_click(ui *u, pane *p, int row, int col)
+{
+    gpane *s = GP(p);
+    int cy = row + s->vy, cx = col + s->vx;
+    for (size_t i = 0; i < s->g.nitems; i++) {
+        const gv_item *it = &s->g.items[i];
+        if (cy >= it->row && cy < it->row + BOX_H && cx >= it->col && cx < it->col + s->box_w) {
+            s->cursor = i;
+            gp_select(u, p);
+            return;
+        }
+    }
+}
+
+const pane_ops pane_graph_ops = {
+    .name = "Graph view",
+    .open = gp_open,
+    .close = gp_close,
+    .title = gp_title,
+    .lines = gp_lines,
+    .draw = gp_draw,
+    .request = gp_request,
+    .select = gp_select,
+    .yank = gp_yank,
+    .here = gp_here,
+    .click = gp_click,
+};

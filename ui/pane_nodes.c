@@ -1,0 +1,256 @@
+/* pane_nodes.c - the nodes of the selected graph: index, op type, name,
+ * inputs -> outputs. Rows are drawn from the index on demand, so a graph of a
+ * million nodes costs only the rows on screen. An op-type filter keeps a list
+ * of the matching node ids (one pass when the filter is set).
+ */
+#include "ui.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct nodes {
+    uint32_t graph;
+    uint32_t *match;    /* node ids passing the filter, NULL when none is set */
+    uint32_t nmatch;
+    char filter[64];
+} nodes;
+
+#define N(p) ((nodes *)(p)->priv)
+
+static int nodes_open(ui *u, pane *p)
+{
+    (void)u;
+    p->priv = calloc(1, sizeof(nodes));
+    if (!p->priv)
+        return -1;
+    N(p)->graph = NNAV_NONE;
+    return 0;
+}
+
+static void nodes_close(ui *u, pane *p)
+{
+    (void)u;
+    if (p->priv) {
+        free(N(p)->match);
+        free(p->priv);
+        p->priv = NULL;
+    }
+}
+
+static uint32_t nodes_lines(ui *u, pane *p)
+{
+    nodes *s = N(p);
+    if (s->graph == NNAV_NONE)
+        return 0;
+    return s->match ? s->nmatch : nnav_graph_get(u->m, s->graph)->node_count;
+}
+
+static uint32_t node_at(ui *u, nodes *s, uint32_t line)
+{
+    return s->match ? s->match[line] : nnav_graph_get(u->m, s->graph)->node_first + line;
+}
+
+uint32_t nodes_current(ui *u, pane *p)
+{
+    nodes *s = N(p);
+    if (p->cur >= nodes_lines(u, p))
+        return NNAV_NONE;
+    return node_at(u, s, p->cur);
+}
+
+const char *nodes_filter_text(pane *p)
+{
+    return N(p)->match ? N(p)->filter : "";
+}
+
+static void clear_filter(nodes *s)
+{
+    free(s->match);
+    s->match = NULL;
+    s->nmatch = 0;
+    s->filter[0] = '\0';
+}
+
+void nodes_set_graph(ui *u, pane *p, uint32_t g)
+{
+    nodes *s = N(p);
+    if (s->graph == g)
+        return;
+    clear_filter(s);
+    s->graph = g;
+    p->top = p->cur = 0;
+}
+
+void nodes_reveal(ui *u, pane *p, uint32_t node)
+{
+    nodes *s = N(p);
+    const nnav_node *n = nnav_node_get(u->m, node);
+    nodes_set_graph(u, p, n->graph);
+    uint32_t line = NNAV_NONE;
+    if (s->match) {
+        for (uint32_t i = 0; i < s->nmatch; i++)
+            if (s->match[i] == node)
+                line = i;
+        if (line == NNAV_NONE)
+            clear_filter(s); /* the target must be visible */
+    }
+    if (!s->match)
+        line = node - nnav_graph_get(u->m, s->graph)->node_first;
+    pane_set_cursor(p, line, nodes_lines(u, p));
+}
+
+int nodes_filter(ui *u, pane *p, const char *op)
+{
+    nodes *s = N(p);
+    uint32_t keep = nodes_current(u, p);
+    clear_filter(s);
+    if (!op || !*op || s->graph == NNAV_NONE) {
+        if (keep != NNAV_NONE)
+            nodes_reveal(u, p, keep);
+        return 0;
+    }
+    const nnav_graph *g = nnav_graph_get(u->m, s->graph);
+    size_t len = strlen(op);
+    s->match = malloc((g->node_count ? g->node_count : 1) * sizeof *s->match);
+    if (!s->match)
+        return -1;
+    snprintf(s->filter, sizeof s->filter, "%s", op);
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        const nnav_node *n = nnav_node_get(u->m, g->node_first + i);
+        if (n->op.n != len)
+            continue;
+        size_t k = 0;
+        while (k < len && tolower(n->op.p[k]) == tolower((unsigned char)op[k]))
+            k++;
+        if (k == len)
+            s->match[s->nmatch++] = g->node_first + i;
+    }
+    p->top = p->cur = 0;
+    return (int)s->nmatch;
+}
+
+static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
+{
+    nodes *s = N(p);
+    if (s->graph == NNAV_NONE)
+        return;
+    int c = ui_draw_graph_label(u, s->graph, y, x, w, a);
+    uint32_t n = nodes_lines(u, p);
+    c += draw_fmt(y, x + c, w - c, a, "  %u/%u", n ? p->cur + 1 : 0, n);
+    if (s->match)
+        draw_fmt(y, x + c, w - c, a, "  op:%s", s->filter);
+}
+
+static int digits(uint32_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
+{
+    nodes *s = N(p);
+    uint32_t id = node_at(u, s, line);
+    const nnav_node *n = nnav_node_get(u->m, id);
+    const nnav_graph *g = nnav_graph_get(u->m, s->graph);
+    attr_t sel = selected ? draw_attr(selected) : 0;
+    int iw = digits(g->node_count ? g->node_count - 1 : 0);
+    int opw = w >= 70 ? 16 : 12, namew = w >= 100 ? 32 : w >= 60 ? 20 : 14;
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u ", iw, n->index);
+    draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | draw_attr(R_OP));
+    c += opw + 1;
+    if (c >= w)
+        return;
+    if (n->name.n)
+        draw_span(y, x + c, namew < w - c ? namew : w - c, n->name, sel);
+    else
+        draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
+    c += namew + 1;
+    attr_t dim = sel | draw_attr(R_DIM);
+    for (uint32_t i = 0; i < n->in_count && c < w; i++) {
+        if (i)
+            c += draw_text(y, x + c, w - c, ",", dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i)->name, dim);
+    }
+    c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
+    for (uint32_t i = 0; i < n->out_count && c < w; i++) {
+        if (i)
+            c += draw_text(y, x + c, w - c, ",", dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i)->name, dim);
+    }
+}
+
+static void nodes_select(ui *u, pane *p)
+{
+    uint32_t id = nodes_current(u, p);
+    if (id != NNAV_NONE)
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_NODE, id);
+    else if (N(p)->graph != NNAV_NONE)
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_GRAPH, N(p)->graph);
+}
+
+/* Enter on a node with a body goes into the first body; otherwise to its detail. */
+static int nodes_request(ui *u, pane *p, enum request r)
+{
+    if (r != REQ_ENTER)
+        return 0;
+    uint32_t id = nodes_current(u, p);
+    if (id == NNAV_NONE)
+        return 1;
+    const nnav_node *n = nnav_node_get(u->m, id);
+    for (uint32_t a = 0; a < n->attr_count; a++) {
+        const nnav_attr *at = nnav_attr_get(u->m, n->attr_first + a);
+        if (at->graph_count) {
+            ui_jump(u, ui_place_graph(u, at->graph_first));
+            ui_set_focus(u, PANE_NODES);
+            return 1;
+        }
+    }
+    if (n->function != NNAV_NONE) {
+        ui_jump(u, ui_place_graph(u, nnav_function_get(u->m, n->function)->graph));
+        ui_set_focus(u, PANE_NODES);
+        return 1;
+    }
+    ui_set_focus(u, PANE_DETAIL);
+    return 1;
+}
+
+static int nodes_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
+{
+    uint32_t id = nodes_current(u, p);
+    if (id == NNAV_NONE)
+        return 0;
+    *out = nnav_node_get(u->m, id)->name;
+    return 1;
+}
+
+static int nodes_here(ui *u, pane *p, place *out)
+{
+    uint32_t id = nodes_current(u, p);
+    if (id != NNAV_NONE)
+        *out = ui_place_node(u, id);
+    else if (N(p)->graph != NNAV_NONE)
+        *out = ui_place_graph(u, N(p)->graph);
+    else
+        return 0;
+    out->pane = PANE_NODES;
+    return 1;
+}
+
+const pane_ops pane_nodes_ops = {
+    .name = "Nodes",
+    .open = nodes_open,
+    .close = nodes_close,
+    .title = nodes_title,
+    .lines = nodes_lines,
+    .draw_line = nodes_draw_line,
+    .request = nodes_request,
+    .select = nodes_select,
+    .yank = nodes_yank,
+    .here = nodes_here,
+};

@@ -1,0 +1,235 @@
+/* pane_tensors.c - initialiser sizes of the selected graph, ncdu style:
+ * size, share of the total, a bar, name, dtype[shape] and storage. Sorted by
+ * size (largest first) or by name; the cursor's tensor fills the detail pane
+ * with its consumers.
+ */
+#include "ui.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizebar.h"
+
+enum { SORT_SIZE = 0, SORT_NAME };
+
+typedef struct tensors {
+    uint32_t graph;
+    uint32_t *order;   /* tensor ids in display order */
+    uint32_t n;
+    int sort;
+    uint64_t total, max;
+} tensors;
+
+#define TS(p) ((tensors *)(p)->priv)
+
+static int tensors_open(ui *u, pane *p)
+{
+    (void)u;
+    p->priv = calloc(1, sizeof(tensors));
+    if (!p->priv)
+        return -1;
+    TS(p)->graph = NNAV_NONE;
+    return 0;
+}
+
+static void tensors_close(ui *u, pane *p)
+{
+    (void)u;
+    if (p->priv) {
+        free(TS(p)->order);
+        free(p->priv);
+        p->priv = NULL;
+    }
+}
+
+static uint64_t tensor_bytes(const nnav_tensor *t)
+{
+    return t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
+}
+
+/* qsort has no context argument; sorting happens on the UI thread only. */
+static const nnav_model *sort_model;
+
+static int cmp_name(const void *a, const void *b)
+{
+    const nnav_tensor *x = nnav_tensor_get(sort_model, *(const uint32_t *)a);
+    const nnav_tensor *y = nnav_tensor_get(sort_model, *(const uint32_t *)b);
+    size_t n = x->name.n < y->name.n ? (size_t)x->name.n : (size_t)y->name.n;
+    int c = n ? memcmp(x->name.p, y->name.p, n) : 0;
+    if (c)
+        return c;
+    if (x->name.n != y->name.n)
+        return x->name.n < y->name.n ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    uint64_t x = tensor_bytes(nnav_tensor_get(sort_model, *(const uint32_t *)a));
+    uint64_t y = tensor_bytes(nnav_tensor_get(sort_model, *(const uint32_t *)b));
+    if (x == UINT64_MAX)
+        x = 0;
+    if (y == UINT64_MAX)
+        y = 0;
+    if (x != y)
+        return x > y ? -1 : 1;
+    return cmp_name(a, b);
+}
+
+static void sort(ui *u, tensors *s)
+{
+    sort_model = u->m;
+    if (s->n > 1)
+        qsort(s->order, s->n, sizeof *s->order, s->sort == SORT_SIZE ? cmp_size : cmp_name);
+}
+
+void tensors_set_graph(ui *u, pane *p, uint32_t g)
+{
+    tensors *s = TS(p);
+    if (s->graph == g)
+        return;
+    s->graph = g;
+    s->n = 0;
+    s->total = s->max = 0;
+    p->top = p->cur = 0;
+    free(s->order);
+    s->order = NULL;
+    if (g == NNAV_NONE)
+        return;
+    const nnav_graph *gr = nnav_graph_get(u->m, g);
+    s->order = malloc(((size_t)gr->init_count + gr->sparse_count + 1) * sizeof *s->order);
+    if (!s->order)
+        return;
+    for (uint32_t i = 0; i < gr->init_count; i++)
+        s->order[s->n++] = gr->init_first + i;
+    for (uint32_t i = 0; i < gr->sparse_count; i++) {
+        const nnav_sparse *sp = nnav_sparse_get(u->m, gr->sparse_first + i);
+        if (sp->values != NNAV_NONE)
+            s->order[s->n++] = sp->values;
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint64_t b = tensor_bytes(nnav_tensor_get(u->m, s->order[i]));
+        if (b == UINT64_MAX)
+            continue;
+        s->total += b;
+        if (b > s->max)
+            s->max = b;
+    }
+    sort(u, s);
+}
+
+void tensors_reveal(ui *u, pane *p, uint32_t t)
+{
+    tensors *s = TS(p);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->order[i] == t) {
+            pane_set_cursor(p, i, s->n);
+            return;
+        }
+}
+
+static uint32_t tensors_lines(ui *u, pane *p)
+{
+    (void)u;
+    return TS(p)->n;
+}
+
+static void tensors_title(ui *u, pane *p, int y, int x, int w, attr_t a)
+{
+    tensors *s = TS(p);
+    char hb[32];
+    draw_fmt(y, x, w, a, "%u  total %s  by %s", s->n, sizebar_human(s->total, hb, sizeof hb),
+             s->sort == SORT_SIZE ? "size" : "name");
+}
+
+static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
+{
+    tensors *s = TS(p);
+    uint32_t id = s->order[line];
+    const nnav_tensor *t = nnav_tensor_get(u->m, id);
+    attr_t sel = selected ? draw_attr(selected) : 0;
+    uint64_t b = tensor_bytes(t);
+    char hb[32], pc[16], bar[128];
+    int barw = w >= 70 ? 12 : w >= 45 ? 8 : 5;
+    int c = draw_fmt(y, x, w, sel, "%9s %6s ", sizebar_human(b, hb, sizeof hb),
+                     sizebar_percent(b, s->total, pc, sizeof pc));
+    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u2595" : "[", sel | draw_attr(R_DIM));
+    c += draw_text(y, x + c, w - c,
+                   sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
+                   sel | draw_attr(R_BAR));
+    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f " : "] ", sel | draw_attr(R_DIM));
+    c += draw_span(y, x + c, w - c, t->name, sel);
+    if (c + 4 < w) {
+        char shape[160], store[160];
+        nnav_tensor_shape_format(u->m, id, shape, sizeof shape);
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", shape);
+        if (t->storage == NNAV_STORE_EXTERNAL && c + 4 < w) {
+            nnav_tensor_storage_format(u->m, id, store, sizeof store);
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", store);
+        }
+    }
+}
+
+static void tensors_select(ui *u, pane *p)
+{
+    tensors *s = TS(p);
+    if (p->cur < s->n)
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_TENSOR, s->order[p->cur]);
+}
+
+static int tensors_request(ui *u, pane *p, enum request r)
+{
+    tensors *s = TS(p);
+    switch (r) {
+    case REQ_SORT: {
+        uint32_t keep = p->cur < s->n ? s->order[p->cur] : NNAV_NONE;
+        s->sort = s->sort == SORT_SIZE ? SORT_NAME : SORT_SIZE;
+        sort(u, s);
+        p->top = p->cur = 0;
+        if (keep != NNAV_NONE)
+            tensors_reveal(u, p, keep);
+        ui_message(u, 0, "initialisers sorted by %s", s->sort == SORT_SIZE ? "size" : "name");
+        return 1;
+    }
+    case REQ_STATS:
+        tensors_select(u, p);
+        detail_stats(u, &u->pane[PANE_DETAIL]);
+        return 1;
+    case REQ_ENTER:
+        ui_set_focus(u, PANE_DETAIL);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int tensors_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
+{
+    tensors *s = TS(p);
+    if (p->cur >= s->n)
+        return 0;
+    *out = nnav_tensor_get(u->m, s->order[p->cur])->name;
+    return 1;
+}
+
+static int tensors_here(ui *u, pane *p, place *out)
+{
+    tensors *s = TS(p);
+    if (p->cur >= s->n)
+        return 0;
+    *out = ui_place_tensor(u, s->order[p->cur]);
+    return 1;
+}
+
+const pane_ops pane_tensors_ops = {
+    .name = "Initialisers",
+    .open = tensors_open,
+    .close = tensors_close,
+    .title = tensors_title,
+    .lines = tensors_lines,
+    .draw_line = tensors_draw_line,
+    .request = tensors_request,
+    .select = tensors_select,
+    .yank = tensors_yank,
+    .here = tensors_here,
+};

@@ -1,0 +1,140 @@
+/* ui.h - what the explorer's files share: the pane ops table, the ui state,
+ * and the navigation calls panes use to move each other.
+ *
+ * The shared core (tui.c) owns the screen, scrolling, focus, history, the
+ * prompt and the overlays. A pane (pane_*.c, one ops table each) fills in its
+ * lines and handles the requests it cares about, handing the rest back by
+ * returning 0 from request(). Panes read the model only through nnav.h and
+ * put text on screen only through draw.h.
+ */
+#ifndef NNAV_UI_UI_H
+#define NNAV_UI_UI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "draw.h"
+#include "history.h"
+#include "keys.h"
+#include "layout.h"
+#include "nnav.h"
+
+typedef struct ui ui;
+typedef struct pane pane;
+
+typedef struct pane_ops {
+    const char *name;
+    int (*open)(ui *u, pane *p);   /* allocate state once the model is open */
+    void (*close)(ui *u, pane *p);
+    /* The rest of the title row after the name: counts, sort order, filter. */
+    void (*title)(ui *u, pane *p, int y, int x, int w, attr_t a);
+    uint32_t (*lines)(ui *u, pane *p);
+    /* One on-screen row; `selected` is R_CURSOR, R_CURSOR_BLUR or 0. */
+    void (*draw_line)(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected);
+    /* Optional: draws the whole body instead of lines (the graph view). */
+    void (*draw)(ui *u, pane *p, int y, int x, int h, int w);
+    /* Returns 1 when handled; 0 hands the request back to the core. */
+    int (*request)(ui *u, pane *p, enum request r);
+    /* The cursor moved (or the pane got the focus): update the others. */
+    void (*select)(ui *u, pane *p);
+    /* The name `y` copies: a span from the model, or text in buf. 0 if none. */
+    int (*yank)(ui *u, pane *p, nnav_span *out, char *buf, size_t n);
+    /* Where the pane's cursor is, for the history. 0 if nowhere. */
+    int (*here)(ui *u, pane *p, place *out);
+    /* Optional: a click at body row/column (the core moves the cursor otherwise). */
+    void (*click)(ui *u, pane *p, int row, int col);
+} pane_ops;
+
+struct pane {
+    const pane_ops *ops;
+    int id;          /* pane_id; the graph view sits in PANE_NODES */
+    rect r;          /* title row included */
+    uint32_t top;    /* first line on screen */
+    uint32_t cur;    /* cursor line */
+    void *priv;
+};
+
+enum prompt_kind { PROMPT_NONE = 0, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_FILTER };
+
+typedef struct ui_menu {
+    int on;
+    char title[160];     /* already escaped */
+    uint32_t *nodes;
+    uint32_t n, cur, top;
+} ui_menu;
+
+struct find; /* find.c */
+
+struct ui {
+    nnav_model *m;
+    const char *path;
+    ui_layout lay;
+    pane pane[PANE_COUNT];
+    pane gpane;          /* the graph view, shown in the node list's place */
+    int graph_view;
+    int focus;           /* pane_id */
+    uint32_t graph;      /* the graph in the node list and initialiser panes */
+    history hist;
+    char msg[512];       /* status message, escaped text */
+    int msg_role;
+    int prompt;          /* prompt_kind */
+    char pbuf[256];
+    size_t plen;
+    struct find *find;
+    int help;
+    uint32_t help_top;
+    ui_menu menu;
+    int quit;
+};
+
+extern const pane_ops pane_tree_ops, pane_nodes_ops, pane_detail_ops, pane_tensors_ops,
+    pane_graph_ops;
+
+/* ---- the core's services (tui.c) ---- */
+pane *ui_pane(ui *u, int id);   /* PANE_NODES is the graph view while it is on */
+void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_set_focus(ui *u, int id);
+/* Moves a list pane's cursor, keeping it on screen. */
+void pane_set_cursor(pane *p, uint32_t line, uint32_t lines);
+int pane_body_rows(const pane *p);
+
+/* ---- navigation (nav.c) ---- */
+place ui_here(ui *u);
+void ui_go(ui *u, place p);     /* show a place, no history */
+void ui_jump(ui *u, place p);   /* show a place, remembered for back/forward */
+void ui_back(ui *u);
+void ui_forward(ui *u);
+void ui_set_graph(ui *u, uint32_t g);
+place ui_place_node(ui *u, uint32_t node);
+place ui_place_tensor(ui *u, uint32_t t);
+place ui_place_graph(ui *u, uint32_t g);
+/* Where a value comes from: its producer node, initialiser, or the value itself. */
+place ui_place_value(ui *u, uint32_t v);
+/* Enter on an output: jump to its only consumer or offer the list. */
+void ui_pick_consumers(ui *u, uint32_t value);
+void ui_menu_open(ui *u, const char *title, const uint32_t *nodes, uint32_t n);
+void ui_menu_close(ui *u);
+
+/* ---- shared row pieces (nav.c) ---- */
+/* "Loop_0.body", "main", "@func": a graph's short label. Returns columns used. */
+int ui_draw_graph_label(ui *u, uint32_t g, int y, int x, int w, attr_t a);
+/* "Conv conv1" (op in its colour, then the name or #index). */
+int ui_draw_node_label(ui *u, uint32_t node, int y, int x, int w, attr_t a);
+/* Breadcrumbs from the root down to g. */
+int ui_draw_breadcrumbs(ui *u, uint32_t g, int y, int x, int w, attr_t a);
+
+/* ---- per-pane entry points ---- */
+void tree_reveal(ui *u, pane *p, uint32_t g);
+void nodes_set_graph(ui *u, pane *p, uint32_t g);
+void nodes_reveal(ui *u, pane *p, uint32_t node);
+uint32_t nodes_current(ui *u, pane *p);
+int nodes_filter(ui *u, pane *p, const char *op);
+const char *nodes_filter_text(pane *p);
+void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
+void detail_stats(ui *u, pane *p);
+void tensors_set_graph(ui *u, pane *p, uint32_t g);
+void tensors_reveal(ui *u, pane *p, uint32_t t);
+void graph_centre(ui *u, pane *p, uint32_t node);
+uint32_t graph_cursor_node(ui *u, pane *p);
+
+#endif
