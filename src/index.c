@@ -61,26 +61,70 @@ static nnav_span node_key(const nnav_model *m, uint32_t id, uint32_t *graph)
     return m->nodes.v[id].name;
 }
 
-/* Find (graph, name); returns the id or NNAV_NONE, and the free slot in *slot. */
+/* Find (graph, name); returns the id or NNAV_NONE. When absent, *slot gets
+ * the free slot and *tag the value to store there with the new id. */
 static uint32_t htab_find(const nnav_model *m, const nnav_htab *h, key_name_fn key,
-                          uint32_t graph, const uint8_t *p, uint64_t n, uint64_t *slot)
+                          uint32_t graph, const uint8_t *p, uint64_t n, uint64_t *slot,
+                          uint64_t *tag)
 {
     if (!h->slot)
         return NNAV_NONE;
-    uint64_t i = key_hash(graph, p, n) & h->mask;
+    uint64_t hv = key_hash(graph, p, n);
+    uint64_t hi = hv >> 32 << 32;
+    uint64_t i = hv & h->mask;
     for (;;) {
-        uint32_t id = h->slot[i];
-        if (id == NNAV_NONE) {
+        uint64_t e = h->slot[i];
+        if (e == UINT64_MAX) {
             if (slot)
-                *slot = i;
+                *slot = i, *tag = hi;
             return NNAV_NONE;
         }
-        uint32_t g;
-        nnav_span s = key(m, id, &g);
-        if (g == graph && s.n == n && (n == 0 || memcmp(s.p, p, n) == 0))
-            return id;
+        if ((e & 0xffffffff00000000ull) == hi) {
+            uint32_t id = (uint32_t)e, g;
+            nnav_span s = key(m, id, &g);
+            if (g == graph && s.n == n && (n == 0 || memcmp(s.p, p, n) == 0))
+                return id;
+        }
         i = (i + 1) & h->mask;
     }
+}
+
+/* Store id in the free slot htab_find gave; grow when 70% full so probes
+ * stay short however many undefined names a hostile file invents. */
+static int htab_put(const nnav_model *m, nnav_htab *h, key_name_fn key, uint64_t slot,
+                    uint64_t tag, uint32_t id)
+{
+    h->slot[slot] = tag | id;
+    if (++h->used * 10 < (h->mask + 1) * 7)
+        return 0;
+    uint64_t cap = (h->mask + 1) * 2;
+    uint64_t *ns = malloc(cap * sizeof *ns);
+    if (!ns)
+        return -1;
+    memset(ns, 0xff, cap * sizeof *ns);
+    for (uint64_t i = 0; i <= h->mask; i++) {
+        uint64_t e = h->slot[i];
+        if (e == UINT64_MAX)
+            continue;
+        uint32_t g;
+        nnav_span s = key(m, (uint32_t)e, &g);
+        uint64_t j = key_hash(g, s.p, s.n) & (cap - 1);
+        while (ns[j] != UINT64_MAX)
+            j = (j + 1) & (cap - 1);
+        ns[j] = e;
+    }
+    free(h->slot);
+    h->slot = ns;
+    h->mask = cap - 1;
+    return 0;
+}
+
+/* Table probes are cache misses on big graphs; asking for the slot a few
+ * names ahead lets several misses overlap instead of queueing. */
+#define PREFETCH_AHEAD 8
+static void htab_prefetch(const nnav_htab *h, uint32_t graph, nnav_span name)
+{
+    __builtin_prefetch(&h->slot[key_hash(graph, name.p, name.n) & h->mask]);
 }
 
 /* ---- linking ---- */
@@ -88,8 +132,8 @@ static uint32_t htab_find(const nnav_model *m, const nnav_htab *h, key_name_fn k
 static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, uint32_t producer,
                   uint32_t *out)
 {
-    uint64_t slot;
-    uint32_t id = htab_find(m, &m->value_tab, value_key, graph, name.p, name.n, &slot);
+    uint64_t slot = 0, tag = 0;
+    uint32_t id = htab_find(m, &m->value_tab, value_key, graph, name.p, name.n, &slot, &tag);
     if (id != NNAV_NONE) {
         nnav_value *v = &m->values.v[id];
         /* IR < 4 lists initialisers as inputs too: the initialiser is the
@@ -115,25 +159,42 @@ static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, u
     v->is_input = kind == NNAV_VAL_INPUT;
     v->producer = producer;
     v->vinfo = NNAV_NONE;
-    m->value_tab.slot[slot] = m->values.n - 1;
     *out = m->values.n - 1;
-    return 0;
+    return htab_put(m, &m->value_tab, value_key, slot, tag, *out);
 }
 
 uint32_t nnav_value_lookup(const nnav_model *m, uint32_t graph, const char *name, size_t len)
 {
     for (uint32_t g = graph; g != NNAV_NONE; g = m->graphs.v[g].parent) {
         uint32_t id =
-            htab_find(m, &m->value_tab, value_key, g, (const uint8_t *)name, len, NULL);
+            htab_find(m, &m->value_tab, value_key, g, (const uint8_t *)name, len, NULL, NULL);
         if (id != NNAV_NONE && m->values.v[id].kind != NNAV_VAL_UNDEFINED)
             return id;
     }
     return NNAV_NONE;
 }
 
+/* The node-name table is built on first use: opening does not pay for it. */
+static int node_tab_build(nnav_model *m)
+{
+    if (htab_init(&m->node_tab, (uint64_t)m->nodes.n + 16))
+        return -1;
+    for (uint32_t n = 0; n < m->nodes.n; n++) {
+        const nnav_node *nd = &m->nodes.v[n];
+        uint64_t slot = 0, tag = 0;
+        if (nd->name.n && htab_find(m, &m->node_tab, node_key, nd->graph, nd->name.p,
+                                    nd->name.n, &slot, &tag) == NNAV_NONE &&
+            htab_put(m, &m->node_tab, node_key, slot, tag, n))
+            return -1;
+    }
+    return 0;
+}
+
 uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name, size_t len)
 {
-    return htab_find(m, &m->node_tab, node_key, graph, (const uint8_t *)name, len, NULL);
+    if (!m->node_tab.slot && node_tab_build((nnav_model *)m))
+        return NNAV_NONE;
+    return htab_find(m, &m->node_tab, node_key, graph, (const uint8_t *)name, len, NULL, NULL);
 }
 
 static int link_functions(nnav_model *m)
@@ -174,8 +235,13 @@ static int link_functions(nnav_model *m)
 
 int nnav_index_link(nnav_model *m, nnav_error *err)
 {
-    uint64_t guess = (uint64_t)m->vinfos.n + m->tensors.n + m->refs.n + 16;
-    if (htab_init(&m->value_tab, guess) || htab_init(&m->node_tab, (uint64_t)m->nodes.n + 16))
+    /* Values are defined by inputs, initialisers and node outputs; undefined
+     * uses add a few more, so size for all definitions plus slack. */
+    uint64_t outs = 0;
+    for (uint32_t n = 0; n < m->nodes.n; n++)
+        outs += m->nodes.v[n].out_count;
+    uint64_t guess = (uint64_t)m->vinfos.n + m->tensors.n + outs + outs / 8 + 16;
+    if (htab_init(&m->value_tab, guess))
         goto oom;
     /* Definitions, graph by graph: inputs, initialisers, sparse, node outputs. */
     for (uint32_t g = 0; g < m->graphs.n; g++) {
@@ -210,11 +276,10 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
                     goto oom;
                 r->value = id;
             }
-            uint64_t slot;
-            if (htab_find(m, &m->node_tab, node_key, g, nd->name.p, nd->name.n, &slot) ==
-                    NNAV_NONE &&
-                nd->name.n) {
-                m->node_tab.slot[slot] = n;
+            if (n + PREFETCH_AHEAD < gr->node_first + gr->node_count) {
+                const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
+                if (ahead->out_count)
+                    htab_prefetch(&m->value_tab, g, m->refs.v[ahead->out_first].name);
             }
         }
     }
@@ -222,6 +287,11 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
      * their own so they are flagged, not dropped. */
     for (uint32_t n = 0; n < m->nodes.n; n++) {
         nnav_node *nd = &m->nodes.v[n];
+        if (n + PREFETCH_AHEAD < m->nodes.n) {
+            const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
+            if (ahead->in_count)
+                htab_prefetch(&m->value_tab, ahead->graph, m->refs.v[ahead->in_first].name);
+        }
         for (uint32_t i = 0; i < nd->in_count; i++) {
             nnav_ref *r = &m->refs.v[nd->in_first + i];
             if (r->name.n == 0)

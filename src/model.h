@@ -8,7 +8,10 @@
 #include "util.h"
 
 typedef struct nnav_htab {
-    uint32_t *slot; /* ids, NNAV_NONE = empty */
+    /* (hash32 << 32 | id); all ones = empty. Keeping the hash in the slot
+     * means a probe touches the record only when the hashes agree: lookups
+     * cost one cache miss, not three, on million-name graphs. */
+    uint64_t *slot;
     uint64_t mask;
     uint64_t used;
 } nnav_htab;
