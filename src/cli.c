@@ -15,6 +15,8 @@ enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
 
 typedef struct opts {
     int yaml, all, constants;
+    long values; /* --values N: first N values and min/max/mean; -1 = not asked */
+    const char *name;
     const char *graph, *op, *sort;
     const char *model;
     const char *arg; /* NAME or PATTERN */
@@ -951,6 +953,66 @@ static void warn_text(uint32_t w, char *buf, size_t n)
         strncat(buf, " data-in-several-fields", n - strlen(buf) - 1);
 }
 
+/* Values on request: the first n and min/max/mean over all elements. Reads the
+ * payload (and opens external data) only here. */
+static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    size_t want = (size_t)n;
+    double *v = calloc(want + 1, sizeof *v);
+    nnav_span *sv = calloc(want + 1, sizeof *sv);
+    nnav_values vals = {.v = v, .s = sv};
+    nnav_error err;
+    char buf[1100];
+    int rc = 0;
+    if (!v || !sv) {
+        free(v);
+        free(sv);
+        return -1;
+    }
+    if (nnav_tensor_values(m, t, want, 1, &vals, &err) < 0) {
+        char msg[2048];
+        nnav_error_format(&err, nnav_model_facts_get(m)->path, msg, sizeof msg);
+        fprintf(stderr, "nnav tensors: %s\n", msg);
+        rc = -1;
+        if (w)
+            nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err.msg);
+        else
+            printf("    values: (%s)\n", err.msg);
+    } else if (w) {
+        nnav_yw_key(w, "values");
+        nnav_yw_seq_flow(w);
+        for (size_t i = 0; i < vals.count; i++)
+            tt->dtype == 8 ? nnav_yw_span(w, sv[i]) : nnav_yw_double(w, v[i]);
+        nnav_yw_seq_end(w);
+        if (vals.has_stats) {
+            nnav_yw_key(w, "min"), nnav_yw_double(w, vals.min);
+            nnav_yw_key(w, "max"), nnav_yw_double(w, vals.max);
+            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
+        }
+        if (vals.nan_count)
+            nnav_yw_key(w, "nan_count"), nnav_yw_uint(w, vals.nan_count);
+    } else {
+        printf("    values:");
+        for (size_t i = 0; i < vals.count; i++) {
+            if (tt->dtype == 8)
+                printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
+            else
+                printf("%s %.9g", i ? "," : "", v[i]);
+        }
+        if (vals.total > vals.count)
+            printf(", ... (%llu in all)", (unsigned long long)vals.total);
+        printf("\n");
+        if (vals.has_stats)
+            printf("    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
+        if (vals.nan_count)
+            printf("    %llu NaN\n", (unsigned long long)vals.nan_count);
+    }
+    free(v);
+    free(sv);
+    return rc;
+}
+
 static int cmd_tensors(const nnav_model *m, const opts *o)
 {
     uint32_t g = 0;
@@ -972,6 +1034,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
             continue;
         if (t->owner == NNAV_TOWN_ATTRIBUTE && !o->constants)
             continue;
+        if (o->name && !nnav_span_eqs(t->name, o->name))
+            continue;
         trow r = {i, t->owner == NNAV_TOWN_SPARSE_VALUES ? t->owner_id : NNAV_NONE, 0};
         if (r.sparse != NNAV_NONE) {
             const nnav_sparse *sp = nnav_sparse_get(m, r.sparse);
@@ -992,6 +1056,12 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     else if (o->sort)
         qsort(rows, nr, sizeof *rows, trow_name);
     uint64_t total = 0, params = 0;
+    int vrc = 0;
+    if (o->name && nr == 0) {
+        free(rows);
+        return usage_error("tensors", "no initializer named '%s' (try --all or --constants)",
+                           o->name);
+    }
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].t);
@@ -1050,6 +1120,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
                 nnav_yw_key(&w, "constant"), nnav_yw_bool(&w, 1);
             if (wt[0])
                 nnav_yw_key(&w, "warnings"), nnav_yw_cstr(&w, wt + 1);
+            if (o->values >= 0 && tensor_values(m, rows[i].t, o->values, &w) < 0)
+                vrc = EXIT_BADINPUT;
             nnav_yw_map_end(&w);
             continue;
         }
@@ -1073,6 +1145,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         if (wt[0])
             printf("  WARNING:%s", wt);
         printf("\n");
+        if (o->values >= 0 && tensor_values(m, rows[i].t, o->values, NULL) < 0)
+            vrc = EXIT_BADINPUT;
     }
     if (o->yaml) {
         nnav_yw_seq_end(&w);
@@ -1081,14 +1155,14 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, params);
         nnav_yw_map_end(&w);
         free(rows);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : vrc;
     }
     print_bytes(total, by, sizeof by);
     human(total, sh, sizeof sh);
     print_bytes(params, st, sizeof st);
     printf("%zu tensors, %s bytes (%s), %s parameters\n", nr, by, sh, st);
     free(rows);
-    return 0;
+    return vrc;
 }
 
 /* ---- find ---- */
@@ -1193,6 +1267,8 @@ static const command commands[] = {
      "  --all            initializers of every graph\n"
      "  --constants      also tensors held in attributes (Constant nodes)\n"
      "  --sort size|name order by size (largest first) or name; default file order\n"
+     "  --name NAME      only the tensor of this name\n"
+     "  --values N       also the first N values and min/max/mean (reads the data)\n"
      "  --yaml           the same facts as YAML\n"},
     {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, op types, "
      "value and initializer names in all graphs; 'op:Conv' matches an op type exactly.",
@@ -1235,9 +1311,12 @@ int nnav_cli_run(int argc, char **argv)
         {"yaml", no_argument, 0, 'y'},       {"graph", required_argument, 0, 'g'},
         {"op", required_argument, 0, 'o'},   {"sort", required_argument, 0, 's'},
         {"all", no_argument, 0, 'a'},        {"constants", no_argument, 0, 'c'},
+        {"values", required_argument, 0, 'v'}, {"name", required_argument, 0, 'n'},
         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     opts o = {0};
+    o.values = -1;
     int c;
+    char *end;
     optind = 2;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
@@ -1248,6 +1327,13 @@ int nnav_cli_run(int argc, char **argv)
         case 's': o.sort = optarg; break;
         case 'a': o.all = 1; break;
         case 'c': o.constants = 1; break;
+        case 'n': o.name = optarg; break;
+        case 'v':
+            o.values = strtol(optarg, &end, 10);
+            if (*end || end == optarg || o.values < 0 || o.values > 1000000)
+                return usage_error(cmd->name, "--values takes a count from 0 to 1000000, not '%s'",
+                                   optarg);
+            break;
         case 'h':
             printf("Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n%s", cmd->name, cmd->args,
                    cmd->help, cmd->options);
@@ -1259,7 +1345,7 @@ int nnav_cli_run(int argc, char **argv)
     /* Options that do not apply to this command are usage errors, not ignored. */
     int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors;
     if ((o.graph && !takes_graph) || (o.op && cmd->run != cmd_nodes) ||
-        ((o.sort || o.all || o.constants) && cmd->run != cmd_tensors))
+        ((o.sort || o.all || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors))
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     int want = cmd->args[0] ? 2 : 1;
     if (argc - optind != want)

@@ -7,6 +7,7 @@
  * bottom-up as the error returns through each level (nnav_err_prepend). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dtype.h"
@@ -897,28 +898,44 @@ static int walk_graph(walker *w, uint32_t gid)
     return 0;
 }
 
-/* "graph", "functions[2]", "graph.node[3].attribute[0].g" ... for errors. */
+/* "graph", "functions[2]", "graph.node[3].attribute[0].g" ... for errors.
+ * Iterative: a chain of bodies thousands deep must not cost stack. The head
+ * of the path is kept when it does not fit. */
 static void graph_origin(const nnav_model *m, uint32_t gid, char *buf, size_t n)
 {
-    const nnav_graph *g = &m->graphs.v[gid];
-    if (g->kind == NNAV_GRAPH_MAIN) {
-        snprintf(buf, n, "graph");
-    } else if (g->kind == NNAV_GRAPH_FUNCTION) {
-        snprintf(buf, n, "functions[%u]", g->function);
-    } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
-        snprintf(buf, n, "training_info[%u].%s", g->training,
-                 g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
-    } else {
-        char up[sizeof ((nnav_error *)0)->path];
-        graph_origin(m, g->parent, up, sizeof up);
-        const nnav_node *nd = &m->nodes.v[g->owner_node];
-        uint32_t ai = g->owner_attr - nd->attr_first;
-        if (g->list_index == NNAV_NONE)
-            snprintf(buf, n, "%s.node[%u].attribute[%u].g", up, nd->index, ai);
-        else
-            snprintf(buf, n, "%s.node[%u].attribute[%u].graphs[%u]", up, nd->index, ai,
-                     g->list_index);
+    uint32_t depth = m->graphs.v[gid].depth;
+    uint32_t *chain = malloc(((size_t)depth + 1) * sizeof *chain);
+    size_t o = 0;
+    buf[0] = 0;
+    if (!chain)
+        return;
+    uint32_t k = 0;
+    for (uint32_t g = gid; g != NNAV_NONE && k <= depth; g = m->graphs.v[g].parent)
+        chain[k++] = g;
+    while (k-- > 0 && o + 1 < n) {
+        const nnav_graph *g = &m->graphs.v[chain[k]];
+        int w;
+        if (g->kind == NNAV_GRAPH_MAIN) {
+            w = snprintf(buf + o, n - o, "graph");
+        } else if (g->kind == NNAV_GRAPH_FUNCTION) {
+            w = snprintf(buf + o, n - o, "functions[%u]", g->function);
+        } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
+            w = snprintf(buf + o, n - o, "training_info[%u].%s", g->training,
+                         g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
+        } else {
+            const nnav_node *nd = &m->nodes.v[g->owner_node];
+            uint32_t ai = g->owner_attr - nd->attr_first;
+            if (g->list_index == NNAV_NONE)
+                w = snprintf(buf + o, n - o, ".node[%u].attribute[%u].g", nd->index, ai);
+            else
+                w = snprintf(buf + o, n - o, ".node[%u].attribute[%u].graphs[%u]", nd->index, ai,
+                             g->list_index);
+        }
+        if (w < 0 || (size_t)w >= n - o)
+            break;
+        o += (size_t)w;
     }
+    free(chain);
 }
 
 static int walk_training(walker *w, nnav_span s, uint32_t ti, nnav_span *init, nnav_span *algo)

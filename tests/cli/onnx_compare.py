@@ -9,8 +9,10 @@ Exit 0 when all agree, 1 with a list of differences."""
 import subprocess
 import sys
 
+import numpy as np
 import onnx
 import yaml
+from onnx import numpy_helper
 
 NNAV = sys.argv[1]
 DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
@@ -54,7 +56,7 @@ def check(cond, what):
 
 
 def compare(path):
-    model = onnx.load(path, load_external_data=False)
+    model = onnx.load(path)
     info = nnav("info", path)
     c = info["counts"]
     check(info["ir_version"] == model.ir_version, f"{path}: ir_version")
@@ -87,13 +89,26 @@ def compare(path):
                     a["domain"] == b.domain and a["input"] == list(b.input) and
                     a["output"] == list(b.output))
             check(same, f"{path}:{gpath}: node {i} differs: {a} vs {b.name} {b.op_type}")
-        tens = nnav("tensors", path, "--graph", gpath)["tensors"]
+        tens = nnav("tensors", path, "--graph", gpath, "--values", "4")["tensors"]
         dense = [t for t in tens if not t["storage"].startswith("sparse")]
         check(len(dense) == len(g.initializer), f"{path}:{gpath}: initializer count")
         for a, b in zip(dense, g.initializer):
             check(a["name"] == b.name and a["dims"] == list(b.dims) and
                   a["data_type"] == DTYPES.get(b.data_type, a["data_type"]),
                   f"{path}:{gpath}: initializer {b.name}")
+            if b.data_type == onnx.TensorProto.STRING or not a.get("values"):
+                continue
+            arr = numpy_helper.to_array(b).astype(np.complex128 if np.iscomplexobj(numpy_helper.to_array(b)) else np.float64)
+            if np.iscomplexobj(arr):
+                continue
+            flat = arr.flatten()
+            check(np.allclose(a["values"], flat[:4], rtol=1e-7, atol=0, equal_nan=True),
+                  f"{path}:{gpath}: first values of {b.name}: {a['values']} vs {flat[:4]}")
+            finite = flat[np.isfinite(flat)]
+            if len(finite) and "min" in a:
+                check(a["min"] == finite.min() and a["max"] == finite.max() and
+                      np.isclose(a["mean"], finite.mean(), rtol=1e-9),
+                      f"{path}:{gpath}: min/max/mean of {b.name}")
         # One node in full: attributes and types, for nodes with unique plain names.
         names = [n.name for n in g.node]
         for n in g.node:
