@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Enter on an input jumps to its producer; Backspace / Ctrl-O go back and ]
+# forward; Enter on an output with several consumers offers them to pick;
+# Enter on a graph attribute descends into the body.
+. "$(dirname "$0")/tmux.bash"
+
+start 80 24 "$NNAV_SAMPLES/cnn.onnx"
+wait_ready
+keys j
+wait_for "name relu1"
+keys Tab
+wait_for "line 1/7"
+keys j j j j
+wait_for "line 5/7"
+expect_line "0 conv1_out" "Conv conv1"
+keys Enter
+wait_for "name conv1"
+wait_for "node 1/11"
+pass "Enter on an input goes to the producer"
+
+keys BSpace
+wait_for "name relu1"
+keys ]
+wait_for "name conv1"
+keys C-o
+wait_for "name relu1"
+pass "back (Backspace, C-o) and forward (])"
+
+# input 1 of conv1 is an initialiser: Enter shows it among the initialisers
+keys BTab
+wait_for "node 2/11"
+keys k
+wait_for "name conv1"
+keys Tab j j j j j j j j
+wait_for "line 9/"
+expect_line "1 conv1.weight" "initializer"
+keys Enter
+wait_for "tensor conv1.weight"
+wait_for "tensor 2/9"
+pass "Enter on a weight input shows the initialiser"
+quit_clean
+
+start 100 30 "$NNAV_SAMPLES/control_flow.onnx"
+wait_ready
+wait_for "name const_scale"
+keys Tab
+wait_for "line 1/7"
+keys G
+wait_for "line 7/7"
+expect_line "0 scale" "(+2 more)"
+keys Enter
+wait_for "3 consumers of scale"
+keys j Enter
+wait_gone "consumers of scale"
+wait_for "name then_mul"
+wait_for "Nodes  body_if.then_branch"
+keys BSpace
+wait_for "name const_scale"
+pass "Enter on an output lists its consumers and jumps to the chosen one"
+
+keys :
+typ "loop"
+keys Enter
+wait_for "name loop"
+keys Tab
+wait_for "line 1/"
+keys j j j
+wait_for "line 4/"
+expect_line "body = " "1 graph"
+keys Enter
+wait_for "Nodes  loop.body"
+keys BSpace
+wait_for "Nodes  main"
+pass "Enter on a graph attribute descends into the body"
+quit_clean

@@ -1,0 +1,106 @@
+# tmux.bash - sourced by the tests/tui/*.sh scripts: drive the real binary in
+# a detached tmux (no tty needed) on a private socket, and assert on the text
+# of the screen. Waits poll the screen until the text shows or a timeout
+# passes; nothing sleeps a fixed time hoping the program is done.
+set -u
+
+: "${NNAV_BIN:?NNAV_BIN is not set (run through ctest)}"
+: "${NNAV_SAMPLES:?NNAV_SAMPLES is not set}"
+NNAV_TMP=${NNAV_TMP:-${TMPDIR:-/tmp}}
+TUI_SOCK=nnavtest$$
+TUI_TIMEOUT=${TUI_TIMEOUT:-20}
+TUI_NAME=$(basename "$0" .sh)
+TUI_RUN=0
+TUI_S=nnav0
+
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+
+tm() { tmux -L "$TUI_SOCK" -f /dev/null "$@"; }
+tui_cleanup() { tm kill-server >/dev/null 2>&1 || true; }
+trap tui_cleanup EXIT
+
+skip() { echo "SKIP: $*"; exit 77; }
+screen() { tm capture-pane -p -t "$TUI_S" 2>/dev/null; }
+fail() {
+    echo "FAIL [$TUI_NAME]: $*"
+    echo "--- screen ---"
+    screen
+    echo "--------------"
+    exit 1
+}
+pass() { echo "ok - $*"; }
+
+# start W H MODEL [VAR=value...]: nnav in a fresh session; the shell reports
+# its exit status on the screen when it ends.
+start() {
+    local w=$1 h=$2 model=$3
+    shift 3
+    local envs="LANG=C.UTF-8 LC_ALL=C.UTF-8 $*"
+    TUI_RUN=$((TUI_RUN + 1))
+    TUI_S=nnav$TUI_RUN
+    tm new-session -d -s "$TUI_S" -x "$w" -y "$h" \
+        "env $envs $(printf %q "$NNAV_BIN") $(printf %q "$model"); echo \"nnav exited \$?\"; sleep 3600" \
+        || fail "tmux new-session failed"
+    tm set-option -t "$TUI_S" remain-on-exit on >/dev/null
+}
+
+keys() { tm send-keys -t "$TUI_S" "$@"; }
+# type TEXT: literal characters
+typ() { tm send-keys -t "$TUI_S" -l -- "$1"; }
+
+# wait_for TEXT [SECONDS]: until the screen holds TEXT (fixed string).
+wait_for() {
+    local text=$1 t=${2:-$TUI_TIMEOUT} i=0
+    while [ "$i" -lt $((t * 20)) ]; do
+        screen | grep -qF -- "$text" && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "timed out waiting for '$text'"
+}
+
+# wait_gone TEXT: until the screen no longer holds TEXT.
+wait_gone() {
+    local text=$1 t=${2:-$TUI_TIMEOUT} i=0
+    while [ "$i" -lt $((t * 20)) ]; do
+        screen | grep -qF -- "$text" || return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    fail "timed out waiting for '$text' to go"
+}
+
+# line_with TEXT: the first screen line holding TEXT.
+line_with() { screen | grep -F -m1 -- "$1"; }
+
+# expect_line TEXT WANT: the line holding TEXT also holds WANT.
+expect_line() {
+    line_with "$1" | grep -qF -- "$2" || fail "the line with '$1' lacks '$2'"
+}
+
+# no_text TEXT: the screen must not hold TEXT now.
+no_text() { screen | grep -qF -- "$1" && fail "unexpected '$1' on screen"; return 0; }
+
+# The explorer is up: all four panes and the status line.
+wait_ready() {
+    wait_for "Graphs"
+    wait_for "Nodes"
+    wait_for "Detail"
+    wait_for "Initialisers"
+    wait_for "?:help"
+}
+
+# quit_clean: q ends nnav with status 0 and hands back a normal terminal.
+quit_clean() {
+    keys q
+    wait_for "nnav exited 0"
+    local alt cur mouse
+    alt=$(tm display-message -p -t "$TUI_S" '#{alternate_on}')
+    cur=$(tm display-message -p -t "$TUI_S" '#{cursor_flag}')
+    mouse=$(tm display-message -p -t "$TUI_S" '#{mouse_any_flag}')
+    [ "$alt" = 0 ] || fail "still on the alternate screen after quitting"
+    [ "$cur" = 1 ] || fail "the cursor is still hidden after quitting"
+    [ "$mouse" = 0 ] || fail "mouse reporting still on after quitting"
+    no_text "Initialisers"
+    pass "quit with a clean terminal"
+}
