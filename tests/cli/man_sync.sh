@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The man page stays in step with the CLI: every option each command's --help
+# lists, every YAML key the commands emit, and every key of the explorer's key
+# table (ui/KEYS.md, generated from the request list) appear in man/nnav.1.
+set -u
+. "$(dirname "$0")/lib.bash"
+MAN=$NNAV_SRC/man/nnav.1
+# roff writes "-" as "\-": compare against a plain-text copy.
+plain=$NNAV_TMP/man.txt
+sed 's/\\-/-/g; s/\\e/\\/g; s/\\f[BIRP]//g' "$MAN" > "$plain"
+
+for cmd in info tree nodes node tensors find; do
+    expect_status 0 "$NNAV_BIN" "$cmd" --help
+    for opt in $(grep -o -- '--[a-z]*' "$OUT" | sort -u); do
+        grep -q -- "$opt" "$plain" || fail "man page lacks $cmd's option $opt"
+    done
+done
+
+py=""
+for c in /usr/bin/python3 python3; do "$c" -c 'import yaml' 2>/dev/null && { py=$c; break; }; done
+if [ -n "$py" ]; then
+    S=$NNAV_SAMPLES
+    : > "$NNAV_TMP/yaml_keys"
+    for args in "info $S/control_flow.onnx" "tree $S/control_flow.onnx" "nodes $S/cnn.onnx" \
+                "node $S/control_flow.onnx loop" "node $S/control_flow.onnx then_mul" \
+                "tensors $S/control_flow.onnx --all --constants --values 2" "find $S/cnn.onnx conv"; do
+        # shellcheck disable=SC2086
+        expect_status 0 "$NNAV_BIN" $args --yaml
+        "$py" - "$OUT" >> "$NNAV_TMP/yaml_keys" <<'PY'
+import sys, yaml
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            print(k); walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(yaml.safe_load(open(sys.argv[1])))
+PY
+    done
+    for k in $(sort -u "$NNAV_TMP/yaml_keys"); do
+        grep -qw -- "$k" "$plain" || fail "man page lacks YAML key $k"
+    done
+else
+    echo "SKIP (partly): no PyYAML to list the YAML keys"
+fi
+
+if [ -f "$NNAV_SRC/ui/KEYS.md" ]; then
+    # "| `Up, k` | move-up | ..." -> Up k
+    for key in $(grep -o '^| `[^`]*`' "$NNAV_SRC/ui/KEYS.md" | sed 's/^| `//; s/`$//; s/,/ /g'); do
+        case "$key" in C-m|KP-Enter|DEL|C-h) continue ;; esac  # synonyms the man page folds
+        grep -qF -- "$key" "$plain" || fail "man page lacks key $key"
+    done
+fi
+finish
