@@ -134,7 +134,7 @@ static int op_cmp(const void *a, const void *b)
     if (x->count != y->count)
         return x->count < y->count ? 1 : -1;
     uint64_t n = x->node->op.n < y->node->op.n ? x->node->op.n : y->node->op.n;
-    int c = memcmp(x->node->op.p, y->node->op.p, n);
+    int c = n ? memcmp(x->node->op.p, y->node->op.p, n) : 0;
     return c ? c : (x->node->op.n > y->node->op.n) - (x->node->op.n < y->node->op.n);
 }
 
@@ -175,9 +175,7 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
                 break;
             }
             const nnav_node *o = ops[tab[s]].node;
-            if (o->op.n == nd->op.n && o->domain.n == nd->domain.n &&
-                !memcmp(o->op.p, nd->op.p, nd->op.n) &&
-                !memcmp(o->domain.p, nd->domain.p, nd->domain.n)) {
+            if (nnav_span_same(o->op, nd->op) && nnav_span_same(o->domain, nd->domain)) {
                 ops[tab[s]].count++;
                 break;
             }

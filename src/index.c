@@ -221,9 +221,7 @@ static int link_functions(nnav_model *m)
         uint64_t s = nnav_hash_bytes(nd->op.p, nd->op.n, 7) & (cap - 1);
         for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
             const nnav_function *f = &m->functions.v[tab[s]];
-            if (f->name.n == nd->op.n && !memcmp(f->name.p, nd->op.p, nd->op.n) &&
-                f->domain.n == nd->domain.n &&
-                (nd->domain.n == 0 || !memcmp(f->domain.p, nd->domain.p, nd->domain.n))) {
+            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nd->domain)) {
                 nd->function = tab[s];
                 break;
             }
@@ -584,8 +582,7 @@ static char *path_build(const nnav_model *m, uint32_t id)
         const nnav_function *f = &m->functions.v[g->function];
         int ambiguous = 0;
         for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
-            ambiguous = i != g->function && m->functions.v[i].name.n == f->name.n &&
-                        !memcmp(m->functions.v[i].name.p, f->name.p, f->name.n);
+            ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
         char name[1024], dom[1024] = "", ovl[1024] = "";
         nnav_text_escape(f->name.p, f->name.n, name, sizeof name);
         if (ambiguous)

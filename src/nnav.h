@@ -345,6 +345,8 @@ size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n);
 size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);
 int nnav_span_eq(nnav_span s, const char *c, size_t len);
 int nnav_span_eqs(nnav_span s, const char *cstr);
+/* Same length and bytes; safe for empty spans with p == NULL. */
+int nnav_span_same(nnav_span a, nnav_span b);
 
 /* ---- search (shared by `find` and the TUI's `/`) ---- */
 typedef enum nnav_hit_kind {

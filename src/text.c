@@ -101,25 +101,49 @@ int nnav_span_eq(nnav_span s, const char *c, size_t len)
     return s.n == len && (len == 0 || memcmp(s.p, c, len) == 0);
 }
 
+int nnav_span_same(nnav_span a, nnav_span b)
+{
+    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
 int nnav_span_eqs(nnav_span s, const char *cstr)
 {
     return nnav_span_eq(s, cstr, strlen(cstr));
 }
 
+/* Copy src into buf (n > 0), cutting only between whole UTF-8 characters. */
+static void copy_whole(const char *src, char *buf, size_t n)
+{
+    size_t len = strlen(src);
+    if (len < n) {
+        memcpy(buf, src, len + 1);
+        return;
+    }
+    size_t k = n - 1;
+    /* Back off to the start of the character that would be cut. */
+    while (k > 0 && ((unsigned char)src[k] & 0xc0) == 0x80)
+        k--;
+    memcpy(buf, src, k);
+    buf[k] = 0;
+}
+
 void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t n)
 {
-    char f[1024], msg[1100], path[1100];
+    char f[1024], msg[1100], path[1100], all[3400];
+    if (n == 0)
+        return;
     nnav_text_escape_cstr(file ? file : "", f, sizeof f);
     /* Messages may quote names from the file: they pass the sanitiser too. */
     nnav_text_escape_cstr(e->msg, msg, sizeof msg);
     nnav_text_escape_cstr(e->path, path, sizeof path);
     if (e->has_offset && path[0])
-        snprintf(buf, n, "%s: %s: %s at offset %llu", f, path, msg,
+        snprintf(all, sizeof all, "%s: %s: %s at offset %llu", f, path, msg,
                  (unsigned long long)e->offset);
     else if (e->has_offset)
-        snprintf(buf, n, "%s: %s at offset %llu", f, msg, (unsigned long long)e->offset);
+        snprintf(all, sizeof all, "%s: %s at offset %llu", f, msg, (unsigned long long)e->offset);
     else if (path[0])
-        snprintf(buf, n, "%s: %s: %s", f, path, msg);
+        snprintf(all, sizeof all, "%s: %s: %s", f, path, msg);
     else
-        snprintf(buf, n, "%s: %s", f, msg);
+        snprintf(all, sizeof all, "%s: %s", f, msg);
+    copy_whole(all, buf, n);
 }
