@@ -49,6 +49,12 @@ static void guard_handler(int sig, siginfo_t *si, void *uc)
 
 static int guard_add(const uint8_t *base, uint64_t size)
 {
+    /* (Re)install when someone else took SIGBUS since: a test harness or a
+     * front end may set its own handlers after we did. */
+    struct sigaction cur;
+    if (sigaction(SIGBUS, NULL, &cur) == 0 && (!(cur.sa_flags & SA_SIGINFO) ||
+                                               cur.sa_sigaction != guard_handler))
+        guard_installed = 0;
     if (!guard_installed) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
