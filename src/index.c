@@ -437,7 +437,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         goto fail;
     m->facts.file_size = m->map.size;
     if (m->map.size == 0) {
-        nnav_err_set(err, 0, 0, "the file is empty: not a model");
+        nnav_err_set(err, 0, 1, "the file is empty: not a model");
         goto fail;
     }
     if (sniff_not_protobuf(m, err) < 0)
