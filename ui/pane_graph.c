@@ -432,9 +432,8 @@ static int gp_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
 
 static int gp_here(ui *u, pane *p, place *out)
 {
-    uint32_t n = graph_cursor_node(u, p);
-    if (n == NNAV_NONE)
-        n = GP(p)->centre;
+    /* The view is "at" its centre: moving the cursor is browsing, not going. */
+    uint32_t n = GP(p)->centre;
     if (n == NNAV_NONE)
         return 0;
     *out = ui_place_node(u, n);

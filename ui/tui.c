@@ -349,8 +349,8 @@ static void draw_screen(ui *u)
     erase();
     draw_clip_screen();
     if (u->lay.too_small) {
-        draw_fmt(0, 0, COLS, A_BOLD, "nnav: the terminal is too small (%dx%d); %dx%d needed",
-                 COLS, LINES, LAYOUT_MIN_COLS, LAYOUT_MIN_LINES);
+        draw_fmt(0, 0, COLS, A_BOLD, "nnav: too small (%dx%d)", COLS, LINES);
+        draw_fmt(1, 0, COLS, 0, "needs %dx%d; q quits", LAYOUT_MIN_COLS, LAYOUT_MIN_LINES);
         curs_set(0);
         refresh();
         return;
