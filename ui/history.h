@@ -18,6 +18,7 @@ typedef struct place {
     uint8_t pane;   /* which pane had the focus */
     uint32_t graph; /* graph shown */
     uint32_t id;    /* graph, node, tensor or value id, by kind */
+    uint32_t line;  /* the detail pane's cursor line, when it had the focus */
 } place;
 
 #define HISTORY_MAX 256

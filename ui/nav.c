@@ -11,18 +11,20 @@
 
 place ui_place_node(ui *u, uint32_t node)
 {
-    return (place){ PLACE_NODE, PANE_NODES, nnav_node_get(u->m, node)->graph, node };
+    return (place){ .kind = PLACE_NODE, .pane = PANE_NODES,
+                    .graph = nnav_node_get(u->m, node)->graph, .id = node };
 }
 
 place ui_place_tensor(ui *u, uint32_t t)
 {
-    return (place){ PLACE_TENSOR, PANE_TENSORS, nnav_tensor_get(u->m, t)->graph, t };
+    return (place){ .kind = PLACE_TENSOR, .pane = PANE_TENSORS,
+                    .graph = nnav_tensor_get(u->m, t)->graph, .id = t };
 }
 
 place ui_place_graph(ui *u, uint32_t g)
 {
     (void)u;
-    return (place){ PLACE_GRAPH, PANE_NODES, g, g };
+    return (place){ .kind = PLACE_GRAPH, .pane = PANE_NODES, .graph = g, .id = g };
 }
 
 place ui_place_value(ui *u, uint32_t v)
@@ -32,7 +34,7 @@ place ui_place_value(ui *u, uint32_t v)
         return ui_place_node(u, val->producer);
     if (val->kind == NNAV_VAL_INITIALIZER && val->producer != NNAV_NONE)
         return ui_place_tensor(u, val->producer);
-    return (place){ PLACE_VALUE, PANE_DETAIL, val->graph, v };
+    return (place){ .kind = PLACE_VALUE, .pane = PANE_DETAIL, .graph = val->graph, .id = v };
 }
 
 void ui_set_graph(ui *u, uint32_t g)
@@ -49,10 +51,11 @@ void ui_set_graph(ui *u, uint32_t g)
 
 place ui_here(ui *u)
 {
-    place p = { PLACE_GRAPH, PANE_NODES, u->graph, u->graph };
+    place p = { .kind = PLACE_GRAPH, .pane = PANE_NODES, .graph = u->graph, .id = u->graph };
     pane *fp = ui_pane(u, u->focus);
     if (fp->ops->here && fp->ops->here(u, fp, &p))
         p.pane = (uint8_t)u->focus;
+    p.line = u->focus == PANE_DETAIL ? u->pane[PANE_DETAIL].cur : 0;
     return p;
 }
 
@@ -85,6 +88,10 @@ void ui_go(ui *u, place p)
     }
     if (p.pane < PANE_COUNT)
         u->focus = p.pane;
+    if (p.pane == PANE_DETAIL) {
+        pane *d = &u->pane[PANE_DETAIL];
+        pane_set_cursor(d, p.line, d->ops->lines(u, d));
+    }
 }
 
 void ui_jump(ui *u, place p)

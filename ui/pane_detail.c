@@ -41,6 +41,7 @@ typedef struct detail {
     uint32_t n, cap;
     preview cache[PREVIEW_CACHE];
     uint32_t ncache;
+    uint64_t total_nodes;  /* of a graph target with its bodies, counted once */
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
@@ -148,6 +149,7 @@ static void build_graph(ui *u, detail *d, uint32_t g)
     if (gr->owner_node != NNAV_NONE && gr->kind == NNAV_GRAPH_BODY)
         add(d, DL_G_OWNER, gr->owner_node, 0);
     add(d, DL_G_COUNTS, g, 0);
+    d->total_nodes = nnav_graph_total_nodes(u->m, g);
     add(d, DL_SECTION, SEC_INPUTS, gr->input_count);
     for (uint32_t i = 0; i < gr->input_count; i++)
         add(d, DL_G_INPUT, gr->input_first + i, i);
@@ -546,7 +548,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_G_COUNTS: {
         const nnav_graph *g = nnav_graph_get(u->m, l->a);
         draw_fmt(y, x, w, sel, "nodes %u (with bodies %llu)  initializers %u  bodies %u",
-                 g->node_count, (unsigned long long)nnav_graph_total_nodes(u->m, l->a),
+                 g->node_count, (unsigned long long)d->total_nodes,
                  g->init_count, g->child_count);
         break;
     }
@@ -754,7 +756,9 @@ static int detail_here(ui *u, pane *p, place *out)
     case PLACE_NODE: *out = ui_place_node(u, d->id); break;
     case PLACE_TENSOR: *out = ui_place_tensor(u, d->id); break;
     case PLACE_GRAPH: *out = ui_place_graph(u, d->id); break;
-    default: *out = (place){ PLACE_VALUE, PANE_DETAIL, u->graph, d->id }; break;
+    default:
+        *out = (place){ .kind = PLACE_VALUE, .pane = PANE_DETAIL, .graph = u->graph, .id = d->id };
+        break;
     }
     out->pane = PANE_DETAIL;
     return 1;

@@ -261,8 +261,8 @@ static void draw_status(ui *u)
                                                      : u->focus == PANE_TREE ? "graph" : "line",
                      p->cur + 1, lines);
         find_status(u, st, sizeof st);
-        snprintf(right, sizeof right, "%s%s%s?:help /:search v:graph q:quit ", st,
-                 st[0] ? "  " : "", pos);
+        snprintf(right, sizeof right, "%s%s%s%s ", st, st[0] ? "  " : "", pos,
+                 w >= 110 ? "?:help /:search v:graph q:quit" : "?:help q:quit");
     }
     int rw = draw_width(right);
     if (rw > w - 10)
@@ -457,7 +457,7 @@ static void yank(ui *u)
 
 static void goto_target(ui *u, const char *s)
 {
-    if (!*s)
+    if (!*s || u->graph == NNAV_NONE)
         return;
     const nnav_graph *g = nnav_graph_get(u->m, u->graph);
     char *end;
@@ -895,9 +895,11 @@ int nnav_tui_run(const char *path)
         return 1;
     }
     relayout(u);
-    ui_go(u, ui_place_graph(u, 0));
-    if (nnav_graph_get(m, 0)->node_count)
-        ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
+    if (nnav_graph_count(m) > 0) {
+        ui_go(u, ui_place_graph(u, 0));
+        if (nnav_graph_get(m, 0)->node_count)
+            ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
+    }
     u->focus = PANE_NODES;
     if (nnav_model_truncated(m))
         ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");

@@ -20,6 +20,7 @@ pass "Enter on an input goes to the producer"
 
 keys BSpace
 wait_for "name relu1"
+wait_for "line 5/7"    # back where the cursor was, in the detail pane
 keys ]
 wait_for "name conv1"
 keys C-o

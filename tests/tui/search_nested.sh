@@ -9,6 +9,7 @@ wait_for "loop.body"
 
 keys /
 typ "then_add"
+wait_for "/then_add"
 wait_for "hit 1/1"
 keys Enter
 wait_for "Nodes  body_if.then_branch"
@@ -23,6 +24,7 @@ pass "back returns to where the search started"
 
 keys /
 typ "op:add"
+wait_for "/op:add"
 wait_for "hit 1/"
 keys Enter
 wait_for "Add  ai.onnx"
@@ -34,6 +36,7 @@ pass "op: search and n/N"
 
 keys /
 typ "zzz_no_such"
+wait_for "/zzz_no_such"
 wait_for "no hits"
 keys Escape
 wait_gone "/zzz"

@@ -43,6 +43,18 @@ if printf '%s' "$s" | LC_ALL=C grep -q "$(printf '[\200-\377]')"; then
     fail "non-ASCII bytes on an ASCII terminal"
 fi
 pass "C locale: ASCII boxes and separators only"
+sgr=$(tm capture-pane -e -p -t "$TUI_S" | grep -oE $'\e\\[[0-9;]*m' | sort -u | tr '\n' ' ')
+colour_re='(\[|;)(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38|48)(;|m)'
+printf '%s' "$sgr" | grep -qE "$colour_re" && fail "colours despite NO_COLOR: $sgr"
+case "$sgr" in *"[7m"*) ;; *) fail "no reverse video in monochrome: $sgr";; esac
+pass "NO_COLOR: attributes only, no colours"
+quit_clean
+
+start 80 24 "$NNAV_SAMPLES/control_flow.onnx"
+wait_ready
+sgr=$(tm capture-pane -e -p -t "$TUI_S" | grep -oE $'\e\\[[0-9;]*m' | sort -u | tr '\n' ' ')
+printf '%s' "$sgr" | grep -qE "$colour_re" || fail "no colours without NO_COLOR: $sgr"
+pass "colours when the terminal has them"
 quit_clean
 
 start 80 24 "$dir/no-such-model.onnx"

@@ -90,10 +90,8 @@ wait_ready() {
     wait_for "?:help"
 }
 
-# quit_clean: q ends nnav with status 0 and hands back a normal terminal.
-quit_clean() {
-    keys q
-    wait_for "nnav exited 0"
+# terminal_clean: after nnav ended, the terminal is back to normal.
+terminal_clean() {
     local alt cur mouse
     alt=$(tm display-message -p -t "$TUI_S" '#{alternate_on}')
     cur=$(tm display-message -p -t "$TUI_S" '#{cursor_flag}')
@@ -102,5 +100,12 @@ quit_clean() {
     [ "$cur" = 1 ] || fail "the cursor is still hidden after quitting"
     [ "$mouse" = 0 ] || fail "mouse reporting still on after quitting"
     no_text "Initialisers"
+}
+
+# quit_clean: q ends nnav with status 0 and hands back a normal terminal.
+quit_clean() {
+    keys q
+    wait_for "nnav exited 0"
+    terminal_clean
     pass "quit with a clean terminal"
 }
