@@ -1093,11 +1093,13 @@ static void test_undefined_names(void **state)
 {
     (void)state;
     tu_pb model = {0}, graph = {0}, node = {0}, body = {0}, attr = {0};
-    /* main: use_ghost(ghost) -> y; two(y, "") -> z; If(y) with a then branch
+    /* main: use_ghost(ghost) -> y; two(y, "") -> z; sq(y, y) -> q; If(y) with a then branch
      * reading "phantom"; outputs z and "nowhere", which nothing makes. */
     tu_pb_node(&node, "use_ghost", "Relu", "ghost", "y");
     tu_pb_msg(&graph, 1, &node);
     tu_pb_node(&node, "two", "Add", "y,", "z");
+    tu_pb_msg(&graph, 1, &node);
+    tu_pb_node(&node, "sq", "Mul", "y,y", "q");
     tu_pb_msg(&graph, 1, &node);
     tu_pb_node(&node, "inner", "Neg", "phantom", "w");
     tu_pb_msg(&body, 1, &node);
@@ -1130,6 +1132,14 @@ static void test_undefined_names(void **state)
     assert_int_equal(two->in_count, 2);
     assert_int_equal(nnav_ref_get(m, two->in_first + 1)->name.n, 0);
     assert_int_equal(nnav_ref_get(m, two->in_first + 1)->value, NNAV_NONE);
+    /* y is read by two, sq (twice: listed once) and the If. */
+    uint32_t y = nnav_value_lookup(m, 0, "y", 1);
+    uint32_t ny;
+    const uint32_t *cy = nnav_value_consumers(m, y, &ny);
+    assert_int_equal(ny, 3);
+    assert_int_equal(cy[0], tu_node(m, 0, "two"));
+    assert_int_equal(cy[1], tu_node(m, 0, "sq"));
+    assert_int_equal(cy[2], tu_node(m, 0, "branch"));
     /* In the body: flagged in the body's scope. */
     uint32_t body_g = tu_graph(m, "/branch/then_branch");
     uint32_t ph = input_value(m, tu_node(m, body_g, "inner"), 0);
