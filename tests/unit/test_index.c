@@ -1484,6 +1484,189 @@ static void test_tensor_warnings(void **state)
     nnav_model_close(m);
 }
 
+/* Values from every typed field, for the element types that use them. The
+ * expected numbers are the ONNX definitions of those fields. */
+static void test_typed_values(void **state)
+{
+    (void)state;
+    int64_t d1[] = {1}, d2[] = {2}, d3[] = {3};
+    static int32_t i32[] = {-5, 0, 2147483647};
+    static int32_t i8[] = {-3, 127};
+    static int32_t u8[] = {255, 0};
+    static int32_t f16[] = {0x3c00, 0xc000, 0x7c00}; /* 1, -2, inf */
+    static int32_t bf16[] = {0x3f80, 0xc0a0};      /* 1, -5 */
+    static int32_t b[] = {1, 0};
+    static int64_t i64[] = {-1, INT64_C(1) << 53};
+    static uint64_t u64[] = {UINT64_MAX};
+    static uint64_t u32[] = {4294967295u, 7};
+    static double dd[] = {0.1, -1e300, 2.5};
+    static int32_t i4[] = {0x8f, 0x07}; /* -1, -8, 7 (and a padding nibble) */
+    static int32_t u4[] = {0x21, 0x03}; /* 1, 2, 3 */
+    static float f3[] = {1.0f, 2.0f, 3.0f};
+    static ProtobufCBinaryData strs[] = {{1, (uint8_t *)"a"}, {3, (uint8_t *)"\x1b[m"}};
+    Onnx__TensorProto *ts[] = {
+        mk_tensor("i32", 6, 1, d3),   mk_tensor("i8", 3, 1, d2),     mk_tensor("u8", 2, 1, d2),
+        mk_tensor("f16", 10, 1, d3),  mk_tensor("bf16", 16, 1, d2),  mk_tensor("bool", 9, 1, d2),
+        mk_tensor("i64", 7, 1, d2),   mk_tensor("u64", 13, 1, d1),   mk_tensor("u32", 12, 1, d2),
+        mk_tensor("dbl", 11, 1, d3),  mk_tensor("i4", 22, 1, d3),    mk_tensor("u4", 21, 1, d3),
+        mk_tensor("str", 8, 1, d2),   mk_tensor("extra", 1, 1, d2),
+    };
+    enum { NT = sizeof ts / sizeof *ts };
+    ts[0]->n_int32_data = 3, ts[0]->int32_data = i32;
+    ts[1]->n_int32_data = 2, ts[1]->int32_data = i8;
+    ts[2]->n_int32_data = 2, ts[2]->int32_data = u8;
+    ts[3]->n_int32_data = 3, ts[3]->int32_data = f16;
+    ts[4]->n_int32_data = 2, ts[4]->int32_data = bf16;
+    ts[5]->n_int32_data = 2, ts[5]->int32_data = b;
+    ts[6]->n_int64_data = 2, ts[6]->int64_data = i64;
+    ts[7]->n_uint64_data = 1, ts[7]->uint64_data = u64;
+    ts[8]->n_uint64_data = 2, ts[8]->uint64_data = u32;
+    ts[9]->n_double_data = 3, ts[9]->double_data = dd;
+    ts[10]->n_int32_data = 2, ts[10]->int32_data = i4;
+    ts[11]->n_int32_data = 2, ts[11]->int32_data = u4;
+    ts[12]->n_string_data = 2, ts[12]->string_data = strs;
+    ts[13]->n_float_data = 3, ts[13]->float_data = f3; /* dims [2], three stored */
+    const char *path = pack_initializers("typed", ts, NT);
+    for (int i = 0; i < NT; i++)
+        free(ts[i]);
+    nnav_model *m = tu_open(path);
+    static const struct {
+        const char *name;
+        size_t n;
+        double v[3];
+    } want[] = {
+        {"i32", 3, {-5, 0, 2147483647}},
+        {"i8", 2, {-3, 127}},
+        {"u8", 2, {255, 0}},
+        {"f16", 3, {1, -2, INFINITY}},
+        {"bf16", 2, {1, -5}},
+        {"bool", 2, {1, 0}},
+        {"i64", 2, {-1, 9007199254740992.0}},
+        {"u64", 1, {18446744073709551615.0}},
+        {"u32", 2, {4294967295.0, 7}},
+        {"dbl", 3, {0.1, -1e300, 2.5}},
+        {"u4", 3, {1, 2, 3}},
+        {"i4", 3, {-1, -8, 7}},
+        {"extra", 2, {1, 2}},
+    };
+    char bad[1024] = "";
+    size_t o = 0;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint32_t t = tu_tensor(m, want[i].name);
+        assert_int_equal(nnav_tensor_get(m, t)->storage, NNAV_STORE_TYPED);
+        double v[8];
+        nnav_values vals = {.v = v};
+        nnav_error err;
+        if (nnav_tensor_values(m, t, 8, 1, &vals, &err) != 0) {
+            o += (size_t)snprintf(bad + o, sizeof bad - o, "%s: %s; ", want[i].name, err.msg);
+            continue;
+        }
+        int ok = vals.count == want[i].n && vals.total == want[i].n;
+        for (size_t k = 0; ok && k < want[i].n; k++)
+            ok = v[k] == want[i].v[k];
+        /* Stats cover the tensor's elements, no more. */
+        double mx = -INFINITY;
+        for (size_t k = 0; k < want[i].n; k++)
+            mx = want[i].v[k] > mx ? want[i].v[k] : mx;
+        ok = ok && vals.max == mx;
+        if (!ok && o < sizeof bad)
+            o += (size_t)snprintf(bad + o, sizeof bad - o,
+                                  "%s: count %zu of total %llu, first %g %g %g, max %g; ",
+                                  want[i].name, vals.count, (unsigned long long)vals.total, v[0],
+                                  vals.count > 1 ? v[1] : 0.0, vals.count > 2 ? v[2] : 0.0,
+                                  vals.max);
+    }
+    /* Strings: spans, no stats. */
+    uint32_t t = tu_tensor(m, "str");
+    double v[4];
+    nnav_span sp[4];
+    nnav_values vals = {.v = v, .s = sp};
+    nnav_error err;
+    assert_int_equal(nnav_tensor_values(m, t, 4, 1, &vals, &err), 0);
+    assert_int_equal(vals.count, 2);
+    assert_false(vals.has_stats);
+    tu_assert_span(sp[0], "a");
+    tu_assert_span(sp[1], "\x1b[m");
+    nnav_model_close(m);
+    if (bad[0])
+        fail_msg("%s", bad);
+}
+
+static int cancel_at_first(void *ctx, uint64_t done, uint64_t total)
+{
+    uint64_t *seen = ctx;
+    assert_true(done <= total);
+    assert_true(done >= seen[1]);
+    seen[0]++;
+    seen[1] = done;
+    seen[2] = total;
+    return seen[3] ? 1 : 0;
+}
+
+/* A long open reports progress and can be cancelled. */
+static void test_progress_and_cancel(void **state)
+{
+    (void)state;
+    tu_pb model = {0}, graph = {0}, node = {0};
+    const uint32_t nn = 200000;
+    char in[16], out[16];
+    for (uint32_t i = 0; i < nn; i++) {
+        snprintf(in, sizeof in, "v%u", i);
+        snprintf(out, sizeof out, "v%u", i + 1);
+        tu_pb_node(&node, NULL, "Relu", in, out);
+        tu_pb_msg(&graph, 1, &node);
+    }
+    tu_pb_vinfo(&graph, 11, "v0");
+    tu_pb_model(&model, &graph);
+    const char *p = write_model("progress", &model);
+    uint64_t size = model.n;
+    tu_pb_free(&model);
+    uint64_t seen[4] = {0, 0, 0, 0};
+    nnav_open_opts o = {.progress = cancel_at_first, .ctx = seen};
+    nnav_model *m = NULL;
+    nnav_error err;
+    assert_int_equal(nnav_model_open(p, &o, &m, &err), 0);
+    assert_true(seen[0] >= 1);
+    assert_int_equal(seen[2], size);
+    assert_int_equal(nnav_node_count(m), nn);
+    /* A chain: v1..v200000 each made by one node, read by the next. */
+    uint32_t last = nnav_value_lookup(m, 0, "v200000", 7);
+    assert_int_equal(nnav_value_get(m, last)->producer, nn - 1);
+    nnav_model_close(m);
+    memset(seen, 0, sizeof seen);
+    seen[3] = 1;
+    m = (nnav_model *)1;
+    assert_int_equal(nnav_model_open(p, &o, &m, &err), -1);
+    assert_null(m);
+    assert_int_equal(seen[0], 1);
+    tu_assert_contains(err.msg, "cancel");
+}
+
+/* The file shrinks while open: values from the lost part are an error,
+ * not a crash (SIGBUS) and not silent zeros. */
+static void test_file_shrinks(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *bytes = tu_read(tu_sample("cnn.onnx"), &n);
+    const char *p = tmpfile_in("index_shrink", "cnn.onnx");
+    tu_write(p, bytes, n);
+    free(bytes);
+    nnav_model *m = tu_open(p);
+    uint32_t t = tu_tensor(m, "fc.weight"); /* stored near the end */
+    assert_true(nnav_tensor_get(m, t)->data.p - nnav_tensor_get(m, tu_tensor(m, "conv1.weight"))->data.p > 8192);
+    assert_int_equal(truncate(p, 64), 0);
+    double v[4];
+    nnav_values vals = {.v = v};
+    nnav_error err;
+    int r = nnav_tensor_values(m, t, 4, 1, &vals, &err);
+    int trunc = nnav_model_truncated(m);
+    nnav_model_close(m);
+    assert_int_equal(r, -1);
+    tu_assert_contains(err.msg, "shrank");
+    assert_true(trunc);
+}
+
 /* ---- the corpus ---- */
 
 static void test_corpus_counts(void **state)
@@ -1590,6 +1773,9 @@ int main(void)
         cmocka_unit_test(test_unknown_fields),
         cmocka_unit_test(test_functions_training_scopes),
         cmocka_unit_test(test_tensor_warnings),
+        cmocka_unit_test(test_typed_values),
+        cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_file_shrinks),
         cmocka_unit_test(test_corpus_counts),
         cmocka_unit_test(test_corpus_all_open),
     };
