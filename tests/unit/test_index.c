@@ -9,6 +9,8 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <math.h>
 
 #include "onnx.pb-c.h"
@@ -1667,6 +1669,128 @@ static void test_file_shrinks(void **state)
     assert_true(trunc);
 }
 
+/* Run fn in a child process so a crash is reported as this test's failure
+ * instead of ending the whole program (ASan aborts on the first error). */
+static int isolated_(int (*fn)(const char *), const char *arg, char *why, size_t n)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* cmocka's handlers would carry on with the next test in here. */
+        static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+            signal(sigs[i], SIG_DFL);
+        _exit(fn(arg));
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (WIFSIGNALED(st))
+        return snprintf(why, n, "killed by signal %d", WTERMSIG(st)), -1;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return snprintf(why, n, "exit status %d", WEXITSTATUS(st)), -1;
+    return 0;
+}
+
+/* Open, then name every graph and format every attribute. 0 when all is well. */
+static int open_and_name_all(const char *path)
+{
+    nnav_model *m = NULL;
+    nnav_error err;
+    if (nnav_model_open(path, NULL, &m, &err) != 0)
+        return 10;
+    int rc = 0;
+    for (uint32_t g = 0; g < nnav_graph_count(m) && !rc; g++) {
+        char p[1024];
+        if (nnav_graph_path(m, g, p, sizeof p) == 0 || nnav_graph_by_path(m, p) != g)
+            rc = 11;
+    }
+    for (uint32_t a = 0; a < nnav_attr_count(m); a++) {
+        char buf[512];
+        nnav_attr_format(m, a, 4, buf, sizeof buf);
+    }
+    nnav_model_close(m);
+    return rc;
+}
+
+/* Open must fail cleanly (status 2, a message), not crash. */
+static int open_fails_cleanly(const char *path)
+{
+    nnav_model *m = NULL;
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    if (nnav_model_open(path, NULL, &m, &err) == 0) {
+        nnav_model_close(m);
+        return 20;
+    }
+    return err.status == 2 && err.msg[0] ? 0 : 21;
+}
+
+/* A function whose attribute default (attribute_proto) is a GRAPH: the body
+ * belongs to no node. Naming it, or reporting an error inside it, must not
+ * index the node array with NNAV_NONE. */
+static void test_function_graph_default(void **state)
+{
+    (void)state;
+    char bad[256] = "";
+    size_t o = 0;
+    for (int broken = 0; broken < 2; broken++) {
+        tu_pb model = {0}, graph = {0}, node = {0}, fn = {0}, attr = {0}, body = {0};
+        tu_pb_node(&node, "call", "F", "x", "y");
+        tu_pb_str(&node, 7, "d");
+        tu_pb_msg(&graph, 1, &node);
+        tu_pb_vinfo(&graph, 11, "x");
+        tu_pb_model(&model, &graph);
+        tu_pb_node(&node, "b0", "Identity", "X", "Y");
+        if (broken)
+            tu_pb_int(&node, 1, 3); /* an input that is a VARINT */
+        tu_pb_msg(&body, 1, &node);
+        tu_pb_str(&attr, 1, "branch");
+        tu_pb_int(&attr, 20, 5);
+        tu_pb_msg(&attr, 6, &body);
+        tu_pb_str(&fn, 1, "F");
+        tu_pb_str(&fn, 4, "X");
+        tu_pb_str(&fn, 5, "Y");
+        tu_pb_node(&node, "f0", "Identity", "X", "Y");
+        tu_pb_msg(&fn, 7, &node);
+        tu_pb_str(&fn, 10, "d");
+        tu_pb_msg(&fn, 11, &attr);
+        tu_pb_msg(&model, 25, &fn);
+        const char *p = write_model(broken ? "fn_graph_default_bad" : "fn_graph_default", &model);
+        tu_pb_free(&model);
+        char why[64];
+        if (isolated_(broken ? open_fails_cleanly : open_and_name_all, p, why, sizeof why))
+            o += (size_t)snprintf(bad + o, sizeof bad - o, "%s: %s; ",
+                                  broken ? "an error inside the body" : "naming the body", why);
+    }
+    if (bad[0])
+        fail_msg("function with a GRAPH attribute default: %s", bad);
+}
+
+/* Protobuf merges repeated occurrences of a singular message field: a file
+ * holding graph{node a} graph{node b} has one graph with both nodes, as
+ * the ONNX package reads it. */
+static void test_singular_message_merged(void **state)
+{
+    (void)state;
+    tu_pb model = {0}, g1 = {0}, g2 = {0}, node = {0};
+    tu_pb_node(&node, "a", "Relu", "x", "y");
+    tu_pb_msg(&g1, 1, &node);
+    tu_pb_str(&g1, 2, "first");
+    tu_pb_node(&node, "b", "Relu", "y", "z");
+    tu_pb_msg(&g2, 1, &node);
+    tu_pb_model(&model, &g1);
+    tu_pb_msg(&model, 7, &g2);
+    nnav_model *m = tu_open(write_model("merge", &model));
+    tu_pb_free(&model);
+    uint32_t nodes = nnav_graph_get(m, 0)->node_count;
+    int named = nnav_span_eqs(nnav_graph_get(m, 0)->name, "first");
+    nnav_model_close(m);
+    if (nodes != 2 || !named)
+        fail_msg("graph field given twice: %u nodes (want 2), name kept: %d", nodes, named);
+}
+
 /* ---- the corpus ---- */
 
 static void test_corpus_counts(void **state)
@@ -1776,6 +1900,8 @@ int main(void)
         cmocka_unit_test(test_typed_values),
         cmocka_unit_test(test_progress_and_cancel),
         cmocka_unit_test(test_file_shrinks),
+        cmocka_unit_test(test_function_graph_default),
+        cmocka_unit_test(test_singular_message_merged),
         cmocka_unit_test(test_corpus_counts),
         cmocka_unit_test(test_corpus_all_open),
     };
