@@ -1791,6 +1791,106 @@ static void test_singular_message_merged(void **state)
         fail_msg("graph field given twice: %u nodes (want 2), name kept: %d", nodes, named);
 }
 
+/* Names, strings and types with terminal escapes in them: every formatted
+ * piece of the index comes out escaped. */
+static void test_hostile_names(void **state)
+{
+    (void)state;
+    tu_pb model = {0}, graph = {0}, node = {0}, attr = {0}, body = {0}, t = {0};
+    const char *evil = "\x1b]0;pwned\x07\xe2\x80\xae\xc2\x9b";
+    /* An evil node name and input, a STRING and a STRINGS attribute. */
+    tu_pb_node(&node, evil, "Relu", evil, "out\x1b[2J");
+    tu_pb_str(&attr, 1, "mode\x1b");
+    tu_pb_str(&attr, 4, evil);
+    tu_pb_int(&attr, 20, 3);
+    tu_pb_msg(&node, 5, &attr);
+    tu_pb_str(&attr, 1, "list");
+    tu_pb_str(&attr, 9, evil);
+    tu_pb_str(&attr, 9, "ok");
+    tu_pb_int(&attr, 20, 8);
+    tu_pb_msg(&node, 5, &attr);
+    tu_pb_msg(&graph, 1, &node);
+    /* An If named "If\e" whose body attribute is "g\e". */
+    tu_pb_node(&node, NULL, "Neg", "out\x1b[2J", "n1");
+    tu_pb_msg(&body, 1, &node);
+    tu_pb_str(&attr, 1, "g\x1b");
+    tu_pb_int(&attr, 20, 5);
+    tu_pb_msg(&attr, 6, &body);
+    tu_pb_node(&node, "If\x1b", "If", "out\x1b[2J", "r");
+    tu_pb_msg(&node, 5, &attr);
+    tu_pb_msg(&graph, 1, &node);
+    /* An initialiser and the graph itself with the evil name. */
+    tu_pb_int(&t, 1, 1);
+    tu_pb_int(&t, 2, 1);
+    tu_pb_str(&t, 8, evil);
+    tu_pb_bytes(&t, 9, "\0\0\0\0", 4);
+    tu_pb_msg(&graph, 5, &t);
+    tu_pb_str(&graph, 2, evil);
+    tu_pb_vinfo(&graph, 12, "out\x1b[2J");
+    tu_pb_model(&model, &graph);
+    nnav_model *m = tu_open(write_model("hostile", &model));
+    tu_pb_free(&model);
+    exercise(m);
+    char buf[1024];
+    for (uint32_t a = 0; a < nnav_attr_count(m); a++) {
+        nnav_attr_format(m, a, 8, buf, sizeof buf);
+        assert_true(no_control_bytes(buf));
+        assert_null(strstr(buf, "\xe2\x80\xae"));
+        assert_null(strstr(buf, "\xc2\x9b"));
+    }
+    nnav_attr_format(m, 0, 8, buf, sizeof buf);
+    tu_assert_contains(buf, "\\x1B]0;pwned\\x07\\u{202E}\\u{009B}");
+    uint32_t g1 = nnav_graph_count(m) - 1;
+    nnav_graph_path(m, g1, buf, sizeof buf);
+    assert_string_equal(buf, "/If\\x1B/g\\x1B");
+    assert_int_equal(nnav_graph_by_path(m, buf), g1);
+    nnav_model_close(m);
+}
+
+/* TypeProto nesting is bounded when formatting; a sane depth is rendered. */
+static void test_type_format(void **state)
+{
+    (void)state;
+    char buf[512];
+    for (int depth = 1; depth <= 2000; depth = depth < 40 ? depth + 1 : depth * 2) {
+        /* seq(seq(...(tensor float32[2,N])...)) */
+        tu_pb tp = {0}, tt = {0}, sh = {0}, dim = {0};
+        tu_pb_int(&dim, 1, 2);
+        tu_pb_msg(&sh, 1, &dim);
+        tu_pb_str(&dim, 2, "N");
+        tu_pb_msg(&sh, 1, &dim);
+        tu_pb_int(&tt, 1, 1);
+        tu_pb_msg(&tt, 2, &sh);
+        tu_pb_msg(&tp, 1, &tt);
+        for (int i = 0; i < depth; i++) {
+            tu_pb seq = {0}, outer = {0};
+            tu_pb_msg(&seq, 1, &tp);
+            tu_pb_msg(&outer, 4, &seq);
+            tp = outer;
+        }
+        nnav_type_format((nnav_span){tp.p, tp.n}, buf, sizeof buf);
+        if (depth <= 8) {
+            char want[512] = "";
+            for (int i = 0; i < depth; i++)
+                strcat(want, "seq(");
+            strcat(want, "float32[2,N]");
+            for (int i = 0; i < depth; i++)
+                strcat(want, ")");
+            assert_string_equal(buf, want);
+        }
+        assert_true(no_control_bytes(buf));
+        assert_true(strlen(buf) < sizeof buf);
+        if (depth > 40)
+            tu_assert_contains(buf, "nested");
+        tu_pb_free(&tp);
+    }
+    /* Broken bytes say so. */
+    nnav_type_format((nnav_span){(const uint8_t *)"\x0a\x09\x08", 3}, buf, sizeof buf);
+    tu_assert_contains(buf, "malformed");
+    nnav_type_format((nnav_span){NULL, 0}, buf, sizeof buf);
+    assert_string_equal(buf, "");
+}
+
 /* ---- the corpus ---- */
 
 static void test_corpus_counts(void **state)
@@ -1902,6 +2002,8 @@ int main(void)
         cmocka_unit_test(test_file_shrinks),
         cmocka_unit_test(test_function_graph_default),
         cmocka_unit_test(test_singular_message_merged),
+        cmocka_unit_test(test_hostile_names),
+        cmocka_unit_test(test_type_format),
         cmocka_unit_test(test_corpus_counts),
         cmocka_unit_test(test_corpus_all_open),
     };
