@@ -461,6 +461,41 @@ static void test_odd_locations(void **state)
     nnav_model_close(m);
 }
 
+/* How the model is named does not matter: a relative path, and a path
+ * through a symlinked folder the user chose, both find the data beside it;
+ * the location shown is escaped. */
+static void test_model_path_forms(void **state)
+{
+    (void)state;
+    const char *dir = tu_tmpdir("ext_paths");
+    write_data(tu_join(dir, "w.bin"));
+    std_model(dir, "w.bin");
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    nnav_model *m = tu_open("model.onnx");
+    check_good_values(m, NVALS);
+    nnav_model_close(m);
+    assert_int_equal(chdir(cwd), 0);
+
+    const char *top = tu_tmpdir("ext_paths_alias");
+    char target[4096];
+    if (!realpath(dir, target))
+        fail_msg("realpath: %s", strerror(errno));
+    assert_int_equal(symlink(target, tu_join(top, "alias")), 0);
+    m = tu_open(tu_join(top, "alias/model.onnx"));
+    check_good_values(m, NVALS);
+    nnav_model_close(m);
+
+    write_data(tu_join(dir, "\x1b[31m.bin"));
+    m = tu_open(std_model(dir, "\x1b[31m.bin"));
+    char buf[256];
+    nnav_tensor_storage_format(m, tu_tensor(m, "w"), buf, sizeof buf);
+    assert_string_equal(buf, "external \\x1B[31m.bin @64 +64");
+    check_good_values(m, NVALS);
+    nnav_model_close(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_malformed_numbers),
         cmocka_unit_test(test_duplicate_and_foreign_keys),
         cmocka_unit_test(test_odd_locations),
+        cmocka_unit_test(test_model_path_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
