@@ -122,6 +122,10 @@ void ui_forward(ui *u)
 void ui_menu_open(ui *u, const char *title, const uint32_t *nodes, uint32_t n)
 {
     ui_menu_close(u);
+    if (n == 0) {
+        ui_message(u, 0, "%s: none", title);
+        return;
+    }
     u->menu.nodes = malloc((n ? n : 1) * sizeof *nodes);
     if (!u->menu.nodes)
         return;

@@ -247,6 +247,7 @@ void detail_stats(ui *u, pane *p)
     }
     memset(&d->stats, 0, sizeof d->stats);
     d->stats_err[0] = '\0';
+    ui_status_now(u, "computing min/max/mean...");
     double first[1];
     d->stats.v = first;
     nnav_error err;

@@ -93,6 +93,17 @@ void ui_message(ui *u, int role, const char *fmt, ...)
     u->msg_role = role;
 }
 
+void ui_status_now(ui *u, const char *text)
+{
+    (void)u;
+    if (!curses_on)
+        return;
+    draw_clip_screen();
+    draw_fill(LINES - 1, 0, COLS, draw_attr(R_STATUS));
+    draw_text(LINES - 1, 1, COLS - 1, text, draw_attr(R_STATUS));
+    refresh();
+}
+
 int pane_body_rows(const pane *p)
 {
     return p->r.h > 1 ? p->r.h - 1 : 1;

@@ -94,6 +94,8 @@ extern const pane_ops pane_tree_ops, pane_nodes_ops, pane_detail_ops, pane_tenso
 pane *ui_pane(ui *u, int id);   /* PANE_NODES is the graph view while it is on */
 void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_set_focus(ui *u, int id);
+/* Shows text in the status line at once, before slow work starts. */
+void ui_status_now(ui *u, const char *text);
 /* Moves a list pane's cursor, keeping it on screen. */
 void pane_set_cursor(pane *p, uint32_t line, uint32_t lines);
 int pane_body_rows(const pane *p);
