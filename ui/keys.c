@@ -159,4 +159,13 @@ void keys_write_markdown(FILE *f)
         }
         fprintf(f, "| `%s` | %s | %s |\n", esc, table[i].name, table[i].help);
     }
+    /* Keys read by the prompt line and the overlays, not requests: they only
+     * mean something while those are open. */
+    fprintf(f, "\nInside the `/`, `:` and `f` prompt line: typing edits (search updates as you "
+               "type), `Enter` accepts, `Esc` cancels (a search returns to where it began), "
+               "`Backspace` deletes, `C-u` clears. In the help and the consumer pick list: "
+               "the move keys scroll, `Enter` picks, `Esc` or `q` closes. `Esc` also leaves the "
+               "graph view. Mouse: a click focuses a pane and selects the row (a graph-view "
+               "box), a double click acts as `Enter`, the wheel scrolls the pane under the "
+               "pointer.\n");
 }
