@@ -50,6 +50,36 @@ static const dtype_info dtype_table[NNAV_DT_MAX + 1] = {
     [NNAV_DT_INT2] = {"int2", "INT2", 2},
 };
 
+/* TensorFlow-only types (see dtype.h), indexed by -1000 - code. Sizes are
+ * TensorFlow's in-memory sizes, which its tensor_content and checkpoint data
+ * use; where TensorFlow's storage was not verified (2-bit, fp4) the width is
+ * left unknown so no value is ever decoded from a guess. */
+#define TF_ONLY_FIRST 11
+#define TF_ONLY_LAST 33
+static const dtype_info tf_only_table[TF_ONLY_LAST - TF_ONLY_FIRST + 1] = {
+    [11 - TF_ONLY_FIRST] = {"qint8", "DT_QINT8", 8},
+    [12 - TF_ONLY_FIRST] = {"quint8", "DT_QUINT8", 8},
+    [13 - TF_ONLY_FIRST] = {"qint32", "DT_QINT32", 32},
+    [15 - TF_ONLY_FIRST] = {"qint16", "DT_QINT16", 16},
+    [16 - TF_ONLY_FIRST] = {"quint16", "DT_QUINT16", 16},
+    [20 - TF_ONLY_FIRST] = {"resource", "DT_RESOURCE", 0},
+    [21 - TF_ONLY_FIRST] = {"variant", "DT_VARIANT", 0},
+    [27 - TF_ONLY_FIRST] = {"float8e4m3b11fnuz", "DT_FLOAT8_E4M3B11FNUZ", 8},
+    [29 - TF_ONLY_FIRST] = {"int4", "DT_INT4", 8},
+    [30 - TF_ONLY_FIRST] = {"uint4", "DT_UINT4", 8},
+    [31 - TF_ONLY_FIRST] = {"int2", "DT_INT2", 0},
+    [32 - TF_ONLY_FIRST] = {"uint2", "DT_UINT2", 0},
+    [33 - TF_ONLY_FIRST] = {"float4e2m1fn", "DT_FLOAT4_E2M1FN", 0},
+};
+
+static const dtype_info *tf_only(int32_t dtype)
+{
+    if (dtype > -1000 - TF_ONLY_FIRST || dtype < -1000 - TF_ONLY_LAST)
+        return NULL;
+    const dtype_info *d = &tf_only_table[-1000 - dtype - TF_ONLY_FIRST];
+    return d->name ? d : NULL;
+}
+
 /* The bytes of float and double are reinterpreted below; a platform where
  * they are not IEEE binary32/binary64 would decode garbage silently. */
 _Static_assert(sizeof(float) == 4, "float must be IEEE binary32");
@@ -57,7 +87,7 @@ _Static_assert(sizeof(double) == 8, "double must be IEEE binary64");
 
 int nnav_dtype_valid(int32_t dtype)
 {
-    return dtype >= NNAV_DT_FLOAT && dtype <= NNAV_DT_MAX;
+    return (dtype >= NNAV_DT_FLOAT && dtype <= NNAV_DT_MAX) || tf_only(dtype) != NULL;
 }
 
 /* Unknown values get a fixed string rather than a formatted "dtype(N)" so the
@@ -66,6 +96,8 @@ const char *nnav_dtype_name(int32_t dtype)
 {
     if (dtype == NNAV_DT_UNDEFINED)
         return dtype_table[NNAV_DT_UNDEFINED].name;
+    if (tf_only(dtype))
+        return tf_only(dtype)->name;
     return nnav_dtype_valid(dtype) ? dtype_table[dtype].name : "unknown";
 }
 
@@ -73,11 +105,15 @@ const char *nnav_dtype_onnx_name(int32_t dtype)
 {
     if (dtype == NNAV_DT_UNDEFINED)
         return dtype_table[NNAV_DT_UNDEFINED].onnx_name;
+    if (tf_only(dtype))
+        return tf_only(dtype)->onnx_name;
     return nnav_dtype_valid(dtype) ? dtype_table[dtype].onnx_name : "UNKNOWN";
 }
 
 unsigned nnav_dtype_bits(int32_t dtype)
 {
+    if (tf_only(dtype))
+        return tf_only(dtype)->bits;
     return nnav_dtype_valid(dtype) ? dtype_table[dtype].bits : 0;
 }
 
@@ -264,6 +300,25 @@ static double from_bits(int32_t dtype, uint64_t w)
     case NNAV_DT_FLOAT8E5M2FNUZ:
     case NNAV_DT_FLOAT8E8M0:
         return nnav_fp8_to_double(dtype, (uint8_t)w);
+    /* TensorFlow's quantized types are plain integers in storage; its 4-bit
+     * integers sit one to a byte, as int8/uint8. */
+    case NNAV_DT_TF_QINT8:
+    case NNAV_DT_TF_INT4:
+        return (double)(int8_t)(uint8_t)w;
+    case NNAV_DT_TF_QUINT8:
+    case NNAV_DT_TF_UINT4:
+        return (double)(uint8_t)w;
+    case NNAV_DT_TF_QINT16:
+        return (double)(int16_t)(uint16_t)w;
+    case NNAV_DT_TF_QUINT16:
+        return (double)(uint16_t)w;
+    case NNAV_DT_TF_QINT32:
+        return (double)(int32_t)(uint32_t)w;
+    case NNAV_DT_TF_FLOAT8E4M3B11FNUZ:
+        /* Like E4M3FNUZ with bias 11: the -0 pattern is the only NaN. */
+        if ((uint8_t)w == 0x80)
+            return NAN;
+        return minifloat((uint8_t)w, 4, 3, 11);
     default:
         return NAN;
     }

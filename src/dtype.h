@@ -17,6 +17,18 @@ enum {
     NNAV_DT_MAX = NNAV_DT_INT2
 };
 
+/* Element types TensorFlow has and ONNX does not. They are negative so that no
+ * ONNX file can name them (the ONNX reader maps every out-of-range value to
+ * -1): -1000 - the TensorFlow DataType number. TensorFlow's 4-bit integers
+ * keep one value per byte, unlike ONNX's packed INT4, so they are here too. */
+enum {
+    NNAV_DT_TF_QINT8 = -1011, NNAV_DT_TF_QUINT8 = -1012, NNAV_DT_TF_QINT32 = -1013,
+    NNAV_DT_TF_QINT16 = -1015, NNAV_DT_TF_QUINT16 = -1016, NNAV_DT_TF_RESOURCE = -1020,
+    NNAV_DT_TF_VARIANT = -1021, NNAV_DT_TF_FLOAT8E4M3B11FNUZ = -1027,
+    NNAV_DT_TF_INT4 = -1029, NNAV_DT_TF_UINT4 = -1030, NNAV_DT_TF_INT2 = -1031,
+    NNAV_DT_TF_UINT2 = -1032, NNAV_DT_TF_FLOAT4E2M1FN = -1033,
+};
+
 /* Bytes that n elements take in raw_data (sub-byte types packed, rounded up).
  * Returns 0 and sets *out, or -1 on overflow or a type with no fixed width. */
 int nnav_dtype_raw_bytes(int32_t dtype, uint64_t nelems, uint64_t *out);

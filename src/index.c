@@ -22,7 +22,9 @@ const char *nnav_attr_type_name(int t)
 {
     static const char *n[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH",
                               "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
-                              "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+                              "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS",
+                              "BOOL", "TYPE", "SHAPE", "FUNC", "PLACEHOLDER", "BOOLS", "TYPES",
+                              "SHAPES", "FUNCS", "LIST"};
     return t >= 0 && t < (int)(sizeof n / sizeof *n) ? n[t] : "UNDEFINED";
 }
 
@@ -426,14 +428,20 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     m->map.slot = -1;
     m->facts.ir_version = m->facts.model_version = -1;
-    m->path = strdup(path);
-    m->dir = dup_dir(path);
+    /* A SavedModel folder opens its saved_model.pb; the folder is where the
+     * variables are found. */
+    char *inner = NULL;
+    int folder = nnav_tf_folder(path, &inner, err);
+    if (folder < 0)
+        goto fail;
+    m->path = folder ? inner : strdup(path);
+    m->dir = folder ? strdup(path) : dup_dir(path);
     if (!m->path || !m->dir) {
         nnav_err_set(err, 0, 0, "out of memory");
         goto fail;
     }
     m->facts.path = m->path;
-    if (nnav_map_open(path, &m->map, err) < 0)
+    if (nnav_map_open(m->path, &m->map, err) < 0)
         goto fail;
     m->facts.file_size = m->map.size;
     if (m->map.size == 0) {
@@ -442,10 +450,11 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     if (sniff_not_protobuf(m, err) < 0)
         goto fail;
-    m->facts.format = NNAV_FMT_ONNX;
-    snprintf(m->format_reason, sizeof m->format_reason, "read as an ONNX ModelProto");
+    m->facts.format = nnav_tf_sniff(m, m->format_reason, sizeof m->format_reason);
     m->facts.format_reason = m->format_reason;
-    if (nnav_onnx_index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
+    if ((m->facts.format == NNAV_FMT_ONNX ? nnav_onnx_index(m, opts, err)
+                                          : nnav_tf_index(m, opts, err)) < 0 ||
+        nnav_index_link(m, err) < 0)
         goto fail;
     if (nnav_map_truncated(&m->map)) {
         nnav_err_set(err, 0, 0, "the file shrank while it was being read");
@@ -465,6 +474,7 @@ void nnav_model_close(nnav_model *m)
     if (!m)
         return;
     nnav_map_close(&m->map);
+    nnav_tf_free(m->tf);
     if (m->paths) {
         for (uint32_t i = 0; i < m->graphs.n; i++)
             free(m->paths[i]);
@@ -577,7 +587,8 @@ static char *path_build(const nnav_model *m, uint32_t id)
     size_t n = 0;
     buf[0] = 0;
     if (g->kind == NNAV_GRAPH_MAIN) {
-        snprintf(buf, sizeof buf, "/");
+        /* Several roots: a SavedModel's MetaGraphs after the first. */
+        snprintf(buf, sizeof buf, id ? "~meta[%u]" : "/", id);
     } else if (g->kind == NNAV_GRAPH_FUNCTION) {
         const nnav_function *f = &m->functions.v[g->function];
         int ambiguous = 0;

@@ -46,6 +46,7 @@ struct nnav_model {
     nnav_htab value_tab; /* (graph, name) -> value id */
     nnav_htab node_tab;  /* (graph, name) -> node id, first of that name */
     char **paths;        /* graph path strings, built on first use */
+    struct nnav_tf *tf;  /* TensorFlow reader's state (tf.h), NULL for ONNX */
 };
 
 /* Set err from printf-style arguments. */
@@ -57,5 +58,13 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
 int nnav_index_link(nnav_model *m, nnav_error *err);
 
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+
+/* TensorFlow (tf.c). A folder is a SavedModel: *file gets DIR/saved_model.pb
+ * (malloc'd) and 1 is returned; 0 for a plain file, -1 with err set. */
+int nnav_tf_folder(const char *path, char **file, nnav_error *err);
+/* Which format the mapped bytes hold, decided by their content; why, in reason. */
+nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t n);
+int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+void nnav_tf_free(struct nnav_tf *tf);
 
 #endif

@@ -84,12 +84,16 @@ typedef struct nnav_node {
     uint32_t attr_first, attr_count;
     uint32_t function;     /* the local function this op calls, or NNAV_NONE */
     nnav_span msg;         /* the NodeProto bytes */
+    nnav_span device;      /* TensorFlow: requested placement ("" = any) */
 } nnav_node;
 
 /* One name in a node's input or output list. */
 typedef struct nnav_ref {
     nnav_span name;
     uint32_t value; /* NNAV_NONE for "" (omitted optional) */
+    /* TensorFlow control edge: an input "^N" (no data, only order), or N's
+     * control output "^N" that such inputs name; always after the data refs. */
+    uint8_t control;
 } nnav_ref;
 
 typedef enum nnav_value_kind {
@@ -123,6 +127,12 @@ typedef enum nnav_attr_type {
     NNAV_ATTR_TENSOR, NNAV_ATTR_GRAPH, NNAV_ATTR_FLOATS, NNAV_ATTR_INTS,
     NNAV_ATTR_STRINGS, NNAV_ATTR_TENSORS, NNAV_ATTR_GRAPHS, NNAV_ATTR_SPARSE_TENSOR,
     NNAV_ATTR_SPARSE_TENSORS, NNAV_ATTR_TYPE_PROTO, NNAV_ATTR_TYPE_PROTOS,
+    /* TensorFlow AttrValue kinds ONNX lacks (s, i, f, tensor and their lists
+     * use the ONNX kinds above). A func attr naming a library function links
+     * to its graph through graph_first/graph_count. */
+    NNAV_ATTR_TF_BOOL, NNAV_ATTR_TF_TYPE, NNAV_ATTR_TF_SHAPE, NNAV_ATTR_TF_FUNC,
+    NNAV_ATTR_TF_PLACEHOLDER, NNAV_ATTR_TF_BOOLS, NNAV_ATTR_TF_TYPES, NNAV_ATTR_TF_SHAPES,
+    NNAV_ATTR_TF_FUNCS, NNAV_ATTR_TF_LIST, /* an empty list: its item type is not on the wire */
 } nnav_attr_type;
 const char *nnav_attr_type_name(int t);
 
@@ -281,6 +291,49 @@ uint32_t nnav_training_count(const nnav_model *m);
 
 uint32_t nnav_unknown_count(const nnav_model *m);
 const nnav_unknown *nnav_unknown_get(const nnav_model *m, uint32_t id);
+
+/* Problems found at open that do not stop reading (a function that calls
+ * itself, an attr of the wrong kind, a duplicate signature tensor...), as
+ * text. Names inside are already escaped. */
+uint32_t nnav_warning_count(const nnav_model *m);
+const char *nnav_warning_get(const nnav_model *m, uint32_t i);
+
+/* ---- TensorFlow: meta graphs and signatures (none for ONNX) ---- */
+typedef struct nnav_metagraph {
+    uint32_t graph;                  /* its GraphDef: a root graph */
+    uint32_t tag_first, tag_count;   /* into nnav_tag_get() */
+    nnav_span tf_version, tf_git_version, meta_graph_version;
+    uint32_t sig_first, sig_count;   /* into nnav_signature_get() */
+    uint32_t function_first, function_count;
+    uint32_t collection_count, asset_count, op_count; /* op_count: stripped_op_list */
+    int has_saver;
+    uint64_t object_graph_bytes;     /* TF2 object graph, not walked */
+} nnav_metagraph;
+
+typedef struct nnav_signature {
+    nnav_span key, method;           /* "serving_default", "tensorflow/serving/predict" */
+    uint32_t metagraph;
+    uint32_t in_first, in_count, out_first, out_count; /* into nnav_sig_tensor_get() */
+} nnav_signature;
+
+typedef struct nnav_sig_tensor {
+    nnav_span key;       /* the signature's name for it */
+    nnav_span name;      /* the graph tensor, "node:i" (a sparse one: its values) */
+    int32_t dtype;       /* nnav element type */
+    int32_t rank;        /* -1: unknown rank */
+    uint32_t dims_first; /* into nnav_dims(); -1 = unknown size */
+    uint32_t value;      /* the value it names in the metagraph's graph, or NNAV_NONE */
+    uint8_t encoding;    /* 1 dense name, 4 COO sparse, 5 composite */
+} nnav_sig_tensor;
+
+uint32_t nnav_metagraph_count(const nnav_model *m);
+const nnav_metagraph *nnav_metagraph_get(const nnav_model *m, uint32_t i);
+nnav_span nnav_tag_get(const nnav_model *m, uint32_t i);
+uint32_t nnav_signature_count(const nnav_model *m);
+const nnav_signature *nnav_signature_get(const nnav_model *m, uint32_t i);
+const nnav_sig_tensor *nnav_sig_tensor_get(const nnav_model *m, uint32_t i);
+/* "float32[?,1]" for a signature tensor. */
+void nnav_sig_tensor_format(const nnav_model *m, uint32_t i, char *buf, size_t n);
 
 /* ---- on-demand decoding ---- */
 

@@ -12,6 +12,7 @@
 #include "extdata.h"
 #include "model.h"
 #include "onnx.pb-c.h"
+#include "tf.h"
 #include "wire.h"
 
 #define TYPE_MAX_DEPTH 32
@@ -74,9 +75,26 @@ static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_er
                              base);
 }
 
+/* TensorFlow attrs (tf_values.c): ints also serve list(bool) and list(type),
+ * types as nnav element types, as nnav_attr_int does for bool and type. */
+static int tf_list(const nnav_model *m, uint32_t a, char kind, int64_t *ints, double *dbls,
+                   nnav_span *sp, size_t max, size_t *total, nnav_error *err)
+{
+    uint8_t t = m->attrs.v[a].type;
+    int field = kind == 'f' ? 4 : kind == 's' ? 2
+                : t == NNAV_ATTR_TF_BOOLS ? 5 : t == NNAV_ATTR_TF_TYPES ? 6 : 3;
+    int r = nnav_tf_attr_list(m, a, field, ints, dbls, sp, max, total, err);
+    if (r == 0 && field == 6)
+        for (size_t i = 0; i < *total && i < max; i++)
+            ints[i] = nnav_tf_dtype((uint64_t)ints[i]);
+    return r;
+}
+
 int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, size_t *total,
                    nnav_error *err)
 {
+    if (m->tf)
+        return tf_list(m, a, 'i', buf, NULL, NULL, buf ? max : 0, total, err);
     list_ctx l = {buf, NULL, NULL, max, 0, 0};
     int r = attr_walk(m, a, 8, list_field, &l, err);
     *total = l.total;
@@ -86,6 +104,8 @@ int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, si
 int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, size_t *total,
                      nnav_error *err)
 {
+    if (m->tf)
+        return tf_list(m, a, 'f', NULL, buf, NULL, buf ? max : 0, total, err);
     list_ctx l = {NULL, buf, NULL, max, 0, 1};
     int r = attr_walk(m, a, 7, list_field, &l, err);
     *total = l.total;
@@ -95,6 +115,8 @@ int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, s
 int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
                       size_t *total, nnav_error *err)
 {
+    if (m->tf)
+        return tf_list(m, a, 's', NULL, NULL, buf, buf ? max : 0, total, err);
     list_ctx l = {NULL, NULL, buf, max, 0, 0};
     int r = attr_walk(m, a, 9, list_field, &l, err);
     *total = l.total;
@@ -104,6 +126,10 @@ int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t ma
 int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
                     nnav_error *err)
 {
+    if (m->tf) { /* TensorFlow attrs hold no TypeProto */
+        *total = 0;
+        return 0;
+    }
     list_ctx l = {NULL, NULL, buf, max, 0, 0};
     int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, list_field,
                       &l, err);
@@ -128,6 +154,28 @@ static int attr_scalar(const nnav_model *m, uint32_t a, uint32_t num, uint8_t wt
                        nnav_error *err)
 {
     scalar_ctx s = {.found = 0};
+    if (m->tf) {
+        /* AttrValue: s 2, i 3, f 4; bool 5 and type 6 read as ints. */
+        uint8_t t = m->attrs.v[a].type;
+        num = num == 2 ? 4 : num == 3 ? (t == NNAV_ATTR_TF_BOOL ? 5 : t == NNAV_ATTR_TF_TYPE ? 6 : 3)
+                                      : 2;
+        int r = nnav_tf_attr_scalar(m, a, (int)num, &s.f, err);
+        if (r < 0)
+            return -1;
+        s.found = r;
+        if (r && num == 6)
+            s.f.v = (uint64_t)(int64_t)nnav_tf_dtype(s.f.v);
+        if (!s.found) {
+            memset(out, 0, sizeof *out);
+            return 0;
+        }
+        if (s.f.wt != wt) {
+            nnav_err_set(err, s.f.off, 1, "attribute value has wire type %u, expected %u", s.f.wt, wt);
+            return -1;
+        }
+        *out = s.f;
+        return 0;
+    }
     if (attr_walk(m, a, num, scalar_field, &s, err) < 0)
         return -1;
     if (!s.found) {
@@ -381,6 +429,10 @@ void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n
 void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
+    if (m->tf && tt->storage != NNAV_STORE_EXTERNAL) {
+        nnav_tf_tensor_storage_format(m, t, buf, n);
+        return;
+    }
     sbuf b = {buf, n, 0};
     buf[0] = 0;
     switch (tt->storage) {
@@ -404,6 +456,10 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
 
 void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
 {
+    if (m->tf) {
+        nnav_tf_attr_format(m, a, max_items, buf, n);
+        return;
+    }
     const nnav_attr *at = &m->attrs.v[a];
     sbuf b = {buf, n, 0};
     nnav_error err;
@@ -644,6 +700,8 @@ static int values_raw(const nnav_tensor *t, nnav_span data, acc *a, nnav_error *
 int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err)
 {
+    if (m->tf)
+        return nnav_tf_tensor_values(m, t, want, stats, out, err);
     const nnav_tensor *tt = &m->tensors.v[t];
     memset(err, 0, sizeof *err);
     out->count = 0;

@@ -1,0 +1,84 @@
+/* tf.h - the TensorFlow reader's private pieces, shared by tf.c (SavedModel,
+ * MetaGraphDef and GraphDef -> index), tf_bundle.c (the variables.index
+ * table) and tf_values.c (attrs and tensor values on demand).
+ *
+ * How TensorFlow maps onto the format-neutral index:
+ *  - each MetaGraph's GraphDef is a root graph (kind MAIN; the first is "/",
+ *    the others "~meta[i]"); each library function is a root graph of kind
+ *    FUNCTION ("@NAME"). Calls are links by id, never copies, so a function
+ *    that (indirectly) calls itself costs nothing and recurses nowhere.
+ *  - output i of node N is the value "N:i" at top level and "N:ARG:k" in a
+ *    function body; inputs are rewritten to those names ("N" -> "N:0"), so
+ *    the shared linker resolves them. A control input "^N" stays as written,
+ *    flagged, and names N's control output "^N" (a flagged output ref).
+ *  - types: every type the index knows is an ONNX TypeProto, so the reader
+ *    writes small TypeProto messages (dtype + shape) into its arena.
+ *  - Const nodes' `value` tensors and the checkpoint's variables are the
+ *    graph's initialisers; other tensor attrs are attribute tensors.
+ * Names made here (output names, variable keys out of compressed blocks) live
+ * in the reader's arena until the model is closed. */
+#ifndef NNAV_TF_H
+#define NNAV_TF_H
+
+#include "model.h"
+#include "wire.h"
+
+/* AttrValue and ListValue field numbers. */
+enum { TF_AV_LIST = 1, TF_AV_S = 2, TF_AV_I = 3, TF_AV_F = 4, TF_AV_B = 5, TF_AV_TYPE = 6,
+       TF_AV_SHAPE = 7, TF_AV_TENSOR = 8, TF_AV_PLACEHOLDER = 9, TF_AV_FUNC = 10 };
+/* TensorProto field numbers. */
+enum { TF_T_DTYPE = 1, TF_T_SHAPE = 2, TF_T_VERSION = 3, TF_T_CONTENT = 4, TF_T_FLOAT = 5,
+       TF_T_DOUBLE = 6, TF_T_INT = 7, TF_T_STRING = 8, TF_T_SCOMPLEX = 9, TF_T_INT64 = 10,
+       TF_T_BOOL = 11, TF_T_DCOMPLEX = 12, TF_T_HALF = 13, TF_T_RESOURCE = 14,
+       TF_T_VARIANT = 15, TF_T_UINT32 = 16, TF_T_UINT64 = 17, TF_T_FLOAT8 = 18 };
+
+typedef struct tf_chunk tf_chunk;
+
+typedef struct nnav_tf {
+    tf_chunk *arena;
+    NNAV_VEC(nnav_metagraph) metas;
+    NNAV_VEC(nnav_span) tags;
+    NNAV_VEC(nnav_signature) sigs;
+    NNAV_VEC(nnav_sig_tensor) sig_tensors;
+    NNAV_VEC(char *) warnings;
+    nnav_span bundle_path;   /* "variables/variables.index" when read */
+    uint32_t variables;      /* tensors read from it */
+    uint32_t bundle_shards;
+    int sigs_linked;         /* sig_tensors' values resolved */
+} nnav_tf;
+
+/* Bytes that live until the model is closed; NULL when out of memory. */
+void *nnav_tf_alloc(nnav_tf *tf, size_t n);
+/* A printf-made string in the arena, as a span (p == NULL when out of memory). */
+nnav_span nnav_tf_printf(nnav_tf *tf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A warning shown by `info` (sanitised by the caller of nnav_warning_get). */
+int nnav_tf_warn(nnav_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* TensorFlow DataType number -> nnav element type (ONNX numbering, or a
+ * TensorFlow-only code from dtype.h); -1 when the number is not a DataType. */
+int32_t nnav_tf_dtype(uint64_t tf_dtype);
+
+/* The variables of a SavedModel: read DIR/variables/variables.index (absent is
+ * no error) and append one tensor per entry to graph `graph`'s initialisers. */
+int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err);
+/* Snappy decompression into a buffer of exactly `out_n` bytes (the length the
+ * stream declares, read with nnav_tf_snappy_length). 0 ok, -1 malformed. */
+int nnav_tf_snappy_length(const uint8_t *p, uint64_t n, uint64_t *out_n, uint64_t *hdr);
+int nnav_tf_snappy(const uint8_t *p, uint64_t n, uint8_t *out, uint64_t out_n);
+/* CRC-32C (Castagnoli), and LevelDB's masked form of it. */
+uint32_t nnav_tf_crc32c(uint32_t crc, const uint8_t *p, uint64_t n);
+uint32_t nnav_tf_crc_mask(uint32_t crc);
+
+/* On-demand decoding for TensorFlow attrs and tensors (values.c hands over). */
+int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *out,
+                        nnav_error *err);
+int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,
+                      nnav_span *spans, size_t max, size_t *total, nnav_error *err);
+void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                          nnav_values *out, nnav_error *err);
+void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
+/* A TensorShapeProto as "[?,3]", "[]" (scalar) or "[...]" (unknown rank). */
+void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_t n);
+
+#endif

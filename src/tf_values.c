@@ -1,0 +1,694 @@
+/* tf_values.c - TensorFlow attrs and tensor values, decoded on demand.
+ *
+ * values.c hands TensorFlow models over to these functions. Nothing here runs
+ * at open except the small attr readers the indexer uses to count outputs.
+ * Each call re-walks one AttrValue or TensorProto from the map with the
+ * bounds-checked wire reader. A TensorProto whose value list is shorter than
+ * its element count repeats the last value (one value = a "splat"): the
+ * repeats are accounted for arithmetically, never materialised, so a splat
+ * of a billion elements costs the same as one of four. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "tf.h"
+#include "wire.h"
+#include "tensorflow/tensor.pb-c.h"
+
+/* ---- attrs ---- */
+
+int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *out,
+                        nnav_error *err)
+{
+    nnav_wire r;
+    nnav_field f;
+    int k, found = 0;
+    memset(err, 0, sizeof *err);
+    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1)
+        if (f.num == (uint32_t)want) {
+            *out = f; /* the last one written wins */
+            found = 1;
+        }
+    if (k < 0)
+        return -1;
+    return found;
+}
+
+typedef struct list_fill {
+    int64_t *ints;
+    double *dbls;
+    nnav_span *spans;
+    size_t max, total;
+    int is_float;
+} list_fill;
+
+static int fill_one(void *c, uint64_t v)
+{
+    list_fill *l = c;
+    if (l->total < l->max) {
+        if (l->ints)
+            l->ints[l->total] = (int64_t)v;
+        if (l->dbls) {
+            float fl;
+            uint32_t b = (uint32_t)v;
+            memcpy(&fl, &b, 4);
+            l->dbls[l->total] = l->is_float ? (double)fl : (double)(int64_t)v;
+        }
+    }
+    l->total++;
+    return 0;
+}
+
+int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,
+                      nnav_span *spans, size_t max, size_t *total, nnav_error *err)
+{
+    list_fill l = {ints, dbls, spans, max, 0, field == TF_AV_F};
+    int is_len = field == TF_AV_S || field == TF_AV_SHAPE || field == TF_AV_TENSOR ||
+                 field == 9 /* func */;
+    nnav_wire r, in;
+    nnav_field f, g;
+    int k;
+    memset(err, 0, sizeof *err);
+    *total = 0;
+    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num != TF_AV_LIST || f.wt != NNAV_WT_LEN)
+            continue;
+        nnav_wire_init(&in, m->map.base, f.s);
+        int kk;
+        while ((kk = nnav_wire_next(&in, &g, err)) == 1) {
+            if (g.num != (uint32_t)field)
+                continue;
+            if (is_len) {
+                if (g.wt != NNAV_WT_LEN) {
+                    nnav_err_set(err, g.off, 1, "list item has wire type %u, expected 2", g.wt);
+                    return -1;
+                }
+                if (l.spans && l.total < l.max)
+                    l.spans[l.total] = g.s;
+                l.total++;
+                continue;
+            }
+            if (nnav_wire_scalars(&g, field == TF_AV_F ? NNAV_WT_I32 : NNAV_WT_VARINT, fill_one,
+                                  &l, err, m->map.base) != 0)
+                return -1;
+        }
+        if (kk < 0)
+            return -1;
+    }
+    *total = l.total;
+    return k < 0 ? -1 : 0;
+}
+
+/* ---- text ---- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, o;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->n == 0)
+        return;
+    if (b->o + k >= b->n)
+        k = b->n > b->o + 1 ? b->n - b->o - 1 : 0;
+    memcpy(b->p + b->o, s, k);
+    b->o += k;
+    b->p[b->o] = 0;
+}
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    sb_put(b, tmp);
+}
+
+static void sb_span(sbuf *b, nnav_span s)
+{
+    char tmp[1024];
+    nnav_text_escape(s.p, s.n, tmp, sizeof tmp);
+    sb_put(b, tmp);
+}
+
+/* Shortest text that reads back as the same number. */
+static void fmt_double(char *buf, size_t n, double v, int is_float)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, n, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    for (int prec = is_float ? 6 : 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (is_float ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static const char *tf_type_name(uint64_t v)
+{
+    int32_t dt = nnav_tf_dtype(v);
+    if (dt == 0)
+        return "invalid";
+    return nnav_dtype_valid(dt) ? nnav_dtype_name(dt) : "unknown";
+}
+
+void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_t n)
+{
+    sbuf b = {buf, n, 0};
+    nnav_wire r, d;
+    nnav_field f, g;
+    nnav_error e;
+    int k, unknown = 0, first = 1;
+    if (n)
+        buf[0] = 0;
+    sb_put(&b, "[");
+    nnav_wire_init(&r, base, shape);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
+        if (f.num == 3 && f.wt == NNAV_WT_VARINT && f.v)
+            unknown = 1;
+        if (f.num != 2 || f.wt != NNAV_WT_LEN)
+            continue;
+        int64_t size = 0;
+        nnav_span name = {0};
+        nnav_wire_init(&d, base, f.s);
+        while (nnav_wire_next(&d, &g, &e) == 1) {
+            if (g.num == 1 && g.wt == NNAV_WT_VARINT)
+                size = (int64_t)g.v;
+            else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+                name = g.s;
+        }
+        sb_put(&b, first ? "" : ",");
+        first = 0;
+        if (size >= 0)
+            sb_printf(&b, "%lld", (long long)size);
+        else if (name.n)
+            sb_span(&b, name);
+        else
+            sb_put(&b, "?");
+    }
+    if (k < 0) {
+        b.o = 0;
+        sb_put(&b, "(malformed shape)");
+        return;
+    }
+    if (unknown) {
+        b.o = 0;
+        if (n)
+            buf[0] = 0;
+        sb_put(&b, "[...]");
+        return;
+    }
+    sb_put(&b, "]");
+}
+
+void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
+{
+    const nnav_attr *at = &m->attrs.v[a];
+    sbuf b = {buf, n, 0};
+    nnav_error err;
+    nnav_field f;
+    char num[64];
+    size_t cap = max_items ? max_items : 1;
+    if (n)
+        buf[0] = 0;
+    if (at->ref_attr_name.n) {
+        sb_put(&b, "-> caller's ");
+        sb_span(&b, at->ref_attr_name);
+        return;
+    }
+    int field = 0;
+    switch (at->type) {
+    case NNAV_ATTR_STRING: field = TF_AV_S; break;
+    case NNAV_ATTR_INT: field = TF_AV_I; break;
+    case NNAV_ATTR_FLOAT: field = TF_AV_F; break;
+    case NNAV_ATTR_TF_BOOL: field = TF_AV_B; break;
+    case NNAV_ATTR_TF_TYPE: field = TF_AV_TYPE; break;
+    case NNAV_ATTR_TF_SHAPE: field = TF_AV_SHAPE; break;
+    }
+    if (field) {
+        if (nnav_tf_attr_scalar(m, a, field, &f, &err) != 1) {
+            sb_put(&b, "(malformed)");
+            return;
+        }
+        switch (field) {
+        case TF_AV_S:
+            sb_put(&b, "\"");
+            sb_span(&b, f.s);
+            sb_put(&b, "\"");
+            break;
+        case TF_AV_I: sb_printf(&b, "%lld", (long long)(int64_t)f.v); break;
+        case TF_AV_F: {
+            float fl;
+            uint32_t bits = (uint32_t)f.v;
+            memcpy(&fl, &bits, 4);
+            fmt_double(num, sizeof num, fl, 1);
+            sb_put(&b, num);
+            break;
+        }
+        case TF_AV_B: sb_put(&b, f.v ? "true" : "false"); break;
+        case TF_AV_TYPE: sb_put(&b, tf_type_name(f.v)); break;
+        case TF_AV_SHAPE: {
+            char sh[512];
+            nnav_tf_shape_format(m->map.base, f.s, sh, sizeof sh);
+            sb_put(&b, sh);
+            break;
+        }
+        }
+        return;
+    }
+    switch (at->type) {
+    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
+        if (at->type == NNAV_ATTR_TENSORS)
+            sb_put(&b, "[");
+        for (uint32_t i = 0; i < at->tensor_count; i++) {
+            char sh[256];
+            if (i)
+                sb_put(&b, ", ");
+            if (i >= cap) {
+                sb_printf(&b, "... (%u in all)", at->tensor_count);
+                break;
+            }
+            nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
+            sb_put(&b, sh);
+            double v[4];
+            nnav_values vals = {.v = v};
+            if (m->tensors.v[at->tensor_first + i].dtype == NNAV_DT_STRING)
+                continue;
+            if (nnav_tf_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
+                vals.count) {
+                sb_put(&b, " {");
+                for (size_t j = 0; j < vals.count; j++) {
+                    fmt_double(num, sizeof num, v[j], 0);
+                    sb_printf(&b, j ? ", %s" : "%s", num);
+                }
+                sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
+            }
+        }
+        if (at->type == NNAV_ATTR_TENSORS)
+            sb_put(&b, "]");
+        return;
+    case NNAV_ATTR_TF_FUNC: case NNAV_ATTR_TF_FUNCS: {
+        nnav_span names[64];
+        size_t total = 0;
+        int one = at->type == NNAV_ATTR_TF_FUNC;
+        if (one) {
+            if (nnav_tf_attr_scalar(m, a, TF_AV_FUNC, &f, &err) != 1) {
+                sb_put(&b, "(malformed)");
+                return;
+            }
+            names[0] = f.s;
+            total = 1;
+        } else if (nnav_tf_attr_list(m, a, 9, NULL, NULL, names, 64, &total, &err) != 0) {
+            sb_put(&b, "(malformed list)");
+            return;
+        }
+        if (!one)
+            sb_put(&b, "[");
+        for (size_t i = 0; i < total && i < 64; i++) {
+            if (i)
+                sb_put(&b, ", ");
+            if (i >= cap) {
+                sb_printf(&b, "... (%zu in all)", total);
+                break;
+            }
+            /* The NameAttrList's name; the link, when the library has it. */
+            nnav_wire r;
+            nnav_field g;
+            nnav_span name = {0};
+            uint32_t nattr = 0;
+            nnav_wire_init(&r, m->map.base, names[i]);
+            while (nnav_wire_next(&r, &g, &err) == 1) {
+                if (g.num == 1 && g.wt == NNAV_WT_LEN)
+                    name = g.s;
+                else if (g.num == 2)
+                    nattr++;
+            }
+            uint32_t gid = NNAV_NONE;
+            for (uint32_t k = 0; k < at->graph_count && gid == NNAV_NONE; k++) {
+                const nnav_graph *gr = &m->graphs.v[at->graph_first + k];
+                if (gr->function != NNAV_NONE &&
+                    nnav_span_same(m->functions.v[gr->function].name, name))
+                    gid = at->graph_first + k;
+            }
+            if (gid != NNAV_NONE) {
+                char p[1024];
+                nnav_graph_path(m, gid, p, sizeof p);
+                sb_printf(&b, "%s (%u nodes)", p, m->graphs.v[gid].node_count);
+            } else {
+                sb_span(&b, name);
+                sb_put(&b, " (not in the library)");
+            }
+            if (nattr)
+                sb_printf(&b, " {%u attrs}", nattr);
+        }
+        if (!one)
+            sb_put(&b, "]");
+        return;
+    }
+    case NNAV_ATTR_TF_LIST:
+        sb_put(&b, "[]");
+        return;
+    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: case NNAV_ATTR_TF_BOOLS:
+    case NNAV_ATTR_TF_TYPES: case NNAV_ATTR_TF_SHAPES: {
+        int lf = at->type == NNAV_ATTR_INTS ? TF_AV_I
+                 : at->type == NNAV_ATTR_FLOATS ? TF_AV_F
+                 : at->type == NNAV_ATTR_STRINGS ? TF_AV_S
+                 : at->type == NNAV_ATTR_TF_BOOLS ? TF_AV_B
+                 : at->type == NNAV_ATTR_TF_TYPES ? TF_AV_TYPE : TF_AV_SHAPE;
+        int64_t *iv = calloc(cap, sizeof *iv);
+        double *dv = calloc(cap, sizeof *dv);
+        nnav_span *sv = calloc(cap, sizeof *sv);
+        size_t total = 0;
+        if (!iv || !dv || !sv ||
+            nnav_tf_attr_list(m, a, lf, iv, dv, sv, cap, &total, &err) != 0) {
+            sb_put(&b, "(malformed list)");
+        } else {
+            sb_put(&b, "[");
+            for (size_t i = 0; i < total && i < cap; i++) {
+                if (i)
+                    sb_put(&b, ", ");
+                switch (lf) {
+                case TF_AV_I: sb_printf(&b, "%lld", (long long)iv[i]); break;
+                case TF_AV_F:
+                    fmt_double(num, sizeof num, dv[i], 1);
+                    sb_put(&b, num);
+                    break;
+                case TF_AV_S:
+                    sb_put(&b, "\"");
+                    sb_span(&b, sv[i]);
+                    sb_put(&b, "\"");
+                    break;
+                case TF_AV_B: sb_put(&b, iv[i] ? "true" : "false"); break;
+                case TF_AV_TYPE: sb_put(&b, tf_type_name((uint64_t)iv[i])); break;
+                default: {
+                    char sh[256];
+                    nnav_tf_shape_format(m->map.base, sv[i], sh, sizeof sh);
+                    sb_put(&b, sh);
+                }
+                }
+            }
+            if (total > cap)
+                sb_printf(&b, ", ... (%zu in all)", total);
+            sb_put(&b, "]");
+        }
+        free(iv);
+        free(dv);
+        free(sv);
+        return;
+    }
+    default:
+        sb_put(&b, "(no value)");
+    }
+}
+
+/* ---- tensor values ---- */
+
+typedef struct acc {
+    nnav_values *out;
+    size_t want;
+    int stats;
+    uint64_t seen;
+    double sum;
+    uint64_t finite;
+} acc;
+
+/* `times` copies of v, in O(1) past the first values asked for. */
+static void acc_put(acc *a, double v, uint64_t times)
+{
+    while (times && a->out->count < a->want && a->out->v) {
+        a->out->v[a->out->count++] = v;
+        a->seen++;
+        times--;
+        if (a->stats) {
+            if (isnan(v)) {
+                a->out->nan_count++;
+            } else {
+                if (a->finite == 0 || v < a->out->min)
+                    a->out->min = v;
+                if (a->finite == 0 || v > a->out->max)
+                    a->out->max = v;
+                a->sum += v;
+                a->finite++;
+            }
+        }
+    }
+    if (!times)
+        return;
+    a->seen += times;
+    if (!a->stats)
+        return;
+    if (isnan(v)) {
+        a->out->nan_count += times;
+        return;
+    }
+    if (a->finite == 0 || v < a->out->min)
+        a->out->min = v;
+    if (a->finite == 0 || v > a->out->max)
+        a->out->max = v;
+    a->sum += v * (double)times;
+    a->finite += times;
+}
+
+static int acc_done(const acc *a)
+{
+    return !a->stats && a->out->count >= a->want;
+}
+
+typedef struct typed_ctx {
+    acc *a;
+    int32_t dtype;
+    uint8_t field;
+    uint64_t limit;   /* components the tensor holds */
+    double last[2];   /* last element (complex: both parts) */
+    unsigned comps, pos;
+} typed_ctx;
+
+static double typed_decode(const typed_ctx *t, uint64_t v)
+{
+    switch (t->field) {
+    case TF_T_FLOAT: case TF_T_SCOMPLEX: {
+        float f;
+        uint32_t b = (uint32_t)v;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    case TF_T_DOUBLE: case TF_T_DCOMPLEX: {
+        double d;
+        memcpy(&d, &v, 8);
+        return d;
+    }
+    case TF_T_INT64: return (double)(int64_t)v;
+    case TF_T_UINT64: return (double)v;
+    case TF_T_UINT32: return (double)(uint32_t)v;
+    case TF_T_BOOL: return v != 0;
+    case TF_T_HALF:
+        return t->dtype == NNAV_DT_BFLOAT16 ? nnav_bf16_to_double((uint16_t)v)
+                                            : nnav_half_to_double((uint16_t)v);
+    case TF_T_INT: {
+        /* int_val holds the value itself, cut to the element's width. */
+        double d;
+        uint8_t bytes[8];
+        for (int i = 0; i < 8; i++)
+            bytes[i] = (uint8_t)(v >> (8 * i));
+        if (nnav_dtype_decode_raw(t->dtype, bytes, 8, 0, &d) == 0)
+            return d;
+        return (double)(int32_t)v;
+    }
+    }
+    return NAN;
+}
+
+static int typed_put(void *c, uint64_t v)
+{
+    typed_ctx *t = c;
+    if (acc_done(t->a) || t->a->seen >= t->limit)
+        return 1;
+    double d = typed_decode(t, v);
+    t->last[t->pos] = d;
+    t->pos = (t->pos + 1) % t->comps;
+    acc_put(t->a, d, 1);
+    return 0;
+}
+
+int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                          nnav_values *out, nnav_error *err)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    memset(err, 0, sizeof *err);
+    out->count = 0;
+    out->has_stats = 0;
+    out->min = out->max = out->mean = 0;
+    out->nan_count = 0;
+    out->total = tt->nelems == UINT64_MAX ? 0 : tt->nelems;
+    if (!nnav_dtype_valid(tt->dtype)) {
+        nnav_err_set(err, 0, 0, "tensor has an unknown dtype");
+        return -1;
+    }
+    if (tt->nelems == UINT64_MAX) {
+        nnav_err_set(err, 0, 0, "tensor has a malformed shape");
+        return -1;
+    }
+    unsigned comps = nnav_dtype_components(tt->dtype);
+    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    uint64_t limit = tt->nelems * comps;
+    if (tt->storage == NNAV_STORE_RAW || tt->storage == NNAV_STORE_EXTERNAL) {
+        nnav_span data = tt->data;
+        void *cookie = NULL;
+        if (tt->storage == NNAV_STORE_EXTERNAL && nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
+            return -1;
+        if (nnav_dtype_bits(tt->dtype))
+            for (uint64_t i = 0; i < limit && !acc_done(&a); i++) {
+                double v;
+                if (nnav_dtype_decode_raw(tt->dtype, data.p, data.n, i, &v) != 0)
+                    break; /* stored bytes end early: the size warning says so */
+                acc_put(&a, v, 1);
+            }
+        nnav_tensor_bytes_release(cookie);
+    } else if (tt->storage == NNAV_STORE_TYPED && tt->typed_field == TF_T_STRING) {
+        nnav_wire r;
+        nnav_field f;
+        int k;
+        nnav_span last = {(const uint8_t *)"", 0};
+        uint64_t seen = 0;
+        nnav_wire_init(&r, m->map.base, tt->msg);
+        while ((k = nnav_wire_next(&r, &f, err)) == 1 && out->count < want && seen < limit) {
+            if (f.num != TF_T_STRING || f.wt != NNAV_WT_LEN)
+                continue;
+            if (out->s)
+                out->s[out->count] = f.s;
+            out->count++;
+            seen++;
+            last = f.s;
+        }
+        if (k < 0)
+            return -1;
+        /* A shorter list repeats its last string, as numbers do. */
+        while (out->count < want && seen < limit) {
+            if (out->s)
+                out->s[out->count] = last;
+            out->count++;
+            seen++;
+        }
+    } else if (tt->storage == NNAV_STORE_TYPED && tt->typed_field &&
+               tt->typed_field != TF_T_RESOURCE && tt->typed_field != TF_T_VARIANT) {
+        typed_ctx tc = {&a, tt->dtype, tt->typed_field, limit, {0, 0}, comps, 0};
+        uint8_t ewt = tt->typed_field == TF_T_FLOAT || tt->typed_field == TF_T_SCOMPLEX
+                          ? NNAV_WT_I32
+                      : tt->typed_field == TF_T_DOUBLE || tt->typed_field == TF_T_DCOMPLEX
+                          ? NNAV_WT_I64 : NNAV_WT_VARINT;
+        nnav_wire r;
+        nnav_field f;
+        int k;
+        nnav_wire_init(&r, m->map.base, tt->msg);
+        while ((k = nnav_wire_next(&r, &f, err)) == 1 && !acc_done(&a) && a.seen < limit) {
+            if (f.num != tt->typed_field)
+                continue;
+            if (f.num == TF_T_FLOAT8) {
+                for (uint64_t i = 0; i < f.s.n && !acc_done(&a) && a.seen < limit; i++) {
+                    double d;
+                    nnav_dtype_decode_raw(tt->dtype, f.s.p + i, 1, 0, &d);
+                    tc.last[0] = d;
+                    acc_put(&a, d, 1);
+                }
+                continue;
+            }
+            if (nnav_wire_scalars(&f, ewt, typed_put, &tc, err, m->map.base) < 0 && err->msg[0])
+                return -1;
+        }
+        if (k < 0)
+            return -1;
+        /* Fewer values than elements: the last repeats (none written: zero). */
+        if (a.seen < limit && (a.stats || out->count < want)) {
+            if (comps == 1 || a.seen == 0) {
+                acc_put(&a, a.seen ? tc.last[0] : 0.0, limit - a.seen);
+            } else {
+                while (a.seen < limit && out->count < want)
+                    acc_put(&a, tc.last[a.seen % 2], 1);
+                if (a.seen < limit && a.stats) {
+                    /* The rest alternate real, imaginary from where we are. */
+                    uint64_t rest = limit - a.seen;
+                    unsigned at = (unsigned)(a.seen % 2);
+                    acc_put(&a, tc.last[at], (rest + 1) / 2);
+                    acc_put(&a, tc.last[1 - at], rest / 2);
+                }
+            }
+        }
+    }
+    if (nnav_map_truncated(&m->map)) {
+        nnav_err_set(err, 0, 0, "the model file shrank while its values were read");
+        return -1;
+    }
+    if (a.stats) {
+        out->has_stats = a.finite > 0;
+        out->mean = a.finite ? a.sum / (double)a.finite : 0;
+    }
+    return 0;
+}
+
+void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    if (tt->storage == NNAV_STORE_RAW) {
+        sb_put(&b, "tensor_content");
+        return;
+    }
+    if (tt->storage == NNAV_STORE_NONE) {
+        sb_put(&b, tt->owner == NNAV_TOWN_INITIALIZER && tt->ext_offset < 0 ? "sliced" : "none");
+        return;
+    }
+    const ProtobufCFieldDescriptor *fd =
+        protobuf_c_message_descriptor_get_field(&tensorflow__tensor_proto__descriptor, tt->typed_field);
+    if (!tt->data.p) {
+        sb_put(&b, "no values (all zero)");
+        return;
+    }
+    /* How many values are written, to say when they stand for more. */
+    uint64_t count = 0;
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_wire_init(&r, m->map.base, tt->msg);
+    while (nnav_wire_next(&r, &f, &e) == 1) {
+        if (f.num != tt->typed_field)
+            continue;
+        if (f.wt != NNAV_WT_LEN || f.num == TF_T_STRING || f.num == TF_T_RESOURCE ||
+            f.num == TF_T_VARIANT) {
+            count++;
+        } else if (f.num == TF_T_FLOAT8) {
+            count += f.s.n;
+        } else {
+            unsigned w = f.num == TF_T_FLOAT || f.num == TF_T_SCOMPLEX ? 4
+                         : f.num == TF_T_DOUBLE || f.num == TF_T_DCOMPLEX ? 8 : 0;
+            if (w)
+                count += f.s.n / w;
+            else
+                for (uint64_t i = 0; i < f.s.n; i++)
+                    count += (f.s.p[i] & 0x80) == 0;
+        }
+    }
+    unsigned comps = nnav_dtype_components(tt->dtype);
+    uint64_t elems = count / (comps ? comps : 1);
+    sb_put(&b, fd ? fd->name : "typed");
+    if (tt->nelems != UINT64_MAX && elems == 1 && tt->nelems > 1)
+        sb_printf(&b, " (splat: 1 value for %llu)", (unsigned long long)tt->nelems);
+    else if (tt->nelems != UINT64_MAX && elems > 1 && elems < tt->nelems)
+        sb_printf(&b, " (%llu values, the last repeats to %llu)", (unsigned long long)elems,
+                  (unsigned long long)tt->nelems);
+}
