@@ -267,7 +267,7 @@ static int rule_ok(const rule *r, uint32_t num, uint8_t wt)
 {
     for (; r->num; r++)
         if (r->num == num)
-            return r->wt == wt || (wt == 2 && r->wt == 0); /* packed repeated */
+            return r->wt == wt;
     return 0;
 }
 
@@ -340,6 +340,45 @@ static int looks_metagraph(nnav_span s)
     return (!info.p || looks_metainfo(info)) && (!graph.p || looks_graphdef(graph));
 }
 
+/* A message cut by the end of the file: do the fields it still holds (the
+ * last one may be cut) fit the rules? */
+static int prefix_fits(const uint8_t *p, const uint8_t *end, const rule *r)
+{
+    int n = 0;
+    while (p < end) {
+        uint64_t tag, len;
+        if (nnav_wire_varint(&p, end, &tag) != 0)
+            return n > 0;
+        if (!rule_ok(r, (uint32_t)(tag >> 3), tag & 7))
+            return 0;
+        n++;
+        if ((tag & 7) == NNAV_WT_VARINT) {
+            if (nnav_wire_varint(&p, end, &len) != 0)
+                return 1;
+        } else if ((tag & 7) == NNAV_WT_LEN) {
+            if (nnav_wire_varint(&p, end, &len) != 0 || len > (uint64_t)(end - p))
+                return 1;
+            p += len;
+        } else {
+            return 0;
+        }
+    }
+    return n > 0;
+}
+
+/* The field the top-level scan stopped at, when the file ends inside it:
+ * its number and the bytes of its payload that are there. */
+static int cut_field(const uint8_t *p, const uint8_t *end, uint32_t *num, const uint8_t **payload)
+{
+    uint64_t tag, len;
+    if (nnav_wire_varint(&p, end, &tag) != 0 || (tag & 7) != NNAV_WT_LEN ||
+        nnav_wire_varint(&p, end, &len) != 0 || len <= (uint64_t)(end - p) || p == end)
+        return 0;
+    *num = (uint32_t)(tag >> 3);
+    *payload = p;
+    return 1;
+}
+
 nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
 {
     nnav_span file = {m->map.base, m->map.size};
@@ -352,7 +391,8 @@ nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
     nnav_field f;
     nnav_error e;
     nnav_wire_init(&w, file.p, file);
-    while (nnav_wire_next(&w, &f, &e) == 1 && fields < 100000) {
+    int k;
+    while ((k = nnav_wire_next(&w, &f, &e)) == 1 && fields < 100000) {
         fields++;
         onnx_ok &= rule_ok(r_onnx, f.num, f.wt);
         saved_ok &= rule_ok(r_saved, f.num, f.wt);
@@ -364,6 +404,28 @@ nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
             first2 = f.s;
         if (f.num == 1 && f.wt == NNAV_WT_LEN && !first1.p)
             first1 = f.s;
+    }
+    /* A file cut short inside a message: what its payload starts with. */
+    uint32_t cut_num = 0;
+    const uint8_t *cut_payload = NULL, *fend = file.p + file.n;
+    if (k < 0 && w.p < fend && cut_field(w.p, fend, &cut_num, &cut_payload)) {
+        if (cut_num == SM_META && saved_ok && prefix_fits(cut_payload, fend, r_meta)) {
+            snprintf(reason, rn, "read as a TensorFlow SavedModel: the file ends inside field 2, "
+                                 "which starts like a MetaGraphDef");
+            return NNAV_FMT_TF_SAVEDMODEL;
+        }
+        if (cut_num == GD_NODE && graph_ok && !onnx_ok) {
+            if (prefix_fits(cut_payload, fend, r_node) && !prefix_fits(cut_payload, fend, r_info)) {
+                snprintf(reason, rn, "read as a TensorFlow GraphDef: the file ends inside field "
+                                     "1, which starts like a NodeDef");
+                return NNAV_FMT_TF_GRAPHDEF;
+            }
+        }
+        if (cut_num == GD_NODE && meta_ok && fields == 0 && prefix_fits(cut_payload, fend, r_info)) {
+            snprintf(reason, rn, "read as a TensorFlow MetaGraphDef: the file ends inside field "
+                                 "1, which starts like a MetaInfoDef");
+            return NNAV_FMT_TF_METAGRAPH;
+        }
     }
     if (fields == 0) {
         snprintf(reason, rn, "read as an ONNX ModelProto (no complete protobuf field to tell "
