@@ -241,6 +241,109 @@ static const char *graph_kind_name(uint8_t k)
 
 /* ---- info ---- */
 
+/* TensorFlow: meta graphs, signatures (a model's inputs and outputs), and
+ * warnings found at open. Nothing for ONNX but an empty warnings list. */
+static void yaml_tf_info(nnav_yw *w, const nnav_model *m)
+{
+    char t[512];
+    if (nnav_metagraph_count(m)) {
+        nnav_yw_key(w, "meta_graphs");
+        nnav_yw_seq(w);
+        for (uint32_t i = 0; i < nnav_metagraph_count(m); i++) {
+            const nnav_metagraph *mg = nnav_metagraph_get(m, i);
+            nnav_yw_map(w);
+            nnav_graph_path(m, mg->graph, t, sizeof t);
+            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, t);
+            nnav_yw_key(w, "tags");
+            nnav_yw_seq_flow(w);
+            for (uint32_t k = 0; k < mg->tag_count; k++)
+                nnav_yw_span(w, nnav_tag_get(m, mg->tag_first + k));
+            nnav_yw_seq_end(w);
+            nnav_yw_key(w, "tensorflow_version"), nnav_yw_span(w, mg->tf_version);
+            nnav_yw_key(w, "functions"), nnav_yw_uint(w, mg->function_count);
+            nnav_yw_key(w, "signature_count"), nnav_yw_uint(w, mg->sig_count);
+            nnav_yw_key(w, "collections"), nnav_yw_uint(w, mg->collection_count);
+            nnav_yw_key(w, "assets"), nnav_yw_uint(w, mg->asset_count);
+            nnav_yw_key(w, "stripped_ops"), nnav_yw_uint(w, mg->op_count);
+            nnav_yw_key(w, "saver"), nnav_yw_bool(w, mg->has_saver);
+            nnav_yw_key(w, "object_graph_bytes"), nnav_yw_uint(w, mg->object_graph_bytes);
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
+        nnav_yw_key(w, "signatures");
+        nnav_yw_seq(w);
+        for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
+            const nnav_signature *sg = nnav_signature_get(m, i);
+            nnav_yw_map(w);
+            nnav_yw_key(w, "key"), nnav_yw_span(w, sg->key);
+            nnav_yw_key(w, "method"), nnav_yw_span(w, sg->method);
+            nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
+            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, t);
+            for (int side = 0; side < 2; side++) {
+                uint32_t f = side ? sg->out_first : sg->in_first;
+                uint32_t n = side ? sg->out_count : sg->in_count;
+                nnav_yw_key(w, side ? "outputs" : "inputs");
+                nnav_yw_seq(w);
+                for (uint32_t k = f; k < f + n; k++) {
+                    const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
+                    nnav_yw_map_flow(w);
+                    nnav_yw_key(w, "key"), nnav_yw_span(w, st->key);
+                    nnav_yw_key(w, "name"), nnav_yw_span(w, st->name);
+                    nnav_sig_tensor_format(m, k, t, sizeof t);
+                    nnav_yw_key(w, "type"), nnav_yw_cstr(w, t);
+                    nnav_yw_map_end(w);
+                }
+                nnav_yw_seq_end(w);
+            }
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
+    }
+    nnav_yw_key(w, "warnings");
+    nnav_yw_seq(w);
+    for (uint32_t i = 0; i < nnav_warning_count(m); i++)
+        nnav_yw_cstr(w, nnav_warning_get(m, i));
+    nnav_yw_seq_end(w);
+}
+
+static void print_tf_info(const nnav_model *m)
+{
+    char a[1100], b[1100], t[512];
+    for (uint32_t i = 0; i < nnav_metagraph_count(m) && nnav_metagraph_count(m) > 1; i++) {
+        const nnav_metagraph *mg = nnav_metagraph_get(m, i);
+        nnav_graph_path(m, mg->graph, t, sizeof t);
+        printf("%-14s %s  tags", i ? "" : "meta_graphs", t);
+        for (uint32_t k = 0; k < mg->tag_count; k++)
+            printf("%s %s", k ? "," : "", esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
+        printf(", %u functions, %u signatures\n", mg->function_count, mg->sig_count);
+    }
+    if (nnav_metagraph_count(m))
+        printf("%-14s %u\n", "signatures", nnav_signature_count(m));
+    for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
+        const nnav_signature *sg = nnav_signature_get(m, i);
+        printf("  %s", esc(sg->key, a, sizeof a));
+        if (sg->method.n)
+            printf(" (%s)", esc(sg->method, a, sizeof a));
+        if (nnav_metagraph_count(m) > 1) {
+            nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
+            printf(" in %s", t);
+        }
+        printf("\n");
+        for (int side = 0; side < 2; side++) {
+            uint32_t f = side ? sg->out_first : sg->in_first;
+            uint32_t n = side ? sg->out_count : sg->in_count;
+            for (uint32_t k = f; k < f + n; k++) {
+                const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
+                nnav_sig_tensor_format(m, k, t, sizeof t);
+                printf("    %-6s %-20s %-28s %s\n", side ? "output" : "input",
+                       esc(st->key, a, sizeof a), esc(st->name, b, sizeof b), t);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nnav_warning_count(m); i++)
+        printf("%-14s %s\n", "warning", nnav_warning_get(m, i));
+}
+
 static int cmd_info(const nnav_model *m, const opts *o)
 {
     const nnav_model_facts *f = nnav_model_facts_get(m);
@@ -331,6 +434,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
             nnav_yw_map_end(&w);
         }
         nnav_yw_seq_end(&w);
+        yaml_tf_info(&w, m);
         nnav_yw_map_end(&w);
         free(ops);
         return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
@@ -392,6 +496,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
     if (t.warnings)
         printf("%-14s %u tensors whose stored data does not match dims x dtype (see tensors)\n",
                "warning", t.warnings);
+    print_tf_info(m);
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
         const nnav_unknown *u = nnav_unknown_get(m, i);
         printf("%-14s %s field %u (wire type %u, %llu bytes) at offset %llu\n",
@@ -645,6 +750,31 @@ static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
     nnav_error err;
     char p[2048];
     switch (at->type) {
+    case NNAV_ATTR_TF_BOOL: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_bool(w, v != 0);
+        return;
+    }
+    case NNAV_ATTR_TF_TYPE: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_cstr(w, nnav_dtype_name((int32_t)v));
+        return;
+    }
+    case NNAV_ATTR_TF_BOOLS: case NNAV_ATTR_TF_TYPES: {
+        size_t total = 0;
+        nnav_attr_ints(m, a, NULL, 0, &total, &err);
+        int64_t *v = calloc(total + 1, sizeof *v);
+        nnav_yw_seq_flow(w);
+        if (v && nnav_attr_ints(m, a, v, total, &total, &err) == 0)
+            for (size_t i = 0; i < total; i++)
+                at->type == NNAV_ATTR_TF_BOOLS ? nnav_yw_bool(w, v[i] != 0)
+                                               : nnav_yw_cstr(w, nnav_dtype_name((int32_t)v[i]));
+        nnav_yw_seq_end(w);
+        free(v);
+        return;
+    }
     case NNAV_ATTR_FLOAT: {
         double v = 0;
         nnav_attr_float(m, a, &v, &err);
@@ -783,6 +913,8 @@ static int cmd_node(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
         nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
         nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
+        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
+            nnav_yw_key(&w, "device"), nnav_yw_span(&w, nd->device);
         nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
         nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
         if (nd->function != NNAV_NONE) {
@@ -815,6 +947,8 @@ static int cmd_node(const nnav_model *m, const opts *o)
                 const nnav_ref *r = nnav_ref_get(m, first + i);
                 nnav_yw_map(&w);
                 nnav_yw_key(&w, "name"), nnav_yw_span(&w, r->name);
+                if (r->control)
+                    nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
                 if (r->value != NNAV_NONE) {
                     const nnav_value *v = nnav_value_get(m, r->value);
                     nnav_value_type_format(m, r->value, b, sizeof b);
@@ -849,7 +983,10 @@ static int cmd_node(const nnav_model *m, const opts *o)
     }
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
     printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
-    printf("%-10s %s\n", "domain", domain_name(nd->domain, a, sizeof a));
+    if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
+        printf("%-10s %s\n", "domain", domain_name(nd->domain, a, sizeof a));
+    else
+        printf("%-10s %s\n", "device", nd->device.n ? esc(nd->device, a, sizeof a) : "(any)");
     printf("%-10s %s (index %u)\n", "graph", path, nd->index);
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
@@ -1248,7 +1385,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"info", cmd_info, "", "Model facts: format, IR, producer, opsets, metadata, counts, weight "
+    {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, metadata, "
+     "TensorFlow signatures, counts, weight "
      "bytes, op-type histogram.", "  --yaml           the same facts as YAML\n"},
     {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with its path, "
      "owner and node count.", "  --yaml           the same facts as YAML\n"},
@@ -1283,7 +1421,9 @@ void nnav_cli_usage(FILE *f)
         snprintf(head, sizeof head, "%s MODEL%s", commands[i].name, commands[i].args);
         fprintf(f, "  %-22s %s\n", head, commands[i].help);
     }
-    fprintf(f, "\nMODEL is an .onnx file. Exit status: 0 ok, 1 usage error, 2 bad input.\n"
+    fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
+               "(SavedModel, MetaGraphDef or GraphDef; told apart by content).\n"
+               "Exit status: 0 ok, 1 usage error, 2 bad input.\n"
                "'nnav COMMAND --help' shows a command's options; see also nnav(1).\n"
                "  -h, --help       this help\n"
                "  -V, --version    print the version\n");
