@@ -10,6 +10,7 @@
  *                       attribute of each common kind
  *   external.onnx       an MLP whose larger weights live in
  *   external.onnx.data  (4096-aligned, like the ONNX tools write them)
+ * and the TensorFlow samples of gen_tf.c (tf_graph.pb, tf_saved_model/).
  *
  * The models are built as protobuf-c structs from our own proto/onnx.proto and
  * packed with onnx__model_proto__pack, so the same schema that nnav reads with
@@ -899,6 +900,8 @@ static void make_external(void)
 
 /* ------------------------------------------------------------------ main -- */
 
+void nnav_gen_tf(const char *outdir); /* gen_tf.c */
+
 int main(int argc, char **argv)
 {
     if (argc != 2 || !argv[1][0]) {
@@ -913,6 +916,7 @@ int main(int argc, char **argv)
     arena_free_all();
     make_external();
     arena_free_all();
+    nnav_gen_tf(outdir);
 
     if (fflush(stdout) != 0) {
         fprintf(stderr, "nnav-samples: cannot write to stdout: %s\n", strerror(errno));

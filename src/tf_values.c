@@ -544,6 +544,12 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
     acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    if (!nnav_dtype_bits(tt->dtype) && tt->storage != NNAV_STORE_TYPED) {
+        /* Strings, resources and variants in raw or checkpoint form have no
+         * fixed-size elements to show: nothing is decoded, nothing claimed. */
+        out->total = 0;
+        return 0;
+    }
     uint64_t limit = tt->nelems * comps;
     if (tt->storage == NNAV_STORE_RAW || tt->storage == NNAV_STORE_EXTERNAL) {
         nnav_span data = tt->data;
