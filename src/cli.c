@@ -17,6 +17,10 @@ typedef struct opts {
     int yaml, all, constants;
     long values; /* --values N: first N values and min/max/mean; -1 = not asked */
     const char *name;
+    /* export */
+    const char *inputs, *outputs, *node, *format, *out, *external;
+    long depth, max_values;
+    int binary;
     const char *graph, *op, *sort;
     const char *model;
     const char *arg; /* NAME or PATTERN */
@@ -530,7 +534,10 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
 {
     const nnav_graph *gr = nnav_graph_get(m, g);
     char a[512], b[512], c[512];
-    if (gr->kind == NNAV_GRAPH_BODY) {
+    if (gr->kind == NNAV_GRAPH_BODY && gr->owner_node == NNAV_NONE) {
+        snprintf(buf, n, "default of function attribute %s",
+                 esc(nnav_attr_get(m, gr->owner_attr)->name, c, sizeof c));
+    } else if (gr->kind == NNAV_GRAPH_BODY) {
         const nnav_node *nd = nnav_node_get(m, gr->owner_node);
         const nnav_attr *at = nnav_attr_get(m, gr->owner_attr);
         snprintf(buf, n, "%s %s.%s", op_name(nd, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
@@ -590,10 +597,12 @@ static int cmd_tree(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "name"), nnav_yw_span(&w, gr->name);
             nnav_yw_key(&w, "depth"), nnav_yw_uint(&w, gr->depth);
             if (gr->kind == NNAV_GRAPH_BODY) {
-                const nnav_node *nd = nnav_node_get(m, gr->owner_node);
-                nnav_yw_key(&w, "owner_node"), nnav_yw_span(&w, nd->name);
-                nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nd->index);
-                nnav_yw_key(&w, "owner_op_type"), nnav_yw_span(&w, nd->op);
+                if (gr->owner_node != NNAV_NONE) {
+                    const nnav_node *nd = nnav_node_get(m, gr->owner_node);
+                    nnav_yw_key(&w, "owner_node"), nnav_yw_span(&w, nd->name);
+                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "owner_op_type"), nnav_yw_span(&w, nd->op);
+                }
                 nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, nnav_attr_get(m, gr->owner_attr)->name);
                 if (gr->list_index != NNAV_NONE)
                     nnav_yw_key(&w, "list_index"), nnav_yw_uint(&w, gr->list_index);
@@ -1374,6 +1383,114 @@ static int cmd_find(const nnav_model *m, const opts *o)
     return 0;
 }
 
+/* ---- export ---- */
+
+/* "a,b,c" -> a list of names (pointers into one copy). */
+typedef struct name_list {
+    char **v;
+    char *copy;
+    size_t n;
+} name_list;
+
+static int split_list(const char *s, name_list *l)
+{
+    size_t cap = 1;
+    for (const char *p = s; *p; p++)
+        cap += *p == ',';
+    l->n = 0;
+    l->v = calloc(cap, sizeof *l->v);
+    l->copy = strdup(s);
+    if (!l->v || !l->copy)
+        return -1;
+    for (char *tok = l->copy, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = 0;
+        if (*tok)
+            l->v[l->n++] = tok;
+    }
+    return 0;
+}
+
+static void free_list(name_list *l)
+{
+    free(l->v);
+    free(l->copy);
+}
+
+static int cmd_export(const nnav_model *m, const opts *o)
+{
+    nnav_selection sel;
+    nnav_error err;
+    int rc;
+    uint32_t g = 0;
+    nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0};
+    if (o->format && strcmp(o->format, "yaml") && strcmp(o->format, "onnx"))
+        return usage_error("export", "--format takes yaml or onnx, not '%s'", o->format);
+    if (o->format && !strcmp(o->format, "onnx"))
+        eo.format = NNAV_EXPORT_ONNX;
+    if (o->max_values >= 0)
+        eo.max_values = (uint64_t)o->max_values;
+    if (o->external && strcmp(o->external, "inline") && strcmp(o->external, "keep"))
+        return usage_error("export", "--external takes inline or keep, not '%s'", o->external);
+    eo.keep_external = o->external && !strcmp(o->external, "keep");
+    if (eo.format == NNAV_EXPORT_ONNX && !o->out)
+        return usage_error("export", "ONNX output needs -o FILE%s", NULL);
+    if ((o->inputs || o->outputs) && o->node)
+        return usage_error("export", "choose one selection: --inputs/--outputs or --node%s", NULL);
+    if (o->graph && (rc = pick_graph(m, o, "export", &g)) != 0)
+        return rc;
+    if (o->node) {
+        opts q = *o;
+        uint32_t id;
+        q.arg = o->node;
+        if ((rc = find_node(m, &q, &id)) != 0)
+            return rc;
+        rc = nnav_select_neighbours(m, id, o->depth >= 0 ? (uint32_t)o->depth : 1, &sel, &err);
+    } else if (o->inputs || o->outputs) {
+        name_list il = {0}, ol = {0};
+        if ((o->inputs && split_list(o->inputs, &il) < 0) ||
+            (o->outputs && split_list(o->outputs, &ol) < 0)) {
+            free_list(&il);
+            free_list(&ol);
+            fprintf(stderr, "nnav export: out of memory\n");
+            return EXIT_BADINPUT;
+        }
+        rc = nnav_select_region(m, g, (const char *const *)il.v, il.n, (const char *const *)ol.v,
+                                ol.n, &sel, &err);
+        free_list(&il);
+        free_list(&ol);
+    } else {
+        rc = nnav_select_graph(m, g, &sel, &err);
+    }
+    if (rc < 0) {
+        char msg[2048];
+        nnav_error_format(&err, nnav_model_facts_get(m)->path, msg, sizeof msg);
+        fprintf(stderr, "nnav export: %s\n", msg);
+        return err.status ? err.status : EXIT_BADINPUT;
+    }
+    uint64_t bytes = 0;
+    if (o->out)
+        rc = nnav_export_file(m, &sel, &eo, o->out, &bytes, &err);
+    else
+        rc = nnav_export_stream(m, &sel, &eo, stdout, &err);
+    if (rc < 0) {
+        char msg[2048];
+        nnav_error_format(&err, o->out ? o->out : nnav_model_facts_get(m)->path, msg, sizeof msg);
+        fprintf(stderr, "nnav export: %s\n", msg);
+        nnav_selection_free(&sel);
+        return err.status ? err.status : EXIT_BADINPUT;
+    }
+    if (o->out) {
+        char p[2048], b[64];
+        nnav_text_escape_cstr(o->out, p, sizeof p);
+        print_bytes(bytes, b, sizeof b);
+        fprintf(stderr, "nnav export: wrote %s (%s bytes, %zu nodes)\n", p, b, sel.n_nodes);
+    }
+    nnav_selection_free(&sel);
+    return 0;
+}
+
 /* ---- dispatch ---- */
 
 typedef struct command {
@@ -1406,6 +1523,18 @@ static const command commands[] = {
      "  --name NAME      only the tensor of this name\n"
      "  --values N       also the first N values and min/max/mean (reads the data)\n"
      "  --yaml           the same facts as YAML\n"},
+    {"export", cmd_export, "", "Write a graph, the region between value names, or a node's "
+     "neighbourhood as YAML (to stdout) or as a new ONNX model.",
+     "  --graph PATH       the graph to export (default /), or to take a region from\n"
+     "  --inputs A,B       region: start from these values...\n"
+     "  --outputs C,D      ...and compute these (every node needed is taken)\n"
+     "  --node NAME        a node and its neighbours...\n"
+     "  --depth N          ...N steps up and down (default 1)\n"
+     "  --format yaml|onnx output format (default yaml)\n"
+     "  -o, --output FILE  write FILE (safely: temporary file, then rename)\n"
+     "  --max-values N     YAML: write values of tensors of at most N elements (default 16)\n"
+     "  --binary           YAML: also raw bytes as !!binary base64\n"
+     "  --external inline|keep  ONNX: external data inline (default) or in FILE.data\n"},
     {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, op types, "
      "value and initializer names in all graphs; 'op:Conv' matches an op type exactly.",
      "  --yaml           the same facts as YAML\n"},
@@ -1447,25 +1576,50 @@ int nnav_cli_run(int argc, char **argv)
         return usage_error(NULL, "unknown command '%s'", argv[1]);
     static const struct option lo[] = {
         {"yaml", no_argument, 0, 'y'},       {"graph", required_argument, 0, 'g'},
-        {"op", required_argument, 0, 'o'},   {"sort", required_argument, 0, 's'},
+        {"op", required_argument, 0, 'P'},   {"sort", required_argument, 0, 's'},
         {"all", no_argument, 0, 'a'},        {"constants", no_argument, 0, 'c'},
         {"values", required_argument, 0, 'v'}, {"name", required_argument, 0, 'n'},
+        {"inputs", required_argument, 0, 'I'}, {"outputs", required_argument, 0, 'O'},
+        {"node", required_argument, 0, 'N'},   {"depth", required_argument, 0, 'd'},
+        {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'w'},
+        {"max-values", required_argument, 0, 'M'}, {"binary", no_argument, 0, 'b'},
+        {"external", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     opts o = {0};
     o.values = -1;
+    o.depth = -1;
+    o.max_values = -1;
     int c;
     char *end;
     optind = 2;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
         switch (c) {
         case 'y': o.yaml = 1; break;
         case 'g': o.graph = optarg; break;
-        case 'o': o.op = optarg; break;
+        case 'P': o.op = optarg; break;
         case 's': o.sort = optarg; break;
         case 'a': o.all = 1; break;
         case 'c': o.constants = 1; break;
         case 'n': o.name = optarg; break;
+        case 'I': o.inputs = optarg; break;
+        case 'O': o.outputs = optarg; break;
+        case 'N': o.node = optarg; break;
+        case 'f': o.format = optarg; break;
+        case 'w': case 'o': o.out = optarg; break;
+        case 'E': o.external = optarg; break;
+        case 'b': o.binary = 1; break;
+        case 'd': case 'M': {
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 0 || v > 100000000)
+                return usage_error(cmd->name, "a count from 0 to 100000000 was expected, not '%s'",
+                                   optarg);
+            if (c == 'd')
+                o.depth = v;
+            else
+                o.max_values = v;
+            break;
+        }
         case 'v':
             o.values = strtol(optarg, &end, 10);
             if (*end || end == optarg || o.values < 0 || o.values > 1000000)
@@ -1481,7 +1635,11 @@ int nnav_cli_run(int argc, char **argv)
         }
     }
     /* Options that do not apply to this command are usage errors, not ignored. */
-    int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors;
+    int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors ||
+                      cmd->run == cmd_export;
+    if ((o.inputs || o.outputs || o.node || o.format || o.out || o.external || o.binary ||
+         o.depth >= 0 || o.max_values >= 0) && cmd->run != cmd_export)
+        return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     if ((o.graph && !takes_graph) || (o.op && cmd->run != cmd_nodes) ||
         ((o.sort || o.all || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors))
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);

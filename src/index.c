@@ -482,6 +482,7 @@ void nnav_model_close(nnav_model *m)
     }
     nnav_vec_free(m->graphs);
     nnav_vec_free(m->gspan);
+    nnav_vec_free(m->main_parts);
     nnav_vec_free(m->nodes);
     nnav_vec_free(m->refs);
     nnav_vec_free(m->values);
@@ -580,107 +581,223 @@ uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id)
  * ambiguous, ":OVERLOAD" appended when set); "~training[i]/initialization" and
  * "~training[i]/algorithm". Names are escaped as everywhere else. */
 
-static char *path_build(const nnav_model *m, uint32_t id)
+/* Escaped copy of a span, malloc'd: at most 4 output bytes per input byte. */
+static char *esc_dup(nnav_span sp)
+{
+    size_t n = (size_t)sp.n * 4 + 1;
+    char *b = malloc(n);
+    if (b)
+        nnav_text_escape(sp.p, (size_t)sp.n, b, n);
+    return b;
+}
+
+/* The path of a root graph (main, function, training). */
+static char *root_path(const nnav_model *m, uint32_t id)
 {
     const nnav_graph *g = &m->graphs.v[id];
-    char buf[4096];
-    size_t n = 0;
-    buf[0] = 0;
-    if (g->kind == NNAV_GRAPH_MAIN) {
-        /* Several roots: a SavedModel's MetaGraphs after the first. */
-        snprintf(buf, sizeof buf, id ? "~meta[%u]" : "/", id);
-    } else if (g->kind == NNAV_GRAPH_FUNCTION) {
-        const nnav_function *f = &m->functions.v[g->function];
-        int ambiguous = 0;
-        for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
-            ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
-        char name[1024], dom[1024] = "", ovl[1024] = "";
-        nnav_text_escape(f->name.p, f->name.n, name, sizeof name);
-        if (ambiguous)
-            nnav_text_escape(f->domain.p, f->domain.n, dom, sizeof dom);
-        if (f->overload.n)
-            nnav_text_escape(f->overload.p, f->overload.n, ovl, sizeof ovl);
-        snprintf(buf, sizeof buf, "@%s%s%s%s%s", dom, ambiguous ? ":" : "", name,
-                 ovl[0] ? ":" : "", ovl);
-    } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
-        snprintf(buf, sizeof buf, "~training[%u]/%s", g->training,
+    char head[64];
+    if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
+        snprintf(head, sizeof head, "~training[%u]/%s", g->training,
                  g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
-    } else {
-        const char *up = nnav_graph_path(m, g->parent, NULL, 0) ? m->paths[g->parent] : "";
-        const nnav_node *nd = &m->nodes.v[g->owner_node];
-        const nnav_attr *a = &m->attrs.v[g->owner_attr];
-        char node[1024], attr[512];
-        if (nd->name.n)
-            nnav_text_escape(nd->name.p, nd->name.n, node, sizeof node);
-        else
-            snprintf(node, sizeof node, "#%u", nd->index);
-        nnav_text_escape(a->name.p, a->name.n, attr, sizeof attr);
-        n = (size_t)snprintf(buf, sizeof buf, "%s%s%s/%s", up,
-                             strcmp(up, "/") == 0 ? "" : "/", node, attr);
-        if (g->list_index != NNAV_NONE && n < sizeof buf)
-            snprintf(buf + n, sizeof buf - n, "[%u]", g->list_index);
+        return strdup(head);
     }
-    return strdup(buf);
+    if (g->kind != NNAV_GRAPH_FUNCTION) {
+        /* Several roots: a SavedModel's MetaGraphs after the first. */
+        snprintf(head, sizeof head, id ? "~meta[%u]" : "/", id);
+        return strdup(head);
+    }
+    const nnav_function *f = &m->functions.v[g->function];
+    int ambiguous = 0;
+    for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
+        ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
+    char *name = esc_dup(f->name), *dom = esc_dup(ambiguous ? f->domain : (nnav_span){0});
+    char *ovl = esc_dup(f->overload);
+    char *out = NULL;
+    if (name && dom && ovl) {
+        size_t n = strlen(name) + strlen(dom) + strlen(ovl) + 4;
+        out = malloc(n);
+        if (out)
+            snprintf(out, n, "@%s%s%s%s%s", dom, ambiguous ? ":" : "", name, ovl[0] ? ":" : "",
+                     ovl);
+    }
+    free(name), free(dom), free(ovl);
+    return out;
 }
+
+/* A body's own segment: "NODE/ATTR", "#INDEX/ATTR", "NODE/ATTR[i]"; a
+ * function's graph-valued attribute default has no node: "ATTR". */
+static char *body_segment(const nnav_model *m, uint32_t id)
+{
+    const nnav_graph *g = &m->graphs.v[id];
+    const nnav_attr *a = &m->attrs.v[g->owner_attr];
+    char *node = NULL, *attr = esc_dup(a->name), *out = NULL;
+    if (g->owner_node != NNAV_NONE) {
+        const nnav_node *nd = &m->nodes.v[g->owner_node];
+        if (nd->name.n)
+            node = esc_dup(nd->name);
+        else if ((node = malloc(16)) != NULL)
+            snprintf(node, 16, "#%u", nd->index);
+    } else {
+        node = strdup("");
+    }
+    if (node && attr) {
+        size_t n = strlen(node) + strlen(attr) + 24;
+        out = malloc(n);
+        if (out) {
+            int k = snprintf(out, n, "%s%s%s", node, node[0] ? "/" : "", attr);
+            if (g->list_index != NNAV_NONE)
+                snprintf(out + k, n - (size_t)k, "[%u]", g->list_index);
+        }
+    }
+    free(node);
+    free(attr);
+    return out;
+}
+
+/* The whole path: the root's, then each body's segment, '/'-separated.
+ * Built from the parent chain iteratively, so depth costs no stack. */
+static char *path_compose(const nnav_model *m, uint32_t id)
+{
+    uint32_t depth = m->graphs.v[id].depth, k = 0;
+    char **parts = calloc((size_t)depth + 2, sizeof *parts);
+    char *out = NULL;
+    if (!parts)
+        return NULL;
+    uint32_t g = id;
+    for (; g != NNAV_NONE && m->graphs.v[g].kind == NNAV_GRAPH_BODY && k <= depth;
+         g = m->graphs.v[g].parent)
+        if (!(parts[k++] = body_segment(m, g)))
+            goto out;
+    char *root = g == NNAV_NONE ? strdup("/") : root_path(m, g);
+    if (!root)
+        goto out;
+    size_t len = strlen(root) + 1;
+    for (uint32_t i = 0; i < k; i++)
+        len += strlen(parts[i]) + 1;
+    out = malloc(len);
+    if (out) {
+        size_t o = (size_t)snprintf(out, len, "%s", root);
+        for (uint32_t i = k; i-- > 0;)
+            o += (size_t)snprintf(out + o, len - o, "%s%s", o == 1 && out[0] == '/' ? "" : "/",
+                                  parts[i]);
+    }
+    free(root);
+out:
+    for (uint32_t i = 0; i < k; i++)
+        free(parts[i]);
+    free(parts);
+    return out;
+}
+
+/* Paths of shallow graphs are cached (the explorer asks again and again);
+ * those of deep ones are composed when asked, so a chain thousands deep
+ * does not hold a quadratic amount of path text. */
+#define PATH_CACHE_DEPTH 64
 
 size_t nnav_graph_path(const nnav_model *m, uint32_t id, char *buf, size_t n)
 {
-    nnav_model *mm = (nnav_model *)m; /* paths are a cache, built on first use */
+    nnav_model *mm = (nnav_model *)m;
     if (!mm->paths) {
         mm->paths = calloc(m->graphs.n ? m->graphs.n : 1, sizeof *mm->paths);
         if (!mm->paths)
             return 0;
     }
-    if (!mm->paths[id]) {
-        /* Build ancestors first, iteratively, so a deep chain costs no stack. */
-        uint32_t chain = id;
-        while (chain != NNAV_NONE && !mm->paths[chain]) {
-            uint32_t up = m->graphs.v[chain].parent;
-            if (m->graphs.v[chain].kind != NNAV_GRAPH_BODY || up == NNAV_NONE ||
-                mm->paths[up]) {
-                mm->paths[chain] = path_build(m, chain);
-                if (!mm->paths[chain])
-                    return 0;
-                chain = id;
-                continue;
-            }
-            chain = up;
-        }
+    char *p = mm->paths[id];
+    int cached = p != NULL;
+    if (!p && !(p = path_compose(m, id)))
+        return 0;
+    if (!cached && m->graphs.v[id].depth <= PATH_CACHE_DEPTH) {
+        mm->paths[id] = p;
+        cached = 1;
     }
-    size_t len = strlen(mm->paths[id]);
+    size_t len = strlen(p);
     if (buf && n) {
         size_t k = len < n - 1 ? len : n - 1;
-        memcpy(buf, mm->paths[id], k);
+        memcpy(buf, p, k);
         buf[k] = 0;
     }
+    if (!cached)
+        free(p);
     return len ? len : 1;
 }
 
+/* Match a path against the tree, segment by segment from a root. Node names
+ * may hold '/', so every child whose segment matches is tried (a stack of
+ * (graph, offset) states); the cost is linear in the graphs visited. */
 uint32_t nnav_graph_by_path(const nnav_model *m, const char *path)
 {
     size_t pl = strlen(path);
     /* Accept a trailing slash as users type it ("/Loop_0/body/"). */
     while (pl > 1 && path[pl - 1] == '/')
         pl--;
-    for (uint32_t g = 0; g < m->graphs.n; g++) {
-        if (!nnav_graph_path(m, g, NULL, 0))
-            return NNAV_NONE;
-        const char *p = m->paths[g];
-        if (strlen(p) == pl && !memcmp(p, path, pl))
-            return g;
+    typedef struct { uint32_t g; size_t off; } state;
+    NNAV_VEC(state) st = {0};
+    uint32_t found = NNAV_NONE;
+    for (uint32_t r = 0; r < m->graphs.n && found == NNAV_NONE; r++) {
+        if (m->graphs.v[r].parent != NNAV_NONE)
+            continue;
+        char *rp = root_path(m, r);
+        if (!rp)
+            break;
+        size_t rl = strlen(rp);
+        /* Functions may also be named with their domain. */
+        char *alt = NULL;
+        if (m->graphs.v[r].kind == NNAV_GRAPH_FUNCTION) {
+            const nnav_function *f = &m->functions.v[m->graphs.v[r].function];
+            char *d = esc_dup(f->domain), *nm = esc_dup(f->name);
+            if (d && nm && (alt = malloc(strlen(d) + strlen(nm) + 3)) != NULL)
+                sprintf(alt, "@%s:%s", d, nm);
+            free(d), free(nm);
+        }
+        for (int pass = 0; pass < 2 && found == NNAV_NONE; pass++) {
+            const char *cand = pass ? alt : rp;
+            if (!cand)
+                continue;
+            size_t cl = strlen(cand);
+            if (cl > pl || memcmp(cand, path, cl) != 0)
+                continue;
+            if (cl == pl) {
+                found = r;
+            } else {
+                state *s0 = nnav_vec_push(st);
+                if (s0)
+                    s0->g = r, s0->off = cl;
+            }
+        }
+        (void)rl;
+        free(rp);
+        free(alt);
     }
-    /* Functions may also be named with their domain. */
-    if (path[0] == '@') {
-        for (uint32_t f = 0; f < m->functions.n; f++) {
-            char dn[2100], d[1024], nm[1024];
-            nnav_text_escape(m->functions.v[f].domain.p, m->functions.v[f].domain.n, d, sizeof d);
-            nnav_text_escape(m->functions.v[f].name.p, m->functions.v[f].name.n, nm, sizeof nm);
-            snprintf(dn, sizeof dn, "@%s:%s", d, nm);
-            if (strlen(dn) == pl && !memcmp(dn, path, pl))
-                return m->functions.v[f].graph;
+    while (found == NNAV_NONE && st.n) {
+        state cur = st.v[--st.n];
+        /* After the main graph's "/" a segment follows directly. */
+        size_t start = cur.off;
+        if (!(cur.off == 1 && path[0] == '/' && m->graphs.v[cur.g].kind == NNAV_GRAPH_MAIN)) {
+            if (path[start] != '/')
+                continue;
+            start++;
+        }
+        const nnav_graph *g = &m->graphs.v[cur.g];
+        for (uint32_t c = 0; c < g->child_count && found == NNAV_NONE; c++) {
+            uint32_t child = m->children.v[g->child_first + c];
+            char *seg = body_segment(m, child);
+            if (!seg)
+                continue;
+            size_t sl = strlen(seg);
+            if (start + sl <= pl && memcmp(path + start, seg, sl) == 0) {
+                if (start + sl == pl) {
+                    found = child;
+                } else if (path[start + sl] == '/') {
+                    state *s1 = nnav_vec_push(st);
+                    if (s1)
+                        s1->g = child, s1->off = start + sl;
+                }
+            }
+            free(seg);
         }
     }
-    return NNAV_NONE;
+    nnav_vec_free(st);
+    return found;
 }
 
 /* ---- search ---- */
@@ -756,7 +873,7 @@ static int add_hit(nnav_search *s, uint8_t kind, uint32_t id, uint32_t graph)
 int nnav_search_step(nnav_search *s, uint64_t budget)
 {
     const nnav_model *m = s->m;
-    uint64_t end = s->pos + budget < s->total ? s->pos + budget : s->total;
+    uint64_t end = budget < s->total - s->pos ? s->pos + budget : s->total;
     for (; s->pos < end; s->pos++) {
         uint64_t i = s->pos;
         if (i < m->nodes.n) {

@@ -25,6 +25,7 @@ struct nnav_model {
 
     NNAV_VEC(nnav_graph) graphs;
     NNAV_VEC(nnav_span) gspan;     /* each graph's message bytes, same ids */
+    NNAV_VEC(nnav_span) main_parts; /* further occurrences of ModelProto.graph, merged */
     NNAV_VEC(nnav_node) nodes;
     NNAV_VEC(nnav_ref) refs;
     NNAV_VEC(nnav_value) values;
@@ -56,6 +57,9 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
 /* Index-wide passes shared by every reader: value resolution by scope,
  * consumer lists, name tables. Called once the structure is walked. */
 int nnav_index_link(nnav_model *m, nnav_error *err);
+
+/* Ranks of the values of one graph (index = value id, -1 unknown); malloc'd. */
+int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph);
 
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
 

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NNAV_NONE UINT32_MAX
 
@@ -36,7 +37,7 @@ typedef struct nnav_error {
     int status;       /* exit status a CLI should use: 2 bad input, 1 usage */
 } nnav_error;
 
-/* "FILE: at offset N, PATH: MSG", sanitised, into buf. */
+/* "FILE: PATH: MSG at offset N", sanitised, cut between whole characters. */
 void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t n);
 
 typedef enum nnav_format {
@@ -359,6 +360,16 @@ void nnav_type_format(nnav_span type, char *buf, size_t n);
 /* The type of a value as far as known (value info or initializer dims), "" if unknown. */
 void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n);
 
+/* A TypeProto's tensor type: element type and shape. dims[i] is the size, or
+ * -1 when the axis is symbolic (params[i] names it) or unknown. Returns 1 for
+ * a (sparse) tensor type, 0 for another type, -1 when malformed. */
+int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
+                     int64_t *dims, nnav_span *params, size_t max);
+/* The element type of a value: from its value info or initializer, else
+ * followed back through its producers (Cast's `to`, comparisons give bool,
+ * Shape gives int64, most ops keep their first input's type). 0 if unknown. */
+int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v);
+
 /* ---- element types ---- */
 const char *nnav_dtype_name(int32_t dtype);     /* "float32", "bfloat16", "int4"... */
 const char *nnav_dtype_onnx_name(int32_t dtype); /* "FLOAT", "BFLOAT16"... */
@@ -419,5 +430,63 @@ int nnav_search_step(nnav_search *s, uint64_t budget);
 uint64_t nnav_search_progress(const nnav_search *s, uint64_t *total);
 const nnav_hit *nnav_search_hits(const nnav_search *s, size_t *count);
 void nnav_search_free(nnav_search *s);
+
+/* ---- selections and export ---- */
+
+/* A piece of one graph to export: the nodes (global ids, in graph order), the
+ * values that become the piece's inputs and outputs, and the initializers
+ * (dense tensor ids and sparse ids) it needs. */
+typedef struct nnav_selection {
+    uint32_t graph;
+    int whole;              /* a whole graph: keeps its own inputs, outputs, value_info */
+    uint32_t *nodes;
+    size_t n_nodes;
+    uint32_t *inputs;       /* value ids */
+    size_t n_inputs;
+    uint32_t *outputs;      /* value ids */
+    size_t n_outputs;
+    uint32_t *inits;        /* tensor ids */
+    size_t n_inits;
+    uint32_t *sparse;       /* sparse ids */
+    size_t n_sparse;
+} nnav_selection;
+
+/* A whole graph (main, any body, a function), by id. */
+int nnav_select_graph(const nnav_model *m, uint32_t graph, nnav_selection *sel, nnav_error *err);
+/* Every node of `graph` needed to compute `outputs` from `inputs` (value
+ * names), as the ONNX tools' extraction does; initializers come along. A
+ * needed value that is neither a chosen input nor computable is an error that
+ * names it (status 1). */
+int nnav_select_region(const nnav_model *m, uint32_t graph, const char *const *inputs,
+                       size_t n_inputs, const char *const *outputs, size_t n_outputs,
+                       nnav_selection *sel, nnav_error *err);
+/* A node and its neighbours up to `depth` steps up (producers) and down
+ * (consumers) in its graph. */
+int nnav_select_neighbours(const nnav_model *m, uint32_t node, uint32_t depth,
+                           nnav_selection *sel, nnav_error *err);
+/* Exactly these nodes of one graph (e.g. marked in the explorer); inputs and
+ * outputs are what crosses the boundary. */
+int nnav_select_nodes(const nnav_model *m, const uint32_t *nodes, size_t n,
+                      nnav_selection *sel, nnav_error *err);
+void nnav_selection_free(nnav_selection *sel);
+
+typedef enum nnav_export_format { NNAV_EXPORT_YAML = 0, NNAV_EXPORT_ONNX } nnav_export_format;
+typedef struct nnav_export_opts {
+    nnav_export_format format;
+    uint64_t max_values;  /* YAML: write a tensor's values when it has at most this many
+                             elements (default 16; 0 = never) */
+    int binary;           /* YAML: also raw bytes as !!binary base64 (within max_values) */
+    int keep_external;    /* ONNX: external data stays external, copied to OUT.data;
+                             default is to inline it */
+} nnav_export_opts;
+
+/* Write the selection to a stream (YAML only: ONNX needs a file). */
+int nnav_export_stream(const nnav_model *m, const nnav_selection *sel,
+                       const nnav_export_opts *o, FILE *out, nnav_error *err);
+/* Write the selection to `path` safely: refuses symlinks and the input files,
+ * writes a temporary file in the same folder and renames it into place, so no
+ * partial file is ever left. *bytes gets the size written. */
+int nnav_export_file(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
+                     const char *path, uint64_t *bytes, nnav_error *err);
 
 #endif

@@ -773,112 +773,117 @@ static int walk_graph(walker *w, uint32_t gid)
                                     is_fn ? FN_VALUE_INFO : GRAPH_VALUE_INFO};
     m->graphs.v[gid].init_first = m->tensors.n;
     m->graphs.v[gid].sparse_first = m->sparse.n;
+    uint32_t nparts = gid == 0 ? 1 + m->main_parts.n : 1;
     /* Pass -1 takes the initialisers alone, so they form one range of tensor
      * ids (attribute tensors and sparse parts come in pass 0). */
     for (pass = -1; pass < 4; pass++) {
         if (pass > 0)
             role_first[pass - 1] = m->vinfos.n;
         uint32_t idx = 0;
-        winit(w, &r, s);
-        while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-            if (pass < 0) {
-                if (is_fn || f.num != GRAPH_INIT)
+        /* A graph field given twice is one merged message (protobuf's rule):
+         * walk its parts in order. */
+        for (uint32_t part = 0; part < nparts; part++) {
+            winit(w, &r, part ? m->main_parts.v[part - 1] : s);
+            while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
+                if (pass < 0) {
+                    if (is_fn || f.num != GRAPH_INIT)
+                        continue;
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "initializer") ||
+                        walk_tensor(w, gid, f.s, NNAV_TOWN_INITIALIZER, NNAV_NONE, NULL) < 0)
+                        return err_prepend(w->err, "initializer[%u]", ninit);
+                    ninit++;
                     continue;
-                if (expect_wt(w, &f, NNAV_WT_LEN, "initializer") ||
-                    walk_tensor(w, gid, f.s, NNAV_TOWN_INITIALIZER, NNAV_NONE, NULL) < 0)
-                    return err_prepend(w->err, "initializer[%u]", ninit);
-                ninit++;
-                continue;
-            }
-            if (pass > 0) {
-                if (f.num != role_field[pass - 1])
+                }
+                if (pass > 0) {
+                    if (f.num != role_field[pass - 1])
+                        continue;
+                    if (f.wt != NNAV_WT_LEN)
+                        continue; /* reported in pass 0 */
+                    int rc = (is_fn && pass < 3) ? add_vinfo(w, gid, f.s, (nnav_span){0})
+                                                 : walk_vinfo(w, gid, f.s);
+                    if (rc < 0)
+                        return err_prepend(w->err, "%s[%u]",
+                                           pass == 1 ? "input" : pass == 2 ? "output" : "value_info",
+                                           idx);
+                    idx++;
                     continue;
-                if (f.wt != NNAV_WT_LEN)
-                    continue; /* reported in pass 0 */
-                int rc = (is_fn && pass < 3) ? add_vinfo(w, gid, f.s, (nnav_span){0})
-                                             : walk_vinfo(w, gid, f.s);
-                if (rc < 0)
-                    return err_prepend(w->err, "%s[%u]",
-                                       pass == 1 ? "input" : pass == 2 ? "output" : "value_info",
-                                       idx);
-                idx++;
-                continue;
+                }
+                uint32_t want = is_fn ? FN_NODE : GRAPH_NODE;
+                if (f.num == want) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "node") ||
+                        walk_node(w, gid, nnodes, f.s) < 0)
+                        return err_prepend(w->err, "node[%u]", nnodes);
+                    nnodes++;
+                    if (progress(w, (uint64_t)(f.s.p - w->base)))
+                        return -1;
+                } else if (!is_fn && f.num == GRAPH_INIT) {
+                    continue;
+                } else if (!is_fn && f.num == GRAPH_NAME) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                        return err_prepend(w->err, "name");
+                    m->graphs.v[gid].name = f.s;
+                } else if (is_fn && f.num == FN_NAME) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
+                        return err_prepend(w->err, "name");
+                    m->graphs.v[gid].name = f.s;
+                } else if (f.num == role_field[0] || f.num == role_field[1] ||
+                           f.num == role_field[2]) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "input/output/value_info"))
+                        return -1;
+                } else if (!is_fn && f.num == GRAPH_SPARSE) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "sparse_initializer") ||
+                        walk_sparse(w, gid, f.s) < 0)
+                        return err_prepend(w->err, "sparse_initializer[%u]", nsparse);
+                    nsparse++;
+                } else if (!is_fn && (f.num == GRAPH_DOC || f.num == GRAPH_QUANT ||
+                                      f.num == GRAPH_METADATA)) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/annotation/metadata"))
+                        return -1;
+                } else if (is_fn && f.num == FN_ATTRIBUTE) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
+                        return err_prepend(w->err, "attribute");
+                    nnav_ref *ref = nnav_vec_push(m->refs);
+                    if (!ref)
+                        return oom(w->err);
+                    ref->name = f.s;
+                    ref->value = NNAV_NONE;
+                    if (m->functions.v[fid].attr_name_count++ == 0)
+                        m->functions.v[fid].attr_name_first = m->refs.n - 1;
+                } else if (is_fn && f.num == FN_ATTRIBUTE_PROTO) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "attribute_proto"))
+                        return -1;
+                    if (m->functions.v[fid].attr_count == 0)
+                        m->functions.v[fid].attr_first = m->attrs.n;
+                    if (walk_attr(w, gid, NNAV_NONE, f.s) < 0)
+                        return err_prepend(w->err, "attribute_proto[%u]", nattrp);
+                    m->functions.v[fid].attr_count++;
+                    nattrp++;
+                } else if (is_fn && f.num == FN_OPSET) {
+                    nnav_opset *o = nnav_vec_push(m->opsets);
+                    if (!o)
+                        return oom(w->err);
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "opset_import") || walk_opset(w, f.s, o) < 0)
+                        return err_prepend(w->err, "opset_import");
+                    if (m->functions.v[fid].opset_count++ == 0)
+                        m->functions.v[fid].opset_first = m->opsets.n - 1;
+                } else if (is_fn && (f.num == FN_DOMAIN || f.num == FN_OVERLOAD)) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, f.num == FN_DOMAIN ? "domain" : "overload"))
+                        return -1;
+                    if (f.num == FN_DOMAIN)
+                        m->functions.v[fid].domain = f.s;
+                    else
+                        m->functions.v[fid].overload = f.s;
+                } else if (is_fn && (f.num == FN_DOC || f.num == FN_METADATA)) {
+                    if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/metadata_props"))
+                        return -1;
+                } else {
+                    if (keep_unknown(w, &f, is_fn ? "FunctionProto" : "GraphProto", gid))
+                        return -1;
+                }
             }
-            uint32_t want = is_fn ? FN_NODE : GRAPH_NODE;
-            if (f.num == want) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "node") ||
-                    walk_node(w, gid, nnodes, f.s) < 0)
-                    return err_prepend(w->err, "node[%u]", nnodes);
-                nnodes++;
-                if (progress(w, (uint64_t)(f.s.p - w->base)))
-                    return -1;
-            } else if (!is_fn && f.num == GRAPH_INIT) {
-                continue;
-            } else if (!is_fn && f.num == GRAPH_NAME) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
-                    return err_prepend(w->err, "name");
-                m->graphs.v[gid].name = f.s;
-            } else if (is_fn && f.num == FN_NAME) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "name"))
-                    return err_prepend(w->err, "name");
-                m->graphs.v[gid].name = f.s;
-            } else if (f.num == role_field[0] || f.num == role_field[1] ||
-                       f.num == role_field[2]) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "input/output/value_info"))
-                    return -1;
-            } else if (!is_fn && f.num == GRAPH_SPARSE) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "sparse_initializer") ||
-                    walk_sparse(w, gid, f.s) < 0)
-                    return err_prepend(w->err, "sparse_initializer[%u]", nsparse);
-                nsparse++;
-            } else if (!is_fn && (f.num == GRAPH_DOC || f.num == GRAPH_QUANT ||
-                                  f.num == GRAPH_METADATA)) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/annotation/metadata"))
-                    return -1;
-            } else if (is_fn && f.num == FN_ATTRIBUTE) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
-                    return err_prepend(w->err, "attribute");
-                nnav_ref *ref = nnav_vec_push(m->refs);
-                if (!ref)
-                    return oom(w->err);
-                ref->name = f.s;
-                ref->value = NNAV_NONE;
-                if (m->functions.v[fid].attr_name_count++ == 0)
-                    m->functions.v[fid].attr_name_first = m->refs.n - 1;
-            } else if (is_fn && f.num == FN_ATTRIBUTE_PROTO) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "attribute_proto"))
-                    return -1;
-                if (m->functions.v[fid].attr_count == 0)
-                    m->functions.v[fid].attr_first = m->attrs.n;
-                if (walk_attr(w, gid, NNAV_NONE, f.s) < 0)
-                    return err_prepend(w->err, "attribute_proto[%u]", nattrp);
-                m->functions.v[fid].attr_count++;
-                nattrp++;
-            } else if (is_fn && f.num == FN_OPSET) {
-                nnav_opset *o = nnav_vec_push(m->opsets);
-                if (!o)
-                    return oom(w->err);
-                if (expect_wt(w, &f, NNAV_WT_LEN, "opset_import") || walk_opset(w, f.s, o) < 0)
-                    return err_prepend(w->err, "opset_import");
-                if (m->functions.v[fid].opset_count++ == 0)
-                    m->functions.v[fid].opset_first = m->opsets.n - 1;
-            } else if (is_fn && (f.num == FN_DOMAIN || f.num == FN_OVERLOAD)) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, f.num == FN_DOMAIN ? "domain" : "overload"))
-                    return -1;
-                if (f.num == FN_DOMAIN)
-                    m->functions.v[fid].domain = f.s;
-                else
-                    m->functions.v[fid].overload = f.s;
-            } else if (is_fn && (f.num == FN_DOC || f.num == FN_METADATA)) {
-                if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/metadata_props"))
-                    return -1;
-            } else {
-                if (keep_unknown(w, &f, is_fn ? "FunctionProto" : "GraphProto", gid))
-                    return -1;
-            }
+            if (k < 0)
+                return wire_fail(w, &r, is_fn ? &onnx__function_proto__descriptor : &onnx__graph_proto__descriptor);
         }
-        if (k < 0)
-            return wire_fail(w, &r, is_fn ? &onnx__function_proto__descriptor : &onnx__graph_proto__descriptor);
         if (pass < 0)
             m->graphs.v[gid].init_count = ninit;
         if (pass > 0)
@@ -922,6 +927,11 @@ static void graph_origin(const nnav_model *m, uint32_t gid, char *buf, size_t n)
         } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
             w = snprintf(buf + o, n - o, "training_info[%u].%s", g->training,
                          g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
+        } else if (g->owner_node == NNAV_NONE) {
+            /* a graph-valued default of a function attribute */
+            uint32_t ai = g->owner_attr - m->functions.v[m->graphs.v[g->parent].function].attr_first;
+            w = snprintf(buf + o, n - o, ".attribute_proto[%u].%s", ai,
+                         g->list_index == NNAV_NONE ? "g" : "graphs");
         } else {
             const nnav_node *nd = &m->nodes.v[g->owner_node];
             uint32_t ai = g->owner_attr - nd->attr_first;
@@ -1000,7 +1010,16 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                 err_prepend(err, "graph");
                 goto out;
             }
-            graph = f.s;
+            if (graph.p) {
+                nnav_span *part = nnav_vec_push(m->main_parts);
+                if (!part) {
+                    oom(err);
+                    goto out;
+                }
+                *part = f.s;
+            } else {
+                graph = f.s;
+            }
             break;
         case MODEL_OPSET: {
             nnav_opset *op = nnav_vec_push(m->opsets);

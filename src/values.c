@@ -592,6 +592,7 @@ typedef struct acc {
     nnav_values *out;
     size_t want;
     int stats;
+    uint64_t limit; /* components dims x dtype call for: stored extras are not values */
     uint64_t seen;
     double sum;
     uint64_t finite;
@@ -599,6 +600,8 @@ typedef struct acc {
 
 static void acc_put(acc *a, double v)
 {
+    if (a->seen >= a->limit)
+        return;
     if (a->out->count < a->want && a->out->v)
         a->out->v[a->out->count++] = v;
     a->seen++;
@@ -618,7 +621,7 @@ static void acc_put(acc *a, double v)
 
 static int acc_done(const acc *a)
 {
-    return !a->stats && a->out->count >= a->want;
+    return a->seen >= a->limit || (!a->stats && a->out->count >= a->want);
 }
 
 typedef struct typed_ctx {
@@ -668,6 +671,8 @@ static int values_typed(const nnav_model *m, const nnav_tensor *t, acc *a, nnav_
         if (f.num != t->typed_field)
             continue;
         if (t->typed_field == 6) {
+            if (a->seen >= a->limit)
+                break;
             if (a->out->s && a->out->count < a->want)
                 a->out->s[a->out->count] = f.s;
             if (a->out->count < a->want)
@@ -714,7 +719,8 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                      "tensor has unknown data_type %d", tt->dtype);
         return -1;
     }
-    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING,
+             tt->nelems == UINT64_MAX ? 0 : tt->nelems * nnav_dtype_components(tt->dtype), 0, 0, 0};
     int rc = 0;
     if (tt->storage == NNAV_STORE_RAW) {
         rc = values_raw(tt, tt->data, &a, err);
@@ -760,4 +766,146 @@ int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **co
 void nnav_tensor_bytes_release(void *cookie)
 {
     nnav_ext_release(cookie);
+}
+
+/* ---- structured types ---- */
+
+int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
+                     int64_t *dims, nnav_span *params, size_t max)
+{
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    int k;
+    nnav_span tt = {0}, shape = {0};
+    *elem_type = 0;
+    *has_shape = 0;
+    *rank = 0;
+    if (!type.p)
+        return 0;
+    nnav_wire_init(&r, type.p, type);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1)
+        if ((f.num == 1 || f.num == 8) && f.wt == NNAV_WT_LEN)
+            tt = f.s;
+        else if ((f.num == 4 || f.num == 5 || f.num == 7 || f.num == 9) && !tt.p)
+            return 0;
+    if (k < 0)
+        return -1;
+    if (!tt.p)
+        return 0;
+    nnav_wire_init(&r, type.p, tt);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
+        if (f.num == 1 && f.wt == NNAV_WT_VARINT)
+            *elem_type = (int32_t)f.v;
+        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
+            shape = f.s, *has_shape = 1;
+    }
+    if (k < 0)
+        return -1;
+    if (!shape.p)
+        return 1;
+    nnav_wire_init(&r, type.p, shape);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
+        if (f.num != 1 || f.wt != NNAV_WT_LEN)
+            continue;
+        nnav_wire d;
+        nnav_field g;
+        int64_t v = -1;
+        nnav_span pm = {0};
+        nnav_wire_init(&d, type.p, f.s);
+        while ((k = nnav_wire_next(&d, &g, &e)) == 1) {
+            if (g.num == 1 && g.wt == NNAV_WT_VARINT)
+                v = (int64_t)g.v, pm = (nnav_span){0};
+            else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+                pm = g.s, v = -1;
+        }
+        if (k < 0)
+            return -1;
+        if (*rank < max) {
+            dims[*rank] = v;
+            if (params)
+                params[*rank] = pm;
+        }
+        (*rank)++;
+    }
+    return k < 0 ? -1 : 1;
+}
+
+static int op_is(const nnav_node *nd, const char *op)
+{
+    return nd->domain.n == 0 && nnav_span_eqs(nd->op, op);
+}
+
+int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
+{
+    /* Follow first inputs back; bounded so a long chain of unknowns ends. */
+    for (int steps = 0; v != NNAV_NONE && steps < 100000; steps++) {
+        const nnav_value *val = &m->values.v[v];
+        if (val->vinfo != NNAV_NONE) {
+            int32_t et;
+            int hs;
+            size_t rank;
+            int64_t d[1];
+            if (nnav_type_tensor(m->vinfos.v[val->vinfo].type, &et, &hs, &rank, d, NULL, 0) == 1 &&
+                et)
+                return et;
+        }
+        if (val->kind == NNAV_VAL_INITIALIZER)
+            return m->tensors.v[val->producer].dtype;
+        if (val->kind == NNAV_VAL_SPARSE)
+            return m->tensors.v[m->sparse.v[val->producer].values].dtype;
+        if (val->kind != NNAV_VAL_NODE)
+            return 0;
+        const nnav_node *nd = &m->nodes.v[val->producer];
+        static const char *to_bool[] = {"Equal", "Greater", "Less", "GreaterOrEqual",
+                                        "LessOrEqual", "Not", "And", "Or", "Xor", "IsNaN",
+                                        "IsInf"};
+        static const char *to_i64[] = {"Shape", "Size", "NonZero", "ArgMax", "ArgMin",
+                                       "NonMaxSuppression"};
+        for (size_t i = 0; i < sizeof to_bool / sizeof *to_bool; i++)
+            if (op_is(nd, to_bool[i]))
+                return NNAV_DT_BOOL;
+        for (size_t i = 0; i < sizeof to_i64 / sizeof *to_i64; i++)
+            if (op_is(nd, to_i64[i]))
+                return NNAV_DT_INT64;
+        if (op_is(nd, "TopK") && nd->out_count > 1 && m->refs.v[nd->out_first + 1].value == v)
+            return NNAV_DT_INT64;
+        if (op_is(nd, "Cast") || op_is(nd, "Constant") || op_is(nd, "ConstantOfShape") ||
+            op_is(nd, "EyeLike") || op_is(nd, "RandomNormal") || op_is(nd, "RandomUniform")) {
+            int is_cast = op_is(nd, "Cast") || op_is(nd, "EyeLike");
+            for (uint32_t a = 0; a < nd->attr_count; a++) {
+                const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
+                nnav_error e;
+                int64_t i;
+                if ((is_cast && nnav_span_eqs(at->name, "to")) ||
+                    (!is_cast && nnav_span_eqs(at->name, "dtype")))
+                    return nnav_attr_int(m, nd->attr_first + a, &i, &e) == 0 ? (int32_t)i : 0;
+                if (at->type == NNAV_ATTR_TENSOR && at->tensor_count)
+                    return m->tensors.v[at->tensor_first].dtype;
+                if (nnav_span_eqs(at->name, "value_float") || nnav_span_eqs(at->name, "value_floats"))
+                    return NNAV_DT_FLOAT;
+                if (nnav_span_eqs(at->name, "value_int") || nnav_span_eqs(at->name, "value_ints"))
+                    return NNAV_DT_INT64;
+                if (nnav_span_eqs(at->name, "value_string") || nnav_span_eqs(at->name, "value_strings"))
+                    return NNAV_DT_STRING;
+            }
+            if (op_is(nd, "ConstantOfShape") || op_is(nd, "RandomNormal") ||
+                op_is(nd, "RandomUniform"))
+                return NNAV_DT_FLOAT;
+            if (is_cast)
+                return 0;
+        }
+        if (op_is(nd, "DequantizeLinear"))
+            return NNAV_DT_FLOAT;
+        /* Otherwise most ops keep their first input's element type. */
+        uint32_t next = NNAV_NONE;
+        for (uint32_t i = 0; i < nd->in_count && next == NNAV_NONE; i++)
+            next = m->refs.v[nd->in_first + i].value;
+        if (op_is(nd, "QuantizeLinear"))
+            next = nd->in_count > 2 ? m->refs.v[nd->in_first + 2].value : NNAV_NONE;
+        if (next == NNAV_NONE)
+            return op_is(nd, "QuantizeLinear") ? NNAV_DT_UINT8 : 0;
+        v = next;
+    }
+    return 0;
 }

@@ -1,0 +1,20 @@
+/* export.h - the pieces behind nnav_export_stream / nnav_export_file. */
+#ifndef NNAV_EXPORT_H
+#define NNAV_EXPORT_H
+
+#include <stdio.h>
+
+#include "nnav.h"
+
+/* Local functions the selection calls, directly, from nested bodies, or from
+ * other functions' bodies; ids in a malloc'd array. */
+int nnav_export_functions(const nnav_model *m, const nnav_selection *sel, uint32_t **out,
+                          size_t *n);
+int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
+                     FILE *out, nnav_error *err);
+/* data_path: where external data goes with keep_external (NULL otherwise);
+ * data_name: the location written into the model for it. */
+int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
+                     FILE *out, FILE *data, const char *data_name, nnav_error *err);
+
+#endif

@@ -1,0 +1,427 @@
+/* export_onnx.c - a selection written as a new, standalone .onnx model.
+ *
+ * Nodes, initializers and functions are copied from the map byte for byte
+ * (their messages are already valid protobuf: nothing is decoded, attributes
+ * and nested bodies come along untouched, fields we do not know included).
+ * Small messages the new model needs fresh (opset imports, metadata, value
+ * infos for new inputs and outputs) are packed by protobuf-c. The enclosing
+ * ModelProto and GraphProto are planned as a list of byte ranges first, so
+ * their lengths are known, then streamed: weights are never held in memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "export.h"
+#include "model.h"
+#include "onnx.pb-c.h"
+#include "wire.h"
+
+typedef struct chunk {
+    const uint8_t *p;
+    uint64_t n;
+} chunk;
+
+typedef struct plan {
+    NNAV_VEC(chunk) c;
+    NNAV_VEC(uint8_t *) owned;  /* buffers the chunks point into */
+    NNAV_VEC(void *) cookies;   /* external data mappings to release */
+    int failed;
+} plan;
+
+static void add(plan *pl, const uint8_t *p, uint64_t n)
+{
+    chunk *c = nnav_vec_push(pl->c);
+    if (!c) {
+        pl->failed = 1;
+        return;
+    }
+    c->p = p;
+    c->n = n;
+}
+
+/* A small owned buffer (tags, lengths, packed messages). */
+static uint8_t *own(plan *pl, size_t n)
+{
+    uint8_t *b = malloc(n ? n : 1);
+    uint8_t **slot = b ? nnav_vec_push(pl->owned) : NULL;
+    if (!slot) {
+        free(b);
+        pl->failed = 1;
+        return NULL;
+    }
+    *slot = b;
+    return b;
+}
+
+static size_t varint(uint8_t *b, uint64_t v)
+{
+    size_t n = 0;
+    do {
+        b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return n;
+}
+
+/* Tag and length of a LEN field holding n bytes. */
+static void add_len_head(plan *pl, uint32_t field, uint64_t n)
+{
+    uint8_t *b = own(pl, 20);
+    if (!b)
+        return;
+    size_t k = varint(b, (uint64_t)field << 3 | NNAV_WT_LEN);
+    k += varint(b + k, n);
+    add(pl, b, k);
+}
+
+static void add_varint_field(plan *pl, uint32_t field, uint64_t v)
+{
+    uint8_t *b = own(pl, 20);
+    if (!b)
+        return;
+    size_t k = varint(b, (uint64_t)field << 3);
+    k += varint(b + k, v);
+    add(pl, b, k);
+}
+
+static void add_bytes_field(plan *pl, uint32_t field, const uint8_t *p, uint64_t n)
+{
+    add_len_head(pl, field, n);
+    add(pl, p, n);
+}
+
+static void add_packed(plan *pl, uint32_t field, const ProtobufCMessage *msg)
+{
+    size_t n = protobuf_c_message_get_packed_size(msg);
+    uint8_t *b = own(pl, n);
+    if (!b)
+        return;
+    protobuf_c_message_pack(msg, b);
+    add_bytes_field(pl, field, b, n);
+}
+
+static uint64_t plan_size(const plan *pl, uint32_t from)
+{
+    uint64_t s = 0;
+    for (uint32_t i = from; i < pl->c.n; i++)
+        s += pl->c.v[i].n;
+    return s;
+}
+
+/* Move chunks [from, end) behind a new LEN head for `field`. */
+static void wrap(plan *pl, uint32_t from, uint32_t field)
+{
+    uint64_t n = plan_size(pl, from);
+    uint32_t end = pl->c.n;
+    add_len_head(pl, field, n);
+    if (pl->failed)
+        return;
+    chunk head = pl->c.v[end];
+    memmove(&pl->c.v[from + 1], &pl->c.v[from], (size_t)(end - from) * sizeof(chunk));
+    pl->c.v[from] = head;
+}
+
+static void plan_free(plan *pl)
+{
+    for (uint32_t i = 0; i < pl->owned.n; i++)
+        free(pl->owned.v[i]);
+    for (uint32_t i = 0; i < pl->cookies.n; i++)
+        nnav_tensor_bytes_release(pl->cookies.v[i]);
+    nnav_vec_free(pl->c);
+    nnav_vec_free(pl->owned);
+    nnav_vec_free(pl->cookies);
+}
+
+typedef struct ctx {
+    const nnav_model *m;
+    const nnav_export_opts *o;
+    FILE *data;
+    const char *data_name;
+    uint64_t data_off;
+    nnav_error *err;
+    int32_t *ranks; /* of the selection's graph, computed when first needed */
+    uint32_t graph;
+} ctx;
+
+/* A TensorProto: copied as it is, or, for external data, rewritten with the
+ * bytes inline (default) or in the new model's own data file. */
+static int add_tensor(ctx *x, plan *pl, uint32_t field, uint32_t t)
+{
+    const nnav_model *m = x->m;
+    const nnav_tensor *tt = &m->tensors.v[t];
+    if (tt->storage != NNAV_STORE_EXTERNAL) {
+        add_bytes_field(pl, field, tt->msg.p, tt->msg.n);
+        return 0;
+    }
+    nnav_span bytes;
+    void *cookie;
+    if (nnav_tensor_bytes(m, t, &bytes, &cookie, x->err) < 0)
+        return -1;
+    void **slot = nnav_vec_push(pl->cookies);
+    if (!slot) {
+        nnav_tensor_bytes_release(cookie);
+        pl->failed = 1;
+        return -1;
+    }
+    *slot = cookie;
+    uint32_t from = pl->c.n;
+    nnav_wire r;
+    nnav_field f;
+    nnav_wire_init(&r, m->map.base, tt->msg);
+    while (nnav_wire_next(&r, &f, x->err) == 1) {
+        if (f.num == 13 || f.num == 14 || f.num == 9)
+            continue; /* external_data, data_location, a stray raw_data */
+        add(pl, m->map.base + f.off, (uint64_t)(f.s.p + f.s.n - (m->map.base + f.off)));
+    }
+    if (!x->data) {
+        add_bytes_field(pl, 9, bytes.p, bytes.n);
+    } else {
+        /* Page-aligned, as the ONNX tools write it, so the data can be mapped. */
+        static const uint8_t zeros[4096];
+        uint64_t pad = (4096 - x->data_off % 4096) % 4096;
+        if ((pad && fwrite(zeros, 1, (size_t)pad, x->data) != pad) ||
+            (bytes.n && fwrite(bytes.p, 1, (size_t)bytes.n, x->data) != bytes.n)) {
+            nnav_err_set(x->err, 0, 0, "writing the external data file failed");
+            return -1;
+        }
+        x->data_off += pad;
+        char num[2][32];
+        snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)x->data_off);
+        snprintf(num[1], sizeof num[1], "%llu", (unsigned long long)bytes.n);
+        x->data_off += bytes.n;
+        const char *keys[3] = {"location", "offset", "length"};
+        const char *vals[3] = {x->data_name, num[0], num[1]};
+        for (int i = 0; i < 3; i++) {
+            Onnx__StringStringEntryProto kv = ONNX__STRING_STRING_ENTRY_PROTO__INIT;
+            kv.key = (char *)keys[i];
+            kv.value = (char *)vals[i];
+            add_packed(pl, 13, &kv.base);
+        }
+        add_varint_field(pl, 14, 1);
+    }
+    wrap(pl, from, field);
+    return pl->failed ? -1 : 0;
+}
+
+/* A value info for a value: its own type when known, else the element type
+ * followed back through its producers (so onnx.checker finds a type). */
+static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
+{
+    const nnav_model *m = x->m;
+    const nnav_value *val = &m->values.v[v];
+    if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p) {
+        uint32_t from = pl->c.n;
+        add_bytes_field(pl, 1, val->name.p, val->name.n);
+        add_bytes_field(pl, 2, m->vinfos.v[val->vinfo].type.p, m->vinfos.v[val->vinfo].type.n);
+        wrap(pl, from, field);
+        return;
+    }
+    char *name = malloc(val->name.n + 1);
+    if (!name) {
+        pl->failed = 1;
+        return;
+    }
+    memcpy(name, val->name.p, val->name.n);
+    name[val->name.n] = 0;
+    Onnx__ValueInfoProto vi = ONNX__VALUE_INFO_PROTO__INIT;
+    Onnx__TypeProto tp = ONNX__TYPE_PROTO__INIT;
+    Onnx__TypeProto__Tensor tt = ONNX__TYPE_PROTO__TENSOR__INIT;
+    Onnx__TensorShapeProto shape = ONNX__TENSOR_SHAPE_PROTO__INIT;
+    Onnx__TensorShapeProto__Dimension dims[64], *dp[64];
+    vi.name = name;
+    int32_t et = 0;
+    if (val->kind == NNAV_VAL_INITIALIZER) {
+        const nnav_tensor *t = &m->tensors.v[val->producer];
+        et = t->dtype;
+        uint32_t nd = t->ndims < 64 ? t->ndims : 0;
+        for (uint32_t i = 0; i < nd; i++) {
+            Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+            dims[i] = d0;
+            dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            dims[i].dim_value = m->dims.v[t->dims_first + i];
+            dp[i] = &dims[i];
+        }
+        shape.n_dim = nd;
+        shape.dim = dp;
+        tt.shape = &shape;
+    } else {
+        et = nnav_value_elem_type(m, v);
+        if (!x->ranks)
+            x->ranks = nnav_infer_ranks(m, x->graph);
+        int32_t rank = x->ranks ? x->ranks[v] : -1;
+        if (rank >= 0 && rank <= 64) {
+            /* Known rank, sizes unknown: axes without a value. */
+            for (int32_t i = 0; i < rank; i++) {
+                Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+                dims[i] = d0;
+                dp[i] = &dims[i];
+            }
+            shape.n_dim = (size_t)rank;
+            shape.dim = dp;
+            tt.shape = &shape;
+        }
+    }
+    if (et) {
+        tt.has_elem_type = 1;
+        tt.elem_type = et;
+        tp.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+        tp.tensor_type = &tt;
+        vi.type = &tp;
+    }
+    add_packed(pl, field, &vi.base);
+    free(name);
+}
+
+static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
+{
+    const nnav_model *m = x->m;
+    const nnav_graph *g = &m->graphs.v[sel->graph];
+    for (size_t i = 0; i < sel->n_nodes; i++) {
+        const nnav_node *nd = &m->nodes.v[sel->nodes[i]];
+        add_bytes_field(pl, 1, nd->msg.p, nd->msg.n);
+    }
+    if (g->name.n)
+        add_bytes_field(pl, 2, g->name.p, g->name.n);
+    else
+        add_bytes_field(pl, 2, (const uint8_t *)"extracted", 9);
+    for (size_t i = 0; i < sel->n_inits; i++)
+        if (add_tensor(x, pl, 5, sel->inits[i]) < 0)
+            return -1;
+    for (size_t i = 0; i < sel->n_sparse; i++) {
+        const nnav_sparse *sp = &m->sparse.v[sel->sparse[i]];
+        uint32_t from = pl->c.n;
+        if ((sp->values != NNAV_NONE && add_tensor(x, pl, 1, sp->values) < 0) ||
+            (sp->indices != NNAV_NONE && add_tensor(x, pl, 2, sp->indices) < 0))
+            return -1;
+        for (uint32_t d = 0; d < sp->ndims; d++)
+            add_varint_field(pl, 3, (uint64_t)m->dims.v[sp->dims_first + d]);
+        wrap(pl, from, 15);
+    }
+    for (size_t i = 0; i < sel->n_inputs; i++)
+        add_value_info(x, pl, 11, sel->inputs[i]);
+    /* Before IR 4 every initializer must also be a graph input. */
+    if (m->facts.ir_version >= 0 && m->facts.ir_version < 4) {
+        uint8_t *listed = calloc((size_t)m->values.n + 1, 1);
+        if (!listed)
+            return pl->failed = 1, -1;
+        for (size_t i = 0; i < sel->n_inputs; i++)
+            listed[sel->inputs[i]] = 1;
+        for (size_t i = 0; i < sel->n_inits; i++) {
+            const nnav_tensor *t = &m->tensors.v[sel->inits[i]];
+            uint32_t v = nnav_value_lookup(m, t->graph, (const char *)t->name.p, t->name.n);
+            if (v != NNAV_NONE && !listed[v]) {
+                listed[v] = 1;
+                add_value_info(x, pl, 11, v);
+            }
+        }
+        free(listed);
+    }
+    for (size_t i = 0; i < sel->n_outputs; i++)
+        add_value_info(x, pl, 12, sel->outputs[i]);
+    /* value_info: the graph's own entries for values the piece touches. */
+    uint8_t *touched = calloc((size_t)m->values.n + 1, 1);
+    if (!touched)
+        return pl->failed = 1, -1;
+    for (size_t i = 0; i < sel->n_nodes; i++) {
+        const nnav_node *nd = &m->nodes.v[sel->nodes[i]];
+        for (uint32_t k = 0; k < nd->in_count; k++)
+            if (m->refs.v[nd->in_first + k].value != NNAV_NONE)
+                touched[m->refs.v[nd->in_first + k].value] = 1;
+        for (uint32_t k = 0; k < nd->out_count; k++)
+            if (m->refs.v[nd->out_first + k].value != NNAV_NONE)
+                touched[m->refs.v[nd->out_first + k].value] = 1;
+    }
+    for (size_t i = 0; i < sel->n_inputs; i++)
+        touched[sel->inputs[i]] = 0;
+    for (size_t i = 0; i < sel->n_outputs; i++)
+        touched[sel->outputs[i]] = 0;
+    for (uint32_t i = 0; i < g->vi_count; i++) {
+        const nnav_vinfo *vi = &m->vinfos.v[g->vi_first + i];
+        if (vi->value == NNAV_NONE || !touched[vi->value])
+            continue;
+        touched[vi->value] = 0;
+        uint32_t from = pl->c.n;
+        add_bytes_field(pl, 1, vi->name.p, vi->name.n);
+        if (vi->type.p)
+            add_bytes_field(pl, 2, vi->type.p, vi->type.n);
+        wrap(pl, from, 13);
+    }
+    free(touched);
+    return pl->failed ? -1 : 0;
+}
+
+int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
+                     FILE *out, FILE *data, const char *data_name, nnav_error *err)
+{
+    if (m->facts.format != NNAV_FMT_ONNX) {
+        nnav_err_set(err, 0, 0, "ONNX output is only written from ONNX models");
+        err->status = 1;
+        return -1;
+    }
+    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph};
+    plan pl = {0};
+    uint32_t *fns = NULL;
+    size_t nf = 0;
+    int rc = -1;
+    if (nnav_export_functions(m, sel, &fns, &nf) < 0)
+        goto oom;
+    const nnav_model_facts *fa = &m->facts;
+    if (fa->ir_version >= 0)
+        add_varint_field(&pl, 1, (uint64_t)fa->ir_version);
+    if (fa->producer_name.n)
+        add_bytes_field(&pl, 2, fa->producer_name.p, fa->producer_name.n);
+    if (fa->producer_version.n)
+        add_bytes_field(&pl, 3, fa->producer_version.p, fa->producer_version.n);
+    if (fa->domain.n)
+        add_bytes_field(&pl, 4, fa->domain.p, fa->domain.n);
+    if (fa->model_version >= 0)
+        add_varint_field(&pl, 5, (uint64_t)fa->model_version);
+    static const char doc[] = "Extracted by nnav";
+    add_bytes_field(&pl, 6, (const uint8_t *)doc, sizeof doc - 1);
+    uint32_t from = pl.c.n;
+    if (plan_graph(&x, &pl, sel) < 0)
+        goto fail;
+    wrap(&pl, from, 7);
+    for (uint32_t i = 0; i < m->model_opset_count; i++) {
+        const nnav_opset *op = &m->opsets.v[i];
+        char *dom = malloc(op->domain.n + 1);
+        if (!dom)
+            goto oom;
+        memcpy(dom, op->domain.p ? (const char *)op->domain.p : "", op->domain.n);
+        dom[op->domain.n] = 0;
+        Onnx__OperatorSetIdProto os = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+        os.domain = dom;
+        os.has_version = op->version >= 0;
+        os.version = op->version;
+        add_packed(&pl, 8, &os.base);
+        free(dom);
+    }
+    for (uint32_t i = 0; i < m->metadata.n; i++) {
+        const nnav_kv *kv = &m->metadata.v[i];
+        uint32_t f0 = pl.c.n;
+        add_bytes_field(&pl, 1, kv->key.p, kv->key.n);
+        add_bytes_field(&pl, 2, kv->value.p, kv->value.n);
+        wrap(&pl, f0, 14);
+    }
+    for (size_t i = 0; i < nf; i++) {
+        const nnav_function *fn = &m->functions.v[fns[i]];
+        add_bytes_field(&pl, 25, fn->msg.p, fn->msg.n);
+    }
+    if (pl.failed)
+        goto oom;
+    for (uint32_t i = 0; i < pl.c.n; i++) {
+        if (pl.c.v[i].n && fwrite(pl.c.v[i].p, 1, (size_t)pl.c.v[i].n, out) != pl.c.v[i].n) {
+            nnav_err_set(err, 0, 0, "a write failed");
+            goto fail;
+        }
+    }
+    rc = 0;
+    goto fail;
+oom:
+    nnav_err_set(err, 0, 0, "out of memory while planning the ONNX output");
+fail:
+    free(fns);
+    free(x.ranks);
+    plan_free(&pl);
+    return rc;
+}

@@ -1,0 +1,529 @@
+/* export_yaml.c - a selection written as YAML with libyaml's emitter.
+ *
+ * Layout (keys follow the ONNX field names in snake_case; documented in
+ * nnav(1)): model facts, then `graph` with input, output, initializer,
+ * sparse_initializer, node (each attribute typed; GRAPH attributes hold nested
+ * graphs), then the local `functions` the nodes call. Nested graphs are
+ * emitted with an explicit stack, so nesting depth costs no C stack. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "export.h"
+#include "model.h"
+#include "yamlout.h"
+
+static void yw_kv_span(nnav_yw *w, const char *k, nnav_span s)
+{
+    nnav_yw_key(w, k);
+    nnav_yw_span(w, s);
+}
+
+/* name, type string, elem_type and shape of a value (or value info). */
+static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_span type,
+                       uint32_t value)
+{
+    char buf[1024];
+    nnav_yw_map(w);
+    yw_kv_span(w, "name", name);
+    buf[0] = 0;
+    if (type.p)
+        nnav_type_format(type, buf, sizeof buf);
+    else if (value != NNAV_NONE)
+        nnav_value_type_format(m, value, buf, sizeof buf);
+    int32_t et = 0;
+    int has_shape = 0;
+    size_t rank = 0;
+    int64_t dims[64];
+    nnav_span params[64];
+    int is_tensor = type.p ? nnav_type_tensor(type, &et, &has_shape, &rank, dims, params, 64) : 0;
+    if (!type.p && value != NNAV_NONE) {
+        const nnav_value *v = &m->values.v[value];
+        if (v->kind == NNAV_VAL_INITIALIZER) {
+            const nnav_tensor *t = &m->tensors.v[v->producer];
+            is_tensor = 1;
+            et = t->dtype;
+            has_shape = 1;
+            rank = t->ndims;
+            for (size_t i = 0; i < rank && i < 64; i++) {
+                dims[i] = m->dims.v[t->dims_first + i];
+                params[i] = (nnav_span){0};
+            }
+        } else {
+            et = nnav_value_elem_type(m, value);
+            is_tensor = et != 0;
+            if (et && !buf[0])
+                snprintf(buf, sizeof buf, "%s", nnav_dtype_name(et));
+        }
+    }
+    if (buf[0])
+        nnav_yw_key(w, "type"), nnav_yw_cstr(w, buf);
+    if (is_tensor == 1) {
+        nnav_yw_key(w, "elem_type"), nnav_yw_cstr(w, nnav_dtype_onnx_name(et));
+        if (has_shape) {
+            nnav_yw_key(w, "shape");
+            nnav_yw_seq_flow(w);
+            for (size_t i = 0; i < rank && i < 64; i++) {
+                if (dims[i] >= 0)
+                    nnav_yw_int(w, dims[i]);
+                else if (params[i].p)
+                    nnav_yw_span(w, params[i]);
+                else
+                    nnav_yw_null(w);
+            }
+            nnav_yw_seq_end(w);
+        }
+    }
+    nnav_yw_map_end(w);
+}
+
+static void emit_tensor(nnav_yw *w, const nnav_model *m, uint32_t t, const nnav_export_opts *o)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    char buf[2048];
+    nnav_yw_map(w);
+    yw_kv_span(w, "name", tt->name);
+    nnav_yw_key(w, "data_type"), nnav_yw_cstr(w, nnav_dtype_onnx_name(tt->dtype));
+    nnav_yw_key(w, "dims");
+    nnav_yw_seq_flow(w);
+    for (uint32_t i = 0; i < tt->ndims; i++)
+        nnav_yw_int(w, m->dims.v[tt->dims_first + i]);
+    nnav_yw_seq_end(w);
+    nnav_tensor_storage_format(m, t, buf, sizeof buf);
+    nnav_yw_key(w, "data_location"),
+        nnav_yw_cstr(w, tt->storage == NNAV_STORE_EXTERNAL ? "EXTERNAL" : "DEFAULT");
+    nnav_yw_key(w, "storage"), nnav_yw_cstr(w, buf);
+    if (tt->storage == NNAV_STORE_EXTERNAL) {
+        nnav_yw_key(w, "external_data");
+        nnav_yw_map_flow(w);
+        yw_kv_span(w, "location", tt->ext_location);
+        nnav_yw_key(w, "offset"), nnav_yw_int(w, tt->ext_offset >= 0 ? tt->ext_offset : 0);
+        if (tt->ext_length >= 0)
+            nnav_yw_key(w, "length"), nnav_yw_int(w, tt->ext_length);
+        nnav_yw_map_end(w);
+    }
+    nnav_yw_key(w, "byte_size");
+    tt->nbytes == UINT64_MAX ? nnav_yw_null(w) : nnav_yw_uint(w, tt->nbytes);
+    if (tt->warn) {
+        nnav_yw_key(w, "warnings");
+        nnav_yw_seq_flow(w);
+        if (tt->warn & NNAV_TW_SIZE_MISMATCH)
+            nnav_yw_cstr(w, "stored size differs from dims x dtype");
+        if (tt->warn & NNAV_TW_BAD_DIMS)
+            nnav_yw_cstr(w, "bad dims");
+        if (tt->warn & NNAV_TW_BAD_DTYPE)
+            nnav_yw_cstr(w, "unknown data_type");
+        if (tt->warn & NNAV_TW_BAD_EXTERNAL)
+            nnav_yw_cstr(w, "unsafe or malformed external data");
+        if (tt->warn & NNAV_TW_MANY_FIELDS)
+            nnav_yw_cstr(w, "data in several fields");
+        nnav_yw_seq_end(w);
+    }
+    /* Values when small: what a reader of a cut-out piece wants to see. */
+    if (tt->nelems != UINT64_MAX && tt->nelems <= o->max_values && tt->nelems > 0 &&
+        !(tt->warn & (NNAV_TW_BAD_DTYPE | NNAV_TW_BAD_DIMS))) {
+        size_t want = (size_t)tt->nelems * nnav_dtype_components(tt->dtype);
+        double *v = calloc(want + 1, sizeof *v);
+        nnav_span *sv = calloc(want + 1, sizeof *sv);
+        nnav_values vals = {.v = v, .s = sv};
+        nnav_error err;
+        if (v && sv && nnav_tensor_values(m, t, want, 0, &vals, &err) == 0) {
+            nnav_yw_key(w, "values");
+            nnav_yw_seq_flow(w);
+            for (size_t i = 0; i < vals.count; i++) {
+                if (tt->dtype == NNAV_DT_STRING)
+                    nnav_yw_span(w, sv[i]);
+                else if (tt->dtype == NNAV_DT_FLOAT || tt->dtype == NNAV_DT_DOUBLE ||
+                         tt->dtype == NNAV_DT_FLOAT16 || tt->dtype == NNAV_DT_BFLOAT16 ||
+                         tt->dtype == NNAV_DT_COMPLEX64 || tt->dtype == NNAV_DT_COMPLEX128 ||
+                         (tt->dtype >= NNAV_DT_FLOAT8E4M3FN && tt->dtype <= NNAV_DT_FLOAT8E5M2FNUZ) ||
+                         tt->dtype == NNAV_DT_FLOAT4E2M1 || tt->dtype == NNAV_DT_FLOAT8E8M0)
+                    nnav_yw_double(w, v[i]);
+                else
+                    nnav_yw_int(w, (int64_t)v[i]);
+            }
+            nnav_yw_seq_end(w);
+        } else if (v && sv) {
+            nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err.msg);
+        }
+        free(v);
+        free(sv);
+        if (o->binary && (tt->storage == NNAV_STORE_RAW || tt->storage == NNAV_STORE_EXTERNAL)) {
+            nnav_span bytes;
+            void *cookie;
+            if (nnav_tensor_bytes(m, t, &bytes, &cookie, &err) == 0) {
+                nnav_yw_key(w, "raw_data");
+                nnav_yw_binary(w, bytes.p, bytes.n);
+                nnav_tensor_bytes_release(cookie);
+            }
+        }
+    }
+    nnav_yw_map_end(w);
+}
+
+static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
+                             const nnav_export_opts *o)
+{
+    const nnav_attr *at = &m->attrs.v[a];
+    nnav_error err;
+    switch (at->type) {
+    case NNAV_ATTR_FLOAT: {
+        double v = 0;
+        nnav_attr_float(m, a, &v, &err);
+        nnav_yw_double(w, v);
+        return;
+    }
+    case NNAV_ATTR_INT: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_int(w, v);
+        return;
+    }
+    case NNAV_ATTR_STRING: {
+        nnav_span s = {0};
+        nnav_attr_string(m, a, &s, &err);
+        nnav_yw_span(w, s);
+        return;
+    }
+    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS:
+    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+        size_t total = 0;
+        int kind = at->type;
+        if (kind == NNAV_ATTR_INTS)
+            nnav_attr_ints(m, a, NULL, 0, &total, &err);
+        else if (kind == NNAV_ATTR_FLOATS)
+            nnav_attr_floats(m, a, NULL, 0, &total, &err);
+        else if (kind == NNAV_ATTR_STRINGS)
+            nnav_attr_strings(m, a, NULL, 0, &total, &err);
+        else
+            nnav_attr_types(m, a, NULL, 0, &total, &err);
+        int64_t *iv = calloc(total + 1, sizeof *iv);
+        double *dv = calloc(total + 1, sizeof *dv);
+        nnav_span *sv = calloc(total + 1, sizeof *sv);
+        if (kind != NNAV_ATTR_TYPE_PROTO)
+            nnav_yw_seq_flow(w);
+        if (iv && dv && sv) {
+            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, total, &total, &err) == 0)
+                for (size_t i = 0; i < total; i++)
+                    nnav_yw_int(w, iv[i]);
+            if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, total, &total, &err) == 0)
+                for (size_t i = 0; i < total; i++)
+                    nnav_yw_double(w, dv[i]);
+            if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, total, &total, &err) == 0)
+                for (size_t i = 0; i < total; i++)
+                    nnav_yw_span(w, sv[i]);
+            if ((kind == NNAV_ATTR_TYPE_PROTO || kind == NNAV_ATTR_TYPE_PROTOS) &&
+                nnav_attr_types(m, a, sv, total, &total, &err) == 0) {
+                for (size_t i = 0; i < total; i++) {
+                    char t[512];
+                    nnav_type_format(sv[i], t, sizeof t);
+                    nnav_yw_cstr(w, t);
+                    if (kind == NNAV_ATTR_TYPE_PROTO)
+                        break;
+                }
+                if (kind == NNAV_ATTR_TYPE_PROTO && total == 0)
+                    nnav_yw_null(w);
+            }
+        } else if (kind == NNAV_ATTR_TYPE_PROTO) {
+            nnav_yw_null(w);
+        }
+        if (kind != NNAV_ATTR_TYPE_PROTO)
+            nnav_yw_seq_end(w);
+        free(iv);
+        free(dv);
+        free(sv);
+        return;
+    }
+    case NNAV_ATTR_TENSOR:
+        if (at->tensor_count)
+            emit_tensor(w, m, at->tensor_first, o);
+        else
+            nnav_yw_null(w);
+        return;
+    case NNAV_ATTR_TENSORS:
+        nnav_yw_seq(w);
+        for (uint32_t i = 0; i < at->tensor_count; i++)
+            emit_tensor(w, m, at->tensor_first + i, o);
+        nnav_yw_seq_end(w);
+        return;
+    default: {
+        char buf[512];
+        nnav_attr_format(m, a, 16, buf, sizeof buf);
+        nnav_yw_cstr(w, buf);
+    }
+    }
+}
+
+/* ---- the graph machine ---- */
+
+enum { ST_BEGIN, ST_NODE, ST_ATTR, ST_SUB };
+
+typedef struct frame {
+    uint32_t g;
+    const uint32_t *nodes; /* the selection's nodes, or NULL for the whole graph */
+    size_t n_nodes;
+    size_t node_i;
+    uint32_t attr_i, sub_k;
+    uint8_t state;
+    const nnav_selection *sel; /* top frame only */
+} frame;
+
+static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
+                            const nnav_export_opts *o)
+{
+    const nnav_graph *g = &m->graphs.v[f->g];
+    char path[4096];
+    nnav_yw_map(w);
+    nnav_graph_path(m, f->g, path, sizeof path);
+    nnav_yw_key(w, "path"), nnav_yw_cstr(w, path);
+    yw_kv_span(w, "name", g->name);
+    if (g->kind == NNAV_GRAPH_FUNCTION) {
+        const nnav_function *fn = &m->functions.v[g->function];
+        yw_kv_span(w, "domain", fn->domain);
+        if (fn->overload.n)
+            yw_kv_span(w, "overload", fn->overload);
+    }
+    nnav_yw_key(w, "input");
+    nnav_yw_seq(w);
+    if (f->sel) {
+        for (size_t i = 0; i < f->sel->n_inputs; i++) {
+            const nnav_value *v = &m->values.v[f->sel->inputs[i]];
+            nnav_span type = v->vinfo != NNAV_NONE ? m->vinfos.v[v->vinfo].type : (nnav_span){0};
+            emit_value(w, m, v->name, type, f->sel->inputs[i]);
+        }
+    } else {
+        for (uint32_t i = 0; i < g->input_count; i++) {
+            const nnav_vinfo *vi = &m->vinfos.v[g->input_first + i];
+            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value);
+        }
+    }
+    nnav_yw_seq_end(w);
+    nnav_yw_key(w, "output");
+    nnav_yw_seq(w);
+    if (f->sel) {
+        for (size_t i = 0; i < f->sel->n_outputs; i++) {
+            const nnav_value *v = &m->values.v[f->sel->outputs[i]];
+            nnav_span type = v->vinfo != NNAV_NONE ? m->vinfos.v[v->vinfo].type : (nnav_span){0};
+            emit_value(w, m, v->name, type, f->sel->outputs[i]);
+        }
+    } else {
+        for (uint32_t i = 0; i < g->output_count; i++) {
+            const nnav_vinfo *vi = &m->vinfos.v[g->output_first + i];
+            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value);
+        }
+    }
+    nnav_yw_seq_end(w);
+    nnav_yw_key(w, "initializer");
+    nnav_yw_seq(w);
+    if (f->sel) {
+        for (size_t i = 0; i < f->sel->n_inits; i++)
+            emit_tensor(w, m, f->sel->inits[i], o);
+    } else {
+        for (uint32_t i = 0; i < g->init_count; i++)
+            emit_tensor(w, m, g->init_first + i, o);
+    }
+    nnav_yw_seq_end(w);
+    size_t ns = f->sel ? f->sel->n_sparse : g->sparse_count;
+    if (ns) {
+        nnav_yw_key(w, "sparse_initializer");
+        nnav_yw_seq(w);
+        for (size_t i = 0; i < ns; i++) {
+            const nnav_sparse *sp = &m->sparse.v[f->sel ? f->sel->sparse[i] : g->sparse_first + (uint32_t)i];
+            nnav_yw_map(w);
+            nnav_yw_key(w, "dims");
+            nnav_yw_seq_flow(w);
+            for (uint32_t d = 0; d < sp->ndims; d++)
+                nnav_yw_int(w, m->dims.v[sp->dims_first + d]);
+            nnav_yw_seq_end(w);
+            if (sp->values != NNAV_NONE)
+                nnav_yw_key(w, "values"), emit_tensor(w, m, sp->values, o);
+            if (sp->indices != NNAV_NONE)
+                nnav_yw_key(w, "indices"), emit_tensor(w, m, sp->indices, o);
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
+    }
+    if (!f->sel || f->sel->whole) {
+        if (g->vi_count) {
+            nnav_yw_key(w, "value_info");
+            nnav_yw_seq(w);
+            for (uint32_t i = 0; i < g->vi_count; i++) {
+                const nnav_vinfo *vi = &m->vinfos.v[g->vi_first + i];
+                emit_value(w, m, vi->name, vi->type, NNAV_NONE);
+            }
+            nnav_yw_seq_end(w);
+        }
+    }
+    nnav_yw_key(w, "node");
+    nnav_yw_seq(w);
+}
+
+static uint32_t frame_node(const nnav_model *m, const frame *f, size_t i)
+{
+    return f->nodes ? f->nodes[i] : m->graphs.v[f->g].node_first + (uint32_t)i;
+}
+
+static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nnav_selection *sel,
+                       const nnav_export_opts *o, nnav_error *err)
+{
+    NNAV_VEC(frame) st = {0};
+    frame *f = nnav_vec_push(st);
+    if (!f)
+        goto oom;
+    f->g = root;
+    f->sel = sel;
+    f->nodes = sel ? sel->nodes : NULL;
+    f->n_nodes = sel ? sel->n_nodes : m->graphs.v[root].node_count;
+    while (st.n && !w->failed) {
+        f = &st.v[st.n - 1];
+        if (f->state == ST_BEGIN) {
+            emit_graph_head(w, m, f, o);
+            f->state = ST_NODE;
+            continue;
+        }
+        if (f->state == ST_NODE) {
+            if (f->node_i == f->n_nodes) {
+                nnav_yw_seq_end(w);
+                nnav_yw_map_end(w);
+                st.n--;
+                continue;
+            }
+            const nnav_node *nd = &m->nodes.v[frame_node(m, f, f->node_i)];
+            nnav_yw_map(w);
+            yw_kv_span(w, "name", nd->name);
+            yw_kv_span(w, "op_type", nd->op);
+            yw_kv_span(w, "domain", nd->domain);
+            nnav_yw_key(w, "input");
+            nnav_yw_seq_flow(w);
+            for (uint32_t i = 0; i < nd->in_count; i++)
+                nnav_yw_span(w, m->refs.v[nd->in_first + i].name);
+            nnav_yw_seq_end(w);
+            nnav_yw_key(w, "output");
+            nnav_yw_seq_flow(w);
+            for (uint32_t i = 0; i < nd->out_count; i++)
+                nnav_yw_span(w, m->refs.v[nd->out_first + i].name);
+            nnav_yw_seq_end(w);
+            nnav_yw_key(w, "attribute");
+            nnav_yw_seq(w);
+            f->attr_i = 0;
+            f->state = ST_ATTR;
+            continue;
+        }
+        const nnav_node *nd = &m->nodes.v[frame_node(m, f, f->node_i)];
+        if (f->state == ST_ATTR) {
+            if (f->attr_i == nd->attr_count) {
+                nnav_yw_seq_end(w);
+                nnav_yw_map_end(w);
+                f->node_i++;
+                f->state = ST_NODE;
+                continue;
+            }
+            uint32_t a = nd->attr_first + f->attr_i;
+            const nnav_attr *at = &m->attrs.v[a];
+            nnav_yw_map(w);
+            yw_kv_span(w, "name", at->name);
+            nnav_yw_key(w, "type"), nnav_yw_cstr(w, nnav_attr_type_name(at->type));
+            if (at->ref_attr_name.n) {
+                yw_kv_span(w, "ref_attr_name", at->ref_attr_name);
+            } else if (at->type == NNAV_ATTR_GRAPH || at->type == NNAV_ATTR_GRAPHS) {
+                nnav_yw_key(w, "value");
+                if (at->type == NNAV_ATTR_GRAPHS)
+                    nnav_yw_seq(w);
+                f->sub_k = 0;
+                f->state = ST_SUB;
+                continue;
+            } else {
+                nnav_yw_key(w, "value");
+                emit_attr_scalar(w, m, a, o);
+            }
+            nnav_yw_map_end(w);
+            f->attr_i++;
+            continue;
+        }
+        /* ST_SUB: the bodies of a graph attribute, one frame each. */
+        const nnav_attr *at = &m->attrs.v[nd->attr_first + f->attr_i];
+        if (f->sub_k == at->graph_count) {
+            if (at->type == NNAV_ATTR_GRAPHS)
+                nnav_yw_seq_end(w);
+            else if (at->graph_count == 0)
+                nnav_yw_null(w);
+            nnav_yw_map_end(w);
+            f->attr_i++;
+            f->state = ST_ATTR;
+            continue;
+        }
+        uint32_t child = at->graph_first + f->sub_k++;
+        frame *c = nnav_vec_push(st);
+        if (!c)
+            goto oom;
+        c->g = child;
+        c->n_nodes = m->graphs.v[child].node_count;
+    }
+    nnav_vec_free(st);
+    return w->failed ? -1 : 0;
+oom:
+    nnav_vec_free(st);
+    nnav_err_set(err, 0, 0, "out of memory while writing YAML");
+    return -1;
+}
+
+int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
+                     FILE *out, nnav_error *err)
+{
+    const nnav_model_facts *fa = &m->facts;
+    nnav_yw w;
+    uint32_t *fns = NULL;
+    size_t nf = 0;
+    if (nnav_export_functions(m, sel, &fns, &nf) < 0) {
+        nnav_err_set(err, 0, 0, "out of memory");
+        return -1;
+    }
+    if (nnav_yw_open(&w, out) < 0) {
+        free(fns);
+        nnav_err_set(err, 0, 0, "cannot start the YAML emitter");
+        return -1;
+    }
+    nnav_yw_map(&w);
+    nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, fa->path);
+    nnav_yw_key(&w, "format"), nnav_yw_cstr(&w, nnav_format_name(fa->format));
+    nnav_yw_key(&w, "ir_version");
+    fa->ir_version >= 0 ? nnav_yw_int(&w, fa->ir_version) : nnav_yw_null(&w);
+    yw_kv_span(&w, "producer_name", fa->producer_name);
+    yw_kv_span(&w, "producer_version", fa->producer_version);
+    yw_kv_span(&w, "domain", fa->domain);
+    nnav_yw_key(&w, "model_version");
+    fa->model_version >= 0 ? nnav_yw_int(&w, fa->model_version) : nnav_yw_null(&w);
+    nnav_yw_key(&w, "opset_import");
+    nnav_yw_seq(&w);
+    for (uint32_t i = 0; i < m->model_opset_count; i++) {
+        nnav_yw_map_flow(&w);
+        yw_kv_span(&w, "domain", m->opsets.v[i].domain);
+        nnav_yw_key(&w, "version"), nnav_yw_int(&w, m->opsets.v[i].version);
+        nnav_yw_map_end(&w);
+    }
+    nnav_yw_seq_end(&w);
+    nnav_yw_key(&w, "selection");
+    nnav_yw_map_flow(&w);
+    nnav_yw_key(&w, "kind"), nnav_yw_cstr(&w, sel->whole ? "graph" : "region");
+    nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sel->n_nodes);
+    nnav_yw_map_end(&w);
+    nnav_yw_key(&w, "graph");
+    int rc = emit_graphs(&w, m, sel->graph, sel, o, err);
+    if (rc == 0 && nf) {
+        nnav_yw_key(&w, "functions");
+        nnav_yw_seq(&w);
+        for (size_t i = 0; i < nf && rc == 0; i++) {
+            /* A function is its graph, plus what only functions have. */
+            rc = emit_graphs(&w, m, m->functions.v[fns[i]].graph, NULL, o, err);
+        }
+        nnav_yw_seq_end(&w);
+    }
+    nnav_yw_map_end(&w);
+    free(fns);
+    if (nnav_yw_close(&w) < 0 || rc < 0) {
+        if (!err->msg[0])
+            nnav_err_set(err, 0, 0, "the YAML emitter failed (out of memory or a write error)");
+        return -1;
+    }
+    return 0;
+}
