@@ -9,7 +9,7 @@ MAN=$NNAV_SRC/man/nnav.1
 plain=$NNAV_TMP/man.txt
 sed 's/\\-/-/g; s/\\e/\\/g; s/\\f[BIRP]//g' "$MAN" > "$plain"
 
-for cmd in info tree nodes node tensors find; do
+for cmd in info tree nodes node tensors find export; do
     expect_status 0 "$NNAV_BIN" "$cmd" --help
     for opt in $(grep -o -- '--[a-z]*' "$OUT" | sort -u); do
         grep -q -- "$opt" "$plain" || fail "man page lacks $cmd's option $opt"
@@ -23,9 +23,12 @@ if [ -n "$py" ]; then
     : > "$NNAV_TMP/yaml_keys"
     for args in "info $S/control_flow.onnx" "tree $S/control_flow.onnx" "nodes $S/cnn.onnx" \
                 "node $S/control_flow.onnx loop" "node $S/control_flow.onnx then_mul" \
-                "tensors $S/control_flow.onnx --all --constants --values 2" "find $S/cnn.onnx conv"; do
+                "tensors $S/control_flow.onnx --all --constants --values 2" "find $S/cnn.onnx conv" \
+                "export $S/control_flow.onnx --binary" "export $S/external.onnx --max-values 200"; do
         # shellcheck disable=SC2086
-        expect_status 0 "$NNAV_BIN" $args --yaml
+        case "$args" in export*) extra="" ;; *) extra=--yaml ;; esac
+        # shellcheck disable=SC2086
+        expect_status 0 "$NNAV_BIN" $args $extra
         "$py" - "$OUT" >> "$NNAV_TMP/yaml_keys" <<'PY'
 import sys, yaml
 def walk(x):
