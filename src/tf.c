@@ -852,6 +852,10 @@ static int shape_type(tfw *w, int32_t dtype, nnav_span shape, nnav_span *out)
     uint32_t bad = 0;
     if (shape.p && walk_shape(w, shape, &rank, &bad) < 0)
         return -1;
+    /* -1 is "unknown"; anything lower is damage, shown as unknown too. */
+    if (bad && nnav_tf_warn(w->m, "a shape at offset %llu has %u dims below -1 (shown as ?)",
+                            (unsigned long long)off_of(w, shape), bad))
+        return oom(w);
     *out = make_type(w, dtype, rank, w->tdims.v);
     return out->p ? 0 : oom(w);
 }
@@ -1726,6 +1730,86 @@ static nnav_span canonical(tfw *w, uint32_t gid, nnav_span s, const tf_fnextra *
     return want;
 }
 
+/* The kind an attr has, in OpDef's words ("int", "list(type)"...). */
+static const char *kind_word(uint8_t t)
+{
+    switch (t) {
+    case NNAV_ATTR_STRING: return "string";
+    case NNAV_ATTR_INT: return "int";
+    case NNAV_ATTR_FLOAT: return "float";
+    case NNAV_ATTR_TENSOR: return "tensor";
+    case NNAV_ATTR_TF_BOOL: return "bool";
+    case NNAV_ATTR_TF_TYPE: return "type";
+    case NNAV_ATTR_TF_SHAPE: return "shape";
+    case NNAV_ATTR_TF_FUNC: return "func";
+    case NNAV_ATTR_STRINGS: return "list(string)";
+    case NNAV_ATTR_INTS: return "list(int)";
+    case NNAV_ATTR_FLOATS: return "list(float)";
+    case NNAV_ATTR_TENSORS: return "list(tensor)";
+    case NNAV_ATTR_TF_BOOLS: return "list(bool)";
+    case NNAV_ATTR_TF_TYPES: return "list(type)";
+    case NNAV_ATTR_TF_SHAPES: return "list(shape)";
+    case NNAV_ATTR_TF_FUNCS: return "list(func)";
+    }
+    return NULL; /* placeholder, empty list, no value: fits anything */
+}
+
+/* Attrs whose kind the op (or, without an op list, TensorFlow's usage)
+ * fixes: one of another kind is named in a warning. */
+static int check_attr_kinds(tfw *w, const nnav_node *nd, const tf_op *op)
+{
+    static const struct { const char *name, *kind; } known[] = {
+        {"f", "func"}, {"then_branch", "func"}, {"else_branch", "func"}, {"cond", "func"},
+        {"body", "func"}, {"branches", "list(func)"}, {"_output_shapes", "list(shape)"},
+        {"dtype", "type"}, {"Tin", "list(type)"}, {"Tout", "list(type)"}};
+    nnav_model *m = w->m;
+    char nb[80], ob[80], ab[80];
+    for (uint32_t i = 0; i < nd->attr_count; i++) {
+        const nnav_attr *at = &m->attrs.v[nd->attr_first + i];
+        const char *have = kind_word(at->type), *want = NULL;
+        char wbuf[64];
+        if (!have)
+            continue;
+        if (op) {
+            nnav_wire r, a;
+            nnav_field f, g;
+            nnav_error e;
+            winit(w, &r, op->msg);
+            while (!want && nnav_wire_next(&r, &f, &e) == 1) {
+                if (f.num != OP_ATTR || f.wt != NNAV_WT_LEN)
+                    continue;
+                nnav_span key = {0}, type = {0};
+                winit(w, &a, f.s);
+                while (nnav_wire_next(&a, &g, &e) == 1) {
+                    if (g.num == 1 && g.wt == NNAV_WT_LEN)
+                        key = g.s;
+                    else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+                        type = g.s;
+                }
+                if (nnav_span_same(key, at->name) && type.n && type.n < sizeof wbuf) {
+                    memcpy(wbuf, type.p, type.n);
+                    wbuf[type.n] = 0;
+                    want = wbuf;
+                }
+            }
+        }
+        int is_const = nnav_span_eqs(nd->op, "Const") || nnav_span_eqs(nd->op, "HostConst");
+        if (!want && is_const && nnav_span_eqs(at->name, "value"))
+            want = "tensor";
+        for (size_t k = 0; !want && k < sizeof known / sizeof *known; k++)
+            if (!op || known[k].name[0] == '_') /* framework attrs: in no op list */
+                if (nnav_span_eqs(at->name, known[k].name))
+                    want = known[k].kind;
+        /* "list(type)" with a minimum of 0 may be written as an empty list. */
+        if (!want || !strcmp(want, have) || (!strncmp(want, "list(", 5) && at->type == NNAV_ATTR_TF_LIST))
+            continue;
+        if (nnav_tf_warn(m, "node \"%s\" (%s): attr \"%s\" is %s, the op wants %s",
+                         q(nd->name, nb, 64), q(nd->op, ob, 64), q(at->name, ab, 64), have, want))
+            return oom(w);
+    }
+    return 0;
+}
+
 /* The outputs of one node: from its function's or its op's signature when
  * known, else from `_output_shapes` and from what other nodes read of it. */
 static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *fx)
@@ -1747,6 +1831,8 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
         if (oid != NNAV_NONE)
             op = &w->ops.v[oid];
     }
+    if (check_attr_kinds(w, nd, op) < 0)
+        return -1;
     /* Output shapes, when the writer added them. */
     uint32_t shapes_attr = node_attr(m, nd, "_output_shapes");
     size_t nshapes = 0;
@@ -1755,10 +1841,7 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
         const nnav_attr *sa = &m->attrs.v[shapes_attr];
         nnav_error e;
         if (sa->type != NNAV_ATTR_TF_SHAPES && sa->type != NNAV_ATTR_TF_LIST) {
-            if (nnav_tf_warn(m, "node \"%s\" (%s): attr _output_shapes is %s, not a list of shapes",
-                             q(nd->name, nb, 64), q(nd->op, ob, 64),
-                             nnav_attr_type_name(sa->type)))
-                return oom(w);
+            /* named by check_attr_kinds; its shapes are not used */
         } else if (nnav_tf_attr_list(m, shapes_attr, TF_AV_SHAPE, NULL, NULL, NULL, 0, &nshapes,
                                      &e) == 0 && nshapes) {
             if (nshapes > TF_MAX_OUTPUTS)
