@@ -153,8 +153,10 @@ static int boundary(const nnav_model *m, uint32_t graph, const uint8_t *in_sel,
             }
         }
     }
-    qsort(inits.v, inits.n, sizeof *inits.v, cmp_u32);
-    qsort(sparse.v, sparse.n, sizeof *sparse.v, cmp_u32);
+    if (inits.n > 1)
+        qsort(inits.v, inits.n, sizeof *inits.v, cmp_u32);
+    if (sparse.n > 1)
+        qsort(sparse.v, sparse.n, sizeof *sparse.v, cmp_u32);
     take(&inits, &sel->inits, &sel->n_inits);
     take(&sparse, &sel->sparse, &sel->n_sparse);
     if (!keep_inputs)
@@ -386,7 +388,8 @@ int nnav_select_region(const nnav_model *m, uint32_t graph, const char *const *i
             }
     }
     /* Graph order is topological order. */
-    qsort(nodes.v, nodes.n, sizeof *nodes.v, cmp_u32);
+    if (nodes.n > 1)
+        qsort(nodes.v, nodes.n, sizeof *nodes.v, cmp_u32);
     take(&nodes, &sel->nodes, &sel->n_nodes);
     take(&ins, &sel->inputs, &sel->n_inputs);
     take(&outs, &sel->outputs, &sel->n_outputs);
