@@ -450,7 +450,13 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     if (sniff_not_protobuf(m, err) < 0)
         goto fail;
-    m->facts.format = nnav_tf_sniff(m, m->format_reason, sizeof m->format_reason);
+    if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
+        m->facts.format = (nnav_format)(opts->force - 1);
+        snprintf(m->format_reason, sizeof m->format_reason, "read as %s, as asked",
+                 nnav_format_name(m->facts.format));
+    } else {
+        m->facts.format = nnav_tf_sniff(m, m->format_reason, sizeof m->format_reason);
+    }
     m->facts.format_reason = m->format_reason;
     if ((m->facts.format == NNAV_FMT_ONNX ? nnav_onnx_index(m, opts, err)
                                           : nnav_tf_index(m, opts, err)) < 0 ||

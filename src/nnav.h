@@ -233,6 +233,7 @@ typedef struct nnav_open_opts {
     /* Progress callback for long opens; may be NULL. Return nonzero to cancel. */
     int (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *ctx;
+    int force;           /* 0: decide the format by content; 1 + an nnav_format: read as that */
 } nnav_open_opts;
 #define NNAV_MAX_DEPTH 20000u
 

@@ -838,8 +838,11 @@ static int op_is(const nnav_node *nd, const char *op)
 
 int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
 {
-    /* Follow first inputs back; bounded so a long chain of unknowns ends. */
-    for (int steps = 0; v != NNAV_NONE && steps < 100000; steps++) {
+    /* Follow first inputs back. A cycle (hostile files have them) or a long
+     * chain of unknowns ends at the bound: this is asked for a few values at
+     * a time, so it stays cheap; past the bound the type is unknown. */
+    uint32_t bound = m->nodes.n < 4096 ? m->nodes.n + 1 : 4096;
+    for (uint32_t steps = 0; v != NNAV_NONE && steps < bound; steps++) {
         const nnav_value *val = &m->values.v[v];
         if (val->vinfo != NNAV_NONE) {
             int32_t et;

@@ -1,0 +1,76 @@
+/* fuzz_common.h - what every fuzz target does with an input: put the bytes in
+ * a memory file (nnav maps files), open it, and touch everything the index
+ * offers, decoding every attribute, type and tensor value on demand. */
+#ifndef NNAV_FUZZ_COMMON_H
+#define NNAV_FUZZ_COMMON_H
+
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "nnav.h"
+
+/* The input as a file nnav can open by path; -1 on failure. */
+static inline int fuzz_file(const uint8_t *data, size_t size, char *path, size_t n)
+{
+    int fd = memfd_create("nnav-fuzz", 0);
+    if (fd < 0)
+        return -1;
+    size_t off = 0;
+    while (off < size) {
+        ssize_t w = write(fd, data + off, size - off);
+        if (w <= 0) {
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    snprintf(path, n, "/proc/self/fd/%d", fd);
+    return fd;
+}
+
+static inline void fuzz_touch(const nnav_model *m)
+{
+    char buf[4096];
+    uint32_t ng = nnav_graph_count(m);
+    for (uint32_t g = 0; g < ng; g++) {
+        nnav_graph_path(m, g, buf, sizeof buf);
+        if (nnav_graph_by_path(m, buf) == NNAV_NONE && strlen(buf) < sizeof buf - 1)
+            abort(); /* every path the index prints must lead back to a graph */
+        nnav_graph_total_nodes(m, g);
+    }
+    for (uint32_t a = 0; a < nnav_attr_count(m); a++)
+        nnav_attr_format(m, a, 8, buf, sizeof buf);
+    for (uint32_t v = 0; v < nnav_value_count(m); v++) {
+        uint32_t nc;
+        nnav_value_consumers(m, v, &nc);
+        nnav_value_type_format(m, v, buf, sizeof buf);
+        if (v < 256)
+            nnav_value_elem_type(m, v);
+    }
+    for (uint32_t t = 0; t < nnav_tensor_count(m); t++) {
+        double vals[8];
+        nnav_span strs[8];
+        nnav_values out = {.v = vals, .s = strs};
+        nnav_error err;
+        nnav_tensor_shape_format(m, t, buf, sizeof buf);
+        nnav_tensor_storage_format(m, t, buf, sizeof buf);
+        nnav_tensor_values(m, t, 8, 1, &out, &err);
+    }
+    for (uint32_t n = 0; n < nnav_node_count(m) && n < 1000; n++) {
+        const nnav_node *nd = nnav_node_get(m, n);
+        nnav_node_by_name(m, nd->graph, (const char *)nd->name.p, (size_t)nd->name.n);
+    }
+    nnav_search *s = nnav_search_new(m, "a");
+    if (s) {
+        while (nnav_search_step(s, 4096) == 0)
+            ;
+        nnav_search_free(s);
+    }
+}
+
+#endif

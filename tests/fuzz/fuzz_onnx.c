@@ -1,0 +1,21 @@
+/* fuzz_onnx.c - open and index bytes read as onnx, then
+ * decode everything the index offers. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[64];
+    int fd = fuzz_file(data, size, path, sizeof path);
+    if (fd < 0)
+        return 0;
+    nnav_open_opts o = {0};
+    o.force = 1 + NNAV_FMT_ONNX;
+    nnav_model *m;
+    nnav_error err;
+    if (nnav_model_open(path, &o, &m, &err) == 0) {
+        fuzz_touch(m);
+        nnav_model_close(m);
+    }
+    close(fd);
+    return 0;
+}
