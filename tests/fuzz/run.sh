@@ -5,6 +5,7 @@
 # regression files in tests/fuzz/regressions (every crash found becomes one).
 # Each target keeps its growing corpus in BUILD/fuzz-corpus/TARGET; a crash
 # leaves BUILD/fuzz-crash-TARGET-* and makes this script fail.
+# FUZZ_SEED and FUZZ_RUNS make a run repeatable (CI's smoke run uses them).
 set -euo pipefail
 build=${1:?usage: run.sh FUZZ_BUILD_DIR SECONDS [TARGET...]}
 secs=${2:?seconds per target}
@@ -27,7 +28,8 @@ for t in "${targets[@]}"; do
     mkdir -p "$build/fuzz-corpus/$t"
     echo "=== fuzz_$t for ${secs}s"
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-        "$build/tests/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=4096 -max_len=1048576 \
+        "$build/tests/fuzz_$t" -max_total_time="$secs" ${FUZZ_SEED:+-seed=$FUZZ_SEED} \
+        ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -rss_limit_mb=4096 -max_len=1048576 \
         -timeout=20 -print_final_stats=1 -artifact_prefix="$build/fuzz-crash-$t-" \
         "$build/fuzz-corpus/$t" "$seeds" 2>&1 | grep -E '^(#[0-9]+.*(DONE|pulse|INITED)|stat::|==[0-9]+==|SUMMARY|Done)' || true
     if ls "$build"/fuzz-crash-"$t"-* > /dev/null 2>&1; then
