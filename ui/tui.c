@@ -883,7 +883,7 @@ int nnav_tui_run(const char *path)
     nnav_error err;
     memset(&err, 0, sizeof err);
     open_progress prog = { now_ms(), 0, 0 };
-    nnav_open_opts opts = { 0, on_progress, &prog };
+    nnav_open_opts opts = { .progress = on_progress, .ctx = &prog };
     nnav_model *m = NULL;
     int rc = nnav_model_open(path, &opts, &m, &err);
     if (prog.shown)
