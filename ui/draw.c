@@ -17,12 +17,14 @@ static const char *const glyph_utf8[G_COUNT] = {
     [G_TEE_RIGHT] = "\u251c", [G_TEE_LEFT] = "\u2524", [G_CROSS] = "\u253c",
     [G_ARROW_DOWN] = "\u25bc", [G_OPEN] = "\u25be", [G_CLOSED] = "\u25b8", [G_LEAF] = "\u00b7",
     [G_CRUMB] = " \u203a ", [G_ELLIPSIS] = "\u2026", [G_FROM] = "\u2190", [G_TO] = "\u2192",
+    [G_MARK] = "\u2713", /* neutral width: one column in every locale */
 };
 static const char *const glyph_ascii[G_COUNT] = {
     [G_H] = "-", [G_V] = "|", [G_TL] = "+", [G_TR] = "+", [G_BL] = "+", [G_BR] = "+",
     [G_TEE_DOWN] = "+", [G_TEE_UP] = "+", [G_TEE_RIGHT] = "+", [G_TEE_LEFT] = "+",
     [G_CROSS] = "+", [G_ARROW_DOWN] = "v", [G_OPEN] = "-", [G_CLOSED] = "+", [G_LEAF] = " ",
     [G_CRUMB] = " > ", [G_ELLIPSIS] = "~", [G_FROM] = "<-", [G_TO] = "->",
+    [G_MARK] = "*",
 };
 
 void draw_setup(int utf8, int colour)

@@ -28,7 +28,7 @@ enum draw_role {
 enum glyph {
     G_H = 0, G_V, G_TL, G_TR, G_BL, G_BR, G_TEE_DOWN, G_TEE_UP, G_TEE_RIGHT, G_TEE_LEFT,
     G_CROSS, G_ARROW_DOWN, G_OPEN, G_CLOSED, G_LEAF, G_CRUMB, G_ELLIPSIS, G_FROM, G_TO,
-    G_COUNT
+    G_MARK, G_COUNT
 };
 
 /* Junction bits for edge cells. */

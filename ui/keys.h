@@ -42,8 +42,11 @@
     REQ(GRAPH_VIEW,  "graph-view",   "Graph view", "Draw the selected node's neighbourhood instead of the node list", 'v', 0, 0, 0) \
     REQ(DEPTH_MORE,  "depth-more",   "Graph view", "Show one more level of producers and consumers", '+', '=', 0, 0) \
     REQ(DEPTH_LESS,  "depth-less",   "Graph view", "Show one level less", '-', 0, 0, 0) \
+    REQ(MARK,        "mark",         "Export", "Node list, graph view: mark or unmark the node for export (the list moves down)", ' ', 0, 0, 0) \
+    REQ(UNMARK_ALL,  "unmark-all",   "Export", "Unmark every node", 'U', 0, 0, 0) \
+    REQ(EXPORT,      "export",       "Export", "Write the marked nodes, or else the graph in the node list, to a file: a name ending in .onnx writes ONNX, any other YAML", 'e', 0, 0, 0) \
+    REQ(EXPORT_REGION, "export-region", "Export", "Write the region between value names: asks for inputs, then outputs (comma-separated), then the file", 'E', 0, 0, 0) \
     REQ(YANK,        "yank",         "Other", "Copy the selected name or graph path to the clipboard (OSC 52)", 'y', 0, 0, 0) \
-    REQ(EXPORT,      "export",       "Other", "Export the selected graph", 'e', 0, 0, 0) \
     REQ(HELP,        "help",         "Other", "Show this help", '?', KEY_F(1), 0, 0) \
     REQ(REDRAW,      "redraw",       "Other", "Redraw the screen", CTL('l'), 0, 0, 0) \
     REQ(QUIT,        "quit",         "Other", "Quit", 'q', 0, 0, 0)

@@ -6,6 +6,7 @@
  */
 #include "ui.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,39 +176,56 @@ int ui_draw_node_label(ui *u, uint32_t node, int y, int x, int w, attr_t a)
     return c;
 }
 
-int ui_draw_graph_label(ui *u, uint32_t g, int y, int x, int w, attr_t a)
+size_t ui_graph_label(ui *u, uint32_t g, char *buf, size_t n)
 {
     const nnav_graph *gr = nnav_graph_get(u->m, g);
-    int c = 0;
+    size_t c = 0;
+    if (n == 0)
+        return 0;
+    buf[0] = '\0';
+#define PUT_SPAN(s) (c += c < n ? nnav_text_escape((s).p, (size_t)(s).n, buf + c, n - c) : 0)
+#define PUT(...) (c += c < n ? (size_t)snprintf(buf + c, n - c, __VA_ARGS__) : 0)
     switch (gr->kind) {
     case NNAV_GRAPH_MAIN:
-        return draw_text(y, x, w, "main", a);
+        PUT("main");
+        break;
     case NNAV_GRAPH_FUNCTION:
-        c = draw_text(y, x, w, "@", a);
+        PUT("@");
         if (gr->function != NNAV_NONE)
-            c += draw_span(y, x + c, w - c, nnav_function_get(u->m, gr->function)->name, a);
-        return c;
+            PUT_SPAN(nnav_function_get(u->m, gr->function)->name);
+        break;
     case NNAV_GRAPH_TRAINING_INIT:
-        return draw_fmt(y, x, w, a, "training-init[%u]", gr->training);
+        PUT("training-init[%u]", gr->training);
+        break;
     case NNAV_GRAPH_TRAINING_ALGO:
-        return draw_fmt(y, x, w, a, "training-algo[%u]", gr->training);
+        PUT("training-algo[%u]", gr->training);
+        break;
     default:
+        if (gr->owner_node != NNAV_NONE) {
+            const nnav_node *nd = nnav_node_get(u->m, gr->owner_node);
+            if (nd->name.n)
+                PUT_SPAN(nd->name);
+            else
+                PUT("#%u", nd->index);
+        }
+        if (gr->owner_attr != NNAV_NONE) {
+            PUT(".");
+            PUT_SPAN(nnav_attr_get(u->m, gr->owner_attr)->name);
+        }
+        if (gr->list_index != NNAV_NONE)
+            PUT("[%u]", gr->list_index);
         break;
     }
-    if (gr->owner_node != NNAV_NONE) {
-        const nnav_node *n = nnav_node_get(u->m, gr->owner_node);
-        if (n->name.n)
-            c = draw_span(y, x, w, n->name, a);
-        else
-            c = draw_fmt(y, x, w, a, "#%u", n->index);
-    }
-    if (gr->owner_attr != NNAV_NONE) {
-        c += draw_text(y, x + c, w - c, ".", a);
-        c += draw_span(y, x + c, w - c, nnav_attr_get(u->m, gr->owner_attr)->name, a);
-    }
-    if (gr->list_index != NNAV_NONE)
-        c += draw_fmt(y, x + c, w - c, a, "[%u]", gr->list_index);
-    return c;
+#undef PUT
+#undef PUT_SPAN
+    return c < n ? c : n - 1;
+}
+
+int ui_draw_graph_label(ui *u, uint32_t g, int y, int x, int w, attr_t a)
+{
+    char label[600];
+    ui_graph_label(u, g, label, sizeof label);
+    return draw_text(y, x, w, label, a);
 }
 
 int ui_draw_breadcrumbs(ui *u, uint32_t g, int y, int x, int w, attr_t a)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporter.h"
 #include "gview.h"
 
 enum { BOX_H = 3, GAP_X = 2, GAP_Y = 2, DEPTH_MAX = 8 };
@@ -205,6 +206,8 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
     case GV_NODE: {
         const nnav_node *n = nnav_node_get(u->m, it->id);
         draw_span(y, x + 1, inner, n->op, frame | draw_attr(R_OP) | A_BOLD);
+        if (marks_has(&u->marks, it->id)) /* in the top border's right corner */
+            draw_text(y, x + w - 2, 1, draw_glyph(G_MARK), draw_attr(R_LINK) | A_BOLD);
         if (n->name.n)
             draw_span(y + 1, x + 1, inner, n->name, text);
         else
@@ -395,6 +398,14 @@ static int gp_request(ui *u, pane *p, enum request r)
         build(u, p, c->kind, c->id);
         s->recentre = 1;
         ui_message(u, 0, "graph view depth %d", d);
+        return 1;
+    }
+    case REQ_MARK: {
+        const gv_item *c = &s->g.items[s->cursor];
+        if (c->kind == GV_NODE)
+            exporter_mark(u, c->id);
+        else
+            ui_message(u, 0, "only nodes can be marked");
         return 1;
     }
     case REQ_ENTER: {

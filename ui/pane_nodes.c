@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporter.h"
+
 typedef struct nodes {
     uint32_t graph;
     uint32_t *match;    /* node ids passing the filter, NULL when none is set */
@@ -139,7 +141,9 @@ static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
     uint32_t n = nodes_lines(u, p);
     c += draw_fmt(y, x + c, w - c, a, "  %u/%u", n ? p->cur + 1 : 0, n);
     if (s->match)
-        draw_fmt(y, x + c, w - c, a, "  op:%s", s->filter);
+        c += draw_fmt(y, x + c, w - c, a, "  op:%s", s->filter);
+    if (u->marks.count && u->marks.graph == s->graph)
+        draw_fmt(y, x + c, w - c, a, "  %s%u marked", draw_glyph(G_MARK), u->marks.count);
 }
 
 static int digits(uint32_t v)
@@ -161,13 +165,18 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     attr_t sel = selected ? draw_attr(selected) : 0;
     int iw = digits(g->node_count ? g->node_count - 1 : 0);
     int opw = w >= 70 ? 16 : 12, namew = w >= 100 ? 32 : w >= 60 ? 20 : 14;
-    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u ", iw, n->index);
-    draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | draw_attr(R_OP));
+    /* A mark takes the blank after the index, so marking never shifts a row. */
+    int marked = marks_has(&u->marks, id);
+    attr_t mark = marked ? A_BOLD : 0;
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u", iw, n->index);
+    c += draw_text(y, x + c, w - c, marked ? draw_glyph(G_MARK) : " ",
+                   sel | (marked ? draw_attr(R_LINK) | A_BOLD : 0));
+    draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | draw_attr(R_OP) | mark);
     c += opw + 1;
     if (c >= w)
         return;
     if (n->name.n)
-        draw_span(y, x + c, namew < w - c ? namew : w - c, n->name, sel);
+        draw_span(y, x + c, namew < w - c ? namew : w - c, n->name, sel | mark);
     else
         draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
     c += namew + 1;
@@ -194,9 +203,26 @@ static void nodes_select(ui *u, pane *p)
         detail_set(u, &u->pane[PANE_DETAIL], PLACE_GRAPH, N(p)->graph);
 }
 
+/* Space marks the node and steps down, so a run of nodes is a run of Spaces. */
+static void nodes_mark(ui *u, pane *p)
+{
+    uint32_t id = nodes_current(u, p);
+    if (id == NNAV_NONE || !exporter_mark(u, id))
+        return;
+    uint32_t lines = nodes_lines(u, p);
+    if (p->cur + 1 < lines) {
+        pane_set_cursor(p, p->cur + 1, lines);
+        nodes_select(u, p);
+    }
+}
+
 /* Enter on a node with a body goes into the first body; otherwise to its detail. */
 static int nodes_request(ui *u, pane *p, enum request r)
 {
+    if (r == REQ_MARK) {
+        nodes_mark(u, p);
+        return 1;
+    }
     if (r != REQ_ENTER)
         return 0;
     uint32_t id = nodes_current(u, p);

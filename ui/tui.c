@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "clip.h"
+#include "exporter.h"
 #include "find.h"
 #include "ui.h"
 
@@ -224,12 +225,13 @@ static void draw_separators(ui *u)
                   y == d->y ? draw_attr(R_TITLE) : draw_attr(R_DIM));
 }
 
-static const char *prompt_label(int kind)
+static const char *prompt_label(ui *u)
 {
-    switch (kind) {
+    switch (u->prompt) {
     case PROMPT_SEARCH: return "/";
     case PROMPT_GOTO: return ":";
-    default: return "filter op: ";
+    case PROMPT_FILTER: return "filter op: ";
+    default: return u->plabel;
     }
 }
 
@@ -240,16 +242,39 @@ static void draw_status(ui *u)
     draw_fill(y, 0, w, a);
     char st[128];
     if (u->prompt) {
-        int c = draw_text(y, 0, w, prompt_label(u->prompt), a | A_BOLD);
-        char esc[1100];
+        int c = draw_text(y, 0, w, prompt_label(u), a | A_BOLD);
+        char esc[4200];
         nnav_text_escape((const uint8_t *)u->pbuf, u->plen, esc, sizeof esc);
-        int right = 0;
+        int right = 0, typed = draw_width(esc);
         if (u->prompt == PROMPT_SEARCH) {
             find_status(u, st, sizeof st);
+        } else {
+            /* The name typed matters more than the hint: shorten it, then drop it. */
+            exporter_hint(u, 0, st, sizeof st);
+            if (draw_width(st) + 2 > w - c - typed - 1)
+                exporter_hint(u, 1, st, sizeof st);
+            if (draw_width(st) + 2 > w - c - typed - 1)
+                st[0] = '\0';
+        }
+        if (st[0] && draw_width(st) + 2 < w - c - 10) {
             right = draw_width(st) + 2;
             draw_text(y, w - right + 1, right - 1, st, a);
         }
-        c += draw_text(y, c, w - c - right, esc, a);
+        /* A long line shows its end, where the typing happens. */
+        const char *shown = esc;
+        int room = w - c - right - 1;
+        if (room > 2 && typed > room) {
+            /* Not the ASCII ellipsis "~": in a file name it would read as home. */
+            const char *cut = draw_is_utf8() ? draw_glyph(G_ELLIPSIS) : "<";
+            int ell = draw_width(cut);
+            while (*shown && draw_width(shown) > room - ell) {
+                shown++;
+                while ((*shown & 0xc0) == 0x80)
+                    shown++;
+            }
+            c += draw_text(y, c, ell, cut, a);
+        }
+        c += draw_text(y, c, w - c - right, shown, a);
         if (curs_set(1) != ERR)
             move(y, c < w ? c : w - 1);
         return;
@@ -272,7 +297,15 @@ static void draw_status(ui *u)
                                                      : u->focus == PANE_TREE ? "graph" : "line",
                      p->cur + 1, lines);
         find_status(u, st, sizeof st);
-        snprintf(right, sizeof right, "%s%s%s%s ", st, st[0] ? "  " : "", pos,
+        char marks[360] = "";
+        if (u->marks.count) {
+            char glabel[300] = "";
+            if (u->marks.graph != u->graph)
+                ui_graph_label(u, u->marks.graph, glabel, sizeof glabel);
+            snprintf(marks, sizeof marks, "%u marked%s%s  ", u->marks.count,
+                     glabel[0] ? " in " : "", glabel);
+        }
+        snprintf(right, sizeof right, "%s%s%s%s%s ", st, st[0] ? "  " : "", marks, pos,
                  w >= 110 ? "?:help /:search v:graph q:quit" : "?:help q:quit");
     }
     int rw = draw_width(right);
@@ -413,9 +446,10 @@ static void move_cursor(ui *u, pane *p, enum request r)
         p->ops->select(u, p);
 }
 
-static void open_prompt(ui *u, int kind, const char *init)
+void ui_prompt_open(ui *u, int kind, const char *label, const char *init)
 {
     u->prompt = kind;
+    snprintf(u->plabel, sizeof u->plabel, "%s", label ? label : "");
     snprintf(u->pbuf, sizeof u->pbuf, "%s", init ? init : "");
     u->plen = strlen(u->pbuf);
     u->msg[0] = '\0';
@@ -534,6 +568,12 @@ static void prompt_done(ui *u, int accept)
                 ui_message(u, 0, "filter cleared");
         }
         break;
+    case PROMPT_EXPORT_PATH:
+    case PROMPT_REGION_IN:
+    case PROMPT_REGION_OUT:
+    case PROMPT_OVERWRITE:
+        exporter_prompt_done(u, kind, accept);
+        break;
     default:
         break;
     }
@@ -541,6 +581,18 @@ static void prompt_done(ui *u, int accept)
 
 static void prompt_key(ui *u, int code, wint_t wc)
 {
+    if (u->prompt == PROMPT_OVERWRITE) {
+        /* One key answers, and only y writes: Enter or a stray key does not. */
+        if (!code && wc == 27) {
+            prompt_done(u, 0);
+        } else if (!code && (wc == 'y' || wc == 'Y')) {
+            prompt_done(u, 1);
+        } else if (!code && (wc == 'n' || wc == 'N')) {
+            u->prompt = PROMPT_NONE;
+            exporter_other_name(u);
+        }
+        return;
+    }
     if (!code && (wc == '\n' || wc == '\r')) {
         prompt_done(u, 1);
         return;
@@ -551,6 +603,10 @@ static void prompt_key(ui *u, int code, wint_t wc)
     }
     if (!code && wc == 27) {
         prompt_done(u, 0);
+        return;
+    }
+    if (!code && wc == '\t') {
+        exporter_tab(u);
         return;
     }
     int changed = 0;
@@ -656,10 +712,10 @@ static void request(ui *u, enum request r)
         ui_forward(u);
         break;
     case REQ_GOTO:
-        open_prompt(u, PROMPT_GOTO, "");
+        ui_prompt_open(u, PROMPT_GOTO, NULL, "");
         break;
     case REQ_SEARCH:
-        open_prompt(u, PROMPT_SEARCH, "");
+        ui_prompt_open(u, PROMPT_SEARCH, NULL, "");
         break;
     case REQ_SEARCH_NEXT:
         find_next(u, 1);
@@ -675,7 +731,7 @@ static void request(ui *u, enum request r)
             if (n != NNAV_NONE)
                 draw_escape(nnav_node_get(u->m, n)->op, 40, init, sizeof init);
         }
-        open_prompt(u, PROMPT_FILTER, *cur ? cur : init);
+        ui_prompt_open(u, PROMPT_FILTER, NULL, *cur ? cur : init);
         break;
     }
     case REQ_SORT:
@@ -694,8 +750,17 @@ static void request(ui *u, enum request r)
     case REQ_YANK:
         yank(u);
         break;
+    case REQ_MARK:
+        ui_message(u, 0, "Space marks nodes in the node list or the graph view");
+        break;
+    case REQ_UNMARK_ALL:
+        exporter_unmark_all(u);
+        break;
     case REQ_EXPORT:
-        ui_message(u, 0, "export is not available yet");
+        exporter_begin(u);
+        break;
+    case REQ_EXPORT_REGION:
+        exporter_region_begin(u);
         break;
     case REQ_HELP:
         u->help = 1;
@@ -817,6 +882,7 @@ static int ui_start(ui *u)
     if (pane_graph_ops.open(u, &u->gpane) != 0)
         return -1;
     history_init(&u->hist);
+    marks_init(&u->marks, nnav_node_count(u->m));
     u->graph = NNAV_NONE;
     u->focus = PANE_NODES;
     return 0;
@@ -831,6 +897,8 @@ static void ui_stop(ui *u)
         u->gpane.ops->close(u, &u->gpane);
     ui_menu_close(u);
     find_free(u);
+    exporter_free(u);
+    marks_free(&u->marks);
 }
 
 static int locale_is_utf8(void)

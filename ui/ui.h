@@ -17,6 +17,7 @@
 #include "history.h"
 #include "keys.h"
 #include "layout.h"
+#include "marks.h"
 #include "nnav.h"
 
 typedef struct ui ui;
@@ -54,7 +55,12 @@ struct pane {
     void *priv;
 };
 
-enum prompt_kind { PROMPT_NONE = 0, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_FILTER };
+/* The export prompts (exporter.c) carry their own label in ui.plabel; the
+ * overwrite question takes a single key instead of a line. */
+enum prompt_kind {
+    PROMPT_NONE = 0, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_FILTER,
+    PROMPT_EXPORT_PATH, PROMPT_REGION_IN, PROMPT_REGION_OUT, PROMPT_OVERWRITE,
+};
 
 typedef struct ui_menu {
     int on;
@@ -63,7 +69,8 @@ typedef struct ui_menu {
     uint32_t n, cur, top;
 } ui_menu;
 
-struct find; /* find.c */
+struct find;     /* find.c */
+struct exporter; /* exporter.c */
 
 struct ui {
     nnav_model *m;
@@ -78,9 +85,12 @@ struct ui {
     char msg[512];       /* status message, escaped text */
     int msg_role;
     int prompt;          /* prompt_kind */
-    char pbuf[256];
+    char pbuf[1024];     /* raw bytes as typed (a file name, value names) */
     size_t plen;
+    char plabel[400];    /* the export prompts' label, escaped text */
     struct find *find;
+    struct exporter *exp;
+    mark_set marks;      /* nodes marked with Space, for export */
     int help;
     uint32_t help_top;
     ui_menu menu;
@@ -96,6 +106,9 @@ void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(pri
 void ui_set_focus(ui *u, int id);
 /* Shows text in the status line at once, before slow work starts. */
 void ui_status_now(ui *u, const char *text);
+/* Opens the prompt line with `init` typed in; `label` (escaped text) is shown
+ * before it for the export prompts. */
+void ui_prompt_open(ui *u, int kind, const char *label, const char *init);
 /* Moves a list pane's cursor, keeping it on screen. */
 void pane_set_cursor(pane *p, uint32_t line, uint32_t lines);
 int pane_body_rows(const pane *p);
@@ -118,7 +131,9 @@ void ui_menu_open(ui *u, const char *title, const uint32_t *nodes, uint32_t n);
 void ui_menu_close(ui *u);
 
 /* ---- shared row pieces (nav.c) ---- */
-/* "Loop_0.body", "main", "@func": a graph's short label. Returns columns used. */
+/* "Loop_0.body", "main", "@func": a graph's short label, escaped, into buf. */
+size_t ui_graph_label(ui *u, uint32_t g, char *buf, size_t n);
+/* The same label drawn. Returns columns used. */
 int ui_draw_graph_label(ui *u, uint32_t g, int y, int x, int w, attr_t a);
 /* "Conv conv1" (op in its colour, then the name or #index). */
 int ui_draw_node_label(ui *u, uint32_t node, int y, int x, int w, attr_t a);

@@ -54,6 +54,10 @@ static void test_issue_keys(void **state)
     assert_int_equal(keys_lookup(':'), REQ_GOTO);
     assert_int_equal(keys_lookup('v'), REQ_GRAPH_VIEW);
     assert_int_equal(keys_lookup('y'), REQ_YANK);
+    assert_int_equal(keys_lookup(' '), REQ_MARK);
+    assert_int_equal(keys_lookup('U'), REQ_UNMARK_ALL);
+    assert_int_equal(keys_lookup('e'), REQ_EXPORT);
+    assert_int_equal(keys_lookup('E'), REQ_EXPORT_REGION);
     assert_int_equal(keys_lookup('?'), REQ_HELP);
     assert_int_equal(keys_lookup('q'), REQ_QUIT);
     assert_int_equal(keys_lookup('x'), REQ_NONE);
@@ -70,6 +74,7 @@ static void test_names(void **state)
     assert_string_equal(keys_name('\t', b, sizeof b), "Tab");
     assert_string_equal(keys_name(KEY_F(1), b, sizeof b), "F1");
     assert_string_equal(keys_list(REQ_MOVE_DOWN, b, sizeof b), "Down, j");
+    assert_string_equal(keys_list(REQ_MARK, b, sizeof b), "Space");
     assert_string_equal(keys_request_name(REQ_QUIT), "quit");
 }
 
