@@ -521,6 +521,65 @@ static void test_cut_out_messages(void **state)
     free(b);
 }
 
+/* Two MetaGraphs (the sample's, and a copy tagged train,gpu): two root
+ * graphs, each with its own library; calls stay within their MetaGraph. */
+static void test_two_meta_graphs(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *b = tu_read(tu_join(tf_sample("tf_saved_model"), "saved_model.pb"), &n);
+    const uint8_t *p = b, *end = b + n;
+    uint64_t tag, len;
+    nnav_span meta = {0};
+    while (p < end) {
+        assert_int_equal(nnav_wire_varint(&p, end, &tag), 0);
+        assert_int_equal(nnav_wire_varint(&p, end, &len), 0);
+        if ((tag & 7) == 2) {
+            if (tag >> 3 == 2)
+                meta = (nnav_span){p, len};
+            p += len;
+        }
+    }
+    /* The copy: meta_info_def replaced by one with other tags. */
+    tu_pb info = {0}, mg2 = {0}, sm = {0};
+    tu_pb_str(&info, 4, "train");
+    tu_pb_str(&info, 4, "gpu");
+    tu_pb_msg(&mg2, 1, &info);
+    for (p = meta.p, end = meta.p + meta.n; p < end;) {
+        const uint8_t *start = p;
+        assert_int_equal(nnav_wire_varint(&p, end, &tag), 0);
+        assert_int_equal(nnav_wire_varint(&p, end, &len), 0);
+        p += len;
+        if (tag >> 3 != 1)
+            tu_pb_raw(&mg2, start, (size_t)(p - start));
+    }
+    tu_pb_int(&sm, 1, 1);
+    tu_pb_bytes(&sm, 2, meta.p, meta.n);
+    tu_pb_msg(&sm, 2, &mg2);
+    nnav_model *m = tu_open(write_tf("tf_two_metas", "saved_model.pb", &sm));
+    assert_int_equal(nnav_metagraph_count(m), 2);
+    assert_int_equal(count_kind(m, NNAV_GRAPH_MAIN), 2);
+    assert_int_equal(nnav_function_count(m), 12);
+    assert_int_equal(nnav_signature_count(m), 4);
+    const nnav_metagraph *m1 = nnav_metagraph_get(m, 1);
+    assert_int_equal(m1->tag_count, 2);
+    tu_assert_span(nnav_tag_get(m, m1->tag_first + 1), "gpu");
+    uint32_t g1 = tu_graph(m, "~meta[1]");
+    assert_int_equal(g1, m1->graph);
+    tu_assert_span(nnav_graph_get(m, g1)->name, "train,gpu");
+    /* Same function names in both libraries: paths say which. */
+    uint32_t w0 = tu_graph(m, "@tensorflow:__inference_signature_wrapper_40");
+    uint32_t w1 = tu_graph(m, "@tensorflow~meta[1]:__inference_signature_wrapper_40");
+    assert_int_not_equal(w0, w1);
+    uint32_t call0 = tu_node(m, 0, "StatefulPartitionedCall");
+    uint32_t call1 = tu_node(m, g1, "StatefulPartitionedCall");
+    assert_int_equal(nnav_attr_get(m, attr_of(m, call0, "f"))->graph_first, w0);
+    assert_int_equal(nnav_attr_get(m, attr_of(m, call1, "f"))->graph_first, w1);
+    nnav_model_close(m);
+    tu_pb_free(&sm);
+    free(b);
+}
+
 static void test_onnx_still_onnx(void **state)
 {
     (void)state;
@@ -1065,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_saved_model_functions),
         cmocka_unit_test(test_saved_model_variables),
         cmocka_unit_test(test_cut_out_messages),
+        cmocka_unit_test(test_two_meta_graphs),
         cmocka_unit_test(test_onnx_still_onnx),
         cmocka_unit_test(test_corpus_tf1),
         cmocka_unit_test(test_corpus_tf2),
