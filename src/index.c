@@ -636,7 +636,16 @@ static char *body_segment(const nnav_model *m, uint32_t id)
 {
     const nnav_graph *g = &m->graphs.v[id];
     const nnav_attr *a = &m->attrs.v[g->owner_attr];
-    char *node = NULL, *attr = esc_dup(a->name), *out = NULL;
+    char *node = NULL, *attr = NULL, *out = NULL;
+    if (a->name.n) {
+        attr = esc_dup(a->name);
+    } else if ((attr = malloc(16)) != NULL) {
+        /* An unnamed attribute is #INDEX, its place in the node, as an
+         * unnamed node is #INDEX in its graph. */
+        uint32_t first = g->owner_node != NNAV_NONE ? m->nodes.v[g->owner_node].attr_first
+                                                     : m->functions.v[m->graphs.v[g->parent].function].attr_first;
+        snprintf(attr, 16, "#%u", g->owner_attr - first);
+    }
     if (g->owner_node != NNAV_NONE) {
         const nnav_node *nd = &m->nodes.v[g->owner_node];
         if (nd->name.n)
@@ -730,12 +739,21 @@ size_t nnav_graph_path(const nnav_model *m, uint32_t id, char *buf, size_t n)
 /* Match a path against the tree, segment by segment from a root. Node names
  * may hold '/', so every child whose segment matches is tried (a stack of
  * (graph, offset) states); the cost is linear in the graphs visited. */
+static uint32_t by_path(const nnav_model *m, const char *path, size_t pl);
+
 uint32_t nnav_graph_by_path(const nnav_model *m, const char *path)
 {
     size_t pl = strlen(path);
-    /* Accept a trailing slash as users type it ("/Loop_0/body/"). */
-    while (pl > 1 && path[pl - 1] == '/')
-        pl--;
+    uint32_t g = by_path(m, path, pl);
+    /* Accept a trailing slash as users type it ("/Loop_0/body/"), when the
+     * path as given names nothing. */
+    while (g == NNAV_NONE && pl > 1 && path[pl - 1] == '/')
+        g = by_path(m, path, --pl);
+    return g;
+}
+
+static uint32_t by_path(const nnav_model *m, const char *path, size_t pl)
+{
     typedef struct { uint32_t g; size_t off; } state;
     NNAV_VEC(state) st = {0};
     uint32_t found = NNAV_NONE;
