@@ -534,12 +534,17 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
     out->min = out->max = out->mean = 0;
     out->nan_count = 0;
     out->total = tt->nelems == UINT64_MAX ? 0 : tt->nelems;
+    /* A Const's TensorProto is in the map: say where; a variable's entry is
+     * not (it came out of the index table), and the caller names the tensor. */
+    uintptr_t mp = (uintptr_t)tt->msg.p, base = (uintptr_t)m->map.base;
+    int in_map = mp && mp >= base && mp - base < m->map.size;
+    uint64_t where = in_map ? (uint64_t)(mp - base) : 0;
     if (!nnav_dtype_valid(tt->dtype)) {
-        nnav_err_set(err, 0, 0, "tensor has an unknown dtype");
+        nnav_err_set(err, where, in_map, "tensor has an unknown dtype");
         return -1;
     }
     if (tt->nelems == UINT64_MAX) {
-        nnav_err_set(err, 0, 0, "tensor has a malformed shape");
+        nnav_err_set(err, where, in_map, "tensor has a malformed shape (negative or overflowing dims)");
         return -1;
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
