@@ -72,13 +72,16 @@ void nnav_yw_seq_end(nnav_yw *w)
     emit(w, &ev, yaml_sequence_end_event_initialize(&ev));
 }
 
+/* The implicit flags say when the tag may be left out: an untagged scalar
+ * is a string whenever libyaml quotes it (so no stray "!" is written), and a
+ * tagged one (!!binary) always shows its tag, or it would read back as text. */
 static void scalar(nnav_yw *w, const char *tag, const uint8_t *p, size_t n, int plain_ok,
                    yaml_scalar_style_t style)
 {
     yaml_event_t ev;
     emit(w, &ev, yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)tag,
                                               (yaml_char_t *)(p ? p : (const uint8_t *)""),
-                                              (int)n, plain_ok, !plain_ok, style));
+                                              (int)n, tag ? 0 : plain_ok, tag ? 0 : 1, style));
 }
 
 void nnav_yw_key(nnav_yw *w, const char *k)
