@@ -46,7 +46,11 @@ static int utf8_seq(const uint8_t *p, size_t len, uint32_t *cp)
     return n;
 }
 
-size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n)
+/* keep_backslash: for text nnav composed itself (error messages), whose
+ * names from the file were escaped when they were put in: doubling their
+ * backslashes again would show "\\x1B" for an escape already shown as "\x1B".
+ * Everything a terminal could act on is still escaped. */
+static size_t escape(const uint8_t *p, size_t len, char *buf, size_t n, int keep_backslash)
 {
     size_t o = 0;
     if (n == 0)
@@ -59,7 +63,7 @@ size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n)
         if (k == 0) {
             tl = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", p[i]);
             k = 1;
-        } else if (k == 1 && cp == '\\') {
+        } else if (k == 1 && cp == '\\' && !keep_backslash) {
             memcpy(tmp, "\\\\", 2), tl = 2;
         } else if (k == 1 && (cp < 0x20 || cp == 0x7f)) {
             if (cp == '\n')
@@ -89,6 +93,11 @@ size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n)
     }
     buf[o] = 0;
     return o;
+}
+
+size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n)
+{
+    return escape(p, len, buf, n, 0);
 }
 
 size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n)
@@ -133,9 +142,10 @@ void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t 
     if (n == 0)
         return;
     nnav_text_escape_cstr(file ? file : "", f, sizeof f);
-    /* Messages may quote names from the file: they pass the sanitiser too. */
-    nnav_text_escape_cstr(e->msg, msg, sizeof msg);
-    nnav_text_escape_cstr(e->path, path, sizeof path);
+    /* Messages quote names from the file, escaped when they were put in; they
+     * pass the sanitiser again all the same, backslashes left as they are. */
+    escape((const uint8_t *)e->msg, strlen(e->msg), msg, sizeof msg, 1);
+    escape((const uint8_t *)e->path, strlen(e->path), path, sizeof path, 1);
     if (e->has_offset && path[0])
         snprintf(all, sizeof all, "%s: %s: %s at offset %llu", f, path, msg,
                  (unsigned long long)e->offset);
