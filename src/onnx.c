@@ -365,8 +365,13 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
     t.nbytes = UINT64_MAX;
     if (t.dtype == NNAV_DT_STRING)
         t.nbytes = string_bytes;
-    else if (ne != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0)
+    else if (ne != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0) {
         t.nbytes = UINT64_MAX;
+        /* A count that fits but whose bytes do not (float32[2^62]): the dims
+         * are as impossible as an overflowing product, and say so. */
+        if (nnav_dtype_bits(t.dtype))
+            t.warn |= NNAV_TW_BAD_DIMS;
+    }
     if (external) {
         t.storage = NNAV_STORE_EXTERNAL;
         if (!(seen_ext_keys & 1))
