@@ -1138,6 +1138,9 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
             nnav_yw_key(w, "nan_count"), nnav_yw_uint(w, vals.nan_count);
     } else {
         printf("    values:");
+        if (vals.count == 0)
+            printf(" none%s", tt->nelems == UINT64_MAX ? " (the dims are malformed)"
+                              : vals.total ? " stored" : " (no elements)");
         for (size_t i = 0; i < vals.count; i++) {
             if (tt->dtype == 8)
                 printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
@@ -1145,7 +1148,7 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
                 printf("%s %.9g", i ? "," : "", v[i]);
         }
         if (vals.total > vals.count)
-            printf(", ... (%llu in all)", (unsigned long long)vals.total);
+            printf("%s (%llu in all)", vals.count ? ", ..." : "", (unsigned long long)vals.total);
         printf("\n");
         if (vals.has_stats)
             printf("    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
