@@ -20,7 +20,8 @@ tui_cleanup() { tm kill-server >/dev/null 2>&1 || true; }
 trap tui_cleanup EXIT
 
 skip() { echo "SKIP: $*"; exit 77; }
-screen() { tm capture-pane -p -t "$TUI_S" 2>/dev/null; }
+# -J joins lines the terminal wrapped (a long path in a message after exit).
+screen() { tm capture-pane -p -J -t "$TUI_S" 2>/dev/null; }
 fail() {
     echo "FAIL [$TUI_NAME]: $*"
     echo "--- screen ---"
