@@ -465,10 +465,17 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         const nnav_node *n = nnav_node_get(u->m, l->a);
         c = draw_span(y, x, w, n->op, sel | draw_attr(R_OP) | A_BOLD);
         c += draw_text(y, x + c, w - c, "  ", sel);
-        if (n->domain.n)
+        if (nnav_model_facts_get(u->m)->format != NNAV_FMT_ONNX) {
+            /* TensorFlow nodes have no domain; their placement is what tells. */
+            if (n->device.n) {
+                c += draw_text(y, x + c, w - c, "on ", sel | draw_attr(R_DIM));
+                c += draw_span(y, x + c, w - c, n->device, sel | draw_attr(R_DIM));
+            }
+        } else if (n->domain.n) {
             c += draw_span(y, x + c, w - c, n->domain, sel | draw_attr(R_DIM));
-        else
+        } else {
             c += draw_text(y, x + c, w - c, "ai.onnx", sel | draw_attr(R_DIM));
+        }
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", n->index);
         ui_draw_graph_label(u, n->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
         break;
