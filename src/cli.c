@@ -776,8 +776,9 @@ static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
         nnav_attr_ints(m, a, NULL, 0, &total, &err);
         int64_t *v = calloc(total + 1, sizeof *v);
         nnav_yw_seq_flow(w);
-        if (v && nnav_attr_ints(m, a, v, total, &total, &err) == 0)
-            for (size_t i = 0; i < total; i++)
+        size_t cap = total;
+        if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
+            for (size_t i = 0; i < total && i < cap; i++)
                 at->type == NNAV_ATTR_TF_BOOLS ? nnav_yw_bool(w, v[i] != 0)
                                                : nnav_yw_cstr(w, nnav_dtype_name((int32_t)v[i]));
         nnav_yw_seq_end(w);
@@ -814,20 +815,23 @@ static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
         nnav_yw_seq_flow(w);
         if (at->type == NNAV_ATTR_INTS) {
             int64_t *v = calloc(total + 1, sizeof *v);
-            if (v && nnav_attr_ints(m, a, v, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            size_t cap = total;
+            if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
                     nnav_yw_int(w, v[i]);
             free(v);
         } else if (at->type == NNAV_ATTR_FLOATS) {
             double *v = calloc(total + 1, sizeof *v);
-            if (v && nnav_attr_floats(m, a, v, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            size_t cap = total;
+            if (v && nnav_attr_floats(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
                     nnav_yw_double(w, v[i]);
             free(v);
         } else {
             nnav_span *v = calloc(total + 1, sizeof *v);
-            if (v && nnav_attr_strings(m, a, v, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            size_t cap = total;
+            if (v && nnav_attr_strings(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
                     nnav_yw_span(w, v[i]);
             free(v);
         }

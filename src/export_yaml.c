@@ -203,17 +203,23 @@ static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
         if (kind != NNAV_ATTR_TYPE_PROTO)
             nnav_yw_seq_flow(w);
         if (iv && dv && sv) {
-            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            /* The second walk may count differently from the first (a
+             * malformed list stops early, or counts more): never read past
+             * what was allocated. */
+            size_t cap = total, got = 0;
+            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, cap, &got, &err) == 0)
+                for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_int(w, iv[i]);
-            if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, cap, &got, &err) == 0)
+                for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_double(w, dv[i]);
-            if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, total, &total, &err) == 0)
-                for (size_t i = 0; i < total; i++)
+            if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, cap, &got, &err) == 0)
+                for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_span(w, sv[i]);
+            total = got < cap ? got : cap;
             if ((kind == NNAV_ATTR_TYPE_PROTO || kind == NNAV_ATTR_TYPE_PROTOS) &&
-                nnav_attr_types(m, a, sv, total, &total, &err) == 0) {
+                nnav_attr_types(m, a, sv, cap, &got, &err) == 0) {
+                total = got < cap ? got : cap;
                 for (size_t i = 0; i < total; i++) {
                     char t[512];
                     nnav_type_format(sv[i], t, sizeof t);
