@@ -16,6 +16,8 @@ for f in "$dir"/*; do
     "$NNAV_BIN" tree "$f" --yaml > "$OUT" 2> "$ERR" || fail "$(basename "$f"): tree failed"
     "$NNAV_BIN" tensors "$f" --all --constants --values 4 > /dev/null 2> "$ERR"
     grep -qE 'runtime error|==ERROR|Sanitizer' "$ERR" && fail "$(basename "$f"): sanitizer report in tensors"
+    "$NNAV_BIN" export "$f" --binary > /dev/null 2> "$ERR"
+    grep -qE 'runtime error|==ERROR|Sanitizer' "$ERR" && fail "$(basename "$f"): sanitizer report in export"
     # Paths, one per line, as YAML wrote them (plain or quoted).
     sed -n 's/^- path: //p' "$OUT" | sed "s/^! //; s/^'\(.*\)'\$/\1/; s/^\"\(.*\)\"\$/\1/" > "$NNAV_TMP/paths"
     while IFS= read -r p; do
