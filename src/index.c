@@ -199,6 +199,132 @@ uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name
     return htab_find(m, &m->node_tab, node_key, graph, (const uint8_t *)name, len, NULL, NULL);
 }
 
+/* ---- scoped resolution for deep nesting ----
+ * nnav_value_lookup walks out through the enclosing graphs one by one: cheap
+ * for the few levels real models have, but in a chain of bodies thousands
+ * deep whose every level reads a main-graph name, linking would cost the
+ * depth for each use. Such a model is linked by walking the graphs depth
+ * first instead, keeping for each name the stack of its definitions in the
+ * graphs entered so far: a use is then one probe. Results are the same as
+ * nnav_value_lookup's, where the walk reached (RES_UNSET elsewhere). */
+#define SCOPE_WALK_MAX 8
+#define RES_UNSET (NNAV_NONE - 1)
+
+static nnav_span name_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+{
+    *graph = 0;
+    return m->values.v[id].name;
+}
+
+typedef struct scope {
+    nnav_htab tab;   /* name -> its representative: the first value of that name */
+    uint32_t *head;  /* by representative: the innermost definition entered */
+    uint32_t *below; /* by value: the definition it shadows */
+    uint32_t *rep;   /* by value: its name's representative */
+} scope;
+
+static uint32_t scope_lookup(const nnav_model *m, const scope *sc, nnav_span name)
+{
+    uint32_t r = htab_find(m, &sc->tab, name_key, 0, name.p, name.n, NULL, NULL);
+    return r == NNAV_NONE ? NNAV_NONE : sc->head[r];
+}
+
+/* Values [first, end) are the definitions of one graph (define() keys by
+ * graph, so a graph's own are new when its turn comes). */
+static int resolve_scoped(nnav_model *m, const uint32_t *def_first, const uint32_t *def_end,
+                          uint32_t *res_ref, uint32_t *res_vi)
+{
+    uint32_t ng = m->graphs.n, nv = m->values.n;
+    scope sc = {{0}, malloc(((size_t)nv + 1) * sizeof(uint32_t)),
+                malloc(((size_t)nv + 1) * sizeof(uint32_t)), malloc(((size_t)nv + 1) * sizeof(uint32_t))};
+    uint32_t *kfirst = calloc((size_t)ng + 2, sizeof *kfirst);
+    uint32_t *kids = malloc(((size_t)ng + 1) * sizeof *kids);
+    typedef struct { uint32_t g, next; } frame;
+    frame *st = malloc(((size_t)ng + 1) * sizeof *st);
+    int rc = -1;
+    if (!sc.head || !sc.below || !sc.rep || !kfirst || !kids || !st ||
+        htab_init(&sc.tab, (uint64_t)nv + 16))
+        goto out;
+    for (uint32_t i = 0; i < m->refs.n; i++)
+        res_ref[i] = RES_UNSET;
+    for (uint32_t i = 0; i < m->vinfos.n; i++)
+        res_vi[i] = RES_UNSET;
+    /* Children by parent (counting sort), from the parent links alone. */
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t p = m->graphs.v[g].parent;
+        if (p < ng)
+            kfirst[p + 2]++;
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        kfirst[g + 2] += kfirst[g + 1];
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t p = m->graphs.v[g].parent;
+        if (p < ng)
+            kids[kfirst[p + 1]++] = g;
+    }
+    for (uint32_t root = 0; root < ng; root++) {
+        if (m->graphs.v[root].parent != NNAV_NONE)
+            continue;
+        size_t sp = 0;
+        st[sp++] = (frame){root, NNAV_NONE};
+        while (sp) {
+            frame *f = &st[sp - 1];
+            uint32_t g = f->g;
+            const nnav_graph *gr = &m->graphs.v[g];
+            if (f->next == NNAV_NONE) {
+                /* Entering: this graph's definitions shadow the outer ones. */
+                for (uint32_t v = def_first[g]; v < def_end[g]; v++) {
+                    uint64_t slot = 0, tag = 0;
+                    uint32_t r = htab_find(m, &sc.tab, name_key, 0, m->values.v[v].name.p,
+                                           m->values.v[v].name.n, &slot, &tag);
+                    if (r == NNAV_NONE) {
+                        if (htab_put(m, &sc.tab, name_key, slot, tag, v))
+                            goto out;
+                        r = v;
+                        sc.head[r] = NNAV_NONE;
+                    }
+                    sc.rep[v] = r;
+                    sc.below[v] = sc.head[r];
+                    sc.head[r] = v;
+                }
+                for (uint32_t n = gr->node_first; n < gr->node_first + gr->node_count; n++) {
+                    const nnav_node *nd = &m->nodes.v[n];
+                    if (nd->graph != g)
+                        continue;
+                    for (uint32_t i = nd->in_first; i < nd->in_first + nd->in_count; i++)
+                        if (m->refs.v[i].name.n)
+                            res_ref[i] = scope_lookup(m, &sc, m->refs.v[i].name);
+                }
+                for (uint32_t i = 0; i < gr->output_count + gr->vi_count; i++) {
+                    uint32_t vi = i < gr->output_count ? gr->output_first + i
+                                                       : gr->vi_first + (i - gr->output_count);
+                    res_vi[vi] = scope_lookup(m, &sc, m->vinfos.v[vi].name);
+                }
+                f->next = kfirst[g];
+            }
+            if (f->next < kfirst[g + 1]) {
+                uint32_t c = kids[f->next++];
+                st[sp++] = (frame){c, NNAV_NONE};
+                continue;
+            }
+            /* Leaving: the outer definitions are seen again. */
+            for (uint32_t v = def_end[g]; v-- > def_first[g];)
+                sc.head[sc.rep[v]] = sc.below[v];
+            sp--;
+        }
+    }
+    rc = 0;
+out:
+    free(sc.tab.slot);
+    free(sc.head);
+    free(sc.below);
+    free(sc.rep);
+    free(kfirst);
+    free(kids);
+    free(st);
+    return rc;
+}
+
 static int link_functions(nnav_model *m)
 {
     if (m->functions.n == 0)
@@ -241,12 +367,25 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
     for (uint32_t n = 0; n < m->nodes.n; n++)
         outs += m->nodes.v[n].out_count;
     uint64_t guess = (uint64_t)m->vinfos.n + m->tensors.n + outs + outs / 8 + 16;
+    uint32_t *def_first = NULL, *def_end = NULL, *res_ref = NULL, *res_vi = NULL;
+    uint32_t max_depth = 0;
+    for (uint32_t g = 0; g < m->graphs.n; g++)
+        if (m->graphs.v[g].depth > max_depth)
+            max_depth = m->graphs.v[g].depth;
+    if (max_depth > SCOPE_WALK_MAX) {
+        def_first = malloc(((size_t)m->graphs.n + 1) * sizeof *def_first);
+        def_end = malloc(((size_t)m->graphs.n + 1) * sizeof *def_end);
+        if (!def_first || !def_end)
+            goto oom;
+    }
     if (htab_init(&m->value_tab, guess))
         goto oom;
     /* Definitions, graph by graph: inputs, initialisers, sparse, node outputs. */
     for (uint32_t g = 0; g < m->graphs.n; g++) {
         const nnav_graph *gr = &m->graphs.v[g];
         uint32_t id;
+        if (def_first)
+            def_first[g] = m->values.n;
         for (uint32_t i = 0; i < gr->input_count; i++) {
             nnav_vinfo *vi = &m->vinfos.v[gr->input_first + i];
             if (define(m, g, vi->name, NNAV_VAL_INPUT, gr->input_first + i, &id))
@@ -282,6 +421,14 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
                     htab_prefetch(&m->value_tab, g, m->refs.v[ahead->out_first].name);
             }
         }
+        if (def_end)
+            def_end[g] = m->values.n;
+    }
+    if (def_first) {
+        res_ref = malloc(((size_t)m->refs.n + 1) * sizeof *res_ref);
+        res_vi = malloc(((size_t)m->vinfos.n + 1) * sizeof *res_vi);
+        if (!res_ref || !res_vi || resolve_scoped(m, def_first, def_end, res_ref, res_vi) < 0)
+            goto oom;
     }
     /* Uses, resolved through enclosing scopes; undefined names get a value of
      * their own so they are flagged, not dropped. */
@@ -296,7 +443,9 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
             nnav_ref *r = &m->refs.v[nd->in_first + i];
             if (r->name.n == 0)
                 continue;
-            uint32_t id = nnav_value_lookup(m, nd->graph, (const char *)r->name.p, r->name.n);
+            uint32_t id = res_ref && res_ref[nd->in_first + i] != RES_UNSET
+                              ? res_ref[nd->in_first + i]
+                              : nnav_value_lookup(m, nd->graph, (const char *)r->name.p, r->name.n);
             if (id == NNAV_NONE && define(m, nd->graph, r->name, NNAV_VAL_UNDEFINED, NNAV_NONE, &id))
                 goto oom;
             r->value = id;
@@ -310,7 +459,9 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
             uint32_t vi_id = i < gr->output_count ? gr->output_first + i
                                                   : gr->vi_first + (i - gr->output_count);
             nnav_vinfo *vi = &m->vinfos.v[vi_id];
-            uint32_t id = nnav_value_lookup(m, g, (const char *)vi->name.p, vi->name.n);
+            uint32_t id = res_vi && res_vi[vi_id] != RES_UNSET
+                              ? res_vi[vi_id]
+                              : nnav_value_lookup(m, g, (const char *)vi->name.p, vi->name.n);
             if (id == NNAV_NONE) {
                 if (i >= gr->output_count)
                     continue; /* value_info for a name nobody uses: keep it unlinked */
@@ -349,8 +500,10 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
     }
     if (link_functions(m))
         goto oom;
+    free(def_first), free(def_end), free(res_ref), free(res_vi);
     return 0;
 oom:
+    free(def_first), free(def_end), free(res_ref), free(res_vi);
     nnav_err_set(err, 0, 0, "out of memory while linking names");
     return -1;
 }
