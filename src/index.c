@@ -658,6 +658,11 @@ void nnav_model_close(nnav_model *m)
     nnav_vec_free(m->children);
     free(m->value_tab.slot);
     free(m->node_tab.slot);
+    free(m->path_len);
+    free(m->path_top);
+    free(m->path_cd);
+    free(m->fn_ambig);
+    free(m->total_nodes);
     free(m->path);
     free(m->dir);
     free(m);
@@ -712,11 +717,40 @@ const uint32_t *nnav_graph_children(const nnav_model *m, uint32_t id, uint32_t *
     return m->children.v ? m->children.v + m->graphs.v[id].child_first : NULL;
 }
 
+/* Totals for every graph in one backwards sweep: children have larger ids
+ * than their parent (graphs are walked breadth first). -1 when a reader broke
+ * that order, or out of memory. */
+static int totals_build(nnav_model *m)
+{
+    uint64_t *t = malloc(((size_t)m->graphs.n + 1) * sizeof *t);
+    if (!t)
+        return -1;
+    for (uint32_t g = m->graphs.n; g-- > 0;) {
+        const nnav_graph *gr = &m->graphs.v[g];
+        t[g] = gr->node_count;
+        for (uint32_t i = 0; i < gr->child_count; i++) {
+            uint32_t c = m->children.v[gr->child_first + i];
+            if (c <= g || c >= m->graphs.n) {
+                free(t);
+                return -1;
+            }
+            t[g] += t[c];
+        }
+    }
+    m->total_nodes = t;
+    return 0;
+}
+
 uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id)
 {
-    /* Children always have larger ids than their parent (breadth-first), so
-     * one backwards sweep would do for all graphs; for one graph an explicit
-     * stack keeps it iterative however deep the nesting. */
+    /* Asked for every graph (nnav tree, the explorer's tree), one walk per
+     * graph would cost the nesting depth squared: all are summed once. */
+    nnav_model *mm = (nnav_model *)m;
+    if (!mm->total_nodes && !mm->totals_failed && totals_build(mm) < 0)
+        mm->totals_failed = 1;
+    if (mm->total_nodes)
+        return mm->total_nodes[id];
+    /* Otherwise an explicit stack keeps it iterative however deep the nesting. */
     uint64_t total = 0;
     uint32_t *stack = malloc(((size_t)m->graphs.n + 1) * sizeof *stack);
     if (!stack)
@@ -750,6 +784,42 @@ static char *esc_dup(nnav_span sp)
     return b;
 }
 
+/* Which functions share their name with another (their paths then name the
+ * domain too): found once, with a hash of the names, for all functions;
+ * asking for each path would cost the number of functions every time. NULL
+ * when out of memory (the caller then compares names itself). */
+static const uint8_t *fn_ambiguous(const nnav_model *m)
+{
+    nnav_model *mm = (nnav_model *)m;
+    if (mm->fn_ambig || m->functions.n == 0)
+        return mm->fn_ambig;
+    uint64_t cap = 16;
+    while (cap < (uint64_t)m->functions.n * 2)
+        cap *= 2;
+    uint32_t *tab = malloc(cap * sizeof *tab);
+    uint8_t *amb = calloc(m->functions.n, 1);
+    if (!tab || !amb) {
+        free(tab);
+        free(amb);
+        return NULL;
+    }
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (uint32_t i = 0; i < m->functions.n; i++) {
+        nnav_span n = m->functions.v[i].name;
+        uint64_t s = nnav_hash_bytes(n.p, n.n, 11) & (cap - 1);
+        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1))
+            if (nnav_span_same(m->functions.v[tab[s]].name, n)) {
+                amb[i] = amb[tab[s]] = 1;
+                break;
+            }
+        if (tab[s] == NNAV_NONE)
+            tab[s] = i;
+    }
+    free(tab);
+    mm->fn_ambig = amb;
+    return amb;
+}
+
 /* The path of a root graph (main, function, training). */
 static char *root_path(const nnav_model *m, uint32_t id)
 {
@@ -766,9 +836,13 @@ static char *root_path(const nnav_model *m, uint32_t id)
         return strdup(head);
     }
     const nnav_function *f = &m->functions.v[g->function];
+    const uint8_t *amb = fn_ambiguous(m);
     int ambiguous = 0;
-    for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
-        ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
+    if (amb)
+        ambiguous = amb[g->function];
+    else
+        for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
+            ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
     char *name = esc_dup(f->name), *dom = esc_dup(ambiguous ? f->domain : (nnav_span){0});
     char *ovl = esc_dup(f->overload);
     char *out = NULL;
@@ -822,71 +896,277 @@ static char *body_segment(const nnav_model *m, uint32_t id)
     return out;
 }
 
-/* The whole path: the root's, then each body's segment, '/'-separated.
- * Built from the parent chain iteratively, so depth costs no stack. */
-static char *path_compose(const nnav_model *m, uint32_t id)
+/* ---- path text without walking the whole chain ----
+ * Every graph's path length is known exactly (one pass over the graphs, each
+ * from its parent's), and the text is written only as far as the caller's
+ * buffer: the root, then body segments from the top down. A chain thousands
+ * deep would otherwise cost its depth for each path asked, and its depth
+ * squared for a listing of all of them (nnav tree, the explorer's tree).
+ * Each segment is at least 3 bytes ("#0/x" less the x, plus its '/'), so the
+ * first PATH_TOP segments fill any buffer of 4096 bytes: path_top[g] is g's
+ * ancestor at that depth, and a deeper graph's text starts from there. */
+#define PATH_TOP 1366
+/* Short paths are kept (the explorer asks again and again); long ones are
+ * written again when asked, so many bodies under a long name do not hold
+ * their paths' bytes times their count. */
+#define PATH_CACHE_LEN 256
+
+/* Does root r's path read "/"? (root_path's rule, without building it.) */
+static int root_is_slash(const nnav_model *m, uint32_t r)
 {
-    uint32_t depth = m->graphs.v[id].depth, k = 0;
-    char **parts = calloc((size_t)depth + 2, sizeof *parts);
-    char *out = NULL;
-    if (!parts)
-        return NULL;
-    uint32_t g = id;
-    for (; g != NNAV_NONE && m->graphs.v[g].kind == NNAV_GRAPH_BODY && k <= depth;
-         g = m->graphs.v[g].parent)
-        if (!(parts[k++] = body_segment(m, g)))
-            goto out;
-    char *root = g == NNAV_NONE ? strdup("/") : root_path(m, g);
-    if (!root)
-        goto out;
-    size_t len = strlen(root) + 1;
-    for (uint32_t i = 0; i < k; i++)
-        len += strlen(parts[i]) + 1;
-    out = malloc(len);
-    if (out) {
-        size_t o = (size_t)snprintf(out, len, "%s", root);
-        for (uint32_t i = k; i-- > 0;)
-            o += (size_t)snprintf(out + o, len - o, "%s%s", o == 1 && out[0] == '/' ? "" : "/",
-                                  parts[i]);
-    }
-    free(root);
-out:
-    for (uint32_t i = 0; i < k; i++)
-        free(parts[i]);
-    free(parts);
-    return out;
+    if (r == NNAV_NONE)
+        return 1;
+    uint8_t k = m->graphs.v[r].kind;
+    return r == 0 && k != NNAV_GRAPH_FUNCTION && k != NNAV_GRAPH_TRAINING_INIT &&
+           k != NNAV_GRAPH_TRAINING_ALGO;
 }
 
-/* Paths of shallow graphs are cached (the explorer asks again and again);
- * those of deep ones are composed when asked, so a chain thousands deep
- * does not hold a quadratic amount of path text. */
-#define PATH_CACHE_DEPTH 64
+/* Text written up to a buffer's end, never past it: a prefix of the whole. */
+typedef struct pw {
+    char *buf;
+    size_t n, o; /* room for n - 1 bytes; o written */
+    char *tmp;   /* n + 16 bytes: an escape that straddles the end is cut whole */
+} pw;
+
+static void pw_lit(pw *w, const char *s, size_t k)
+{
+    size_t room = w->n - 1 - w->o;
+    if (k > room)
+        k = room;
+    memcpy(w->buf + w->o, s, k);
+    w->o += k;
+}
+
+static void pw_esc(pw *w, nnav_span s)
+{
+    size_t room = w->n - 1 - w->o;
+    if (room == 0)
+        return;
+    /* Escaping stops once the buffer is full: cost follows the room, not
+     * the name (a megabyte-long name in a path costs what is shown). */
+    size_t k = nnav_text_escape(s.p, (size_t)s.n, w->tmp, room + 16);
+    pw_lit(w, w->tmp, k);
+}
+
+/* The pieces of a body's segment: "NODE/ATTR[i]" (see body_segment). */
+static void seg_labels(const nnav_model *m, uint32_t id, char *node_idx, char *attr_idx)
+{
+    const nnav_graph *g = &m->graphs.v[id];
+    const nnav_attr *a = &m->attrs.v[g->owner_attr];
+    node_idx[0] = attr_idx[0] = 0;
+    if (!a->name.n) {
+        uint32_t first = g->owner_node != NNAV_NONE ? m->nodes.v[g->owner_node].attr_first
+                                                     : m->functions.v[m->graphs.v[g->parent].function].attr_first;
+        snprintf(attr_idx, 16, "#%u", g->owner_attr - first);
+    }
+    if (g->owner_node != NNAV_NONE && !m->nodes.v[g->owner_node].name.n)
+        snprintf(node_idx, 16, "#%u", m->nodes.v[g->owner_node].index);
+}
+
+static void seg_write(const nnav_model *m, uint32_t id, pw *w)
+{
+    const nnav_graph *g = &m->graphs.v[id];
+    char ni[16], ai[16], li[16];
+    seg_labels(m, id, ni, ai);
+    if (g->owner_node != NNAV_NONE) {
+        if (ni[0])
+            pw_lit(w, ni, strlen(ni));
+        else
+            pw_esc(w, m->nodes.v[g->owner_node].name);
+        pw_lit(w, "/", 1);
+    }
+    if (ai[0])
+        pw_lit(w, ai, strlen(ai));
+    else
+        pw_esc(w, m->attrs.v[g->owner_attr].name);
+    if (g->list_index != NNAV_NONE) {
+        int k = snprintf(li, sizeof li, "[%u]", g->list_index);
+        pw_lit(w, li, (size_t)k);
+    }
+}
+
+static uint64_t esc_len(nnav_span s, int *oom)
+{
+    char *e = esc_dup(s);
+    if (!e) {
+        *oom = 1;
+        return 0;
+    }
+    uint64_t k = strlen(e);
+    free(e);
+    return k;
+}
+
+/* A segment's length. The bodies of one node come one after another, so the
+ * lengths of the last node's and attribute's names are remembered: a node
+ * with many bodies escapes its name once. */
+typedef struct seg_memo {
+    uint32_t node, attr;
+    uint64_t node_len, attr_len;
+} seg_memo;
+
+static uint64_t seg_len(const nnav_model *m, uint32_t id, seg_memo *mo, int *oom)
+{
+    const nnav_graph *g = &m->graphs.v[id];
+    char ni[16], ai[16], li[16];
+    uint64_t len = 0;
+    seg_labels(m, id, ni, ai);
+    if (g->owner_node != NNAV_NONE) {
+        if (ni[0]) {
+            len += strlen(ni);
+        } else {
+            if (mo->node != g->owner_node) {
+                mo->node_len = esc_len(m->nodes.v[g->owner_node].name, oom);
+                mo->node = g->owner_node;
+            }
+            len += mo->node_len;
+        }
+        len++;
+    }
+    if (ai[0]) {
+        len += strlen(ai);
+    } else {
+        if (mo->attr != g->owner_attr) {
+            mo->attr_len = esc_len(m->attrs.v[g->owner_attr].name, oom);
+            mo->attr = g->owner_attr;
+        }
+        len += mo->attr_len;
+    }
+    if (g->list_index != NNAV_NONE)
+        len += (uint64_t)snprintf(li, sizeof li, "[%u]", g->list_index);
+    return len;
+}
+
+/* Lengths, body depths and top ancestors of every graph, each from its
+ * parent's. A body's parent chain ends at a root (or at none: then "/"). */
+static int path_index(nnav_model *m)
+{
+    uint32_t ng = m->graphs.n;
+    uint64_t *len = malloc(((size_t)ng + 1) * sizeof *len);
+    uint32_t *top = malloc(((size_t)ng + 1) * sizeof *top);
+    uint32_t *cd = malloc(((size_t)ng + 1) * sizeof *cd);
+    uint32_t *chain = malloc(((size_t)ng + 1) * sizeof *chain);
+    uint8_t *done = calloc((size_t)ng + 1, 1);
+    seg_memo mo = {NNAV_NONE, NNAV_NONE, 0, 0};
+    int oom = !len || !top || !cd || !chain || !done;
+    for (uint32_t g = 0; g < ng && !oom; g++) {
+        uint32_t k = 0, x = g;
+        while (x != NNAV_NONE && !done[x] && m->graphs.v[x].kind == NNAV_GRAPH_BODY && k < ng) {
+            chain[k++] = x;
+            x = m->graphs.v[x].parent;
+        }
+        if (x != NNAV_NONE && !done[x]) {
+            if (m->graphs.v[x].kind == NNAV_GRAPH_BODY) {
+                x = NNAV_NONE; /* parents in a cycle: no reader makes one */
+            } else {
+                char *r = root_path(m, x);
+                if (!r) {
+                    oom = 1;
+                    break;
+                }
+                len[x] = strlen(r);
+                free(r);
+                top[x] = x;
+                cd[x] = 0;
+                done[x] = 1;
+            }
+        }
+        while (k-- > 0) {
+            uint32_t b = chain[k];
+            uint64_t plen = x == NNAV_NONE ? 1 : len[x];
+            int slash = x == NNAV_NONE || (m->graphs.v[x].kind != NNAV_GRAPH_BODY && root_is_slash(m, x));
+            len[b] = plen + (slash ? 0 : 1) + seg_len(m, b, &mo, &oom);
+            cd[b] = x == NNAV_NONE || m->graphs.v[x].kind != NNAV_GRAPH_BODY ? 1 : cd[x] + 1;
+            top[b] = cd[b] <= PATH_TOP ? b : top[x];
+            done[b] = 1;
+            x = b;
+        }
+    }
+    free(chain);
+    free(done);
+    if (oom) {
+        free(len), free(top), free(cd);
+        return -1;
+    }
+    m->path_len = len;
+    m->path_top = top;
+    m->path_cd = cd;
+    return 0;
+}
+
+/* Write the first n - 1 bytes of graph id's path (and a NUL). */
+static int path_write(const nnav_model *m, uint32_t id, char *buf, size_t n)
+{
+    uint64_t want = m->path_len[id] < n - 1 ? m->path_len[id] : n - 1;
+    uint32_t start = id;
+    if (m->graphs.v[id].kind == NNAV_GRAPH_BODY && m->path_cd[id] > PATH_TOP)
+        start = m->path_top[id];
+    pw w = {buf, n, 0, malloc(n + 16)};
+    uint32_t *chain = NULL;
+    int rc = -1;
+    for (int pass = 0; pass < 2 && w.tmp; pass++) {
+        /* Pass 0 from the top ancestor; pass 1, when the buffer outgrew what
+         * its segments write, from the graph itself. */
+        uint32_t from = pass ? id : start, k = 0, x = from;
+        uint32_t max = (x != NNAV_NONE && m->graphs.v[x].kind == NNAV_GRAPH_BODY ? m->path_cd[x] : 0) + 1;
+        free(chain);
+        if (!(chain = malloc((size_t)max * sizeof *chain)))
+            break;
+        while (x != NNAV_NONE && m->graphs.v[x].kind == NNAV_GRAPH_BODY && k < max) {
+            chain[k++] = x;
+            x = m->graphs.v[x].parent;
+        }
+        if (x != NNAV_NONE && m->graphs.v[x].kind == NNAV_GRAPH_BODY)
+            x = NNAV_NONE;
+        char *root = x == NNAV_NONE ? strdup("/") : root_path(m, x);
+        if (!root)
+            break;
+        w.o = 0;
+        pw_lit(&w, root, strlen(root));
+        int slash = x == NNAV_NONE || root_is_slash(m, x);
+        free(root);
+        while (k-- > 0 && w.o < want) {
+            if (!slash)
+                pw_lit(&w, "/", 1);
+            slash = 0;
+            seg_write(m, chain[k], &w);
+        }
+        if (w.o >= want || from == id) {
+            rc = 0;
+            break;
+        }
+    }
+    buf[w.o] = 0;
+    free(chain);
+    free(w.tmp);
+    return rc;
+}
 
 size_t nnav_graph_path(const nnav_model *m, uint32_t id, char *buf, size_t n)
 {
     nnav_model *mm = (nnav_model *)m;
-    if (!mm->paths) {
-        mm->paths = calloc(m->graphs.n ? m->graphs.n : 1, sizeof *mm->paths);
-        if (!mm->paths)
-            return 0;
-    }
-    char *p = mm->paths[id];
-    int cached = p != NULL;
-    if (!p && !(p = path_compose(m, id)))
+    if (!mm->path_len && path_index(mm) < 0)
         return 0;
-    if (!cached && m->graphs.v[id].depth <= PATH_CACHE_DEPTH) {
-        mm->paths[id] = p;
-        cached = 1;
-    }
-    size_t len = strlen(p);
-    if (buf && n) {
-        size_t k = len < n - 1 ? len : n - 1;
-        memcpy(buf, p, k);
+    uint64_t len = m->path_len[id];
+    if (!buf || !n)
+        return (size_t)len;
+    if (mm->paths && mm->paths[id]) {
+        size_t k = len < n - 1 ? (size_t)len : n - 1;
+        memcpy(buf, mm->paths[id], k);
         buf[k] = 0;
+        return (size_t)len;
     }
-    if (!cached)
-        free(p);
-    return len ? len : 1;
+    if (path_write(m, id, buf, n) < 0) {
+        buf[0] = 0;
+        return 0;
+    }
+    if (len < PATH_CACHE_LEN && len < n) {
+        if (!mm->paths)
+            mm->paths = calloc(m->graphs.n ? m->graphs.n : 1, sizeof *mm->paths);
+        if (mm->paths)
+            mm->paths[id] = strdup(buf);
+    }
+    return (size_t)len;
 }
 
 /* Match a path against the tree, segment by segment from a root. Node names

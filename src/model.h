@@ -46,7 +46,13 @@ struct nnav_model {
 
     nnav_htab value_tab; /* (graph, name) -> value id */
     nnav_htab node_tab;  /* (graph, name) -> node id, first of that name */
-    char **paths;        /* graph path strings, built on first use */
+    char **paths;        /* short graph path strings, kept once written */
+    uint64_t *path_len;  /* every graph's path length, built on first use */
+    uint32_t *path_top;  /* ancestor whose path text fills any buffer (index.c) */
+    uint32_t *path_cd;   /* bodies on the way to the root */
+    uint8_t *fn_ambig;   /* function names that several functions share */
+    uint64_t *total_nodes; /* nodes in each graph and below, built on first use */
+    int totals_failed;
     struct nnav_tf *tf;  /* TensorFlow reader's state (tf.h), NULL for ONNX */
 };
 
