@@ -264,6 +264,9 @@ static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
 
 enum { ST_BEGIN, ST_NODE, ST_ATTR, ST_SUB };
 
+/* Bodies written inside the exported graph, at most this many levels down. */
+#define YAML_MAX_NEST 64
+
 typedef struct frame {
     uint32_t g;
     const uint32_t *nodes; /* the selection's nodes, or NULL for the whole graph */
@@ -459,6 +462,22 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
             continue;
         }
         uint32_t child = at->graph_first + f->sub_k++;
+        if (st.n >= YAML_MAX_NEST) {
+            /* Block YAML indents every level: bodies thousands deep would
+             * make the output grow with the depth squared (gigabytes from a
+             * file of half a megabyte). Deeper bodies are named, with their
+             * size; exporting one with --graph PATH continues from there. */
+            char path[4096];
+            const nnav_graph *cg = &m->graphs.v[child];
+            nnav_graph_path(m, child, path, sizeof path);
+            nnav_yw_map(w);
+            nnav_yw_key(w, "path"), nnav_yw_cstr(w, path);
+            yw_kv_span(w, "name", cg->name);
+            nnav_yw_key(w, "omitted"), nnav_yw_cstr(w, "nested-too-deep");
+            nnav_yw_key(w, "nodes_below"), nnav_yw_uint(w, nnav_graph_total_nodes(m, child));
+            nnav_yw_map_end(w);
+            continue;
+        }
         frame *c = nnav_vec_push(st);
         if (!c)
             goto oom;
