@@ -55,7 +55,7 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
 static int err_prepend(nnav_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int err_prepend(nnav_error *err, const char *fmt, ...)
 {
-    char comp[128], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];
+    char comp[sizeof err->path], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(comp, sizeof comp, fmt, ap);
@@ -911,43 +911,57 @@ static int walk_graph(walker *w, uint32_t gid)
 /* "graph", "functions[2]", "graph.node[3].attribute[0].g" ... for errors.
  * Iterative: a chain of bodies thousands deep must not cost stack. The head
  * of the path is kept when it does not fit. */
+/* One graph's part of the origin: "graph", ".node[3].attribute[0].g", ... */
+static int origin_piece(const nnav_model *m, const nnav_graph *g, char *buf, size_t n)
+{
+    if (g->kind == NNAV_GRAPH_MAIN)
+        return snprintf(buf, n, "graph");
+    if (g->kind == NNAV_GRAPH_FUNCTION)
+        return snprintf(buf, n, "functions[%u]", g->function);
+    if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO)
+        return snprintf(buf, n, "training_info[%u].%s", g->training,
+                        g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
+    if (g->owner_node == NNAV_NONE) {
+        /* a graph-valued default of a function attribute */
+        uint32_t ai = g->owner_attr - m->functions.v[m->graphs.v[g->parent].function].attr_first;
+        return snprintf(buf, n, ".attribute_proto[%u].%s", ai,
+                        g->list_index == NNAV_NONE ? "g" : "graphs");
+    }
+    const nnav_node *nd = &m->nodes.v[g->owner_node];
+    uint32_t ai = g->owner_attr - nd->attr_first;
+    if (g->list_index == NNAV_NONE)
+        return snprintf(buf, n, ".node[%u].attribute[%u].g", nd->index, ai);
+    return snprintf(buf, n, ".node[%u].attribute[%u].graphs[%u]", nd->index, ai, g->list_index);
+}
+
 static void graph_origin(const nnav_model *m, uint32_t gid, char *buf, size_t n)
 {
     uint32_t depth = m->graphs.v[gid].depth;
     uint32_t *chain = malloc(((size_t)depth + 1) * sizeof *chain);
     size_t o = 0;
+    /* Two thirds of the room at most: the path inside the graph follows. */
+    size_t limit = n / 3 * 2;
     buf[0] = 0;
     if (!chain)
         return;
     uint32_t k = 0;
     for (uint32_t g = gid; g != NNAV_NONE && k <= depth; g = m->graphs.v[g].parent)
         chain[k++] = g;
-    while (k-- > 0 && o + 1 < n) {
-        const nnav_graph *g = &m->graphs.v[chain[k]];
-        int w;
-        if (g->kind == NNAV_GRAPH_MAIN) {
-            w = snprintf(buf + o, n - o, "graph");
-        } else if (g->kind == NNAV_GRAPH_FUNCTION) {
-            w = snprintf(buf + o, n - o, "functions[%u]", g->function);
-        } else if (g->kind == NNAV_GRAPH_TRAINING_INIT || g->kind == NNAV_GRAPH_TRAINING_ALGO) {
-            w = snprintf(buf + o, n - o, "training_info[%u].%s", g->training,
-                         g->kind == NNAV_GRAPH_TRAINING_INIT ? "initialization" : "algorithm");
-        } else if (g->owner_node == NNAV_NONE) {
-            /* a graph-valued default of a function attribute */
-            uint32_t ai = g->owner_attr - m->functions.v[m->graphs.v[g->parent].function].attr_first;
-            w = snprintf(buf + o, n - o, ".attribute_proto[%u].%s", ai,
-                         g->list_index == NNAV_NONE ? "g" : "graphs");
-        } else {
-            const nnav_node *nd = &m->nodes.v[g->owner_node];
-            uint32_t ai = g->owner_attr - nd->attr_first;
-            if (g->list_index == NNAV_NONE)
-                w = snprintf(buf + o, n - o, ".node[%u].attribute[%u].g", nd->index, ai);
-            else
-                w = snprintf(buf + o, n - o, ".node[%u].attribute[%u].graphs[%u]", nd->index, ai,
-                             g->list_index);
-        }
-        if (w < 0 || (size_t)w >= n - o)
+    while (k-- > 0) {
+        char piece[160];
+        int w = origin_piece(m, &m->graphs.v[chain[k]], piece, sizeof piece);
+        if (w < 0)
             break;
+        if (k > 0 && o + (size_t)w + sizeof piece + 8 > limit) {
+            /* Too deep to name every level: the middle is elided, and the
+             * graph itself still ends the origin. */
+            o += (size_t)snprintf(buf + o, n - o, ".(...)");
+            k = 1;
+            continue;
+        }
+        if (o + (size_t)w >= n)
+            break;
+        memcpy(buf + o, piece, (size_t)w + 1);
         o += (size_t)w;
     }
     free(chain);
