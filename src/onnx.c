@@ -95,6 +95,19 @@ static int expect_wt(walker *w, const nnav_field *f, uint8_t wt, const char *nam
     return -1;
 }
 
+/* expect_wt for a field the schema names: message and path say which field
+ * ("op_type"), where a shared branch would only say "string". */
+static int expect_field(walker *w, const nnav_field *f, uint8_t wt,
+                        const ProtobufCMessageDescriptor *d)
+{
+    if (f->wt == wt)
+        return 0;
+    const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(d, f->num);
+    const char *name = fd ? fd->name : "?";
+    expect_wt(w, f, wt, name);
+    return err_prepend(w->err, "%s", name);
+}
+
 static int keep_unknown(walker *w, const nnav_field *f, const char *where, uint32_t owner)
 {
     nnav_unknown *u = nnav_vec_push(w->m->unknown);
@@ -135,7 +148,7 @@ static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == 1 || f.num == 2) {
-            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == 1 ? "key" : "value"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__string_string_entry_proto__descriptor))
                 return -1;
             if (f.num == 1)
                 kv->key = f.s;
@@ -333,7 +346,7 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
             external = f.v == 1;
             break;
         case T_SEGMENT: case T_DOC: case T_METADATA:
-            if (expect_wt(w, &f, NNAV_WT_LEN, "segment/doc_string/metadata_props"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__tensor_proto__descriptor))
                 return -1;
             break;
         default:
@@ -430,7 +443,7 @@ static int walk_sparse(walker *w, uint32_t graph, nnav_span s)
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == SP_VALUES || f.num == SP_INDICES) {
-            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == SP_VALUES ? "values" : "indices"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__sparse_tensor_proto__descriptor))
                 return -1;
             if (f.num == SP_VALUES)
                 vals = f.s;
@@ -496,7 +509,7 @@ static int walk_vinfo(walker *w, uint32_t graph, nnav_span s)
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == VI_NAME || f.num == VI_TYPE) {
-            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == VI_NAME ? "name" : "type"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__value_info_proto__descriptor))
                 return -1;
             if (f.num == VI_NAME)
                 name = f.s;
@@ -585,7 +598,7 @@ static int walk_attr(walker *w, uint32_t graph, uint32_t node, nnav_span s)
             break;
         case ATTR_S: case ATTR_STRINGS: case ATTR_TP: case ATTR_TYPE_PROTOS:
         case ATTR_SPARSE: case ATTR_SPARSES: case ATTR_DOC:
-            if (expect_wt(w, &f, NNAV_WT_LEN, "value"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__attribute_proto__descriptor))
                 return -1;
             if (!seen && f.num != ATTR_DOC)
                 seen = f.num == ATTR_S ? NNAV_ATTR_STRING
@@ -699,7 +712,7 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
             break;
         case NODE_NAME: case NODE_OP: case NODE_DOMAIN: case NODE_OVERLOAD: case NODE_DOC:
         case NODE_METADATA: case NODE_DEVICE_CONF:
-            if (expect_wt(w, &f, NNAV_WT_LEN, "string"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__node_proto__descriptor))
                 return -1;
             if (f.num == NODE_NAME)
                 n.name = f.s;
@@ -833,7 +846,8 @@ static int walk_graph(walker *w, uint32_t gid)
                     m->graphs.v[gid].name = f.s;
                 } else if (f.num == role_field[0] || f.num == role_field[1] ||
                            f.num == role_field[2]) {
-                    if (expect_wt(w, &f, NNAV_WT_LEN, "input/output/value_info"))
+                    if (expect_field(w, &f, NNAV_WT_LEN, is_fn ? &onnx__function_proto__descriptor
+                                                                 : &onnx__graph_proto__descriptor))
                         return -1;
                 } else if (!is_fn && f.num == GRAPH_SPARSE) {
                     if (expect_wt(w, &f, NNAV_WT_LEN, "sparse_initializer") ||
@@ -842,7 +856,7 @@ static int walk_graph(walker *w, uint32_t gid)
                     nsparse++;
                 } else if (!is_fn && (f.num == GRAPH_DOC || f.num == GRAPH_QUANT ||
                                       f.num == GRAPH_METADATA)) {
-                    if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/annotation/metadata"))
+                    if (expect_field(w, &f, NNAV_WT_LEN, &onnx__graph_proto__descriptor))
                         return -1;
                 } else if (is_fn && f.num == FN_ATTRIBUTE) {
                     if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
@@ -872,14 +886,14 @@ static int walk_graph(walker *w, uint32_t gid)
                     if (m->functions.v[fid].opset_count++ == 0)
                         m->functions.v[fid].opset_first = m->opsets.n - 1;
                 } else if (is_fn && (f.num == FN_DOMAIN || f.num == FN_OVERLOAD)) {
-                    if (expect_wt(w, &f, NNAV_WT_LEN, f.num == FN_DOMAIN ? "domain" : "overload"))
+                    if (expect_field(w, &f, NNAV_WT_LEN, &onnx__function_proto__descriptor))
                         return -1;
                     if (f.num == FN_DOMAIN)
                         m->functions.v[fid].domain = f.s;
                     else
                         m->functions.v[fid].overload = f.s;
                 } else if (is_fn && (f.num == FN_DOC || f.num == FN_METADATA)) {
-                    if (expect_wt(w, &f, NNAV_WT_LEN, "doc_string/metadata_props"))
+                    if (expect_field(w, &f, NNAV_WT_LEN, &onnx__function_proto__descriptor))
                         return -1;
                 } else {
                     if (keep_unknown(w, &f, is_fn ? "FunctionProto" : "GraphProto", gid))
@@ -975,7 +989,7 @@ static int walk_training(walker *w, nnav_span s, uint32_t ti, nnav_span *init, n
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num >= TI_INIT && f.num <= TI_UPDATE_BIND) {
-            if (expect_wt(w, &f, NNAV_WT_LEN, "training_info field"))
+            if (expect_field(w, &f, NNAV_WT_LEN, &onnx__training_info_proto__descriptor))
                 return -1;
             if (f.num == TI_INIT)
                 *init = f.s;
@@ -1013,7 +1027,7 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                 fa->model_version = (int64_t)f.v;
             break;
         case MODEL_PRODUCER: case MODEL_PRODUCER_VERSION: case MODEL_DOMAIN: case MODEL_DOC:
-            if (expect_wt(&w, &f, NNAV_WT_LEN, "string"))
+            if (expect_field(&w, &f, NNAV_WT_LEN, &onnx__model_proto__descriptor))
                 goto out;
             if (f.num == MODEL_PRODUCER)
                 fa->producer_name = f.s;
@@ -1066,7 +1080,7 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
             break;
         }
         case MODEL_TRAINING: case MODEL_FUNCTIONS: {
-            if (expect_wt(&w, &f, NNAV_WT_LEN, f.num == MODEL_TRAINING ? "training_info" : "functions"))
+            if (expect_field(&w, &f, NNAV_WT_LEN, &onnx__model_proto__descriptor))
                 goto out;
             nnav_span *sp = f.num == MODEL_TRAINING ? nnav_vec_push(train) : nnav_vec_push(fns);
             if (!sp) {
@@ -1077,7 +1091,7 @@ int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
             break;
         }
         case MODEL_CONFIGURATION:
-            if (expect_wt(&w, &f, NNAV_WT_LEN, "configuration"))
+            if (expect_field(&w, &f, NNAV_WT_LEN, &onnx__model_proto__descriptor))
                 goto out;
             m->config_count++;
             break;
