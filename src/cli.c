@@ -927,7 +927,7 @@ static int cmd_node(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
         nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
         if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
-            nnav_yw_key(&w, "device"), nnav_yw_span(&w, nd->device);
+            nnav_yw_key(&w, "device"), nnav_yw_span(&w, nnav_node_device(m, id));
         nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
         nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
         if (nd->function != NNAV_NONE) {
@@ -998,8 +998,10 @@ static int cmd_node(const nnav_model *m, const opts *o)
     printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
     if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
         printf("%-10s %s\n", "domain", domain_name(nd->domain, a, sizeof a));
+    else if (nnav_node_device(m, id).n)
+        printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
     else
-        printf("%-10s %s\n", "device", nd->device.n ? esc(nd->device, a, sizeof a) : "(any)");
+        printf("%-10s %s\n", "device", "(any)");
     printf("%-10s %s (index %u)\n", "graph", path, nd->index);
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);

@@ -84,8 +84,7 @@ typedef struct nnav_node {
     uint32_t out_first, out_count; /* into refs */
     uint32_t attr_first, attr_count;
     uint32_t function;     /* the local function this op calls, or NNAV_NONE */
-    nnav_span msg;         /* the NodeProto bytes */
-    nnav_span device;      /* TensorFlow: requested placement ("" = any) */
+    nnav_span msg;         /* the NodeProto (or NodeDef) bytes */
 } nnav_node;
 
 /* One name in a node's input or output list. */
@@ -264,6 +263,9 @@ uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id);
 uint32_t nnav_node_count(const nnav_model *m);
 const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id);
 const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id);
+/* TensorFlow: the node's requested placement, read from its NodeDef when
+ * asked (kept out of the node record: a million ONNX nodes would pay for it). */
+nnav_span nnav_node_device(const nnav_model *m, uint32_t node);
 /* Node in graph g by name; NNAV_NONE when none. Hash lookup. */
 uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name, size_t len);
 

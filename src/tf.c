@@ -1438,8 +1438,6 @@ static int walk_node(tfw *w, uint32_t graph, uint32_t index, nnav_span s)
                 n.name = f.s;
             else if (f.num == ND_OP)
                 n.op = f.s;
-            else if (f.num == ND_DEVICE)
-                n.device = f.s;
             break;
         }
         default:

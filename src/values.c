@@ -912,3 +912,18 @@ int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
     }
     return 0;
 }
+
+nnav_span nnav_node_device(const nnav_model *m, uint32_t node)
+{
+    nnav_span dev = {0};
+    if (m->facts.format == NNAV_FMT_ONNX)
+        return dev;
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_wire_init(&r, m->map.base, m->nodes.v[node].msg);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == 4 && f.wt == NNAV_WT_LEN) /* NodeDef.device */
+            dev = f.s;
+    return dev;
+}

@@ -467,9 +467,10 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         c += draw_text(y, x + c, w - c, "  ", sel);
         if (nnav_model_facts_get(u->m)->format != NNAV_FMT_ONNX) {
             /* TensorFlow nodes have no domain; their placement is what tells. */
-            if (n->device.n) {
+            nnav_span dev = nnav_node_device(u->m, l->a);
+            if (dev.n) {
                 c += draw_text(y, x + c, w - c, "on ", sel | draw_attr(R_DIM));
-                c += draw_span(y, x + c, w - c, n->device, sel | draw_attr(R_DIM));
+                c += draw_span(y, x + c, w - c, dev, sel | draw_attr(R_DIM));
             }
         } else if (n->domain.n) {
             c += draw_span(y, x + c, w - c, n->domain, sel | draw_attr(R_DIM));

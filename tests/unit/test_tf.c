@@ -196,7 +196,7 @@ static void test_graphdef_sample(void **state)
     const uint32_t *cons = nnav_value_consumers(m, ctl->value, &nc);
     assert_int_equal(nc, 1);
     assert_int_equal(cons[0], pick);
-    tu_assert_span(nnav_node_get(m, relu)->device, "/job:localhost/replica:0/task:0/device:CPU:0");
+    tu_assert_span(nnav_node_device(m, relu), "/job:localhost/replica:0/task:0/device:CPU:0");
     /* The placeholder is the graph's input; shapes come from _output_shapes. */
     const nnav_graph *g = nnav_graph_get(m, 0);
     assert_int_equal(g->input_count, 1);
@@ -636,7 +636,7 @@ static void test_corpus_tf1(void **state)
     uint32_t ra = tu_node(m, 0, "save/restore_all");
     assert_true(nnav_ref_get(m, nnav_node_get(m, ra)->in_first)->control);
     assert_string_equal(producer_of(m, ra, 0), "save/restore_shard");
-    tu_assert_span(nnav_node_get(m, ra)->device, "/device:CPU:0");
+    tu_assert_span(nnav_node_device(m, ra), "/device:CPU:0");
     nnav_model_close(m);
 }
 
