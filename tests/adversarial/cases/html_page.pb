@@ -1,0 +1,2 @@
+  
+<html><body>Not Found</body></html>
