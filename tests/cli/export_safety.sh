@@ -43,6 +43,38 @@ grep -q '^graph:' "$T/out.yaml" || fail "file written"
 grep -q 'wrote .*out.yaml' "$ERR" || fail "confirmation names the file"
 ls -A "$T" | grep -q '\.nnav-' && fail "temporary file left behind"
 
+# Targets that are not ordinary files, refused at once (a FIFO must not
+# block the export waiting for a reader); the input under other spellings.
+mkfifo "$T/fifo.yaml"
+mkdir -p "$T/dir.yaml" "$T/sub"
+for target in "$T/fifo.yaml" "$T/dir.yaml" /dev/null; do
+    expect_status 2 timeout 10 "$NNAV_BIN" export "$T/model.onnx" -o "$target"
+    grep -q 'it exists and is not a regular file' "$ERR" || fail "$target refused with a reason: $(cat "$ERR")"
+done
+for target in "$T/sub/../model.onnx" "$T/./model.onnx"; do
+    expect_status 2 "$NNAV_BIN" export "$T/model.onnx" --format onnx -o "$target"
+    grep -q 'model being read' "$ERR" || fail "input as $target refused"
+done
+cmp -s "$S/cnn.onnx" "$T/model.onnx" || fail "the input changed"
+
+# External data: its file is the input too, and so is OUT.data when it is a
+# symbolic or hard link to it; a FIFO there is refused like any other.
+cp "$S/external.onnx" "$S/external.onnx.data" "$T/"
+expect_status 2 "$NNAV_BIN" export "$T/external.onnx" -o "$T/external.onnx.data"
+grep -q 'model being read (or its data)' "$ERR" || fail "data file refused: $(cat "$ERR")"
+ln -s external.onnx.data "$T/xsym.onnx.data"
+expect_status 2 "$NNAV_BIN" export "$T/external.onnx" --format onnx --external keep -o "$T/xsym.onnx"
+grep -q 'xsym.onnx.data: it is a symbolic link' "$ERR" || fail "OUT.data symlink refused: $(cat "$ERR")"
+ln "$T/external.onnx.data" "$T/xhard.onnx.data"
+expect_status 2 "$NNAV_BIN" export "$T/external.onnx" --format onnx --external keep -o "$T/xhard.onnx"
+grep -q 'xhard.onnx.data: it is the model being read' "$ERR" || fail "OUT.data hard link refused: $(cat "$ERR")"
+mkfifo "$T/xfifo.onnx.data"
+expect_status 2 timeout 10 "$NNAV_BIN" export "$T/external.onnx" --format onnx --external keep -o "$T/xfifo.onnx"
+grep -q 'xfifo.onnx.data: it exists and is not a regular file' "$ERR" || fail "OUT.data FIFO refused: $(cat "$ERR")"
+cmp -s "$S/external.onnx.data" "$T/external.onnx.data" || fail "the input's data changed"
+for f in xsym xhard xfifo; do [ -e "$T/$f.onnx" ] && fail "$f.onnx written though its data was refused"; done
+ls -A "$T" | grep -q '\.nnav-' && fail "temporary file left behind"
+
 # A full disk: a small tmpfs when we may mount one, else a file-size limit.
 D=$T/full; mkdir -p "$D"
 if mount -t tmpfs -o size=16k tmpfs "$D" 2> /dev/null; then
