@@ -161,42 +161,46 @@ static void emit_tensor(nnav_yw *w, const nnav_model *m, uint32_t t, const nnav_
     nnav_yw_map_end(w);
 }
 
-static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
-                             const nnav_export_opts *o)
+/* The attribute's value. -1, with err set, when what the file holds cannot
+ * be read (a list cut in a varint, an int given as bytes): what was written
+ * then is a placeholder, and the caller says why next to it. */
+static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
+                            const nnav_export_opts *o, nnav_error *err)
 {
     const nnav_attr *at = &m->attrs.v[a];
-    nnav_error err;
+    int rc = 0;
+    memset(err, 0, sizeof *err);
     switch (at->type) {
     case NNAV_ATTR_FLOAT: {
         double v = 0;
-        nnav_attr_float(m, a, &v, &err);
+        rc = nnav_attr_float(m, a, &v, err);
         nnav_yw_double(w, v);
-        return;
+        return rc;
     }
     case NNAV_ATTR_INT: {
         int64_t v = 0;
-        nnav_attr_int(m, a, &v, &err);
+        rc = nnav_attr_int(m, a, &v, err);
         nnav_yw_int(w, v);
-        return;
+        return rc;
     }
     case NNAV_ATTR_STRING: {
         nnav_span s = {0};
-        nnav_attr_string(m, a, &s, &err);
+        rc = nnav_attr_string(m, a, &s, err);
         nnav_yw_span(w, s);
-        return;
+        return rc;
     }
     case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS:
     case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
         size_t total = 0;
         int kind = at->type;
         if (kind == NNAV_ATTR_INTS)
-            nnav_attr_ints(m, a, NULL, 0, &total, &err);
+            rc = nnav_attr_ints(m, a, NULL, 0, &total, err);
         else if (kind == NNAV_ATTR_FLOATS)
-            nnav_attr_floats(m, a, NULL, 0, &total, &err);
+            rc = nnav_attr_floats(m, a, NULL, 0, &total, err);
         else if (kind == NNAV_ATTR_STRINGS)
-            nnav_attr_strings(m, a, NULL, 0, &total, &err);
+            rc = nnav_attr_strings(m, a, NULL, 0, &total, err);
         else
-            nnav_attr_types(m, a, NULL, 0, &total, &err);
+            rc = nnav_attr_types(m, a, NULL, 0, &total, err);
         int64_t *iv = calloc(total + 1, sizeof *iv);
         double *dv = calloc(total + 1, sizeof *dv);
         nnav_span *sv = calloc(total + 1, sizeof *sv);
@@ -207,18 +211,18 @@ static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
              * malformed list stops early, or counts more): never read past
              * what was allocated. */
             size_t cap = total, got = 0;
-            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, cap, &got, &err) == 0)
+            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_int(w, iv[i]);
-            if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, cap, &got, &err) == 0)
+            if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_double(w, dv[i]);
-            if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, cap, &got, &err) == 0)
+            if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_span(w, sv[i]);
             total = got < cap ? got : cap;
             if ((kind == NNAV_ATTR_TYPE_PROTO || kind == NNAV_ATTR_TYPE_PROTOS) &&
-                nnav_attr_types(m, a, sv, cap, &got, &err) == 0) {
+                nnav_attr_types(m, a, sv, cap, &got, err) == 0) {
                 total = got < cap ? got : cap;
                 for (size_t i = 0; i < total; i++) {
                     char t[512];
@@ -238,26 +242,27 @@ static void emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
         free(iv);
         free(dv);
         free(sv);
-        return;
+        return rc;
     }
     case NNAV_ATTR_TENSOR:
         if (at->tensor_count)
             emit_tensor(w, m, at->tensor_first, o);
         else
             nnav_yw_null(w);
-        return;
+        return 0;
     case NNAV_ATTR_TENSORS:
         nnav_yw_seq(w);
         for (uint32_t i = 0; i < at->tensor_count; i++)
             emit_tensor(w, m, at->tensor_first + i, o);
         nnav_yw_seq_end(w);
-        return;
+        return 0;
     default: {
         char buf[512];
         nnav_attr_format(m, a, 16, buf, sizeof buf);
         nnav_yw_cstr(w, buf);
     }
     }
+    return 0;
 }
 
 /* ---- the graph machine ---- */
@@ -442,8 +447,10 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
                 f->state = ST_SUB;
                 continue;
             } else {
+                nnav_error aerr;
                 nnav_yw_key(w, "value");
-                emit_attr_scalar(w, m, a, o);
+                if (emit_attr_scalar(w, m, a, o, &aerr) < 0 && aerr.msg[0])
+                    nnav_yw_key(w, "value_error"), nnav_yw_cstr(w, aerr.msg);
             }
             nnav_yw_map_end(w);
             f->attr_i++;
