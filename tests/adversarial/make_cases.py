@@ -421,6 +421,32 @@ def small_cases():
     # A type nested 40 deep (formatting stops at 32).
     c["type_deep_40.onnx"] = deep_type(40)
 
+    # Attribute values that are malformed inside (found when shown, not at
+    # open): a packed ints list cut in a varint, a TypeProto of garbage, a
+    # strings list of hostile bytes, a sparse tensor of garbage, a tensor
+    # whose dims describe 2^40 elements.
+    attrs = [cat(fb(1, "ints"), fv(20, 7), fb(8, b"\x01\x80")),
+             cat(fb(1, "type"), fv(20, 13), fb(14, b"\x0a\x05\xff")),
+             cat(fb(1, "strings"), fv(20, 8)) + b"".join(fb(9, h) for h in HOSTILE),
+             cat(fb(1, "sparse"), fv(20, 11), fb(22, b"\x0a\x03\x08")),
+             cat(fb(1, "value"), fv(20, 4), fb(5, tensor("c", FLOAT, [2**40], raw=floats(1))))]
+    c["attr_malformed.onnx"] = model(graph(
+        nodes=[node("Custom", ["x"], ["y"], "custom", attrs=attrs, domain="x")],
+        inputs=["x"], outputs=["y"]), extra=fb(8, opset("x", 1)))
+    # A string tensor of hostile strings, and one whose count disagrees.
+    st = cat(fv(1, 3), fv(2, 8), fb(8, "w")) + b"".join(fb(6, h) for h in HOSTILE[:3])
+    c["string_tensor_hostile.onnx"] = one_init(st)
+    c["string_tensor_short.onnx"] = one_init(cat(fv(1, 5), fv(2, 8), fb(8, "w"), fb(6, "only")))
+    # Training info: bodies under ~training[0]/initialization and algorithm.
+    body = graph(nodes=[node("Relu", ["x"], ["y"], "inner")], inputs=["x"], outputs=["y"],
+                 name="tbody")
+    init = graph(nodes=[node("If", ["c"], ["o"], "tif",
+                              attrs=[cat(fb(1, "then_branch"), fv(20, ATTR_GRAPH), fb(6, body))])],
+                 name="init")
+    algo = graph(nodes=[node("Neg", ["w"], ["w2"], "step")], name="algo")
+    c["training_info.onnx"] = model(graph(nodes=[node("Relu", ["x"], ["y"], "r")]),
+                                    extra=fb(20, cat(fb(1, init), fb(2, algo))))
+
     # Names that would drive a terminal.
     c["names_hostile.onnx"] = hostile_onnx()
     c["tf_names_hostile.pb"] = hostile_tf()

@@ -4,7 +4,8 @@
 # big ones are made here, at test time), what each must do in
 # tests/adversarial/expect.txt. Every case is run through every command
 # (info, tree, nodes, node, find, tensors --values, info --yaml, export to
-# YAML and to ONNX) with a small stack, and each run must:
+# YAML on stdout and in a file, and to ONNX) with a small stack, and each
+# run must:
 #   - exit 0, 1 or 2 within its time limit (no crash, no hang);
 #   - print nothing raw: no byte below 0x20 but \n, no DEL, no C1 control
 #     (U+0080-U+009F), in stdout or stderr; no bidi control in a table or on
@@ -56,7 +57,7 @@ mkfifo "$W/fifo.bin"
 # where the build allows one (ASan reserves terabytes of shadow, so not
 # under the sanitizers): a terabyte described by a splat is never allocated.
 LIMITS="ulimit -s 256"
-if (ulimit -v 4000000 && "$NNAV_BIN" --version) > /dev/null 2>&1; then
+if { (ulimit -v 4000000 && exec "$NNAV_BIN" --version) > /dev/null 2>&1; } 2> /dev/null; then
     LIMITS="$LIMITS; ulimit -v 4000000"
 else
     echo "note: no address-space limit (a sanitizer build): the splat case is held to its time limit only"
@@ -74,6 +75,7 @@ run() {
         find) args=(find "$f" e) ;;
         values) args=(tensors "$f" --all --constants --values 4) ;;
         export) args=(export "$f" -o "$X/$name.yaml") ;;
+        yaml) args=(export "$f") ;;
         exportonnx) args=(export "$f" --format onnx -o "$X/$name.onnx") ;;
         *) echo "unknown action $action"; return 1 ;;
     esac
@@ -98,12 +100,12 @@ clean() {
 }
 
 SAN_RE='runtime error|==[0-9]+==ERROR|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer'
-ACTIONS="info infoyaml tree nodes node0 find values export exportonnx"
+ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml"
 for f in "$W"/*.onnx "$W"/*.pb; do
     name=$(basename "$f")
     for action in $ACTIONS; do
         # A million nodes listed or exported is a benchmark, not a case.
-        case $name.$action in empty_nodes_*.nodes | empty_nodes_*.export*) continue ;; esac
+        case $name.$action in empty_nodes_*.nodes | empty_nodes_*.export* | empty_nodes_*.yaml) continue ;; esac
         run "$name" "$action"
         CHECKS=$((CHECKS + 1))
         rc=$(cat "$R/$name.$action.rc")
@@ -116,7 +118,7 @@ for f in "$W"/*.onnx "$W"/*.pb; do
             fail "$name $action: sanitizer report"
             grep -m3 -E "$SAN_RE" "$R/$name.$action.err" | sed 's/^/  /'
         fi
-        case $action in infoyaml | export*) tables= ;; *) tables=tables ;; esac
+        case $action in infoyaml | export* | yaml) tables= ;; *) tables=tables ;; esac
         clean "$R/$name.$action.out" "$name $action stdout" $tables
         clean "$R/$name.$action.err" "$name $action stderr" tables
     done
