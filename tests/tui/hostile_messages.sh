@@ -5,7 +5,8 @@
 # a hostile attribute key; and, inside the explorer, the status line refusing
 # external data whose location holds the same. Each time the pane title is
 # untouched, no colour reaches the screen from the name, and the terminal is
-# left in a normal state. (terminal_safety.sh covers names in the panes.)
+# left in a normal state. (terminal_safety.sh covers escape sequences in
+# names in the panes; here also every other kind of hostile name.)
 . "$(dirname "$0")/tmux.bash"
 : "${NNAV_SRC:?NNAV_SRC is not set}"
 
@@ -66,6 +67,25 @@ wait_for "nnav exited 2"
 wait_for 'node[1].attr["osc\x1B]0;PWNED\x07titlebidi\u{202E}evil\u{2066}x\u{2069}"].i: field 3 (i)'
 not_obeyed plain
 pass "an error whose field path quotes a hostile key: escaped once"
+
+# Every kind of hostile name in the panes (terminal_safety.sh has escape
+# sequences; here also NUL, bytes that are not UTF-8, C1 controls, bidi
+# overrides): all escaped, and what the name would do is not done.
+printf '%s' "$cases/names_hostile.onnx" > "$dir/arg.names"
+start_arg 200 40 "$dir/arg.names"
+wait_ready
+wait_for 'nul\x00byte_node'
+wait_for 'bad\xFF\xFEutf8_node'
+wait_for 'c1csi\u{009B}31m_node'
+wait_for 'bidi\u{202E}evil\u{2066}x\u{2069}_out'
+wait_for 'del\x7Fcr\rlf\ntab\tbs\x08_out'
+s=$(tm capture-pane -p -t "$TUI_S")
+if printf '%s' "$s" | LC_ALL=C grep -q $'\302[\200-\237]\|\342\200[\252-\256]\|\342\201[\246-\251]'; then
+    fail "a raw C1 or bidi control on the screen"
+fi
+not_obeyed
+pass "NUL, non-UTF-8, C1 and bidi names in the panes: escaped"
+quit_clean
 
 cp "$cases/ext_hostile_location.onnx" "$dir/ext.onnx"
 printf '%s' "$dir/ext.onnx" > "$dir/arg.ext"
