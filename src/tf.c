@@ -384,7 +384,7 @@ nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
     nnav_span file = {m->map.base, m->map.size};
     /* Top level: which numbers with which wire types, up to the first fault
      * (a file cut short is judged by what it still holds). */
-    uint32_t fields = 0, onnx_ok = 1, saved_ok = 1, meta_ok = 1, graph_ok = 1;
+    uint32_t fields = 0, onnx_ok = 1, saved_ok = 1, meta_ok = 1, graph_ok = 1, high = 0;
     int has[32] = {0};
     nnav_span first2 = {0}, first1 = {0};
     nnav_wire w;
@@ -400,6 +400,7 @@ nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
         graph_ok &= rule_ok(r_graph, f.num, f.wt) || f.num > 5;
         if (f.num < 32)
             has[f.num] = 1;
+        high |= f.num > 5;
         if (f.num == 2 && f.wt == NNAV_WT_LEN && !first2.p)
             first2 = f.s;
         if (f.num == 1 && f.wt == NNAV_WT_LEN && !first1.p)
@@ -472,6 +473,15 @@ nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t rn)
     if (graph_like || (graph_ok && first1.p && looks_nodedef(first1))) {
         snprintf(reason, rn, "read as a TensorFlow GraphDef: NodeDefs at the top level%s",
                  has[5] ? " (and a debug_info field 5)" : "");
+        return NNAV_FMT_TF_GRAPHDEF;
+    }
+    /* Top-level fields that all fit a GraphDef (nodes, versions, library;
+     * none of ONNX's graph, opsets...) and not a ModelProto: a GraphDef whose
+     * first node is damaged is still a GraphDef, and its own reader names
+     * the damage better than ONNX's would. */
+    if (graph_ok && has[1] && !high) {
+        snprintf(reason, rn, "read as a TensorFlow GraphDef: its top-level fields fit a GraphDef "
+                             "and not an ONNX ModelProto (its first node does not read cleanly)");
         return NNAV_FMT_TF_GRAPHDEF;
     }
     snprintf(reason, rn, "read as an ONNX ModelProto (its fields fit no TensorFlow message "

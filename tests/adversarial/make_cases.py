@@ -251,9 +251,9 @@ def hostile_onnx():
 def hostile_tf(first_plain=True):
     """Hostile node names, ops, inputs and attr keys; the first node plainly
     named or not (content sniffing looks at the first node)."""
-    nodes = [tf_const("plain" if first_plain else HOSTILE[0],
-                      tf_tensor(DT_FLOAT, [1], float_val=[2.0]))]
-    prev = "plain" if first_plain else HOSTILE[0]
+    first = b"plain" if first_plain else HOSTILE[0] + b"/const"
+    nodes = [tf_const(first, tf_tensor(DT_FLOAT, [1], float_val=[2.0]))]
+    prev = first
     for h in HOSTILE:
         nodes.append(tf_node(h, h, [prev], attrs=[("T", fv(6, DT_FLOAT)), (h, fb(2, h))]))
         prev = h
@@ -300,7 +300,9 @@ def small_cases():
         c["wiretype%d.onnx" % wt] = fv(1, 8) + tag(9, wt) + b"\x00"
         n = cat(fb(4, "Relu"), tag(3, wt), b"\x00\x00\x00\x00")
         c["wiretype%d_nested.onnx" % wt] = model(cat(fb(1, n), fb(2, "g")))
-    c["wrong_wiretype.onnx"] = tag(1, LEN) + varint(1) + b"x"  # ir_version as LEN
+    # ir_version as LEN, then a graph (field 7): ONNX's shape, not a GraphDef's
+    # (a bare field-1 LEN would read as a GraphDef node, by design).
+    c["wrong_wiretype.onnx"] = tag(1, LEN) + varint(1) + b"x" + tag(7, LEN) + varint(0)
     c["wrong_wiretype_nested.onnx"] = model(cat(fb(1, cat(tag(4, VARINT), varint(3))), fb(2, "g")))
 
     # Recursion through functions: links, never expanded.
