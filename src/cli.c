@@ -76,7 +76,7 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
         nnav_text_escape_cstr(arg, a, sizeof a);
     fprintf(stderr, "nnav%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     fprintf(stderr, fmt, a);
-    fprintf(stderr, "\nTry 'nnav %s--help'.\n", cmd ? cmd : "");
+    fprintf(stderr, "\nTry 'nnav %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
     return EXIT_USAGE;
 }
 

@@ -815,6 +815,26 @@ static const uint8_t *fn_ambiguous(const nnav_model *m)
         if (tab[s] == NNAV_NONE)
             tab[s] = i;
     }
+    /* Bit 2: the same identity (domain, name, overload) as an earlier
+     * function: an invalid model, but each still needs a path of its own. */
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (uint32_t i = 0; i < m->functions.n; i++) {
+        const nnav_function *f = &m->functions.v[i];
+        uint64_t h = nnav_hash_bytes(f->name.p, f->name.n,
+                                     nnav_hash_bytes(f->domain.p, f->domain.n, 13) ^
+                                         nnav_hash_bytes(f->overload.p, f->overload.n, 17));
+        uint64_t s = h & (cap - 1);
+        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
+            const nnav_function *o = &m->functions.v[tab[s]];
+            if (nnav_span_same(o->name, f->name) && nnav_span_same(o->domain, f->domain) &&
+                nnav_span_same(o->overload, f->overload)) {
+                amb[i] |= 2;
+                break;
+            }
+        }
+        if (tab[s] == NNAV_NONE)
+            tab[s] = i;
+    }
     free(tab);
     mm->fn_ambig = amb;
     return amb;
@@ -837,9 +857,9 @@ static char *root_path(const nnav_model *m, uint32_t id)
     }
     const nnav_function *f = &m->functions.v[g->function];
     const uint8_t *amb = fn_ambiguous(m);
-    int ambiguous = 0;
+    int ambiguous = 0, twin = 0;
     if (amb)
-        ambiguous = amb[g->function];
+        ambiguous = amb[g->function] & 1, twin = amb[g->function] & 2;
     else
         for (uint32_t i = 0; i < m->functions.n && !ambiguous; i++)
             ambiguous = i != g->function && nnav_span_same(m->functions.v[i].name, f->name);
@@ -847,11 +867,16 @@ static char *root_path(const nnav_model *m, uint32_t id)
     char *ovl = esc_dup(f->overload);
     char *out = NULL;
     if (name && dom && ovl) {
-        size_t n = strlen(name) + strlen(dom) + strlen(ovl) + 4;
+        size_t n = strlen(name) + strlen(dom) + strlen(ovl) + 24;
         out = malloc(n);
-        if (out)
-            snprintf(out, n, "@%s%s%s%s%s", dom, ambiguous ? ":" : "", name, ovl[0] ? ":" : "",
-                     ovl);
+        if (out) {
+            int k = snprintf(out, n, "@%s%s%s%s%s", dom, ambiguous ? ":" : "", name,
+                             ovl[0] ? ":" : "", ovl);
+            /* A second function of the same identity: "#INDEX", its place
+             * among the model's functions. */
+            if (twin && k > 0)
+                snprintf(out + k, n - (size_t)k, "#%u", g->function);
+        }
     }
     free(name), free(dom), free(ovl);
     return out;
