@@ -13,6 +13,7 @@
 #include "dtype.h"
 #include "model.h"
 #include "onnx.pb-c.h"
+#include "walk.h"
 #include "wire.h"
 
 /* Field numbers, from ../shared/formats/onnx-fields.md. */
@@ -40,42 +41,9 @@ enum { VI_NAME = 1, VI_TYPE = 2, VI_DOC = 3, VI_METADATA = 4 };
 enum { SP_VALUES = 1, SP_INDICES = 2, SP_DIMS = 3 };
 enum { TI_INIT = 1, TI_ALGO = 2, TI_INIT_BIND = 3, TI_UPDATE_BIND = 4 };
 
-void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    err->offset = off;
-    err->has_offset = has_off;
-    err->status = 2;
-}
+#define err_prepend nnav_err_prepend
 
-/* Put "comp." in front of the error's field path. */
-static int err_prepend(nnav_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int err_prepend(nnav_error *err, const char *fmt, ...)
-{
-    char comp[sizeof err->path], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(comp, sizeof comp, fmt, ap);
-    va_end(ap);
-    memcpy(old, err->path, sizeof old);
-    if (old[0])
-        snprintf(joined, sizeof joined, "%s%s%s", comp, old[0] == '[' ? "" : ".", old);
-    else
-        snprintf(joined, sizeof joined, "%s", comp);
-    /* Keep the head of an over-long path: it says where the trouble starts. */
-    memcpy(err->path, joined, sizeof err->path - 1);
-    err->path[sizeof err->path - 1] = 0;
-    return -1;
-}
-
-static int oom(nnav_error *err)
-{
-    nnav_err_set(err, 0, 0, "out of memory while indexing");
-    return -1;
-}
+static int oom(nnav_error *err) { return nnav_err_oom(err); }
 
 typedef struct walker {
     nnav_model *m;
@@ -88,11 +56,7 @@ typedef struct walker {
 
 static int expect_wt(walker *w, const nnav_field *f, uint8_t wt, const char *name)
 {
-    if (f->wt == wt)
-        return 0;
-    nnav_err_set(w->err, f->off, 1, "field %u (%s) has wire type %u, expected %u", f->num, name,
-                 f->wt, wt);
-    return -1;
+    return nnav_walk_expect(w->err, f, wt, name);
 }
 
 /* expect_wt for a field the schema names: message and path say which field
@@ -110,33 +74,15 @@ static int expect_field(walker *w, const nnav_field *f, uint8_t wt,
 
 static int keep_unknown(walker *w, const nnav_field *f, const char *where, uint32_t owner)
 {
-    nnav_unknown *u = nnav_vec_push(w->m->unknown);
-    if (!u)
-        return oom(w->err);
-    u->where = where;
-    u->owner = owner;
-    u->number = f->num;
-    u->wire_type = f->wt;
-    u->span = f->s;
-    u->offset = f->off;
-    return 0;
+    return nnav_walk_unknown(w->m, w->err, f, where, owner);
 }
 
-static void winit(walker *w, nnav_wire *r, nnav_span s)
-{
-    nnav_wire_init(r, w->base, s);
-    r->file_end = w->m->map.base + w->m->map.size;
-}
+static void winit(walker *w, nnav_wire *r, nnav_span s) { nnav_walk_init(w->m, r, s); }
 
-/* A wire error inside a message: name the field it was reading, as the
- * schema's descriptor calls it. */
+/* A wire error inside a message: name the field it was reading. */
 static int wire_fail(walker *w, const nnav_wire *r, const ProtobufCMessageDescriptor *d)
 {
-    const ProtobufCFieldDescriptor *fd =
-        r->num ? protobuf_c_message_descriptor_get_field(d, r->num) : NULL;
-    if (fd)
-        err_prepend(w->err, "%s", fd->name);
-    return -1;
+    return nnav_walk_fail(w->err, r, d);
 }
 
 static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)

@@ -18,6 +18,7 @@
 
 #include "dtype.h"
 #include "tf.h"
+#include "walk.h"
 #include "wire.h"
 #include "tensorflow/attr_value.pb-c.h"
 #include "tensorflow/function.pb-c.h"
@@ -554,68 +555,25 @@ typedef struct tfw {
     char origin[160];              /* field path of the graph being walked */
 } tfw;
 
-/* Put "comp." in front of the error's field path. */
-static int err_prepend(nnav_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int err_prepend(nnav_error *err, const char *fmt, ...)
-{
-    char comp[256], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(comp, sizeof comp, fmt, ap);
-    va_end(ap);
-    memcpy(old, err->path, sizeof old);
-    if (old[0] && comp[0])
-        snprintf(joined, sizeof joined, "%s%s%s", comp, old[0] == '[' ? "" : ".", old);
-    else
-        snprintf(joined, sizeof joined, "%s%s", comp, old);
-    memcpy(err->path, joined, sizeof err->path - 1);
-    err->path[sizeof err->path - 1] = 0;
-    return -1;
-}
+#define err_prepend nnav_err_prepend
 
-static int oom(tfw *w)
-{
-    nnav_err_set(w->err, 0, 0, "out of memory while indexing");
-    return -1;
-}
+static int oom(tfw *w) { return nnav_err_oom(w->err); }
 
 static int expect_wt(tfw *w, const nnav_field *f, uint8_t wt, const char *name)
 {
-    if (f->wt == wt)
-        return 0;
-    nnav_err_set(w->err, f->off, 1, "field %u (%s) has wire type %u, expected %u", f->num, name,
-                 f->wt, wt);
-    return -1;
+    return nnav_walk_expect(w->err, f, wt, name);
 }
 
 static int keep_unknown(tfw *w, const nnav_field *f, const char *where, uint32_t owner)
 {
-    nnav_unknown *u = nnav_vec_push(w->m->unknown);
-    if (!u)
-        return oom(w);
-    u->where = where;
-    u->owner = owner;
-    u->number = f->num;
-    u->wire_type = f->wt;
-    u->span = f->s;
-    u->offset = f->off;
-    return 0;
+    return nnav_walk_unknown(w->m, w->err, f, where, owner);
 }
 
-static void winit(tfw *w, nnav_wire *r, nnav_span s)
-{
-    nnav_wire_init(r, w->base, s);
-    r->file_end = w->m->map.base + w->m->map.size;
-}
+static void winit(tfw *w, nnav_wire *r, nnav_span s) { nnav_walk_init(w->m, r, s); }
 
 static int wire_fail(tfw *w, const nnav_wire *r, const ProtobufCMessageDescriptor *d)
 {
-    const ProtobufCFieldDescriptor *fd =
-        r->num ? protobuf_c_message_descriptor_get_field(d, r->num) : NULL;
-    if (fd)
-        err_prepend(w->err, "%s", fd->name);
-    return -1;
+    return nnav_walk_fail(w->err, r, d);
 }
 
 static uint64_t off_of(tfw *w, nnav_span s)

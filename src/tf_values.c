@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "sbuf.h"
 #include "tf.h"
 #include "wire.h"
 #include "tensorflow/tensor.pb-c.h"
@@ -105,58 +106,6 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
 
 /* ---- text ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t n, o;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s)
-{
-    size_t k = strlen(s);
-    if (b->n == 0)
-        return;
-    if (b->o + k >= b->n)
-        k = b->n > b->o + 1 ? b->n - b->o - 1 : 0;
-    memcpy(b->p + b->o, s, k);
-    b->o += k;
-    b->p[b->o] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    sb_put(b, tmp);
-}
-
-static void sb_span(sbuf *b, nnav_span s)
-{
-    char tmp[1024];
-    nnav_text_escape(s.p, s.n, tmp, sizeof tmp);
-    sb_put(b, tmp);
-}
-
-/* Shortest text that reads back as the same number. */
-static void fmt_double(char *buf, size_t n, double v, int is_float)
-{
-    if (isnan(v)) {
-        snprintf(buf, n, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, n, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (int prec = is_float ? 6 : 15; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (is_float ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
-            return;
-    }
-}
 
 static const char *tf_type_name(uint64_t v)
 {
@@ -168,14 +117,14 @@ static const char *tf_type_name(uint64_t v)
 
 void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_t n)
 {
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     nnav_wire r, d;
     nnav_field f, g;
     nnav_error e;
     int k, unknown = 0, first = 1;
     if (n)
         buf[0] = 0;
-    sb_put(&b, "[");
+    nnav_sb_put(&b, "[");
     nnav_wire_init(&r, base, shape);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
         if (f.num == 3 && f.wt == NNAV_WT_VARINT && f.v)
@@ -191,34 +140,34 @@ void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_
             else if (g.num == 2 && g.wt == NNAV_WT_LEN)
                 name = g.s;
         }
-        sb_put(&b, first ? "" : ",");
+        nnav_sb_put(&b, first ? "" : ",");
         first = 0;
         if (size >= 0)
-            sb_printf(&b, "%lld", (long long)size);
+            nnav_sb_printf(&b, "%lld", (long long)size);
         else if (name.n)
-            sb_span(&b, name);
+            nnav_sb_span(&b, name);
         else
-            sb_put(&b, "?");
+            nnav_sb_put(&b, "?");
     }
     if (k < 0) {
         b.o = 0;
-        sb_put(&b, "(malformed shape)");
+        nnav_sb_put(&b, "(malformed shape)");
         return;
     }
     if (unknown) {
         b.o = 0;
         if (n)
             buf[0] = 0;
-        sb_put(&b, "[...]");
+        nnav_sb_put(&b, "[...]");
         return;
     }
-    sb_put(&b, "]");
+    nnav_sb_put(&b, "]");
 }
 
 void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
 {
     const nnav_attr *at = &m->attrs.v[a];
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     nnav_error err;
     nnav_field f;
     char num[64];
@@ -226,8 +175,8 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
     if (n)
         buf[0] = 0;
     if (at->ref_attr_name.n) {
-        sb_put(&b, "-> caller's ");
-        sb_span(&b, at->ref_attr_name);
+        nnav_sb_put(&b, "-> caller's ");
+        nnav_sb_span(&b, at->ref_attr_name);
         return;
     }
     int field = 0;
@@ -241,30 +190,30 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
     }
     if (field) {
         if (nnav_tf_attr_scalar(m, a, field, &f, &err) != 1) {
-            sb_put(&b, "(malformed)");
+            nnav_sb_put(&b, "(malformed)");
             return;
         }
         switch (field) {
         case TF_AV_S:
-            sb_put(&b, "\"");
-            sb_span(&b, f.s);
-            sb_put(&b, "\"");
+            nnav_sb_put(&b, "\"");
+            nnav_sb_span(&b, f.s);
+            nnav_sb_put(&b, "\"");
             break;
-        case TF_AV_I: sb_printf(&b, "%lld", (long long)(int64_t)f.v); break;
+        case TF_AV_I: nnav_sb_printf(&b, "%lld", (long long)(int64_t)f.v); break;
         case TF_AV_F: {
             float fl;
             uint32_t bits = (uint32_t)f.v;
             memcpy(&fl, &bits, 4);
-            fmt_double(num, sizeof num, fl, 1);
-            sb_put(&b, num);
+            nnav_fmt_double(num, sizeof num, fl, 1);
+            nnav_sb_put(&b, num);
             break;
         }
-        case TF_AV_B: sb_put(&b, f.v ? "true" : "false"); break;
-        case TF_AV_TYPE: sb_put(&b, tf_type_name(f.v)); break;
+        case TF_AV_B: nnav_sb_put(&b, f.v ? "true" : "false"); break;
+        case TF_AV_TYPE: nnav_sb_put(&b, tf_type_name(f.v)); break;
         case TF_AV_SHAPE: {
             char sh[512];
             nnav_tf_shape_format(m->map.base, f.s, sh, sizeof sh);
-            sb_put(&b, sh);
+            nnav_sb_put(&b, sh);
             break;
         }
         }
@@ -273,33 +222,33 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
     switch (at->type) {
     case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
         if (at->type == NNAV_ATTR_TENSORS)
-            sb_put(&b, "[");
+            nnav_sb_put(&b, "[");
         for (uint32_t i = 0; i < at->tensor_count; i++) {
             char sh[256];
             if (i)
-                sb_put(&b, ", ");
+                nnav_sb_put(&b, ", ");
             if (i >= cap) {
-                sb_printf(&b, "... (%u in all)", at->tensor_count);
+                nnav_sb_printf(&b, "... (%u in all)", at->tensor_count);
                 break;
             }
             nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
-            sb_put(&b, sh);
+            nnav_sb_put(&b, sh);
             double v[4];
             nnav_values vals = {.v = v};
             if (m->tensors.v[at->tensor_first + i].dtype == NNAV_DT_STRING)
                 continue;
             if (nnav_tf_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
                 vals.count) {
-                sb_put(&b, " {");
+                nnav_sb_put(&b, " {");
                 for (size_t j = 0; j < vals.count; j++) {
-                    fmt_double(num, sizeof num, v[j], 0);
-                    sb_printf(&b, j ? ", %s" : "%s", num);
+                    nnav_fmt_double(num, sizeof num, v[j], 0);
+                    nnav_sb_printf(&b, j ? ", %s" : "%s", num);
                 }
-                sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
+                nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
             }
         }
         if (at->type == NNAV_ATTR_TENSORS)
-            sb_put(&b, "]");
+            nnav_sb_put(&b, "]");
         return;
     case NNAV_ATTR_TF_FUNC: case NNAV_ATTR_TF_FUNCS: {
         nnav_span names[64];
@@ -307,22 +256,22 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
         int one = at->type == NNAV_ATTR_TF_FUNC;
         if (one) {
             if (nnav_tf_attr_scalar(m, a, TF_AV_FUNC, &f, &err) != 1) {
-                sb_put(&b, "(malformed)");
+                nnav_sb_put(&b, "(malformed)");
                 return;
             }
             names[0] = f.s;
             total = 1;
         } else if (nnav_tf_attr_list(m, a, 9, NULL, NULL, names, 64, &total, &err) != 0) {
-            sb_put(&b, "(malformed list)");
+            nnav_sb_put(&b, "(malformed list)");
             return;
         }
         if (!one)
-            sb_put(&b, "[");
+            nnav_sb_put(&b, "[");
         for (size_t i = 0; i < total && i < 64; i++) {
             if (i)
-                sb_put(&b, ", ");
+                nnav_sb_put(&b, ", ");
             if (i >= cap) {
-                sb_printf(&b, "... (%zu in all)", total);
+                nnav_sb_printf(&b, "... (%zu in all)", total);
                 break;
             }
             /* The NameAttrList's name; the link, when the library has it. */
@@ -347,20 +296,20 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
             if (gid != NNAV_NONE) {
                 char p[1024];
                 nnav_graph_path(m, gid, p, sizeof p);
-                sb_printf(&b, "%s (%u nodes)", p, m->graphs.v[gid].node_count);
+                nnav_sb_printf(&b, "%s (%u nodes)", p, m->graphs.v[gid].node_count);
             } else {
-                sb_span(&b, name);
-                sb_put(&b, " (not in the library)");
+                nnav_sb_span(&b, name);
+                nnav_sb_put(&b, " (not in the library)");
             }
             if (nattr)
-                sb_printf(&b, " {%u attrs}", nattr);
+                nnav_sb_printf(&b, " {%u attrs}", nattr);
         }
         if (!one)
-            sb_put(&b, "]");
+            nnav_sb_put(&b, "]");
         return;
     }
     case NNAV_ATTR_TF_LIST:
-        sb_put(&b, "[]");
+        nnav_sb_put(&b, "[]");
         return;
     case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: case NNAV_ATTR_TF_BOOLS:
     case NNAV_ATTR_TF_TYPES: case NNAV_ATTR_TF_SHAPES: {
@@ -375,35 +324,35 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
         size_t total = 0;
         if (!iv || !dv || !sv ||
             nnav_tf_attr_list(m, a, lf, iv, dv, sv, cap, &total, &err) != 0) {
-            sb_put(&b, "(malformed list)");
+            nnav_sb_put(&b, "(malformed list)");
         } else {
-            sb_put(&b, "[");
+            nnav_sb_put(&b, "[");
             for (size_t i = 0; i < total && i < cap; i++) {
                 if (i)
-                    sb_put(&b, ", ");
+                    nnav_sb_put(&b, ", ");
                 switch (lf) {
-                case TF_AV_I: sb_printf(&b, "%lld", (long long)iv[i]); break;
+                case TF_AV_I: nnav_sb_printf(&b, "%lld", (long long)iv[i]); break;
                 case TF_AV_F:
-                    fmt_double(num, sizeof num, dv[i], 1);
-                    sb_put(&b, num);
+                    nnav_fmt_double(num, sizeof num, dv[i], 1);
+                    nnav_sb_put(&b, num);
                     break;
                 case TF_AV_S:
-                    sb_put(&b, "\"");
-                    sb_span(&b, sv[i]);
-                    sb_put(&b, "\"");
+                    nnav_sb_put(&b, "\"");
+                    nnav_sb_span(&b, sv[i]);
+                    nnav_sb_put(&b, "\"");
                     break;
-                case TF_AV_B: sb_put(&b, iv[i] ? "true" : "false"); break;
-                case TF_AV_TYPE: sb_put(&b, tf_type_name((uint64_t)iv[i])); break;
+                case TF_AV_B: nnav_sb_put(&b, iv[i] ? "true" : "false"); break;
+                case TF_AV_TYPE: nnav_sb_put(&b, tf_type_name((uint64_t)iv[i])); break;
                 default: {
                     char sh[256];
                     nnav_tf_shape_format(m->map.base, sv[i], sh, sizeof sh);
-                    sb_put(&b, sh);
+                    nnav_sb_put(&b, sh);
                 }
                 }
             }
             if (total > cap)
-                sb_printf(&b, ", ... (%zu in all)", total);
-            sb_put(&b, "]");
+                nnav_sb_printf(&b, ", ... (%zu in all)", total);
+            nnav_sb_put(&b, "]");
         }
         free(iv);
         free(dv);
@@ -411,7 +360,7 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
         return;
     }
     default:
-        sb_put(&b, "(no value)");
+        nnav_sb_put(&b, "(no value)");
     }
 }
 
@@ -653,21 +602,21 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
 void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     if (n)
         buf[0] = 0;
     if (tt->storage == NNAV_STORE_RAW) {
-        sb_put(&b, "tensor_content");
+        nnav_sb_put(&b, "tensor_content");
         return;
     }
     if (tt->storage == NNAV_STORE_NONE) {
-        sb_put(&b, tt->owner == NNAV_TOWN_INITIALIZER && tt->ext_offset < 0 ? "sliced" : "none");
+        nnav_sb_put(&b, tt->owner == NNAV_TOWN_INITIALIZER && tt->ext_offset < 0 ? "sliced" : "none");
         return;
     }
     const ProtobufCFieldDescriptor *fd =
         protobuf_c_message_descriptor_get_field(&tensorflow__tensor_proto__descriptor, tt->typed_field);
     if (!tt->data.p) {
-        sb_put(&b, "no values (all zero)");
+        nnav_sb_put(&b, "no values (all zero)");
         return;
     }
     /* How many values are written, to say when they stand for more. */
@@ -696,10 +645,10 @@ void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, s
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
     uint64_t elems = count / (comps ? comps : 1);
-    sb_put(&b, fd ? fd->name : "typed");
+    nnav_sb_put(&b, fd ? fd->name : "typed");
     if (tt->nelems != UINT64_MAX && elems == 1 && tt->nelems > 1)
-        sb_printf(&b, " (splat: 1 value for %llu)", (unsigned long long)tt->nelems);
+        nnav_sb_printf(&b, " (splat: 1 value for %llu)", (unsigned long long)tt->nelems);
     else if (tt->nelems != UINT64_MAX && elems > 1 && elems < tt->nelems)
-        sb_printf(&b, " (%llu values, the last repeats to %llu)", (unsigned long long)elems,
+        nnav_sb_printf(&b, " (%llu values, the last repeats to %llu)", (unsigned long long)elems,
                   (unsigned long long)tt->nelems);
 }

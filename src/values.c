@@ -11,6 +11,7 @@
 #include "dtype.h"
 #include "extdata.h"
 #include "model.h"
+#include "sbuf.h"
 #include "onnx.pb-c.h"
 #include "tf.h"
 #include "wire.h"
@@ -222,58 +223,6 @@ int nnav_attr_string(const nnav_model *m, uint32_t a, nnav_span *out, nnav_error
 
 /* ---- text building ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t n, o;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s)
-{
-    size_t k = strlen(s);
-    if (b->o + k >= b->n) {
-        k = b->n > b->o + 1 ? b->n - b->o - 1 : 0;
-    }
-    memcpy(b->p + b->o, s, k);
-    b->o += k;
-    b->p[b->o] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    sb_put(b, tmp);
-}
-
-static void sb_span(sbuf *b, nnav_span s)
-{
-    char tmp[1024];
-    nnav_text_escape(s.p, s.n, tmp, sizeof tmp);
-    sb_put(b, tmp);
-}
-
-/* Shortest text that reads back as the same float. */
-static void fmt_double(char *buf, size_t n, double v, int is_float)
-{
-    if (isnan(v)) {
-        snprintf(buf, n, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, n, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (int prec = is_float ? 6 : 15; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (is_float ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
-            return;
-    }
-}
 
 /* ---- types ---- */
 
@@ -298,91 +247,91 @@ static int depth_ok(const uint8_t *base, nnav_span s, const ProtobufCMessageDesc
     return k == 0;
 }
 
-static void shape_fmt(sbuf *b, const Onnx__TensorShapeProto *sh)
+static void shape_fmt(nnav_sbuf *b, const Onnx__TensorShapeProto *sh)
 {
     if (!sh) {
-        sb_put(b, "[...]");
+        nnav_sb_put(b, "[...]");
         return;
     }
-    sb_put(b, "[");
+    nnav_sb_put(b, "[");
     for (size_t i = 0; i < sh->n_dim; i++) {
         const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
         if (i)
-            sb_put(b, ",");
+            nnav_sb_put(b, ",");
         if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
-            sb_printf(b, "%lld", (long long)d->dim_value);
+            nnav_sb_printf(b, "%lld", (long long)d->dim_value);
         else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
                  d->dim_param)
-            sb_span(b, (nnav_span){(const uint8_t *)d->dim_param, strlen(d->dim_param)});
+            nnav_sb_span(b, (nnav_span){(const uint8_t *)d->dim_param, strlen(d->dim_param)});
         else
-            sb_put(b, "?");
+            nnav_sb_put(b, "?");
     }
-    sb_put(b, "]");
+    nnav_sb_put(b, "]");
 }
 
-static void type_fmt(sbuf *b, const Onnx__TypeProto *t, int depth)
+static void type_fmt(nnav_sbuf *b, const Onnx__TypeProto *t, int depth)
 {
     if (!t || depth > TYPE_MAX_DEPTH) {
-        sb_put(b, "?");
+        nnav_sb_put(b, "?");
         return;
     }
     switch (t->value_case) {
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
-        sb_put(b, nnav_dtype_name(t->tensor_type->has_elem_type ? t->tensor_type->elem_type : 0));
+        nnav_sb_put(b, nnav_dtype_name(t->tensor_type->has_elem_type ? t->tensor_type->elem_type : 0));
         shape_fmt(b, t->tensor_type->shape);
         break;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
-        sb_put(b, "sparse ");
-        sb_put(b, nnav_dtype_name(t->sparse_tensor_type->has_elem_type
+        nnav_sb_put(b, "sparse ");
+        nnav_sb_put(b, nnav_dtype_name(t->sparse_tensor_type->has_elem_type
                                       ? t->sparse_tensor_type->elem_type : 0));
         shape_fmt(b, t->sparse_tensor_type->shape);
         break;
     case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
-        sb_put(b, "seq(");
+        nnav_sb_put(b, "seq(");
         type_fmt(b, t->sequence_type->elem_type, depth + 1);
-        sb_put(b, ")");
+        nnav_sb_put(b, ")");
         break;
     case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
-        sb_put(b, "optional(");
+        nnav_sb_put(b, "optional(");
         type_fmt(b, t->optional_type->elem_type, depth + 1);
-        sb_put(b, ")");
+        nnav_sb_put(b, ")");
         break;
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
-        sb_put(b, "map(");
-        sb_put(b, nnav_dtype_name(t->map_type->has_key_type ? t->map_type->key_type : 0));
-        sb_put(b, ",");
+        nnav_sb_put(b, "map(");
+        nnav_sb_put(b, nnav_dtype_name(t->map_type->has_key_type ? t->map_type->key_type : 0));
+        nnav_sb_put(b, ",");
         type_fmt(b, t->map_type->value_type, depth + 1);
-        sb_put(b, ")");
+        nnav_sb_put(b, ")");
         break;
     case ONNX__TYPE_PROTO__VALUE_OPAQUE_TYPE:
-        sb_put(b, "opaque(");
+        nnav_sb_put(b, "opaque(");
         if (t->opaque_type->domain)
-            sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->domain,
+            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->domain,
                                    strlen(t->opaque_type->domain)});
-        sb_put(b, ":");
+        nnav_sb_put(b, ":");
         if (t->opaque_type->name)
-            sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->name,
+            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->name,
                                    strlen(t->opaque_type->name)});
-        sb_put(b, ")");
+        nnav_sb_put(b, ")");
         break;
     default:
-        sb_put(b, "?");
+        nnav_sb_put(b, "?");
     }
 }
 
 static void type_format_base(const uint8_t *base, nnav_span type, char *buf, size_t n)
 {
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     buf[0] = 0;
     if (!type.p || n == 0)
         return;
     if (!depth_ok(base, type, &onnx__type_proto__descriptor, 0)) {
-        sb_put(&b, "(malformed or too deeply nested type)");
+        nnav_sb_put(&b, "(malformed or too deeply nested type)");
         return;
     }
     Onnx__TypeProto *t = onnx__type_proto__unpack(NULL, (size_t)type.n, type.p);
     if (!t) {
-        sb_put(&b, "(malformed type)");
+        nnav_sb_put(&b, "(malformed type)");
         return;
     }
     type_fmt(&b, t, 0);
@@ -397,13 +346,13 @@ void nnav_type_format(nnav_span type, char *buf, size_t n)
 void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     buf[0] = 0;
-    sb_put(&b, nnav_dtype_name(tt->dtype));
-    sb_put(&b, "[");
+    nnav_sb_put(&b, nnav_dtype_name(tt->dtype));
+    nnav_sb_put(&b, "[");
     for (uint32_t i = 0; i < tt->ndims; i++)
-        sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[tt->dims_first + i]);
-    sb_put(&b, "]");
+        nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[tt->dims_first + i]);
+    nnav_sb_put(&b, "]");
 }
 
 void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n)
@@ -416,13 +365,13 @@ void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n
         nnav_tensor_shape_format(m, val->producer, buf, n);
     else if (val->kind == NNAV_VAL_SPARSE) {
         const nnav_sparse *sp = &m->sparse.v[val->producer];
-        sbuf b = {buf, n, 0};
-        sb_put(&b, "sparse ");
-        sb_put(&b, nnav_dtype_name(m->tensors.v[sp->values].dtype));
-        sb_put(&b, "[");
+        nnav_sbuf b = {buf, n, 0};
+        nnav_sb_put(&b, "sparse ");
+        nnav_sb_put(&b, nnav_dtype_name(m->tensors.v[sp->values].dtype));
+        nnav_sb_put(&b, "[");
         for (uint32_t i = 0; i < sp->ndims; i++)
-            sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[sp->dims_first + i]);
-        sb_put(&b, "]");
+            nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[sp->dims_first + i]);
+        nnav_sb_put(&b, "]");
     }
 }
 
@@ -433,21 +382,21 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
         nnav_tf_tensor_storage_format(m, t, buf, n);
         return;
     }
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     buf[0] = 0;
     switch (tt->storage) {
-    case NNAV_STORE_RAW: sb_put(&b, "raw"); break;
-    case NNAV_STORE_TYPED: sb_put(&b, "typed"); break;
-    case NNAV_STORE_SPARSE: sb_put(&b, "sparse"); break;
-    case NNAV_STORE_NONE: sb_put(&b, "none"); break;
+    case NNAV_STORE_RAW: nnav_sb_put(&b, "raw"); break;
+    case NNAV_STORE_TYPED: nnav_sb_put(&b, "typed"); break;
+    case NNAV_STORE_SPARSE: nnav_sb_put(&b, "sparse"); break;
+    case NNAV_STORE_NONE: nnav_sb_put(&b, "none"); break;
     case NNAV_STORE_EXTERNAL:
-        sb_put(&b, "external ");
-        sb_span(&b, tt->ext_location);
-        sb_printf(&b, " @%lld", (long long)(tt->ext_offset >= 0 ? tt->ext_offset : 0));
+        nnav_sb_put(&b, "external ");
+        nnav_sb_span(&b, tt->ext_location);
+        nnav_sb_printf(&b, " @%lld", (long long)(tt->ext_offset >= 0 ? tt->ext_offset : 0));
         if (tt->ext_length >= 0)
-            sb_printf(&b, " +%lld", (long long)tt->ext_length);
+            nnav_sb_printf(&b, " +%lld", (long long)tt->ext_length);
         else
-            sb_put(&b, " +rest");
+            nnav_sb_put(&b, " +rest");
         break;
     }
 }
@@ -461,36 +410,36 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         return;
     }
     const nnav_attr *at = &m->attrs.v[a];
-    sbuf b = {buf, n, 0};
+    nnav_sbuf b = {buf, n, 0};
     nnav_error err;
     char num[64];
     buf[0] = 0;
     if (at->ref_attr_name.n) {
-        sb_put(&b, "-> caller's ");
-        sb_span(&b, at->ref_attr_name);
+        nnav_sb_put(&b, "-> caller's ");
+        nnav_sb_span(&b, at->ref_attr_name);
         return;
     }
     switch (at->type) {
     case NNAV_ATTR_FLOAT: {
         double v;
         if (nnav_attr_float(m, a, &v, &err) == 0) {
-            fmt_double(num, sizeof num, v, 1);
-            sb_put(&b, num);
+            nnav_fmt_double(num, sizeof num, v, 1);
+            nnav_sb_put(&b, num);
         }
         break;
     }
     case NNAV_ATTR_INT: {
         int64_t v;
         if (nnav_attr_int(m, a, &v, &err) == 0)
-            sb_printf(&b, "%lld", (long long)v);
+            nnav_sb_printf(&b, "%lld", (long long)v);
         break;
     }
     case NNAV_ATTR_STRING: {
         nnav_span s;
         if (nnav_attr_string(m, a, &s, &err) == 0) {
-            sb_put(&b, "\"");
-            sb_span(&b, s);
-            sb_put(&b, "\"");
+            nnav_sb_put(&b, "\"");
+            nnav_sb_span(&b, s);
+            nnav_sb_put(&b, "\"");
         }
         break;
     }
@@ -505,26 +454,26 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
                 : at->type == NNAV_ATTR_FLOATS ? nnav_attr_floats(m, a, dv, cap, &total, &err)
                                                : nnav_attr_strings(m, a, sv, cap, &total, &err);
         if (r == 0) {
-            sb_put(&b, "[");
+            nnav_sb_put(&b, "[");
             for (size_t i = 0; i < total && i < cap; i++) {
                 if (i)
-                    sb_put(&b, ", ");
+                    nnav_sb_put(&b, ", ");
                 if (at->type == NNAV_ATTR_INTS) {
-                    sb_printf(&b, "%lld", (long long)iv[i]);
+                    nnav_sb_printf(&b, "%lld", (long long)iv[i]);
                 } else if (at->type == NNAV_ATTR_FLOATS) {
-                    fmt_double(num, sizeof num, dv[i], 1);
-                    sb_put(&b, num);
+                    nnav_fmt_double(num, sizeof num, dv[i], 1);
+                    nnav_sb_put(&b, num);
                 } else {
-                    sb_put(&b, "\"");
-                    sb_span(&b, sv[i]);
-                    sb_put(&b, "\"");
+                    nnav_sb_put(&b, "\"");
+                    nnav_sb_span(&b, sv[i]);
+                    nnav_sb_put(&b, "\"");
                 }
             }
             if (total > cap)
-                sb_printf(&b, ", ... (%zu in all)", total);
-            sb_put(&b, "]");
+                nnav_sb_printf(&b, ", ... (%zu in all)", total);
+            nnav_sb_put(&b, "]");
         } else {
-            sb_put(&b, "(malformed list)");
+            nnav_sb_put(&b, "(malformed list)");
         }
         free(iv);
         free(dv);
@@ -535,24 +484,24 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         for (uint32_t i = 0; i < at->tensor_count; i++) {
             char sh[256];
             if (i)
-                sb_put(&b, ", ");
+                nnav_sb_put(&b, ", ");
             if (i >= max_items && max_items) {
-                sb_printf(&b, "... (%u in all)", at->tensor_count);
+                nnav_sb_printf(&b, "... (%u in all)", at->tensor_count);
                 break;
             }
             nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
-            sb_put(&b, sh);
+            nnav_sb_put(&b, sh);
             /* First values: a constant's few numbers are what users look for. */
             double v[4];
             nnav_values vals = {.v = v};
             if (nnav_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
                 vals.count) {
-                sb_put(&b, " {");
+                nnav_sb_put(&b, " {");
                 for (size_t j = 0; j < vals.count; j++) {
-                    fmt_double(num, sizeof num, v[j], 0);
-                    sb_printf(&b, j ? ", %s" : "%s", num);
+                    nnav_fmt_double(num, sizeof num, v[j], 0);
+                    nnav_sb_printf(&b, j ? ", %s" : "%s", num);
                 }
-                sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
+                nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
             }
         }
         break;
@@ -560,9 +509,9 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         for (uint32_t i = 0; i < at->graph_count; i++) {
             char p[1024];
             nnav_graph_path(m, at->graph_first + i, p, sizeof p);
-            sb_put(&b, i ? ", graph " : "graph ");
-            sb_put(&b, p);
-            sb_printf(&b, " (%u nodes)", m->graphs.v[at->graph_first + i].node_count);
+            nnav_sb_put(&b, i ? ", graph " : "graph ");
+            nnav_sb_put(&b, p);
+            nnav_sb_printf(&b, " (%u nodes)", m->graphs.v[at->graph_first + i].node_count);
         }
         break;
     case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
@@ -572,17 +521,17 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
             for (size_t i = 0; i < total && i < 8; i++) {
                 char t[256];
                 type_format_base(m->map.base, ts[i], t, sizeof t);
-                sb_put(&b, i ? ", " : "");
-                sb_put(&b, t);
+                nnav_sb_put(&b, i ? ", " : "");
+                nnav_sb_put(&b, t);
             }
         }
         break;
     }
     case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS:
-        sb_put(&b, "(sparse tensor)");
+        nnav_sb_put(&b, "(sparse tensor)");
         break;
     default:
-        sb_put(&b, "(no value)");
+        nnav_sb_put(&b, "(no value)");
     }
 }
 
