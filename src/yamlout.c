@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void emit(nnav_yw *w, yaml_event_t *ev, int ok)
 {
@@ -23,7 +24,10 @@ int nnav_yw_open(nnav_yw *w, FILE *out)
     if (!yaml_emitter_initialize(&w->em))
         return -1;
     yaml_emitter_set_output_file(&w->em, out);
-    yaml_emitter_set_unicode(&w->em, 1);
+    /* To a terminal, everything past ASCII is escaped (\uXXXX): libyaml
+     * counts bidi overrides as printable, and they would reorder what the
+     * user sees. Files and pipes get plain UTF-8; both read back the same. */
+    yaml_emitter_set_unicode(&w->em, !isatty(fileno(out)));
     yaml_emitter_set_width(&w->em, 120);
     emit(w, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
     emit(w, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1));
