@@ -447,9 +447,10 @@ static int cmd_info(const nnav_model *m, const opts *o)
     print_bytes(f->file_size, b, sizeof b);
     printf("%-14s %s (%s bytes)\n", "file", a, b);
     printf("%-14s %s (%s)\n", "format", nnav_format_name(f->format), f->format_reason);
+    int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
     if (f->ir_version >= 0)
         printf("%-14s %lld\n", "ir_version", (long long)f->ir_version);
-    else
+    else if (onnx)
         printf("%-14s (absent)\n", "ir_version");
     printf("%-14s %s", "producer", esc(f->producer_name, a, sizeof a));
     printf(" %s\n", esc(f->producer_version, a, sizeof a));
@@ -459,13 +460,15 @@ static int cmd_info(const nnav_model *m, const opts *o)
         printf("%-14s %lld\n", "model_version", (long long)f->model_version);
     if (f->doc_string.n)
         printf("%-14s %s\n", "doc_string", esc(f->doc_string, a, 200));
-    printf("%-14s", "opset_import");
-    for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
-        const nnav_opset *op = nnav_opset_get(m, i);
-        printf("%s %s %lld", i ? "," : "", domain_name(op->domain, a, sizeof a),
-               (long long)op->version);
+    if (onnx || nnav_opset_count(m)) {
+        printf("%-14s", "opset_import");
+        for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
+            const nnav_opset *op = nnav_opset_get(m, i);
+            printf("%s %s %lld", i ? "," : "", domain_name(op->domain, a, sizeof a),
+                   (long long)op->version);
+        }
+        printf("\n");
     }
-    printf("\n");
     for (uint32_t i = 0; i < nnav_metadata_count(m); i++) {
         const nnav_kv *kv = nnav_metadata_get(m, i);
         printf("%-14s %s = ", i ? "" : "metadata", esc(kv->key, a, sizeof a));
