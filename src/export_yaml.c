@@ -139,8 +139,10 @@ static void emit_tensor(nnav_yw *w, const nnav_model *m, uint32_t t, const nnav_
                          (tt->dtype >= NNAV_DT_FLOAT8E4M3FN && tt->dtype <= NNAV_DT_FLOAT8E5M2FNUZ) ||
                          tt->dtype == NNAV_DT_FLOAT4E2M1 || tt->dtype == NNAV_DT_FLOAT8E8M0)
                     nnav_yw_double(w, v[i]);
-                else
+                else if (v[i] >= -9223372036854775808.0 && v[i] < 9223372036854775808.0)
                     nnav_yw_int(w, (int64_t)v[i]);
+                else /* a uint64 past int64 (or a NaN from a bad word): no UB cast */
+                    nnav_yw_double(w, v[i]);
             }
             nnav_yw_seq_end(w);
         } else if (v && sv) {
