@@ -15,6 +15,7 @@
 #include "dtype.h"
 #include "sbuf.h"
 #include "tf.h"
+#include "walk.h"
 #include "wire.h"
 #include "tensorflow/tensor.pb-c.h"
 
@@ -38,35 +39,11 @@ int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *o
     return found;
 }
 
-typedef struct list_fill {
-    int64_t *ints;
-    double *dbls;
-    nnav_span *spans;
-    size_t max, total;
-    int is_float;
-} list_fill;
-
-static int fill_one(void *c, uint64_t v)
-{
-    list_fill *l = c;
-    if (l->total < l->max) {
-        if (l->ints)
-            l->ints[l->total] = (int64_t)v;
-        if (l->dbls) {
-            float fl;
-            uint32_t b = (uint32_t)v;
-            memcpy(&fl, &b, 4);
-            l->dbls[l->total] = l->is_float ? (double)fl : (double)(int64_t)v;
-        }
-    }
-    l->total++;
-    return 0;
-}
 
 int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,
                       nnav_span *spans, size_t max, size_t *total, nnav_error *err)
 {
-    list_fill l = {ints, dbls, spans, max, 0, field == TF_AV_F};
+    nnav_list_fill l = {ints, dbls, spans, max, 0, field == TF_AV_F};
     int is_len = field == TF_AV_S || field == TF_AV_SHAPE || field == TF_AV_TENSOR ||
                  field == 9 /* func */;
     nnav_wire r, in;
@@ -93,7 +70,7 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
                 l.total++;
                 continue;
             }
-            if (nnav_wire_scalars(&g, field == TF_AV_F ? NNAV_WT_I32 : NNAV_WT_VARINT, fill_one,
+            if (nnav_wire_scalars(&g, field == TF_AV_F ? NNAV_WT_I32 : NNAV_WT_VARINT, nnav_list_put,
                                   &l, err, m->map.base) != 0)
                 return -1;
         }

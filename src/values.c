@@ -14,6 +14,7 @@
 #include "sbuf.h"
 #include "onnx.pb-c.h"
 #include "tf.h"
+#include "walk.h"
 #include "wire.h"
 
 #define TYPE_MAX_DEPTH 32
@@ -36,34 +37,10 @@ static int attr_walk(const nnav_model *m, uint32_t a, uint32_t want, attr_field_
     return k;
 }
 
-typedef struct list_ctx {
-    int64_t *ints;
-    double *dbls;
-    nnav_span *spans;
-    size_t max, total;
-    int is_float;
-} list_ctx;
-
-static int list_put(void *c, uint64_t v)
-{
-    list_ctx *l = c;
-    if (l->total < l->max) {
-        if (l->ints)
-            l->ints[l->total] = (int64_t)v;
-        if (l->dbls) {
-            float fl;
-            uint32_t b = (uint32_t)v;
-            memcpy(&fl, &b, 4);
-            l->dbls[l->total] = l->is_float ? (double)fl : (double)(int64_t)v;
-        }
-    }
-    l->total++;
-    return 0;
-}
 
 static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
 {
-    list_ctx *l = c;
+    nnav_list_fill *l = c;
     if (l->spans) {
         if (f->wt != NNAV_WT_LEN)
             return nnav_err_set(err, f->off, 1, "string list entry has wire type %u", f->wt), -1;
@@ -72,7 +49,7 @@ static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_er
         l->total++;
         return 0;
     }
-    return nnav_wire_scalars(f, l->is_float ? NNAV_WT_I32 : NNAV_WT_VARINT, list_put, l, err,
+    return nnav_wire_scalars(f, l->is_float ? NNAV_WT_I32 : NNAV_WT_VARINT, nnav_list_put, l, err,
                              base);
 }
 
@@ -96,7 +73,7 @@ int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, si
 {
     if (m->tf)
         return tf_list(m, a, 'i', buf, NULL, NULL, buf ? max : 0, total, err);
-    list_ctx l = {buf, NULL, NULL, max, 0, 0};
+    nnav_list_fill l = {buf, NULL, NULL, max, 0, 0};
     int r = attr_walk(m, a, 8, list_field, &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
@@ -107,7 +84,7 @@ int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, s
 {
     if (m->tf)
         return tf_list(m, a, 'f', NULL, buf, NULL, buf ? max : 0, total, err);
-    list_ctx l = {NULL, buf, NULL, max, 0, 1};
+    nnav_list_fill l = {NULL, buf, NULL, max, 0, 1};
     int r = attr_walk(m, a, 7, list_field, &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
@@ -118,7 +95,7 @@ int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t ma
 {
     if (m->tf)
         return tf_list(m, a, 's', NULL, NULL, buf, buf ? max : 0, total, err);
-    list_ctx l = {NULL, NULL, buf, max, 0, 0};
+    nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
     int r = attr_walk(m, a, 9, list_field, &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
@@ -131,7 +108,7 @@ int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
         *total = 0;
         return 0;
     }
-    list_ctx l = {NULL, NULL, buf, max, 0, 0};
+    nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
     int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, list_field,
                       &l, err);
     *total = l.total;

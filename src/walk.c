@@ -77,3 +77,20 @@ int nnav_walk_fail(nnav_error *err, const nnav_wire *r, const ProtobufCMessageDe
         nnav_err_prepend(err, "%s", fd->name);
     return -1;
 }
+
+int nnav_list_put(void *ctx, uint64_t v)
+{
+    nnav_list_fill *l = ctx;
+    if (l->total < l->max) {
+        if (l->ints)
+            l->ints[l->total] = (int64_t)v;
+        if (l->dbls) {
+            float fl;
+            uint32_t b = (uint32_t)v;
+            memcpy(&fl, &b, 4);
+            l->dbls[l->total] = l->is_float ? (double)fl : (double)(int64_t)v;
+        }
+    }
+    l->total++;
+    return 0;
+}

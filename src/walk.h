@@ -24,4 +24,16 @@ void nnav_walk_init(const nnav_model *m, nnav_wire *r, nnav_span s);
 /* After a wire error in a message of type d: name the field being read. -1. */
 int nnav_walk_fail(nnav_error *err, const nnav_wire *r, const ProtobufCMessageDescriptor *d);
 
+/* Filling a caller's list from repeated or packed scalars (attribute ints and
+ * floats, in ONNX and TensorFlow alike): up to max values kept, all counted. */
+typedef struct nnav_list_fill {
+    int64_t *ints;
+    double *dbls;
+    nnav_span *spans;
+    size_t max, total;
+    int is_float; /* values are float32 bit patterns */
+} nnav_list_fill;
+/* An nnav_scalar_fn for nnav_wire_scalars; ctx is an nnav_list_fill. */
+int nnav_list_put(void *ctx, uint64_t v);
+
 #endif
