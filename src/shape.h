@@ -1,0 +1,108 @@
+/* shape.h - the typed model view: element type and shape for every value,
+ * inferred from the file's own facts through the operators, and the cost of
+ * each node.
+ *
+ * Calling rules:
+ *  - Nothing here runs at open. nnav_shapes_infer() walks every graph once,
+ *    in node order (topological order), on demand; its cost grows with nodes
+ *    and dims, never with weight bytes (only small integer tensors, up to
+ *    NNAV_FOLD_MAX elements, are read, to fold shape computations).
+ *  - Results live until nnav_shapes_free(); the model must outlive them.
+ *  - A dimension is an nnav_dim: >= 0 a size, NNAV_DIM_UNKNOWN, or a
+ *    symbolic dimension (<= NNAV_DIM_SYM0) rendered by nnav_dim_format():
+ *    "batch", "seq*4", "(h-3)/2+1".
+ *  - Symbolic dimensions also carry a number, evaluated with each named
+ *    dimension bound to a value (nnav_shapes_opts.bind, 1 by default), so
+ *    that costs have numbers; the output says which bindings were assumed.
+ */
+#ifndef NNAV_SHAPE_H
+#define NNAV_SHAPE_H
+
+#include "nnav.h"
+
+typedef int64_t nnav_dim;
+#define NNAV_DIM_UNKNOWN ((nnav_dim)-1)
+#define NNAV_DIM_SYM0 ((nnav_dim)-2)
+#define NNAV_FOLD_MAX 64
+
+/* Where a value's type comes from. */
+typedef enum nnav_fact_src {
+    NNAV_SRC_NONE = 0,  /* unknown */
+    NNAV_SRC_FILE,      /* only the file says it (an input, an initializer, value_info) */
+    NNAV_SRC_INFERRED,  /* inferred; the file says nothing */
+    NNAV_SRC_AGREE,     /* inferred, and the file says the same */
+    NNAV_SRC_DISAGREE,  /* inferred, and the file says otherwise */
+} nnav_fact_src;
+
+typedef struct nnav_fact {
+    int32_t dtype;      /* element type, 0 unknown */
+    int32_t rank;       /* -1 unknown */
+    uint32_t dims;      /* rank dims from here, into nnav_shapes_dims() */
+    uint32_t fold;      /* folded small integer value (rank 0 or 1), or NNAV_NONE */
+    uint32_t fold_n;
+    uint8_t src;        /* nnav_fact_src */
+    uint8_t not_tensor; /* a sequence, map or optional: no shape */
+    uint32_t why;       /* reason id when unknown or partly unknown, NNAV_NONE if none */
+} nnav_fact;
+
+typedef struct nnav_cost {
+    double macs;        /* multiply-accumulates (Conv, ConvTranspose, MatMul, Gemm, Einsum...) */
+    double flops;       /* 2 per MAC, plus elementwise and reduction work */
+    uint64_t params;    /* elements of the initializers it reads */
+    double out_bytes;   /* bytes of its outputs */
+    uint8_t known;      /* 0: shapes missing, the figures are partial */
+    uint8_t symbolic;   /* a symbolic dim was taken at its bound value */
+} nnav_cost;
+
+typedef struct nnav_bind {
+    const char *name;   /* a dim_param as the file spells it */
+    int64_t value;
+} nnav_bind;
+
+typedef struct nnav_shapes_opts {
+    const nnav_bind *bind; /* values for named dims in costs; others count as 1 */
+    size_t n_bind;
+} nnav_shapes_opts;
+
+typedef struct nnav_shapes nnav_shapes;
+
+/* Infer every graph of the model. NULL only when out of memory. */
+nnav_shapes *nnav_shapes_infer(const nnav_model *m, const nnav_shapes_opts *o);
+void nnav_shapes_free(nnav_shapes *s);
+
+const nnav_fact *nnav_shapes_fact(const nnav_shapes *s, uint32_t value);
+const nnav_dim *nnav_shapes_dims(const nnav_shapes *s, uint32_t first);
+/* What the file says of a value (value_info, input, initializer), decoded
+ * the same way; 0 when it says nothing. */
+int nnav_shapes_file_fact(const nnav_shapes *s, uint32_t value, nnav_fact *out,
+                          nnav_dim *dims, size_t max);
+
+/* "batch", "seq*4", "?" */
+size_t nnav_dim_format(const nnav_shapes *s, nnav_dim d, char *buf, size_t n);
+/* A dim's number for costs (named dims at their bound value). -1 if unknown. */
+int64_t nnav_dim_eval(const nnav_shapes *s, nnav_dim d);
+/* "float32[batch,3,224,224]", "int64[?]" (unknown dim), "float32[...]"
+ * (unknown rank), "?" (nothing known); "" for none. */
+void nnav_fact_format(const nnav_shapes *s, const nnav_fact *f, char *buf, size_t n);
+/* The value's type as best known: inferred, else the file's. */
+void nnav_shapes_value_format(const nnav_shapes *s, uint32_t value, char *buf, size_t n);
+/* Why a value's type is (partly) unknown: "op Foo (node "x") is not inferred". */
+const char *nnav_shapes_why(const nnav_shapes *s, uint32_t why);
+
+/* The folded value of a small integer value, as dims; 0 when none. */
+size_t nnav_shapes_folded(const nnav_shapes *s, uint32_t value, const nnav_dim **vals);
+
+const nnav_cost *nnav_shapes_node_cost(const nnav_shapes *s, uint32_t node);
+/* Sum over a graph's nodes (not its bodies: their trip counts are unknown). */
+void nnav_shapes_graph_cost(const nnav_shapes *s, uint32_t graph, nnav_cost *out);
+/* Named dims that costs took at a bound (or default 1) value, "batch=1, seq=1". */
+void nnav_shapes_assumed(const nnav_shapes *s, char *buf, size_t n);
+
+/* Counts over all values, for summaries. */
+typedef struct nnav_shapes_stats {
+    uint64_t values, typed, shaped, full, file, inferred, agree, disagree, unknown;
+    uint64_t ops_unknown; /* nodes whose op has no rule */
+} nnav_shapes_stats;
+void nnav_shapes_stats_get(const nnav_shapes *s, uint32_t graph, nnav_shapes_stats *st);
+
+#endif

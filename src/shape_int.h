@@ -1,0 +1,89 @@
+/* shape_int.h - what the operator rules (shape_ops.c) see of the inference
+ * engine (shape.c): one node at a time, its inputs' facts, its attributes,
+ * and setters for its outputs. Dims are built with the nnav_sd_* arithmetic
+ * so that symbolic sizes stay symbolic ("seq*4", "(h-3)/2+1"). */
+#ifndef NNAV_SHAPE_INT_H
+#define NNAV_SHAPE_INT_H
+
+#include "model.h"
+#include "shape.h"
+
+#define NNAV_RANK_MAX 32
+
+typedef struct nnav_ictx {
+    nnav_shapes *S;
+    const nnav_model *m;
+    const nnav_node *nd;
+    uint32_t node;
+    int depth;          /* body nesting of this inference run */
+    char why[200];      /* set by nnav_ix_fail */
+} nnav_ictx;
+
+/* A rule fills the node's outputs; returns 0, or -1 through nnav_ix_fail(). */
+typedef int (*nnav_rule_fn)(nnav_ictx *ix);
+typedef struct nnav_rule {
+    const char *op;
+    nnav_rule_fn fn;
+} nnav_rule;
+/* The ONNX-domain rules (shape_ops.c), terminated by {NULL, NULL}. */
+extern const nnav_rule nnav_shape_rules[];
+
+/* ---- dims ---- */
+nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b);
+nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b);
+nnav_dim nnav_sd_mul(nnav_shapes *S, nnav_dim a, nnav_dim b);
+nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b);  /* floor */
+nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b); /* ceiling */
+/* 1 when a and b are surely the same size, 0 otherwise (unknown counts as not). */
+int nnav_sd_same(nnav_dim a, nnav_dim b);
+/* Numpy broadcasting of one axis; -1 (with *bad set) when two sizes clash. */
+nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad);
+static inline int nnav_sd_known(nnav_dim d) { return d >= 0; }
+
+/* ---- inputs ---- */
+uint32_t nnav_ix_nin(const nnav_ictx *ix);
+uint32_t nnav_ix_nout(const nnav_ictx *ix);
+/* The fact of input i; NULL when the input is absent or omitted (""). */
+const nnav_fact *nnav_ix_in(const nnav_ictx *ix, uint32_t i);
+int nnav_ix_present(const nnav_ictx *ix, uint32_t i);
+int32_t nnav_ix_rank(const nnav_ictx *ix, uint32_t i);   /* -1 unknown */
+int32_t nnav_ix_dtype(const nnav_ictx *ix, uint32_t i);  /* 0 unknown */
+const nnav_dim *nnav_ix_dims(const nnav_ictx *ix, uint32_t i); /* NULL if rank unknown */
+/* Folded integer value of input i: count, or -1 when not known. */
+int nnav_ix_fold(const nnav_ictx *ix, uint32_t i, const nnav_dim **vals);
+/* Same, but every element must be a known number: count or -1. */
+int nnav_ix_ints(const nnav_ictx *ix, uint32_t i, int64_t *buf, size_t max);
+/* Constant floating values of input i (an initializer or a Constant node's
+ * tensor, at most max elements): count or -1. */
+int nnav_ix_floats(const nnav_ictx *ix, uint32_t i, double *buf, size_t max);
+
+/* ---- attributes ---- */
+uint32_t nnav_ix_attr(const nnav_ictx *ix, const char *name); /* attr id or NNAV_NONE */
+int64_t nnav_ix_attr_i(const nnav_ictx *ix, const char *name, int64_t dflt);
+double nnav_ix_attr_f(const nnav_ictx *ix, const char *name, double dflt);
+/* Count, or -1 when absent (or refers to a caller's attribute). */
+int nnav_ix_attr_ints(const nnav_ictx *ix, const char *name, int64_t *buf, size_t max);
+int nnav_ix_attr_floats(const nnav_ictx *ix, const char *name, double *buf, size_t max);
+int nnav_ix_attr_s(const nnav_ictx *ix, const char *name, const char *eq); /* string equals */
+int nnav_ix_attr_has(const nnav_ictx *ix, const char *name);
+/* The opset version of the node's domain in its model or function, or 0. */
+int64_t nnav_ix_opset(const nnav_ictx *ix);
+
+/* ---- outputs ---- */
+void nnav_ix_out(nnav_ictx *ix, uint32_t o, int32_t dtype, int32_t rank, const nnav_dim *dims);
+void nnav_ix_out_same(nnav_ictx *ix, uint32_t o, uint32_t i); /* copy input i's fact */
+void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, const nnav_dim *v,
+                      size_t n);
+int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- bodies ---- */
+/* Infer the graph held by attribute `name` (list index k for GRAPHS), its
+ * inputs seeded from `in` (n facts, NULL entries unknown). Returns the graph
+ * id or NNAV_NONE. Its outputs' facts: nnav_ix_body_out(). */
+uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *in, size_t n);
+const nnav_fact *nnav_ix_body_out(const nnav_ictx *ix, uint32_t graph, uint32_t k,
+                                  uint32_t *count);
+/* A fact built by a rule (for seeding bodies). */
+nnav_fact nnav_ix_make(nnav_ictx *ix, int32_t dtype, int32_t rank, const nnav_dim *dims);
+
+#endif
