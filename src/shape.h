@@ -8,9 +8,9 @@
  *    and dims, never with weight bytes (only small integer tensors, up to
  *    NNAV_FOLD_MAX elements, are read, to fold shape computations).
  *  - Results live until nnav_shapes_free(); the model must outlive them.
- *  - A dimension is an nnav_dim: >= 0 a size, NNAV_DIM_UNKNOWN, or a
- *    symbolic dimension (<= NNAV_DIM_SYM0) rendered by nnav_dim_format():
- *    "batch", "seq*4", "(h-3)/2+1".
+ *  - A dimension is an nnav_dim: a number, NNAV_DIM_UNKNOWN, or a symbolic
+ *    dimension (nnav_dim_is_sym) rendered by nnav_dim_format(): "batch",
+ *    "seq*4", "(h-3)/2+1".
  *  - Symbolic dimensions also carry a number, evaluated with each named
  *    dimension bound to a value (nnav_shapes_opts.bind, 1 by default), so
  *    that costs have numbers; the output says which bindings were assumed.
@@ -21,8 +21,14 @@
 #include "nnav.h"
 
 typedef int64_t nnav_dim;
-#define NNAV_DIM_UNKNOWN ((nnav_dim)-1)
-#define NNAV_DIM_SYM0 ((nnav_dim)-2)
+/* A dim is a number (a size is >= 0; folded shape operands such as a
+ * Reshape's -1 may be negative), a symbolic dim (nnav_dim_is_sym), or
+ * NNAV_DIM_UNKNOWN. */
+#define NNAV_DIM_UNKNOWN INT64_MIN
+#define NNAV_DIM_SYM0 (INT64_MIN + 1)
+#define NNAV_DIM_SYM_END (INT64_MIN + 1 + ((int64_t)1 << 32))
+static inline int nnav_dim_is_sym(nnav_dim d) { return d >= NNAV_DIM_SYM0 && d < NNAV_DIM_SYM_END; }
+static inline int nnav_dim_is_num(nnav_dim d) { return d != NNAV_DIM_UNKNOWN && !nnav_dim_is_sym(d); }
 #define NNAV_FOLD_MAX 64
 
 /* Where a value's type comes from. */

@@ -16,6 +16,7 @@ typedef struct nnav_ictx {
     const nnav_node *nd;
     uint32_t node;
     int depth;          /* body nesting of this inference run */
+    uint32_t caller;    /* inside a function body: the calling node, else NNAV_NONE */
     char why[200];      /* set by nnav_ix_fail */
 } nnav_ictx;
 
@@ -38,7 +39,7 @@ nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b); /* ceiling */
 int nnav_sd_same(nnav_dim a, nnav_dim b);
 /* Numpy broadcasting of one axis; -1 (with *bad set) when two sizes clash. */
 nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad);
-static inline int nnav_sd_known(nnav_dim d) { return d >= 0; }
+static inline int nnav_sd_known(nnav_dim d) { return d >= 0; } /* a size */
 
 /* ---- inputs ---- */
 uint32_t nnav_ix_nin(const nnav_ictx *ix);

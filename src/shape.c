@@ -1,0 +1,1478 @@
+/* shape.c - the inference engine of the typed model view: symbolic dims,
+ * facts per value, one forward pass per graph in node order, bodies and
+ * local functions inferred where they are called, and the cost of each node.
+ *
+ * The operators' rules live in shape_ops.c and see only shape_int.h. What
+ * the file says (inputs, initializers, value_info, TensorFlow's
+ * `_output_shapes`) seeds the pass; a node's inferred outputs are then
+ * compared with what the file says of them, so that disagreements can be
+ * listed, and where a rule is missing the file's word is carried on. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "sbuf.h"
+#include "shape_int.h"
+
+/* Bodies nested deeper than this below the graph being inferred are left
+ * to the final sweep, which starts again at depth 0: the C stack stays small
+ * on hostile nesting. */
+#define SHAPE_DEPTH 48
+
+/* A base expression: an atom ("batch") or an expression of atoms that
+ * linear arithmetic could not absorb ("(h-3)/2", "a*b"). */
+typedef struct sd_str {
+    uint32_t off, len;
+    uint8_t sum;   /* has a top-level + or -: needs parentheses under * and / */
+    uint8_t atom;  /* a named dim from the file */
+    int64_t eval;  /* its number with named dims at their bound values */
+} sd_str;
+
+/* A symbolic dim: coef * base + add. */
+typedef struct sd_sym {
+    uint32_t base;
+    int64_t coef, add;
+} sd_sym;
+
+typedef struct idtab {
+    uint32_t *slot; /* id + 1; 0 empty */
+    uint32_t mask, used;
+} idtab;
+
+struct nnav_shapes {
+    const nnav_model *m;
+    nnav_fact *facts;
+    nnav_cost *costs;
+    uint8_t *node_failed;
+    uint8_t *gstate; /* 0 not yet, 1 in progress, 2 done */
+    NNAV_VEC(nnav_dim) dims;
+    NNAV_VEC(char) text;
+    NNAV_VEC(sd_str) strs;
+    NNAV_VEC(sd_sym) syms;
+    NNAV_VEC(uint32_t) whys; /* offsets into text */
+    idtab strtab, symtab;
+    const nnav_rule **rules;
+    size_t n_rules;
+    nnav_bind *bind;
+    size_t n_bind;
+    int oom;
+};
+
+static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, NNAV_NONE};
+
+/* ---- small tables ---- */
+
+static int text_add(nnav_shapes *S, const char *p, size_t n, uint32_t *off)
+{
+    if (S->text.n + n + 1 < S->text.n || S->text.n + n + 1 > UINT32_MAX - 1 ||
+        nnav_vec_reserve(S->text, S->text.n + (uint32_t)n + 1) < 0) {
+        S->oom = 1;
+        return -1;
+    }
+    *off = S->text.n;
+    memcpy(S->text.v + S->text.n, p, n);
+    S->text.v[S->text.n + n] = 0;
+    S->text.n += (uint32_t)n + 1;
+    return 0;
+}
+
+typedef int (*tab_eq)(const nnav_shapes *S, uint32_t id, const void *key);
+
+static uint32_t tab_find(const nnav_shapes *S, const idtab *t, uint64_t h, tab_eq eq,
+                         const void *key)
+{
+    if (!t->slot)
+        return NNAV_NONE;
+    for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+        uint32_t s = t->slot[i];
+        if (!s)
+            return NNAV_NONE;
+        if (eq(S, s - 1, key))
+            return s - 1;
+    }
+}
+
+static int tab_put(nnav_shapes *S, idtab *t, uint64_t h, uint32_t id,
+                   uint64_t (*rehash)(const nnav_shapes *S, uint32_t id))
+{
+    if (!t->slot || (uint64_t)(t->used + 1) * 2 > (uint64_t)t->mask + 1) {
+        uint32_t cap = t->slot ? (t->mask + 1) * 2 : 256;
+        uint32_t *ns = calloc(cap, sizeof *ns);
+        if (!ns) {
+            S->oom = 1;
+            return -1;
+        }
+        if (t->slot)
+            for (uint32_t i = 0; i <= t->mask; i++)
+                if (t->slot[i]) {
+                    uint32_t j = (uint32_t)rehash(S, t->slot[i] - 1) & (cap - 1);
+                    while (ns[j])
+                        j = (j + 1) & (cap - 1);
+                    ns[j] = t->slot[i];
+                }
+        free(t->slot);
+        t->slot = ns;
+        t->mask = cap - 1;
+    }
+    uint32_t i = (uint32_t)h & t->mask;
+    while (t->slot[i])
+        i = (i + 1) & t->mask;
+    t->slot[i] = id + 1;
+    t->used++;
+    return 0;
+}
+
+typedef struct str_key {
+    const char *p;
+    size_t n;
+} str_key;
+
+static uint64_t str_hash_p(const char *p, size_t n)
+{
+    return nnav_hash_bytes((const uint8_t *)p, n, 0x5eed);
+}
+static uint64_t str_rehash(const nnav_shapes *S, uint32_t id)
+{
+    return str_hash_p(S->text.v + S->strs.v[id].off, S->strs.v[id].len);
+}
+static int str_eq(const nnav_shapes *S, uint32_t id, const void *key)
+{
+    const str_key *k = key;
+    const sd_str *s = &S->strs.v[id];
+    return s->len == k->n && memcmp(S->text.v + s->off, k->p, k->n) == 0;
+}
+
+/* Intern a base expression (already safe for a terminal). */
+static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int sum, int64_t eval, int atom)
+{
+    str_key k = {p, n};
+    uint64_t h = str_hash_p(p, n);
+    uint32_t id = tab_find(S, &S->strtab, h, str_eq, &k);
+    if (id != NNAV_NONE)
+        return id;
+    uint32_t off;
+    if (text_add(S, p, n, &off) < 0)
+        return NNAV_NONE;
+    sd_str *s = nnav_vec_push(S->strs);
+    if (!s) {
+        S->oom = 1;
+        return NNAV_NONE;
+    }
+    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, eval};
+    id = S->strs.n - 1;
+    if (tab_put(S, &S->strtab, h, id, str_rehash) < 0)
+        return NNAV_NONE;
+    return id;
+}
+
+static uint64_t sym_hash(const sd_sym *y)
+{
+    return nnav_hash_bytes((const uint8_t *)y, sizeof *y, 0x5111);
+}
+static uint64_t sym_rehash(const nnav_shapes *S, uint32_t id)
+{
+    return sym_hash(&S->syms.v[id]);
+}
+static int sym_eq(const nnav_shapes *S, uint32_t id, const void *key)
+{
+    const sd_sym *a = &S->syms.v[id], *b = key;
+    return a->base == b->base && a->coef == b->coef && a->add == b->add;
+}
+
+static nnav_dim sym_get(nnav_shapes *S, uint32_t base, int64_t coef, int64_t add)
+{
+    if (base == NNAV_NONE)
+        return NNAV_DIM_UNKNOWN;
+    if (coef == 0)
+        return add;
+    sd_sym key;
+    memset(&key, 0, sizeof key); /* padding takes part in the hash */
+    key.base = base, key.coef = coef, key.add = add;
+    uint64_t h = sym_hash(&key);
+    uint32_t id = tab_find(S, &S->symtab, h, sym_eq, &key);
+    if (id != NNAV_NONE)
+        return NNAV_DIM_SYM0 + (nnav_dim)id;
+    sd_sym *y = nnav_vec_push(S->syms);
+    if (!y) {
+        S->oom = 1;
+        return NNAV_DIM_UNKNOWN;
+    }
+    *y = key;
+    id = S->syms.n - 1;
+    if (tab_put(S, &S->symtab, h, id, sym_rehash) < 0)
+        return NNAV_DIM_UNKNOWN;
+    return NNAV_DIM_SYM0 + (nnav_dim)id;
+}
+
+static const sd_sym *sym_of(const nnav_shapes *S, nnav_dim d)
+{
+    return nnav_dim_is_sym(d) ? &S->syms.v[d - NNAV_DIM_SYM0] : NULL;
+}
+
+/* A named dim from the file. */
+static nnav_dim sd_atom(nnav_shapes *S, nnav_span name)
+{
+    char buf[128];
+    size_t n = nnav_text_escape(name.p, (size_t)name.n, buf, sizeof buf);
+    int64_t v = 1;
+    for (size_t i = 0; i < S->n_bind; i++)
+        if (nnav_span_eqs(name, S->bind[i].name))
+            v = S->bind[i].value;
+    return sym_get(S, str_get(S, buf, n, 0, v, 1), 1, 0);
+}
+
+/* ---- dim arithmetic ---- */
+
+int64_t nnav_dim_eval(const nnav_shapes *S, nnav_dim d)
+{
+    if (nnav_dim_is_num(d))
+        return d >= 0 ? d : -1;
+    const sd_sym *y = sym_of(S, d);
+    if (!y)
+        return -1;
+    int64_t b = S->strs.v[y->base].eval, r;
+    if (b < 0 || __builtin_mul_overflow(b, y->coef, &r) || __builtin_add_overflow(r, y->add, &r) ||
+        r < 0)
+        return -1;
+    return r;
+}
+
+static int sym_is_sum(const nnav_shapes *S, const sd_sym *y)
+{
+    return y->add != 0 || y->coef < 0 || (S->strs.v[y->base].sum && y->coef == 1);
+}
+
+static void sym_put(const nnav_shapes *S, nnav_sbuf *b, const sd_sym *y, int paren)
+{
+    const sd_str *s = &S->strs.v[y->base];
+    int sum = sym_is_sum(S, y);
+    if (paren && sum)
+        nnav_sb_put(b, "(");
+    if (y->coef < 0)
+        nnav_sb_put(b, "-");
+    int64_t c = y->coef < 0 ? -y->coef : y->coef;
+    int inner = s->sum && (c != 1 || y->coef < 0);
+    if (inner)
+        nnav_sb_put(b, "(");
+    nnav_sb_printf(b, "%.*s", (int)s->len, S->text.v + s->off);
+    if (inner)
+        nnav_sb_put(b, ")");
+    if (c != 1)
+        nnav_sb_printf(b, "*%lld", (long long)c);
+    if (y->add > 0)
+        nnav_sb_printf(b, "+%lld", (long long)y->add);
+    else if (y->add < 0)
+        nnav_sb_printf(b, "-%llu", (unsigned long long)-(uint64_t)y->add);
+    if (paren && sum)
+        nnav_sb_put(b, ")");
+}
+
+static void dim_put(const nnav_shapes *S, nnav_sbuf *b, nnav_dim d, int paren)
+{
+    if (nnav_dim_is_num(d))
+        nnav_sb_printf(b, "%lld", (long long)d);
+    else if (nnav_dim_is_sym(d))
+        sym_put(S, b, sym_of(S, d), paren);
+    else
+        nnav_sb_put(b, "?");
+}
+
+size_t nnav_dim_format(const nnav_shapes *S, nnav_dim d, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    dim_put(S, &b, d, 0);
+    return b.o < n ? b.o : (n ? n - 1 : 0);
+}
+
+/* A new base from an expression of two dims that linear forms cannot hold. */
+static nnav_dim sd_combine(nnav_shapes *S, nnav_dim a, const char *op, nnav_dim b, int64_t eval)
+{
+    char buf[256];
+    nnav_sbuf sb = {buf, sizeof buf, 0};
+    int is_sum = op[0] == '+' || op[0] == '-';
+    dim_put(S, &sb, a, !is_sum);
+    size_t mark = sb.o;
+    dim_put(S, &sb, b, 1);
+    /* "a+-b" reads better as "a-b" */
+    if (!(op[0] == '+' && buf[mark] == '-')) {
+        char tail[256];
+        snprintf(tail, sizeof tail, "%s", buf + mark);
+        sb.o = mark;
+        buf[mark] = 0;
+        nnav_sb_put(&sb, op);
+        nnav_sb_put(&sb, tail);
+    }
+    if (sb.o >= sizeof buf - 1)
+        return NNAV_DIM_UNKNOWN; /* too long to be useful */
+    return sym_get(S, str_get(S, buf, sb.o, is_sum, eval, 0), 1, 0);
+}
+
+static int64_t eval2(const nnav_shapes *S, nnav_dim a, nnav_dim b, char op)
+{
+    int64_t x = nnav_dim_eval(S, a), y = nnav_dim_eval(S, b), r;
+    if (x < 0 || y < 0)
+        return -1;
+    switch (op) {
+    case '+': return __builtin_add_overflow(x, y, &r) ? -1 : r;
+    case '*': return __builtin_mul_overflow(x, y, &r) ? -1 : r;
+    case '/': return y ? x / y : -1;
+    }
+    return -1;
+}
+
+#define NUM(d) nnav_dim_is_num(d)
+#define UNK(d) ((d) == NNAV_DIM_UNKNOWN)
+
+nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (UNK(a) || UNK(b))
+        return NNAV_DIM_UNKNOWN;
+    int64_t r;
+    if (NUM(a) && NUM(b))
+        return __builtin_add_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+    if (NUM(a)) {
+        nnav_dim t = a;
+        a = b, b = t;
+    }
+    const sd_sym *x = sym_of(S, a);
+    if (NUM(b))
+        return __builtin_add_overflow(x->add, b, &r) ? NNAV_DIM_UNKNOWN
+                                                     : sym_get(S, x->base, x->coef, r);
+    const sd_sym *y = sym_of(S, b);
+    int64_t c;
+    if (x->base == y->base) {
+        if (__builtin_add_overflow(x->coef, y->coef, &c) ||
+            __builtin_add_overflow(x->add, y->add, &r))
+            return NNAV_DIM_UNKNOWN;
+        return sym_get(S, x->base, c, r);
+    }
+    return sd_combine(S, a, "+", b, eval2(S, a, b, '+'));
+}
+
+static nnav_dim sd_scale(nnav_shapes *S, nnav_dim a, int64_t k)
+{
+    const sd_sym *x = sym_of(S, a);
+    int64_t c, r;
+    if (__builtin_mul_overflow(x->coef, k, &c) || __builtin_mul_overflow(x->add, k, &r))
+        return NNAV_DIM_UNKNOWN;
+    return sym_get(S, x->base, c, r);
+}
+
+nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (UNK(a) || UNK(b))
+        return NNAV_DIM_UNKNOWN;
+    int64_t r;
+    if (NUM(a) && NUM(b))
+        return __builtin_sub_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+    if (NUM(b)) {
+        const sd_sym *x = sym_of(S, a);
+        return __builtin_sub_overflow(x->add, b, &r) ? NNAV_DIM_UNKNOWN
+                                                     : sym_get(S, x->base, x->coef, r);
+    }
+    nnav_dim nb = sd_scale(S, b, -1);
+    if (UNK(nb) || NUM(a) || sym_of(S, a)->base == sym_of(S, nb)->base)
+        return nnav_sd_add(S, a, nb);
+    int64_t ea = nnav_dim_eval(S, a), eb = nnav_dim_eval(S, b);
+    return sd_combine(S, a, "-", b, ea >= 0 && eb >= 0 && ea >= eb ? ea - eb : -1);
+}
+
+nnav_dim nnav_sd_mul(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    if (UNK(a) || UNK(b))
+        return NNAV_DIM_UNKNOWN;
+    int64_t r;
+    if (NUM(a) && NUM(b))
+        return __builtin_mul_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+    if (NUM(a))
+        return sd_scale(S, b, a);
+    if (NUM(b))
+        return sd_scale(S, a, b);
+    const sd_sym *x = sym_of(S, a), *y = sym_of(S, b);
+    if (!x->add && !y->add) {
+        /* (2*h)*(3*w) is h*w*6: numbers out, bases in a fixed order, so
+         * that the same product is the same symbol however it was built. */
+        int64_t k;
+        if (__builtin_mul_overflow(x->coef, y->coef, &k))
+            return NNAV_DIM_UNKNOWN;
+        nnav_dim p = sym_get(S, x->base, 1, 0), q = sym_get(S, y->base, 1, 0);
+        const sd_str *ps = &S->strs.v[x->base], *qs = &S->strs.v[y->base];
+        size_t n = ps->len < qs->len ? ps->len : qs->len;
+        int c = memcmp(S->text.v + ps->off, S->text.v + qs->off, n);
+        if (c > 0 || (c == 0 && ps->len > qs->len)) {
+            nnav_dim t = p;
+            p = q, q = t;
+        }
+        nnav_dim base = sd_combine(S, p, "*", q, eval2(S, p, q, '*'));
+        return UNK(base) ? base : sd_scale(S, base, k);
+    }
+    return sd_combine(S, a, "*", b, eval2(S, a, b, '*'));
+}
+
+static int64_t floor_div(int64_t a, int64_t k)
+{
+    int64_t q = a / k;
+    return (a % k != 0 && ((a < 0) != (k < 0))) ? q - 1 : q;
+}
+
+nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (a == 0)
+        return 0;
+    if (UNK(a) || UNK(b) || b == 0 || (NUM(b) && b < 0))
+        return NNAV_DIM_UNKNOWN;
+    if (b == 1)
+        return a;
+    if (NUM(a) && NUM(b))
+        return floor_div(a, b);
+    if (NUM(b)) {
+        const sd_sym *x = sym_of(S, a);
+        if (x->coef % b == 0)
+            return sym_get(S, x->base, x->coef / b, floor_div(x->add, b));
+        int64_t e = nnav_dim_eval(S, a);
+        return sd_combine(S, a, "/", b, e >= 0 ? e / b : -1);
+    }
+    if (a == b)
+        return 1;
+    const sd_sym *x = sym_of(S, a), *y = sym_of(S, b);
+    if (x && y && x->base == y->base && !x->add && !y->add && x->coef % y->coef == 0)
+        return x->coef / y->coef; /* batch*seq*768 / (batch*seq*12) */
+    return sd_combine(S, a, "/", b, eval2(S, a, b, '/'));
+}
+
+nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (NUM(b) && b >= 1)
+        return nnav_sd_div(S, nnav_sd_add(S, a, b - 1), b);
+    if (a == b && !UNK(a))
+        return 1;
+    return NNAV_DIM_UNKNOWN;
+}
+
+int nnav_sd_same(nnav_dim a, nnav_dim b)
+{
+    return a == b && !UNK(a);
+}
+
+nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad)
+{
+    (void)S;
+    if (a == 1)
+        return b;
+    if (b == 1 || a == b)
+        return a;
+    if (NUM(a) && NUM(b)) {
+        *bad = 1;
+        return NNAV_DIM_UNKNOWN;
+    }
+    /* A size other than 1 wins over what is not known: the other must be
+     * that size or 1, and either way the result is that size. */
+    if (NUM(a))
+        return a;
+    if (NUM(b))
+        return b;
+    return NNAV_DIM_UNKNOWN;
+}
+
+/* ---- facts ---- */
+
+static uint32_t dims_put(nnav_shapes *S, const nnav_dim *d, size_t n)
+{
+    if (S->dims.n + n > UINT32_MAX - 2 ||
+        nnav_vec_reserve(S->dims, S->dims.n + (uint32_t)n + 1) < 0) {
+        S->oom = 1;
+        return NNAV_NONE;
+    }
+    uint32_t first = S->dims.n;
+    if (n)
+        memcpy(S->dims.v + first, d, n * sizeof *d);
+    S->dims.n += (uint32_t)n;
+    return first;
+}
+
+const nnav_fact *nnav_shapes_fact(const nnav_shapes *S, uint32_t v)
+{
+    return v < S->m->values.n ? &S->facts[v] : &UNKNOWN;
+}
+
+const nnav_dim *nnav_shapes_dims(const nnav_shapes *S, uint32_t first)
+{
+    return first < S->dims.n ? S->dims.v + first : S->dims.v;
+}
+
+static uint32_t why_add(nnav_shapes *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static uint32_t why_add(nnav_shapes *S, const char *fmt, ...)
+{
+    char buf[320];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NNAV_NONE;
+    if ((size_t)n >= sizeof buf)
+        n = sizeof buf - 1;
+    uint32_t off, *w;
+    if (text_add(S, buf, (size_t)n, &off) < 0 || !(w = nnav_vec_push(S->whys))) {
+        S->oom = 1;
+        return NNAV_NONE;
+    }
+    *w = off;
+    return S->whys.n - 1;
+}
+
+const char *nnav_shapes_why(const nnav_shapes *S, uint32_t why)
+{
+    return why < S->whys.n ? S->text.v + S->whys.v[why] : "";
+}
+
+/* What the file says of v, dims into d (max NNAV_RANK_MAX). */
+static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
+{
+    const nnav_model *m = S->m;
+    const nnav_value *val = &m->values.v[v];
+    *f = UNKNOWN;
+    if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE) {
+        const nnav_tensor *t;
+        uint32_t nd, first;
+        if (val->kind == NNAV_VAL_INITIALIZER) {
+            t = &m->tensors.v[val->producer];
+            nd = t->ndims, first = t->dims_first;
+        } else {
+            const nnav_sparse *sp = &m->sparse.v[val->producer];
+            t = &m->tensors.v[sp->values];
+            nd = sp->ndims, first = sp->dims_first;
+        }
+        f->dtype = t->dtype;
+        if (nd <= NNAV_RANK_MAX) {
+            f->rank = (int32_t)nd;
+            for (uint32_t i = 0; i < nd; i++)
+                d[i] = m->dims.v[first + i] >= 0 ? m->dims.v[first + i] : NNAV_DIM_UNKNOWN;
+        }
+        f->src = NNAV_SRC_FILE;
+        return 1;
+    }
+    if (val->vinfo == NNAV_NONE)
+        return 0;
+    nnav_span type = m->vinfos.v[val->vinfo].type;
+    if (!type.p)
+        return 0;
+    int32_t et;
+    int hs;
+    size_t rank;
+    int64_t raw[NNAV_RANK_MAX];
+    nnav_span params[NNAV_RANK_MAX];
+    int k = nnav_type_tensor(type, &et, &hs, &rank, raw, params, NNAV_RANK_MAX);
+    if (k < 0)
+        return 0;
+    f->src = NNAV_SRC_FILE;
+    if (k == 0) {
+        f->not_tensor = 1;
+        return 1;
+    }
+    f->dtype = et;
+    if (hs && rank <= NNAV_RANK_MAX) {
+        f->rank = (int32_t)rank;
+        for (size_t i = 0; i < rank; i++)
+            d[i] = raw[i] >= 0 ? raw[i] : params[i].n ? sd_atom(S, params[i]) : NNAV_DIM_UNKNOWN;
+    }
+    return 1;
+}
+
+int nnav_shapes_file_fact(const nnav_shapes *s, uint32_t v, nnav_fact *out, nnav_dim *dims,
+                          size_t max)
+{
+    /* Atoms met here are already interned by the pass, which read every
+     * value's file type; the cast only lets the lookup share file_fact. */
+    nnav_shapes *S = (nnav_shapes *)s;
+    nnav_dim d[NNAV_RANK_MAX];
+    if (v >= S->m->values.n || !file_fact(S, v, out, d))
+        return 0;
+    if (out->rank > 0)
+        memcpy(dims, d, (size_t)(out->rank < (int32_t)max ? out->rank : (int32_t)max) * sizeof *d);
+    out->dims = NNAV_NONE;
+    return 1;
+}
+
+static int fact_empty(const nnav_fact *f)
+{
+    return f->dtype == 0 && f->rank < 0 && !f->not_tensor;
+}
+
+/* Settle value v: its inferred fact (already in facts[v], src INFERRED or
+ * NONE) against what the file says. */
+static void settle(nnav_shapes *S, uint32_t v)
+{
+    nnav_fact F;
+    nnav_dim fd[NNAV_RANK_MAX];
+    nnav_fact *I = &S->facts[v];
+    if (!file_fact(S, v, &F, fd)) {
+        if (!fact_empty(I))
+            I->src = NNAV_SRC_INFERRED;
+        return;
+    }
+    if (fact_empty(I)) {
+        uint32_t why = I->why;
+        *I = F;
+        I->why = why;
+        if (F.rank >= 0)
+            I->dims = dims_put(S, fd, (size_t)F.rank);
+        return;
+    }
+    int clash = 0;
+    if (F.dtype && I->dtype && F.dtype != I->dtype)
+        clash = 1;
+    if (F.rank >= 0 && I->rank >= 0 && F.rank != I->rank)
+        clash = 1;
+    if (!clash && F.rank >= 0 && I->rank >= 0) {
+        const nnav_dim *id = S->dims.v + I->dims;
+        for (int32_t i = 0; i < F.rank; i++)
+            if (fd[i] >= 0 && id[i] >= 0 && fd[i] != id[i])
+                clash = 1;
+    }
+    if (clash) {
+        I->src = NNAV_SRC_DISAGREE;
+        return;
+    }
+    /* Agreeing: the file may know more (a size where inference has a
+     * symbol or nothing, a name where it has nothing). */
+    I->src = NNAV_SRC_AGREE;
+    if (!I->dtype)
+        I->dtype = F.dtype;
+    if (F.rank >= 0 && I->rank < 0) {
+        I->rank = F.rank;
+        I->dims = dims_put(S, fd, (size_t)F.rank);
+    } else if (F.rank >= 0) {
+        nnav_dim d[NNAV_RANK_MAX];
+        int better = 0;
+        memcpy(d, S->dims.v + I->dims, (size_t)I->rank * sizeof *d);
+        for (int32_t i = 0; i < F.rank; i++)
+            if ((fd[i] >= 0 && d[i] < 0) || (fd[i] != NNAV_DIM_UNKNOWN && d[i] == NNAV_DIM_UNKNOWN))
+                d[i] = fd[i], better = 1;
+        if (better)
+            I->dims = dims_put(S, d, (size_t)F.rank);
+    }
+}
+
+/* ---- the rules' view ---- */
+
+static uint32_t in_value(const nnav_ictx *ix, uint32_t i)
+{
+    return i < ix->nd->in_count ? ix->m->refs.v[ix->nd->in_first + i].value : NNAV_NONE;
+}
+
+static uint32_t out_value(const nnav_ictx *ix, uint32_t o)
+{
+    return o < ix->nd->out_count ? ix->m->refs.v[ix->nd->out_first + o].value : NNAV_NONE;
+}
+
+uint32_t nnav_ix_nin(const nnav_ictx *ix)
+{
+    uint32_t n = ix->nd->in_count;
+    while (n && ix->m->refs.v[ix->nd->in_first + n - 1].control)
+        n--;
+    return n;
+}
+
+uint32_t nnav_ix_nout(const nnav_ictx *ix)
+{
+    return ix->nd->out_count;
+}
+
+const nnav_fact *nnav_ix_in(const nnav_ictx *ix, uint32_t i)
+{
+    uint32_t v = in_value(ix, i);
+    return v == NNAV_NONE ? NULL : &ix->S->facts[v];
+}
+
+int nnav_ix_present(const nnav_ictx *ix, uint32_t i)
+{
+    return in_value(ix, i) != NNAV_NONE;
+}
+
+int32_t nnav_ix_rank(const nnav_ictx *ix, uint32_t i)
+{
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    return f ? f->rank : -1;
+}
+
+int32_t nnav_ix_dtype(const nnav_ictx *ix, uint32_t i)
+{
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    return f ? f->dtype : 0;
+}
+
+const nnav_dim *nnav_ix_dims(const nnav_ictx *ix, uint32_t i)
+{
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    return f && f->rank >= 0 ? ix->S->dims.v + f->dims : NULL;
+}
+
+int nnav_ix_fold(const nnav_ictx *ix, uint32_t i, const nnav_dim **vals)
+{
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    if (!f || f->fold == NNAV_NONE)
+        return -1;
+    *vals = ix->S->dims.v + f->fold;
+    return (int)f->fold_n;
+}
+
+int nnav_ix_ints(const nnav_ictx *ix, uint32_t i, int64_t *buf, size_t max)
+{
+    const nnav_dim *v;
+    int n = nnav_ix_fold(ix, i, &v);
+    if (n < 0 || (size_t)n > max)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        /* Folded integers may be negative (a Reshape's -1); a symbolic
+         * element is not a number. */
+        if (!nnav_dim_is_num(v[k]))
+            return -1;
+        buf[k] = v[k];
+    }
+    return n;
+}
+
+/* The tensor that holds a constant value: an initializer or a Constant's. */
+static uint32_t const_tensor(const nnav_model *m, uint32_t v)
+{
+    if (v == NNAV_NONE)
+        return NNAV_NONE;
+    const nnav_value *val = &m->values.v[v];
+    if (val->kind == NNAV_VAL_INITIALIZER)
+        return val->producer;
+    if (val->kind != NNAV_VAL_NODE)
+        return NNAV_NONE;
+    const nnav_node *nd = &m->nodes.v[val->producer];
+    if (nd->domain.n || !nnav_span_eqs(nd->op, "Constant"))
+        return NNAV_NONE;
+    for (uint32_t a = 0; a < nd->attr_count; a++) {
+        const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
+        if (at->type == NNAV_ATTR_TENSOR && at->tensor_count && !at->ref_attr_name.n)
+            return at->tensor_first;
+    }
+    return NNAV_NONE;
+}
+
+static int tensor_small(const nnav_model *m, uint32_t t, double *buf, size_t max)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    if (tt->nelems > max || tt->warn || tt->storage == NNAV_STORE_SPARSE)
+        return -1;
+    nnav_values vals = {0};
+    vals.v = buf;
+    nnav_error e;
+    if (nnav_tensor_values(m, t, max, 0, &vals, &e) < 0 || vals.count != tt->nelems)
+        return -1;
+    return (int)vals.count;
+}
+
+int nnav_ix_floats(const nnav_ictx *ix, uint32_t i, double *buf, size_t max)
+{
+    uint32_t t = const_tensor(ix->m, in_value(ix, i));
+    return t == NNAV_NONE ? -1 : tensor_small(ix->m, t, buf, max);
+}
+
+uint32_t nnav_ix_attr(const nnav_ictx *ix, const char *name)
+{
+    const nnav_model *m = ix->m;
+    const nnav_node *nd = ix->nd;
+    for (uint32_t a = 0; a < nd->attr_count; a++) {
+        const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
+        if (!nnav_span_eqs(at->name, name))
+            continue;
+        if (!at->ref_attr_name.n)
+            return nd->attr_first + a;
+        /* Inside a function: the value is the caller's attribute. */
+        if (ix->caller == NNAV_NONE)
+            return NNAV_NONE;
+        const nnav_node *c = &m->nodes.v[ix->caller];
+        for (uint32_t b = 0; b < c->attr_count; b++) {
+            const nnav_attr *cb = &m->attrs.v[c->attr_first + b];
+            if (nnav_span_same(cb->name, at->ref_attr_name) && !cb->ref_attr_name.n)
+                return c->attr_first + b;
+        }
+        return NNAV_NONE;
+    }
+    return NNAV_NONE;
+}
+
+int nnav_ix_attr_has(const nnav_ictx *ix, const char *name)
+{
+    return nnav_ix_attr(ix, name) != NNAV_NONE;
+}
+
+int64_t nnav_ix_attr_i(const nnav_ictx *ix, const char *name, int64_t dflt)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    int64_t v;
+    nnav_error e;
+    return a != NNAV_NONE && nnav_attr_int(ix->m, a, &v, &e) == 0 ? v : dflt;
+}
+
+double nnav_ix_attr_f(const nnav_ictx *ix, const char *name, double dflt)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    double v;
+    nnav_error e;
+    return a != NNAV_NONE && nnav_attr_float(ix->m, a, &v, &e) == 0 ? v : dflt;
+}
+
+int nnav_ix_attr_ints(const nnav_ictx *ix, const char *name, int64_t *buf, size_t max)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    size_t total = 0;
+    nnav_error e;
+    if (a == NNAV_NONE || nnav_attr_ints(ix->m, a, buf, max, &total, &e) < 0 || total > max)
+        return -1;
+    return (int)total;
+}
+
+int nnav_ix_attr_floats(const nnav_ictx *ix, const char *name, double *buf, size_t max)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    size_t total = 0;
+    nnav_error e;
+    if (a == NNAV_NONE || nnav_attr_floats(ix->m, a, buf, max, &total, &e) < 0 || total > max)
+        return -1;
+    return (int)total;
+}
+
+int nnav_ix_attr_s(const nnav_ictx *ix, const char *name, const char *eq)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    nnav_span s;
+    nnav_error e;
+    return a != NNAV_NONE && nnav_attr_string(ix->m, a, &s, &e) == 0 && nnav_span_eqs(s, eq);
+}
+
+int64_t nnav_ix_opset(const nnav_ictx *ix)
+{
+    const nnav_model *m = ix->m;
+    uint32_t g = ix->nd->graph;
+    while (m->graphs.v[g].parent != NNAV_NONE)
+        g = m->graphs.v[g].parent;
+    uint32_t first = 0, count = m->model_opset_count;
+    const nnav_graph *root = &m->graphs.v[g];
+    if (root->kind == NNAV_GRAPH_FUNCTION && root->function != NNAV_NONE &&
+        m->functions.v[root->function].opset_first != NNAV_NONE) {
+        first = m->functions.v[root->function].opset_first;
+        count = m->functions.v[root->function].opset_count;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = first; i < first + count && i < m->opsets.n; i++) {
+            nnav_span d = m->opsets.v[i].domain;
+            if (d.n == 0 || nnav_span_eqs(d, "ai.onnx")) {
+                if (ix->nd->domain.n == 0 || nnav_span_eqs(ix->nd->domain, "ai.onnx"))
+                    return m->opsets.v[i].version;
+            } else if (nnav_span_same(d, ix->nd->domain)) {
+                return m->opsets.v[i].version;
+            }
+        }
+        first = 0, count = m->model_opset_count; /* a function without its own: the model's */
+    }
+    return 0;
+}
+
+nnav_fact nnav_ix_make(nnav_ictx *ix, int32_t dtype, int32_t rank, const nnav_dim *dims)
+{
+    nnav_fact f = UNKNOWN;
+    f.dtype = dtype;
+    if (rank >= 0 && rank <= NNAV_RANK_MAX) {
+        nnav_dim tmp[NNAV_RANK_MAX];
+        if (rank)
+            memcpy(tmp, dims, (size_t)rank * sizeof *tmp);
+        f.rank = rank;
+        f.dims = dims_put(ix->S, tmp, (size_t)rank);
+        if (f.dims == NNAV_NONE)
+            f.rank = -1;
+    }
+    f.src = fact_empty(&f) ? NNAV_SRC_NONE : NNAV_SRC_INFERRED;
+    return f;
+}
+
+void nnav_ix_out(nnav_ictx *ix, uint32_t o, int32_t dtype, int32_t rank, const nnav_dim *dims)
+{
+    uint32_t v = out_value(ix, o);
+    if (v == NNAV_NONE)
+        return;
+    nnav_fact f = nnav_ix_make(ix, dtype, rank, dims);
+    f.why = ix->S->facts[v].why;
+    ix->S->facts[v] = f;
+}
+
+void nnav_ix_out_same(nnav_ictx *ix, uint32_t o, uint32_t i)
+{
+    uint32_t v = out_value(ix, o);
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    if (v == NNAV_NONE || !f)
+        return;
+    nnav_fact c = *f;
+    c.src = fact_empty(&c) ? NNAV_SRC_NONE : NNAV_SRC_INFERRED;
+    ix->S->facts[v] = c;
+}
+
+void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, const nnav_dim *vals,
+                      size_t n)
+{
+    uint32_t v = out_value(ix, o);
+    if (v == NNAV_NONE || n > NNAV_FOLD_MAX || (scalar && n != 1))
+        return;
+    nnav_dim tmp[NNAV_FOLD_MAX];
+    memcpy(tmp, vals, n * sizeof *tmp);
+    nnav_dim len = (nnav_dim)n;
+    nnav_ix_out(ix, o, dtype, scalar ? 0 : 1, &len);
+    nnav_fact *f = &ix->S->facts[v];
+    f->fold = dims_put(ix->S, tmp, n);
+    f->fold_n = f->fold == NNAV_NONE ? 0 : (uint32_t)n;
+}
+
+int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ix->why, sizeof ix->why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- the pass ---- */
+
+static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed, size_t n_seed,
+                        int depth, uint32_t caller);
+
+uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *in, size_t n)
+{
+    uint32_t a = nnav_ix_attr(ix, name);
+    if (a == NNAV_NONE)
+        return NNAV_NONE;
+    const nnav_attr *at = &ix->m->attrs.v[a];
+    if (at->type != NNAV_ATTR_GRAPH || at->graph_count != 1)
+        return NNAV_NONE;
+    uint32_t g = at->graph_first;
+    if (ix->S->gstate[g] == 1 || ix->depth + 1 >= SHAPE_DEPTH)
+        return NNAV_NONE;
+    infer_graph(ix->S, g, in, n, ix->depth + 1, ix->caller);
+    return g;
+}
+
+const nnav_fact *nnav_ix_body_out(const nnav_ictx *ix, uint32_t g, uint32_t k, uint32_t *count)
+{
+    const nnav_graph *gr = &ix->m->graphs.v[g];
+    if (count)
+        *count = gr->output_count;
+    if (k >= gr->output_count)
+        return NULL;
+    uint32_t v = ix->m->vinfos.v[gr->output_first + k].value;
+    return v == NNAV_NONE ? NULL : &ix->S->facts[v];
+}
+
+static int rule_cmp(const void *a, const void *b)
+{
+    return strcmp((*(const nnav_rule *const *)a)->op, (*(const nnav_rule *const *)b)->op);
+}
+
+static const nnav_rule *rule_find(const nnav_shapes *S, nnav_span op)
+{
+    size_t lo = 0, hi = S->n_rules;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *r = S->rules[mid]->op;
+        size_t rn = strlen(r), k = rn < op.n ? rn : (size_t)op.n;
+        int c = memcmp(r, op.p, k);
+        if (c == 0)
+            c = rn < op.n ? -1 : rn > op.n ? 1 : 0;
+        if (c == 0)
+            return S->rules[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* A call of a model-local function: its body with the caller's facts. */
+static int call_function(nnav_ictx *ix)
+{
+    const nnav_model *m = ix->m;
+    const nnav_function *fn = &m->functions.v[ix->nd->function];
+    uint32_t g = fn->graph;
+    if (g == NNAV_NONE)
+        return nnav_ix_fail(ix, "its function has no body");
+    if (ix->S->gstate[g] == 1)
+        return nnav_ix_fail(ix, "the function calls itself");
+    if (ix->depth + 1 >= SHAPE_DEPTH)
+        return nnav_ix_fail(ix, "calls nested deeper than %d", SHAPE_DEPTH);
+    const nnav_fact *seed[NNAV_RANK_MAX * 4];
+    size_t n = nnav_ix_nin(ix);
+    if (n > sizeof seed / sizeof *seed)
+        n = sizeof seed / sizeof *seed;
+    for (size_t i = 0; i < n; i++)
+        seed[i] = nnav_ix_in(ix, (uint32_t)i);
+    infer_graph(ix->S, g, seed, n, ix->depth + 1, ix->node);
+    for (uint32_t o = 0; o < ix->nd->out_count; o++) {
+        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
+        uint32_t v = out_value(ix, o);
+        if (f && v != NNAV_NONE) {
+            nnav_fact c = *f;
+            c.src = fact_empty(&c) ? NNAV_SRC_NONE : NNAV_SRC_INFERRED;
+            ix->S->facts[v] = c;
+        }
+    }
+    return 0;
+}
+
+static void cost_node(nnav_shapes *S, uint32_t n);
+
+static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
+{
+    const nnav_model *m = S->m;
+    const nnav_node *nd = &m->nodes.v[n];
+    nnav_ictx ix = {S, m, nd, n, depth, caller, {0}};
+    for (uint32_t o = 0; o < nd->out_count; o++) {
+        uint32_t v = out_value(&ix, o);
+        if (v != NNAV_NONE)
+            S->facts[v] = UNKNOWN;
+    }
+    int rc;
+    char ob[96], db[64];
+    nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
+    if (m->tf) {
+        rc = nnav_ix_fail(&ix, "TensorFlow ops are not inferred; the file's _output_shapes are shown");
+    } else if (nd->function != NNAV_NONE) {
+        rc = call_function(&ix);
+    } else if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx")) {
+        nnav_text_escape(nd->domain.p, (size_t)nd->domain.n, db, sizeof db);
+        rc = nnav_ix_fail(&ix, "no rule for %s:%s", db, ob);
+    } else {
+        const nnav_rule *r = rule_find(S, nd->op);
+        rc = r ? r->fn(&ix) : nnav_ix_fail(&ix, "no rule for op %s", ob);
+    }
+    uint32_t why = NNAV_NONE;
+    if (rc < 0) {
+        S->node_failed[n] = 1;
+        /* The root cause: an input that was already unknown. */
+        for (uint32_t i = 0; i < nnav_ix_nin(&ix) && why == NNAV_NONE; i++) {
+            const nnav_fact *f = nnav_ix_in(&ix, i);
+            if (f && f->rank < 0 && f->why != NNAV_NONE)
+                why = f->why;
+        }
+        if (why == NNAV_NONE) {
+            char nb[96];
+            nnav_text_escape(nd->name.p, (size_t)nd->name.n, nb, sizeof nb);
+            why = why_add(S, "%s (node \"%s\"): %s", ob, nb, ix.why);
+        }
+    }
+    for (uint32_t o = 0; o < nd->out_count; o++) {
+        uint32_t v = out_value(&ix, o);
+        if (v == NNAV_NONE || m->values.v[v].producer != n ||
+            m->values.v[v].kind != NNAV_VAL_NODE)
+            continue;
+        nnav_fact *f = &S->facts[v];
+        if (rc < 0) {
+            *f = UNKNOWN;
+            f->why = why;
+        } else if (fact_empty(f) && f->why == NNAV_NONE) {
+            char nb[96];
+            nnav_text_escape(nd->name.p, (size_t)nd->name.n, nb, sizeof nb);
+            f->why = why_add(S, "%s (node \"%s\"): output %u not inferred", ob, nb, o);
+        }
+        settle(S, v);
+    }
+    cost_node(S, n);
+}
+
+static void seed_value(nnav_shapes *S, uint32_t v, const nnav_fact *seed)
+{
+    if (v == NNAV_NONE)
+        return;
+    S->facts[v] = seed ? *seed : UNKNOWN;
+    if (seed)
+        S->facts[v].src = fact_empty(seed) ? NNAV_SRC_NONE : NNAV_SRC_INFERRED;
+    settle(S, v);
+}
+
+/* Small integer initializers are folded, so shape arithmetic on them works. */
+static void fold_tensor(nnav_shapes *S, uint32_t v, uint32_t t)
+{
+    const nnav_tensor *tt = &S->m->tensors.v[t];
+    nnav_fact *f = &S->facts[v];
+    if (tt->ndims > 1 || tt->nelems > NNAV_FOLD_MAX || !nnav_dtype_valid(tt->dtype) ||
+        tt->dtype == NNAV_DT_STRING || tt->dtype == NNAV_DT_BOOL ||
+        (tt->dtype != NNAV_DT_INT64 && tt->dtype != NNAV_DT_INT32 && tt->dtype != NNAV_DT_INT8 &&
+         tt->dtype != NNAV_DT_UINT8 && tt->dtype != NNAV_DT_INT16 && tt->dtype != NNAV_DT_UINT16 &&
+         tt->dtype != NNAV_DT_UINT32))
+        return;
+    double buf[NNAV_FOLD_MAX];
+    int n = tensor_small(S->m, t, buf, NNAV_FOLD_MAX);
+    if (n < 0)
+        return;
+    nnav_dim d[NNAV_FOLD_MAX];
+    for (int i = 0; i < n; i++) {
+        if (buf[i] < -9.0e15 || buf[i] > 9.0e15)
+            return;
+        d[i] = (nnav_dim)buf[i];
+    }
+    f->fold = dims_put(S, d, (size_t)n);
+    f->fold_n = f->fold == NNAV_NONE ? 0 : (uint32_t)n;
+}
+
+static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed, size_t n_seed,
+                        int depth, uint32_t caller)
+{
+    const nnav_model *m = S->m;
+    const nnav_graph *gr = &m->graphs.v[g];
+    S->gstate[g] = 1;
+    for (uint32_t k = 0; k < gr->input_count; k++) {
+        uint32_t v = m->vinfos.v[gr->input_first + k].value;
+        if (v != NNAV_NONE && m->values.v[v].graph == g)
+            seed_value(S, v, k < n_seed ? seed[k] : NULL);
+    }
+    for (uint32_t t = gr->init_first; t < gr->init_first + gr->init_count; t++) {
+        nnav_span nm = m->tensors.v[t].name;
+        uint32_t v = nnav_value_lookup(m, g, (const char *)nm.p, (size_t)nm.n);
+        if (v == NNAV_NONE || m->values.v[v].graph != g)
+            continue;
+        seed_value(S, v, NULL);
+        if (m->values.v[v].kind == NNAV_VAL_INITIALIZER && m->values.v[v].producer == t)
+            fold_tensor(S, v, t);
+    }
+    for (uint32_t sp = gr->sparse_first; sp < gr->sparse_first + gr->sparse_count; sp++) {
+        nnav_span nm = m->tensors.v[m->sparse.v[sp].values].name;
+        uint32_t v = nnav_value_lookup(m, g, (const char *)nm.p, (size_t)nm.n);
+        if (v != NNAV_NONE && m->values.v[v].graph == g)
+            seed_value(S, v, NULL);
+    }
+    for (uint32_t n = gr->node_first; n < gr->node_first + gr->node_count; n++)
+        infer_node(S, n, depth, caller);
+    S->gstate[g] = 2;
+}
+
+/* ---- cost ---- */
+
+static int op_is(const nnav_node *nd, const char *op)
+{
+    return (nd->domain.n == 0 || nnav_span_eqs(nd->domain, "ai.onnx")) && nnav_span_eqs(nd->op, op);
+}
+
+/* Elements of a fact, with named dims at their bound values; -1 unknown. */
+static double fact_elems(const nnav_shapes *S, const nnav_fact *f, int *sym)
+{
+    if (!f || f->rank < 0)
+        return -1;
+    double e = 1;
+    for (int32_t i = 0; i < f->rank; i++) {
+        nnav_dim d = S->dims.v[f->dims + i];
+        int64_t x = nnav_dim_eval(S, d);
+        if (x < 0)
+            return -1;
+        if (nnav_dim_is_sym(d))
+            *sym = 1;
+        e *= (double)x;
+    }
+    return e;
+}
+
+static double dim_num(const nnav_shapes *S, const nnav_fact *f, int32_t axis, int *sym)
+{
+    if (!f || f->rank < 0 || axis < 0 || axis >= f->rank)
+        return -1;
+    nnav_dim d = S->dims.v[f->dims + axis];
+    if (nnav_dim_is_sym(d))
+        *sym = 1;
+    int64_t x = nnav_dim_eval(S, d);
+    return x < 0 ? -1 : (double)x;
+}
+
+static const char *const NO_FLOPS[] = {
+    "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
+    "ConstantOfShape", "Transpose", "Concat", "Split", "Slice", "Gather", "GatherElements",
+    "GatherND", "Expand", "Tile", "Pad", "Cast", "CastLike", "Dropout", "If", "Loop", "Scan",
+    "DepthToSpace", "SpaceToDepth", "Range", "NonZero", "ScatterND", "ScatterElements",
+    "SequenceEmpty", "SequenceInsert", "SequenceAt", "SequenceConstruct", "SplitToSequence",
+    "ConcatFromSequence", "EyeLike", "OneHot", "Compress", "Trilu", "ReverseSequence", NULL};
+
+static void cost_node(nnav_shapes *S, uint32_t n)
+{
+    const nnav_model *m = S->m;
+    const nnav_node *nd = &m->nodes.v[n];
+    nnav_cost *c = &S->costs[n];
+    nnav_ictx ix = {S, m, nd, n, 0, NNAV_NONE, {0}};
+    int sym = 0;
+    memset(c, 0, sizeof *c);
+    c->known = 1;
+    for (uint32_t i = 0; i < nnav_ix_nin(&ix); i++) {
+        uint32_t v = in_value(&ix, i);
+        if (v == NNAV_NONE)
+            continue;
+        const nnav_value *val = &m->values.v[v];
+        if (val->kind == NNAV_VAL_INITIALIZER && m->tensors.v[val->producer].nelems != UINT64_MAX)
+            c->params += m->tensors.v[val->producer].nelems;
+        else if (val->kind == NNAV_VAL_SPARSE)
+            c->params += m->tensors.v[m->sparse.v[val->producer].values].nelems;
+    }
+    for (uint32_t o = 0; o < nd->out_count; o++) {
+        uint32_t v = out_value(&ix, o);
+        if (v == NNAV_NONE)
+            continue;
+        const nnav_fact *f = &S->facts[v];
+        double e = fact_elems(S, f, &sym);
+        unsigned bits = nnav_dtype_bits(f->dtype);
+        if (e < 0 || !bits)
+            c->known = 0;
+        else
+            c->out_bytes += e * bits / 8;
+    }
+    const nnav_fact *out0 = nd->out_count ? nnav_shapes_fact(S, out_value(&ix, 0)) : NULL;
+    double oe = fact_elems(S, out0, &sym);
+    const nnav_fact *x = nnav_ix_in(&ix, 0), *w = nnav_ix_in(&ix, 1);
+    if (op_is(nd, "Conv") || op_is(nd, "ConvInteger") || op_is(nd, "QLinearConv") ||
+        op_is(nd, "ConvTranspose")) {
+        if (op_is(nd, "QLinearConv"))
+            w = nnav_ix_in(&ix, 3);
+        double k = 1;
+        for (int32_t i = 1; w && i < w->rank; i++) {
+            double d = dim_num(S, w, i, &sym);
+            k = d < 0 || k < 0 ? -1 : k * d;
+        }
+        /* A transposed conv spreads each input element over the kernel. */
+        double base = op_is(nd, "ConvTranspose") ? fact_elems(S, x, &sym) : oe;
+        if (!w || w->rank < 3 || k < 0 || base < 0)
+            c->known = 0;
+        else
+            c->macs = base * k;
+        c->flops = 2 * c->macs + (nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+    } else if (op_is(nd, "MatMul") || op_is(nd, "MatMulInteger") || op_is(nd, "QLinearMatMul") ||
+               op_is(nd, "Gemm")) {
+        double kdim;
+        if (op_is(nd, "Gemm"))
+            kdim = dim_num(S, x, nnav_ix_attr_i(&ix, "transA", 0) ? 0 : 1, &sym);
+        else
+            kdim = x ? dim_num(S, x, x->rank - 1, &sym) : -1;
+        if (kdim < 0 || oe < 0)
+            c->known = 0;
+        else
+            c->macs = oe * kdim;
+        c->flops = 2 * c->macs + (op_is(nd, "Gemm") && nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+    } else {
+        int none = 0;
+        for (const char *const *p = NO_FLOPS; *p; p++)
+            if (op_is(nd, *p))
+                none = 1;
+        if (!none) {
+            /* Pools and reductions read every input element; the rest do
+             * about one operation per output element. */
+            double ie = fact_elems(S, x, &sym);
+            double e = ie > oe ? ie : oe;
+            if (e < 0)
+                c->known = 0;
+            else
+                c->flops = e;
+        }
+    }
+    c->symbolic = (uint8_t)sym;
+}
+
+const nnav_cost *nnav_shapes_node_cost(const nnav_shapes *S, uint32_t node)
+{
+    static const nnav_cost none;
+    return node < S->m->nodes.n ? &S->costs[node] : &none;
+}
+
+void nnav_shapes_graph_cost(const nnav_shapes *S, uint32_t graph, nnav_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    out->known = 1;
+    if (graph >= S->m->graphs.n)
+        return;
+    const nnav_graph *g = &S->m->graphs.v[graph];
+    for (uint32_t n = g->node_first; n < g->node_first + g->node_count; n++) {
+        const nnav_cost *c = &S->costs[n];
+        out->macs += c->macs;
+        out->flops += c->flops;
+        out->params += c->params;
+        out->out_bytes += c->out_bytes;
+        out->known &= c->known;
+        out->symbolic |= c->symbolic;
+    }
+}
+
+void nnav_shapes_assumed(const nnav_shapes *S, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    for (uint32_t i = 0; i < S->strs.n; i++) {
+        const sd_str *s = &S->strs.v[i];
+        if (s->atom)
+            nnav_sb_printf(&b, "%s%.*s=%lld", b.o ? ", " : "", (int)s->len, S->text.v + s->off,
+                           (long long)s->eval);
+    }
+}
+
+/* ---- rendering and counts ---- */
+
+void nnav_fact_format(const nnav_shapes *S, const nnav_fact *f, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    if (fact_empty(f)) {
+        nnav_sb_put(&b, f->src == NNAV_SRC_NONE ? "?" : "");
+        return;
+    }
+    nnav_sb_put(&b, f->dtype ? nnav_dtype_name(f->dtype) : "?");
+    if (f->rank < 0) {
+        nnav_sb_put(&b, "[...]");
+        return;
+    }
+    nnav_sb_put(&b, "[");
+    for (int32_t i = 0; i < f->rank; i++) {
+        if (i)
+            nnav_sb_put(&b, ",");
+        dim_put(S, &b, S->dims.v[f->dims + i], 0);
+    }
+    nnav_sb_put(&b, "]");
+}
+
+void nnav_shapes_value_format(const nnav_shapes *S, uint32_t v, char *buf, size_t n)
+{
+    if (v >= S->m->values.n) {
+        if (n)
+            buf[0] = 0;
+        return;
+    }
+    const nnav_fact *f = &S->facts[v];
+    if (f->not_tensor || fact_empty(f)) {
+        nnav_value_type_format(S->m, v, buf, n);
+        if (n && !buf[0])
+            nnav_fact_format(S, f, buf, n);
+        return;
+    }
+    nnav_fact_format(S, f, buf, n);
+}
+
+size_t nnav_shapes_folded(const nnav_shapes *S, uint32_t v, const nnav_dim **vals)
+{
+    if (v >= S->m->values.n || S->facts[v].fold == NNAV_NONE)
+        return 0;
+    *vals = S->dims.v + S->facts[v].fold;
+    return S->facts[v].fold_n;
+}
+
+void nnav_shapes_stats_get(const nnav_shapes *S, uint32_t graph, nnav_shapes_stats *st)
+{
+    const nnav_model *m = S->m;
+    memset(st, 0, sizeof *st);
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (graph != NNAV_NONE && val->graph != graph)
+            continue;
+        const nnav_fact *f = &S->facts[v];
+        st->values++;
+        if (f->dtype)
+            st->typed++;
+        if (f->rank >= 0) {
+            st->shaped++;
+            int full = 1;
+            for (int32_t i = 0; i < f->rank; i++)
+                if (S->dims.v[f->dims + i] == NNAV_DIM_UNKNOWN)
+                    full = 0;
+            st->full += (uint64_t)full;
+        }
+        switch (f->src) {
+        case NNAV_SRC_FILE: st->file++; break;
+        case NNAV_SRC_INFERRED: st->inferred++; break;
+        case NNAV_SRC_AGREE: st->agree++; break;
+        case NNAV_SRC_DISAGREE: st->disagree++; break;
+        default: st->unknown++; break;
+        }
+    }
+    for (uint32_t n = 0; n < m->nodes.n; n++)
+        if (S->node_failed[n] && (graph == NNAV_NONE || m->nodes.v[n].graph == graph))
+            st->ops_unknown++;
+}
+
+/* ---- the whole model ---- */
+
+void nnav_shapes_free(nnav_shapes *S)
+{
+    if (!S)
+        return;
+    free(S->facts);
+    free(S->costs);
+    free(S->node_failed);
+    free(S->gstate);
+    nnav_vec_free(S->dims);
+    nnav_vec_free(S->text);
+    nnav_vec_free(S->strs);
+    nnav_vec_free(S->syms);
+    nnav_vec_free(S->whys);
+    free(S->strtab.slot);
+    free(S->symtab.slot);
+    free(S->rules);
+    if (S->bind)
+        for (size_t i = 0; i < S->n_bind; i++)
+            free((char *)S->bind[i].name);
+    free(S->bind);
+    free(S);
+}
+
+nnav_shapes *nnav_shapes_infer(const nnav_model *m, const nnav_shapes_opts *o)
+{
+    nnav_shapes *S = calloc(1, sizeof *S);
+    if (!S)
+        return NULL;
+    S->m = m;
+    size_t nv = m->values.n ? m->values.n : 1, nn = m->nodes.n ? m->nodes.n : 1;
+    S->facts = malloc(nv * sizeof *S->facts);
+    S->costs = calloc(nn, sizeof *S->costs);
+    S->node_failed = calloc(nn, 1);
+    S->gstate = calloc(m->graphs.n ? m->graphs.n : 1, 1);
+    for (const nnav_rule *r = nnav_shape_rules; r->op; r++)
+        S->n_rules++;
+    S->rules = malloc((S->n_rules ? S->n_rules : 1) * sizeof *S->rules);
+    if (!S->facts || !S->costs || !S->node_failed || !S->gstate || !S->rules)
+        goto oom;
+    for (size_t i = 0; i < S->n_rules; i++)
+        S->rules[i] = &nnav_shape_rules[i];
+    qsort(S->rules, S->n_rules, sizeof *S->rules, rule_cmp);
+    if (o && o->n_bind) {
+        S->bind = calloc(o->n_bind, sizeof *S->bind);
+        if (!S->bind)
+            goto oom;
+        for (size_t i = 0; i < o->n_bind; i++, S->n_bind++) {
+            S->bind[i].name = strdup(o->bind[i].name);
+            S->bind[i].value = o->bind[i].value;
+            if (!S->bind[i].name)
+                goto oom;
+        }
+    }
+    for (uint32_t v = 0; v < m->values.n; v++)
+        S->facts[v] = UNKNOWN;
+    /* Every root first, then whatever no pass reached (bodies of ops
+     * without a rule, functions nobody calls, bodies nested past the
+     * depth bound), each on its own. */
+    for (uint32_t g = 0; g < m->graphs.n; g++)
+        if (m->graphs.v[g].parent == NNAV_NONE && m->graphs.v[g].kind != NNAV_GRAPH_FUNCTION)
+            infer_graph(S, g, NULL, 0, 0, NNAV_NONE);
+    for (uint32_t g = 0; g < m->graphs.n; g++)
+        if (!S->gstate[g])
+            infer_graph(S, g, NULL, 0, 0, NNAV_NONE);
+    for (uint32_t v = 0; v < m->values.n; v++)
+        if (m->values.v[v].kind == NNAV_VAL_UNDEFINED && S->facts[v].why == NNAV_NONE)
+            S->facts[v].why = why_add(S, "defined nowhere in scope");
+    if (S->oom)
+        goto oom;
+    return S;
+oom:
+    nnav_shapes_free(S);
+    return NULL;
+}
