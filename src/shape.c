@@ -573,7 +573,7 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
         return 0;
     f->src = NNAV_SRC_FILE;
     if (k == 0) {
-        f->not_tensor = 1;
+        f->not_tensor = NNAV_NT_OTHER;
         return 1;
     }
     f->dtype = et;
@@ -931,6 +931,30 @@ void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, cons
     nnav_fact *f = &ix->S->facts[v];
     f->fold = dims_put(ix->S, tmp, n);
     f->fold_n = f->fold == NNAV_NONE ? 0 : (uint32_t)n;
+}
+
+void nnav_ix_out_seq(nnav_ictx *ix, uint32_t o, const nnav_fact *elem, int32_t dtype)
+{
+    uint32_t v = out_value(ix, o);
+    if (v == NNAV_NONE)
+        return;
+    nnav_fact f = elem ? *elem : UNKNOWN;
+    if (!elem)
+        f.dtype = dtype;
+    f.fold = NNAV_NONE, f.fold_n = 0, f.why = NNAV_NONE;
+    f.not_tensor = elem ? NNAV_NT_SEQ : NNAV_NT_SEQ_EMPTY;
+    f.src = NNAV_SRC_INFERRED;
+    ix->S->facts[v] = f;
+}
+
+int nnav_ix_seq(const nnav_ictx *ix, uint32_t i, nnav_fact *elem)
+{
+    const nnav_fact *f = nnav_ix_in(ix, i);
+    if (!f || (f->not_tensor != NNAV_NT_SEQ && f->not_tensor != NNAV_NT_SEQ_EMPTY))
+        return 0;
+    *elem = *f;
+    elem->not_tensor = 0;
+    return f->not_tensor == NNAV_NT_SEQ ? 1 : 2;
 }
 
 int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...)
@@ -1328,9 +1352,16 @@ void nnav_fact_format(const nnav_shapes *S, const nnav_fact *f, char *buf, size_
         nnav_sb_put(&b, f->src == NNAV_SRC_NONE ? "?" : "");
         return;
     }
+    int seq = f->not_tensor == NNAV_NT_SEQ || f->not_tensor == NNAV_NT_SEQ_EMPTY;
+    if (seq)
+        nnav_sb_put(&b, "seq(");
     nnav_sb_put(&b, f->dtype ? nnav_dtype_name(f->dtype) : "?");
+    if (f->not_tensor == NNAV_NT_SEQ_EMPTY) {
+        nnav_sb_put(&b, ")");
+        return;
+    }
     if (f->rank < 0) {
-        nnav_sb_put(&b, "[...]");
+        nnav_sb_put(&b, seq ? "[...])" : "[...]");
         return;
     }
     nnav_sb_put(&b, "[");
@@ -1339,7 +1370,7 @@ void nnav_fact_format(const nnav_shapes *S, const nnav_fact *f, char *buf, size_
             nnav_sb_put(&b, ",");
         dim_put(S, &b, S->dims.v[f->dims + i], 0);
     }
-    nnav_sb_put(&b, "]");
+    nnav_sb_put(&b, seq ? "])" : "]");
 }
 
 void nnav_shapes_value_format(const nnav_shapes *S, uint32_t v, char *buf, size_t n)
@@ -1350,7 +1381,7 @@ void nnav_shapes_value_format(const nnav_shapes *S, uint32_t v, char *buf, size_
         return;
     }
     const nnav_fact *f = &S->facts[v];
-    if (f->not_tensor || fact_empty(f)) {
+    if (f->not_tensor == NNAV_NT_OTHER || fact_empty(f)) {
         nnav_value_type_format(S->m, v, buf, n);
         if (n && !buf[0])
             nnav_fact_format(S, f, buf, n);

@@ -40,6 +40,8 @@ typedef enum nnav_fact_src {
     NNAV_SRC_DISAGREE,  /* inferred, and the file says otherwise */
 } nnav_fact_src;
 
+enum { NNAV_NT_SEQ = 1, NNAV_NT_SEQ_EMPTY = 2, NNAV_NT_OTHER = 3 };
+
 typedef struct nnav_fact {
     int32_t dtype;      /* element type, 0 unknown */
     int32_t rank;       /* -1 unknown */
@@ -47,7 +49,9 @@ typedef struct nnav_fact {
     uint32_t fold;      /* folded small integer value (rank 0 or 1), or NNAV_NONE */
     uint32_t fold_n;
     uint8_t src;        /* nnav_fact_src */
-    uint8_t not_tensor; /* a sequence, map or optional: no shape */
+    uint8_t not_tensor; /* 0 a tensor; NNAV_NT_SEQ: a sequence whose elements have
+                           dtype/rank/dims; NNAV_NT_SEQ_EMPTY: one with no element
+                           yet; NNAV_NT_OTHER: a map or optional (the file's type) */
     uint32_t why;       /* reason id when unknown or partly unknown, NNAV_NONE if none */
 } nnav_fact;
 

@@ -75,6 +75,11 @@ void nnav_ix_out(nnav_ictx *ix, uint32_t o, int32_t dtype, int32_t rank, const n
 void nnav_ix_out_same(nnav_ictx *ix, uint32_t o, uint32_t i); /* copy input i's fact */
 void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, const nnav_dim *v,
                       size_t n);
+/* Sequences: output o is a sequence of elements like `elem` (NULL: none
+ * yet, of element type dtype); nnav_ix_seq() reads input i's element fact
+ * into *elem and returns 1 for a sequence (2: no element yet), 0 if not one. */
+void nnav_ix_out_seq(nnav_ictx *ix, uint32_t o, const nnav_fact *elem, int32_t dtype);
+int nnav_ix_seq(const nnav_ictx *ix, uint32_t i, nnav_fact *elem);
 int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- bodies ---- */
