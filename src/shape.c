@@ -57,10 +57,11 @@ struct nnav_shapes {
     size_t n_rules;
     nnav_bind *bind;
     size_t n_bind;
+    uint64_t work; /* nodes inferred, counting re-inferred bodies */
     int oom;
 };
 
-static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, NNAV_NONE};
+static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, 0, NNAV_NONE};
 
 /* ---- small tables ---- */
 
@@ -971,18 +972,28 @@ int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...)
 static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed, size_t n_seed,
                         int depth, uint32_t caller);
 
+/* A body is inferred again at each call, with the caller's facts. Calls
+ * nested in calls could make that exponential on a hostile file: past a
+ * budget of work proportional to the model, a body already inferred keeps
+ * the facts it has. */
+static int rerun_ok(const nnav_shapes *S, uint32_t g)
+{
+    return S->gstate[g] == 0 || S->work < 8 * (uint64_t)S->m->nodes.n + 100000;
+}
+
 uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *in, size_t n)
 {
     uint32_t a = nnav_ix_attr(ix, name);
     if (a == NNAV_NONE)
         return NNAV_NONE;
     const nnav_attr *at = &ix->m->attrs.v[a];
-    if (at->type != NNAV_ATTR_GRAPH || at->graph_count != 1)
+    if ((at->type != NNAV_ATTR_GRAPH && at->type != NNAV_ATTR_TF_FUNC) || at->graph_count != 1)
         return NNAV_NONE;
     uint32_t g = at->graph_first;
     if (ix->S->gstate[g] == 1 || ix->depth + 1 >= SHAPE_DEPTH)
         return NNAV_NONE;
-    infer_graph(ix->S, g, in, n, ix->depth + 1, ix->caller);
+    if (rerun_ok(ix->S, g))
+        infer_graph(ix->S, g, in, n, ix->depth + 1, ix->caller);
     return g;
 }
 
@@ -1040,7 +1051,8 @@ static int call_function(nnav_ictx *ix)
         n = sizeof seed / sizeof *seed;
     for (size_t i = 0; i < n; i++)
         seed[i] = nnav_ix_in(ix, (uint32_t)i);
-    infer_graph(ix->S, g, seed, n, ix->depth + 1, ix->node);
+    if (rerun_ok(ix->S, g))
+        infer_graph(ix->S, g, seed, n, ix->depth + 1, ix->node);
     for (uint32_t o = 0; o < ix->nd->out_count; o++) {
         const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
         uint32_t v = out_value(ix, o);
@@ -1055,23 +1067,113 @@ static int call_function(nnav_ictx *ix)
 
 static void cost_node(nnav_shapes *S, uint32_t n);
 
+static int fact_complete(const nnav_shapes *S, const nnav_fact *f)
+{
+    if (!f->dtype || f->rank < 0)
+        return 0;
+    for (int32_t i = 0; i < f->rank; i++)
+        if (S->dims.v[f->dims + i] == NNAV_DIM_UNKNOWN)
+            return 0;
+    return 1;
+}
+
+/* TensorFlow: ops whose shape rule is an ONNX op's, attribute names aside. */
+static const char *const TF_AS_ONNX[][2] = {
+    {"Identity", "Identity"}, {"StopGradient", "Identity"}, {"Snapshot", "Identity"},
+    {"Relu", "Relu"}, {"Relu6", "Relu"}, {"Elu", "Relu"}, {"Selu", "Relu"}, {"Tanh", "Tanh"},
+    {"Sigmoid", "Sigmoid"}, {"Softplus", "Relu"}, {"Exp", "Exp"}, {"Log", "Log"},
+    {"Sqrt", "Sqrt"}, {"Rsqrt", "Sqrt"}, {"Square", "Sqrt"}, {"Neg", "Neg"}, {"Abs", "Abs"},
+    {"Softmax", "Softmax"}, {"LogSoftmax", "Softmax"}, {"Add", "Add"}, {"AddV2", "Add"},
+    {"BiasAdd", "Add"}, {"Sub", "Sub"}, {"Mul", "Mul"}, {"RealDiv", "Div"},
+    {"Maximum", "Max"}, {"Minimum", "Min"}, {"Pow", "Pow"}, {"SquaredDifference", "Pow"},
+    {"Equal", "Equal"}, {"Greater", "Greater"}, {"Less", "Less"},
+};
+
+/* The tensor a TensorFlow Const holds: its dims, folded when small. */
+static int tf_const(nnav_ictx *ix)
+{
+    uint32_t a = nnav_ix_attr(ix, "value");
+    if (a == NNAV_NONE || ix->m->attrs.v[a].type != NNAV_ATTR_TENSOR || !ix->m->attrs.v[a].tensor_count)
+        return nnav_ix_fail(ix, "no value tensor");
+    const nnav_tensor *t = &ix->m->tensors.v[ix->m->attrs.v[a].tensor_first];
+    if (t->ndims > NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    nnav_dim d[NNAV_RANK_MAX];
+    for (uint32_t i = 0; i < t->ndims; i++)
+        d[i] = ix->m->dims.v[t->dims_first + i] >= 0 ? ix->m->dims.v[t->dims_first + i]
+                                                      : NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, t->dtype, (int32_t)t->ndims, d);
+    return 0;
+}
+
+static int tf_matmul(nnav_ictx *ix)
+{
+    const nnav_dim *a = nnav_ix_dims(ix, 0), *b = nnav_ix_dims(ix, 1);
+    if (!a || !b || nnav_ix_rank(ix, 0) != 2 || nnav_ix_rank(ix, 1) != 2)
+        return nnav_ix_fail(ix, "operands are not matrices of known rank");
+    nnav_dim d[2] = {a[nnav_ix_attr_i(ix, "transpose_a", 0) ? 1 : 0],
+                     b[nnav_ix_attr_i(ix, "transpose_b", 0) ? 0 : 1]};
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 2, d);
+    return 0;
+}
+
+/* A call through a func attr: the function's body with the caller's facts. */
+static int tf_call(nnav_ictx *ix)
+{
+    const nnav_fact *seed[256];
+    size_t n = nnav_ix_nin(ix);
+    if (n > sizeof seed / sizeof *seed)
+        return nnav_ix_fail(ix, "over 256 inputs");
+    for (size_t i = 0; i < n; i++)
+        seed[i] = nnav_ix_in(ix, (uint32_t)i);
+    uint32_t g = nnav_ix_body(ix, "f", seed, n);
+    if (g == NNAV_NONE)
+        return nnav_ix_fail(ix, "its function could not be inferred");
+    for (uint32_t o = 0; o < ix->nd->out_count; o++) {
+        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
+        if (f && !ix->m->refs.v[ix->nd->out_first + o].control)
+            nnav_ix_out(ix, o, f->dtype, f->rank, f->rank >= 0 ? nnav_shapes_dims(ix->S, f->dims) : NULL);
+    }
+    return 0;
+}
+
+static int tf_rule(nnav_ictx *ix, const nnav_shapes *S)
+{
+    const nnav_node *nd = ix->nd;
+    if (nnav_span_eqs(nd->op, "Const"))
+        return tf_const(ix);
+    if (nnav_span_eqs(nd->op, "MatMul"))
+        return tf_matmul(ix);
+    if (nnav_span_eqs(nd->op, "PartitionedCall") || nnav_span_eqs(nd->op, "StatefulPartitionedCall"))
+        return tf_call(ix);
+    for (size_t i = 0; i < sizeof TF_AS_ONNX / sizeof *TF_AS_ONNX; i++)
+        if (nnav_span_eqs(nd->op, TF_AS_ONNX[i][0])) {
+            nnav_span on = {(const uint8_t *)TF_AS_ONNX[i][1], strlen(TF_AS_ONNX[i][1])};
+            const nnav_rule *r = rule_find(S, on);
+            if (r)
+                return r->fn(ix);
+        }
+    return nnav_ix_fail(ix, "no rule for this TensorFlow op; the file's _output_shapes are used");
+}
+
 static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
 {
     const nnav_model *m = S->m;
     const nnav_node *nd = &m->nodes.v[n];
     nnav_ictx ix = {S, m, nd, n, depth, caller, {0}};
+    S->work++;
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);
-        if (v != NNAV_NONE)
+        if (v != NNAV_NONE && m->values.v[v].kind == NNAV_VAL_NODE && m->values.v[v].producer == n)
             S->facts[v] = UNKNOWN;
     }
     int rc;
     char ob[96], db[64];
     nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
-    if (m->tf) {
-        rc = nnav_ix_fail(&ix, "TensorFlow ops are not inferred; the file's _output_shapes are shown");
-    } else if (nd->function != NNAV_NONE) {
+    if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
+    } else if (m->tf) {
+        rc = tf_rule(&ix, S);
     } else if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx")) {
         nnav_text_escape(nd->domain.p, (size_t)nd->domain.n, db, sizeof db);
         rc = nnav_ix_fail(&ix, "no rule for %s:%s", db, ob);
@@ -1100,6 +1202,11 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
             m->values.v[v].kind != NNAV_VAL_NODE)
             continue;
         nnav_fact *f = &S->facts[v];
+        if (m->refs.v[nd->out_first + o].control) {
+            *f = UNKNOWN;
+            f->control = 1;
+            continue;
+        }
         if (rc < 0) {
             *f = UNKNOWN;
             f->why = why;
@@ -1109,6 +1216,8 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
             f->why = why_add(S, "%s (node \"%s\"): output %u not inferred", ob, nb, o);
         }
         settle(S, v);
+        if (f->why != NNAV_NONE && fact_complete(S, f))
+            f->why = NNAV_NONE; /* the file filled in what the rule could not */
     }
     cost_node(S, n);
 }
@@ -1381,6 +1490,10 @@ void nnav_shapes_value_format(const nnav_shapes *S, uint32_t v, char *buf, size_
         return;
     }
     const nnav_fact *f = &S->facts[v];
+    if (f->control) {
+        snprintf(buf, n, "control");
+        return;
+    }
     if (f->not_tensor == NNAV_NT_OTHER || fact_empty(f)) {
         nnav_value_type_format(S->m, v, buf, n);
         if (n && !buf[0])
@@ -1407,6 +1520,8 @@ void nnav_shapes_stats_get(const nnav_shapes *S, uint32_t graph, nnav_shapes_sta
         if (graph != NNAV_NONE && val->graph != graph)
             continue;
         const nnav_fact *f = &S->facts[v];
+        if (f->control)
+            continue;
         st->values++;
         if (f->dtype)
             st->typed++;

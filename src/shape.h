@@ -49,6 +49,7 @@ typedef struct nnav_fact {
     uint32_t fold;      /* folded small integer value (rank 0 or 1), or NNAV_NONE */
     uint32_t fold_n;
     uint8_t src;        /* nnav_fact_src */
+    uint8_t control;    /* a TensorFlow control output "^N": order only, no data */
     uint8_t not_tensor; /* 0 a tensor; NNAV_NT_SEQ: a sequence whose elements have
                            dtype/rank/dims; NNAV_NT_SEQ_EMPTY: one with no element
                            yet; NNAV_NT_OTHER: a map or optional (the file's type) */
