@@ -58,6 +58,11 @@ struct nnav_shapes {
     nnav_bind *bind;
     size_t n_bind;
     uint64_t work; /* nodes inferred, counting re-inferred bodies */
+    struct op_cache {
+        char op[40];
+        uint8_t len, cls;
+        const nnav_rule *rule;
+    } ops[256]; /* op type -> rule and cost class; models repeat a few ops */
     int oom;
 };
 
@@ -1065,7 +1070,52 @@ static int call_function(nnav_ictx *ix)
     return 0;
 }
 
-static void cost_node(nnav_shapes *S, uint32_t n);
+enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM };
+
+static const char *const NO_FLOPS[] = {
+    "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
+    "ConstantOfShape", "Transpose", "Concat", "Split", "Slice", "Gather", "GatherElements",
+    "GatherND", "Expand", "Tile", "Pad", "Cast", "CastLike", "Dropout", "If", "Loop", "Scan",
+    "DepthToSpace", "SpaceToDepth", "Range", "NonZero", "ScatterND", "ScatterElements",
+    "SequenceEmpty", "SequenceInsert", "SequenceAt", "SequenceConstruct", "SplitToSequence",
+    "ConcatFromSequence", "EyeLike", "OneHot", "Compress", "Trilu", "ReverseSequence", NULL};
+
+static uint8_t cost_class(nnav_span op)
+{
+    static const struct { const char *op; uint8_t cls; } K[] = {
+        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
+        {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
+        {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}};
+    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
+        if (nnav_span_eqs(op, K[i].op))
+            return K[i].cls;
+    for (const char *const *p = NO_FLOPS; *p; p++)
+        if (nnav_span_eqs(op, *p))
+            return COST_NONE;
+    return COST_ELEM;
+}
+
+/* The rule and cost class of an ONNX-domain node's op, or NULL for another
+ * domain. Looked up once per op name, then from a small cache. */
+static const struct op_cache *op_info(nnav_shapes *S, const nnav_node *nd)
+{
+    if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx"))
+        return NULL;
+    static const struct op_cache none;
+    if (nd->op.n >= sizeof none.op)
+        return &none; /* no ONNX op has so long a name */
+    uint32_t h = (uint32_t)nnav_hash_bytes(nd->op.p, nd->op.n, 3) & 255;
+    struct op_cache *c = &S->ops[h];
+    if (c->len != nd->op.n || memcmp(c->op, nd->op.p, (size_t)nd->op.n) != 0 || !c->len) {
+        memcpy(c->op, nd->op.p, (size_t)nd->op.n);
+        c->len = (uint8_t)nd->op.n;
+        c->rule = rule_find(S, nd->op);
+        c->cls = cost_class(nd->op);
+    }
+    return c;
+}
+
+static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls);
 
 static int fact_complete(const nnav_shapes *S, const nnav_fact *f)
 {
@@ -1169,20 +1219,21 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
     }
     int rc;
     char ob[96], db[64];
-    nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
+    const struct op_cache *oc = op_info(S, nd);
     if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
     } else if (m->tf) {
         rc = tf_rule(&ix, S);
-    } else if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx")) {
+    } else if (!oc) {
         nnav_text_escape(nd->domain.p, (size_t)nd->domain.n, db, sizeof db);
+        nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         rc = nnav_ix_fail(&ix, "no rule for %s:%s", db, ob);
     } else {
-        const nnav_rule *r = rule_find(S, nd->op);
-        rc = r ? r->fn(&ix) : nnav_ix_fail(&ix, "no rule for op %s", ob);
+        rc = oc->rule ? oc->rule->fn(&ix) : nnav_ix_fail(&ix, "no rule for this op");
     }
     uint32_t why = NNAV_NONE;
     if (rc < 0) {
+        nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         S->node_failed[n] = 1;
         /* The root cause: an input that was already unknown. */
         for (uint32_t i = 0; i < nnav_ix_nin(&ix) && why == NNAV_NONE; i++) {
@@ -1219,7 +1270,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         if (f->why != NNAV_NONE && fact_complete(S, f))
             f->why = NNAV_NONE; /* the file filled in what the rule could not */
     }
-    cost_node(S, n);
+    cost_node(S, n, oc ? oc->cls : COST_ELEM);
 }
 
 static void seed_value(nnav_shapes *S, uint32_t v, const nnav_fact *seed)
@@ -1290,11 +1341,6 @@ static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed
 
 /* ---- cost ---- */
 
-static int op_is(const nnav_node *nd, const char *op)
-{
-    return (nd->domain.n == 0 || nnav_span_eqs(nd->domain, "ai.onnx")) && nnav_span_eqs(nd->op, op);
-}
-
 /* Elements of a fact, with named dims at their bound values; -1 unknown. */
 static double fact_elems(const nnav_shapes *S, const nnav_fact *f, int *sym)
 {
@@ -1324,15 +1370,8 @@ static double dim_num(const nnav_shapes *S, const nnav_fact *f, int32_t axis, in
     return x < 0 ? -1 : (double)x;
 }
 
-static const char *const NO_FLOPS[] = {
-    "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
-    "ConstantOfShape", "Transpose", "Concat", "Split", "Slice", "Gather", "GatherElements",
-    "GatherND", "Expand", "Tile", "Pad", "Cast", "CastLike", "Dropout", "If", "Loop", "Scan",
-    "DepthToSpace", "SpaceToDepth", "Range", "NonZero", "ScatterND", "ScatterElements",
-    "SequenceEmpty", "SequenceInsert", "SequenceAt", "SequenceConstruct", "SplitToSequence",
-    "ConcatFromSequence", "EyeLike", "OneHot", "Compress", "Trilu", "ReverseSequence", NULL};
 
-static void cost_node(nnav_shapes *S, uint32_t n)
+static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
 {
     const nnav_model *m = S->m;
     const nnav_node *nd = &m->nodes.v[n];
@@ -1366,9 +1405,8 @@ static void cost_node(nnav_shapes *S, uint32_t n)
     const nnav_fact *out0 = nd->out_count ? nnav_shapes_fact(S, out_value(&ix, 0)) : NULL;
     double oe = fact_elems(S, out0, &sym);
     const nnav_fact *x = nnav_ix_in(&ix, 0), *w = nnav_ix_in(&ix, 1);
-    if (op_is(nd, "Conv") || op_is(nd, "ConvInteger") || op_is(nd, "QLinearConv") ||
-        op_is(nd, "ConvTranspose")) {
-        if (op_is(nd, "QLinearConv"))
+    if (cls == COST_CONV || cls == COST_QCONV || cls == COST_CONVT) {
+        if (cls == COST_QCONV)
             w = nnav_ix_in(&ix, 3);
         double k = 1;
         for (int32_t i = 1; w && i < w->rank; i++) {
@@ -1376,16 +1414,15 @@ static void cost_node(nnav_shapes *S, uint32_t n)
             k = d < 0 || k < 0 ? -1 : k * d;
         }
         /* A transposed conv spreads each input element over the kernel. */
-        double base = op_is(nd, "ConvTranspose") ? fact_elems(S, x, &sym) : oe;
+        double base = cls == COST_CONVT ? fact_elems(S, x, &sym) : oe;
         if (!w || w->rank < 3 || k < 0 || base < 0)
             c->known = 0;
         else
             c->macs = base * k;
         c->flops = 2 * c->macs + (nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
-    } else if (op_is(nd, "MatMul") || op_is(nd, "MatMulInteger") || op_is(nd, "QLinearMatMul") ||
-               op_is(nd, "Gemm")) {
+    } else if (cls == COST_MATMUL || cls == COST_GEMM) {
         double kdim;
-        if (op_is(nd, "Gemm"))
+        if (cls == COST_GEMM)
             kdim = dim_num(S, x, nnav_ix_attr_i(&ix, "transA", 0) ? 0 : 1, &sym);
         else
             kdim = x ? dim_num(S, x, x->rank - 1, &sym) : -1;
@@ -1393,22 +1430,16 @@ static void cost_node(nnav_shapes *S, uint32_t n)
             c->known = 0;
         else
             c->macs = oe * kdim;
-        c->flops = 2 * c->macs + (op_is(nd, "Gemm") && nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
-    } else {
-        int none = 0;
-        for (const char *const *p = NO_FLOPS; *p; p++)
-            if (op_is(nd, *p))
-                none = 1;
-        if (!none) {
-            /* Pools and reductions read every input element; the rest do
-             * about one operation per output element. */
-            double ie = fact_elems(S, x, &sym);
-            double e = ie > oe ? ie : oe;
-            if (e < 0)
-                c->known = 0;
-            else
-                c->flops = e;
-        }
+        c->flops = 2 * c->macs + (cls == COST_GEMM && nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+    } else if (cls == COST_ELEM) {
+        /* Pools and reductions read every input element; the rest do
+         * about one operation per output element. */
+        double ie = fact_elems(S, x, &sym);
+        double e = ie > oe ? ie : oe;
+        if (e < 0)
+            c->known = 0;
+        else
+            c->flops = e;
     }
     c->symbolic = (uint8_t)sym;
 }
