@@ -15,6 +15,7 @@
 #include "dtype.h"
 #include "sbuf.h"
 #include "shape_int.h"
+#include "wire.h"
 
 /* Bodies nested deeper than this below the graph being inferred are left
  * to the final sweep, which starts again at depth 0: the C stack stays small
@@ -538,6 +539,27 @@ const char *nnav_shapes_why(const nnav_shapes *S, uint32_t why)
     return why < S->whys.n ? S->text.v + S->whys.v[why] : "";
 }
 
+/* TypeProto.sequence_type.elem_type, or an empty span. */
+static nnav_span seq_elem_type(nnav_span type)
+{
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_span seq = {0};
+    nnav_wire_init(&r, type.p, type);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == 4 && f.wt == NNAV_WT_LEN)
+            seq = f.s;
+    if (!seq.p)
+        return seq;
+    nnav_span elem = {0};
+    nnav_wire_init(&r, type.p, seq);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == 1 && f.wt == NNAV_WT_LEN)
+            elem = f.s;
+    return elem;
+}
+
 /* What the file says of v, dims into d (max NNAV_RANK_MAX). */
 static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
 {
@@ -579,8 +601,16 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
         return 0;
     f->src = NNAV_SRC_FILE;
     if (k == 0) {
+        /* A sequence of tensors: its elements' type, as inference keeps it. */
+        nnav_span elem = seq_elem_type(type);
         f->not_tensor = NNAV_NT_OTHER;
-        return 1;
+        if (elem.p && nnav_type_tensor(elem, &et, &hs, &rank, raw, params, NNAV_RANK_MAX) == 1) {
+            f->not_tensor = NNAV_NT_SEQ;
+            type = elem;
+            k = 1;
+        } else {
+            return 1;
+        }
     }
     f->dtype = et;
     if (hs && rank <= NNAV_RANK_MAX) {
