@@ -1,4 +1,5 @@
-/* cli.c - the scriptable face: info, tree, nodes, node, tensors, find.
+/* cli.c - the scriptable face: info, tree, nodes, node, tensors, find,
+ * shapes, cost, check, export.
  * Human tables by default, the same facts as YAML with --yaml. Every string
  * from the file goes through nnav_text_escape (tables) or nnav_yw_span (YAML). */
 #include "cli.h"
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "nnav.h"
+#include "shape.h"
 #include "yamlout.h"
 
 enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
@@ -22,6 +24,9 @@ typedef struct opts {
     long depth, max_values;
     int binary;
     const char *graph, *op, *sort;
+    int list_nodes, shapes; /* cost --nodes, nodes --shapes */
+    nnav_bind bind[64];     /* --dim NAME=N, names pointing into argv */
+    size_t n_bind;
     const char *model;
     const char *arg; /* NAME or PATTERN */
 } opts;
@@ -125,11 +130,87 @@ static const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_
     return buf;
 }
 
+/* ---- types, shapes and cost (shared by shapes, cost, check, node, nodes, info) ---- */
+
+/* The typed view, inferred on demand with the --dim bindings. */
+static nnav_shapes *shapes_of(const nnav_model *m, const opts *o)
+{
+    nnav_shapes_opts so = {o->bind, o->n_bind};
+    nnav_shapes *s = nnav_shapes_infer(m, &so);
+    if (!s)
+        fprintf(stderr, "nnav: out of memory while inferring types and shapes\n");
+    return s;
+}
+
+static const char *src_word(uint8_t src)
+{
+    switch (src) {
+    case NNAV_SRC_FILE: return "file";
+    case NNAV_SRC_INFERRED: return "inferred";
+    case NNAV_SRC_AGREE: return "agree";
+    case NNAV_SRC_DISAGREE: return "disagree";
+    }
+    return "unknown";
+}
+
+/* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units. */
+static void si(double v, char *buf, size_t n)
+{
+    const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
+    int i = 0;
+    while (v >= 999.5 && i < 6)
+        v /= 1000, i++;
+    if (i == 0)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
+}
+
+/* "4.09 G MACs, 8.21 G FLOPs, 25.6 M params, 109.6 MiB out" */
+static void cost_text(const nnav_cost *c, char *buf, size_t n)
+{
+    char a[32], b[32], p[32], o[32];
+    si(c->macs, a, sizeof a);
+    si(c->flops, b, sizeof b);
+    si((double)c->params, p, sizeof p);
+    human(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
+    snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s out%s", a, b, p, o,
+             c->known ? "" : " (partial: shapes missing)");
+}
+
+/* Exact counts in YAML: an integer when the double holds one, else the double. */
+static void yaml_count(nnav_yw *w, double v)
+{
+    if (v >= 0 && v < 1.8e19 && v == (double)(uint64_t)v)
+        nnav_yw_uint(w, (uint64_t)v);
+    else
+        nnav_yw_double(w, v);
+}
+
+static void yaml_cost_keys(nnav_yw *w, const nnav_cost *c)
+{
+    nnav_yw_key(w, "macs"), yaml_count(w, c->macs);
+    nnav_yw_key(w, "flops"), yaml_count(w, c->flops);
+    nnav_yw_key(w, "params"), nnav_yw_uint(w, c->params);
+    nnav_yw_key(w, "output_bytes"), yaml_count(w, c->out_bytes);
+}
+
+/* The type a value has as best known, "?" when nothing is. */
+static const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_t n)
+{
+    nnav_shapes_value_format(s, v, buf, n);
+    if (!buf[0])
+        snprintf(buf, n, "?");
+    return buf;
+}
+
 /* ---- model-wide facts (shared by info's two outputs) ---- */
 
 typedef struct op_count {
     const nnav_node *node; /* first node of this op (for its spans) */
     uint64_t count;
+    double macs, flops;    /* with costs: sums over the op's nodes */
+    uint64_t params;
 } op_count;
 
 static int op_cmp(const void *a, const void *b)
@@ -142,10 +223,24 @@ static int op_cmp(const void *a, const void *b)
     return c ? c : (x->node->op.n > y->node->op.n) - (x->node->op.n < y->node->op.n);
 }
 
-/* Op-type histogram over every graph, keyed by (domain, op). */
-static op_count *op_histogram(const nnav_model *m, size_t *count)
+/* Costs read best heaviest first; ties (ops without MACs) by FLOPs, then count. */
+static int op_cost_cmp(const void *a, const void *b)
 {
-    uint32_t nn = nnav_node_count(m);
+    const op_count *x = a, *y = b;
+    if (x->macs != y->macs)
+        return x->macs < y->macs ? 1 : -1;
+    if (x->flops != y->flops)
+        return x->flops < y->flops ? 1 : -1;
+    return op_cmp(a, b);
+}
+
+/* Op-type histogram over nodes [first, first + nn), keyed by (domain, op).
+ * With shapes, each op also sums its nodes' costs and the list is sorted by
+ * MACs; without, by count. A hash, not a scan of the ops so far: a file may
+ * hold a million distinct op types. */
+static op_count *op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
+                              const nnav_shapes *sh, size_t *count)
+{
     size_t cap = 64;
     while (cap < (size_t)nn * 2 + 64)
         cap *= 2;
@@ -155,12 +250,12 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
     if (!tab)
         return NULL;
     memset(tab, 0xff, cap * sizeof *tab);
-    ops = malloc(sizeof *ops * (nn + 1));
+    ops = calloc((size_t)nn + 1, sizeof *ops);
     if (!ops) {
         free(tab);
         return NULL;
     }
-    for (uint32_t i = 0; i < nn; i++) {
+    for (uint32_t i = first; i < first + nn; i++) {
         const nnav_node *nd = nnav_node_get(m, i);
         /* Local hash over (domain, op) */
         uint64_t h = 1469598103934665603ull;
@@ -170,24 +265,31 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
         for (uint64_t k = 0; k < nd->domain.n; k++)
             h = (h ^ nd->domain.p[k]) * 1099511628211ull;
         size_t s = (size_t)(h & (cap - 1));
+        op_count *oc;
         for (;;) {
             if (tab[s] == UINT32_MAX) {
                 tab[s] = (uint32_t)n;
-                ops[n].node = nd;
-                ops[n].count = 1;
-                n++;
+                oc = &ops[n++];
+                oc->node = nd;
                 break;
             }
-            const nnav_node *o = ops[tab[s]].node;
-            if (nnav_span_same(o->op, nd->op) && nnav_span_same(o->domain, nd->domain)) {
-                ops[tab[s]].count++;
+            oc = &ops[tab[s]];
+            if (nnav_span_same(oc->node->op, nd->op) && nnav_span_same(oc->node->domain, nd->domain))
                 break;
-            }
             s = (s + 1) & (cap - 1);
+        }
+        oc->count++;
+        if (sh) {
+            const nnav_cost *c = nnav_shapes_node_cost(sh, i);
+            if (c) {
+                oc->macs += c->macs;
+                oc->flops += c->flops;
+                oc->params += c->params;
+            }
         }
     }
     free(tab);
-    qsort(ops, n, sizeof *ops, op_cmp);
+    qsort(ops, n, sizeof *ops, sh ? op_cost_cmp : op_cmp);
     *count = n;
     return ops;
 }
@@ -354,8 +456,24 @@ static int cmd_info(const nnav_model *m, const opts *o)
     totals t;
     size_t nops = 0;
     compute_totals(m, &t);
-    op_count *ops = op_histogram(m, &nops);
+    op_count *ops = op_histogram(m, 0, nnav_node_count(m), NULL, &nops);
     char a[4096], b[1024];
+    /* The main graph's cost; its bodies' trip counts are unknown. */
+    nnav_shapes *s = shapes_of(m, o);
+    nnav_cost cost = {0};
+    uint64_t partial = 0;
+    char assumed[1024] = "";
+    int have_cost = s != NULL;
+    if (s) {
+        const nnav_graph *g0 = nnav_graph_get(m, 0);
+        nnav_shapes_graph_cost(s, 0, &cost);
+        nnav_shapes_assumed(s, assumed, sizeof assumed);
+        for (uint32_t i = 0; i < g0->node_count; i++) {
+            const nnav_cost *nc = nnav_shapes_node_cost(s, g0->node_first + i);
+            partial += !nc || !nc->known;
+        }
+        nnav_shapes_free(s);
+    }
     if (o->yaml) {
         nnav_yw w;
         if (nnav_yw_open(&w, stdout) < 0) {
@@ -415,6 +533,15 @@ static int cmd_info(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "initializer_bytes"), nnav_yw_uint(&w, t.init_bytes);
         nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, t.params);
         nnav_yw_key(&w, "constant_bytes"), nnav_yw_uint(&w, t.const_bytes);
+        if (have_cost) {
+            nnav_yw_key(&w, "compute");
+            nnav_yw_map_flow(&w);
+            yaml_cost_keys(&w, &cost);
+            nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
+            nnav_yw_key(&w, "assumed");
+            assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
+            nnav_yw_map_end(&w);
+        }
         nnav_yw_key(&w, "op_types");
         nnav_yw_seq(&w);
         for (size_t i = 0; i < nops; i++) {
@@ -494,6 +621,17 @@ static int cmd_info(const nnav_model *m, const opts *o)
     printf("%-14s %s bytes (%s)", "weights", a, b);
     print_bytes(t.params, a, sizeof a);
     printf(", %s parameters\n", a);
+    if (have_cost) {
+        char mac[32], par[32];
+        si(cost.macs, mac, sizeof mac);
+        si((double)cost.params, par, sizeof par);
+        printf("%-14s %s MACs, %s params in the main graph", "compute", mac, par);
+        if (partial)
+            printf(" (partial: %llu nodes lack shapes)", (unsigned long long)partial);
+        if (assumed[0])
+            printf("; assumed %s", assumed);
+        printf("\n");
+    }
     if (t.const_bytes) {
         print_bytes(t.const_bytes, a, sizeof a);
         printf("%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
@@ -674,13 +812,19 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
     if (rc)
         return rc;
     const nnav_graph *gr = nnav_graph_get(m, g);
+    nnav_shapes *s = NULL;
+    if (o->shapes && !(s = shapes_of(m, o)))
+        return EXIT_BADINPUT;
     nnav_yw w;
     if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0)
+        if (nnav_yw_open(&w, stdout) < 0) {
+            if (s)
+                nnav_shapes_free(s);
             return EXIT_BADINPUT;
+        }
         nnav_yw_seq(&w);
     }
-    char opb[1100], nm[1100], ins[8192], outs[8192];
+    char opb[1100], nm[1100], ins[8192], outs[8192], ty[1100];
     for (uint32_t i = 0; i < gr->node_count; i++) {
         uint32_t id = gr->node_first + i;
         const nnav_node *nd = nnav_node_get(m, id);
@@ -706,14 +850,37 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
             for (uint32_t k = 0; k < nd->out_count; k++)
                 nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k)->name);
             nnav_yw_seq_end(&w);
+            if (s) {
+                nnav_yw_key(&w, "output_types");
+                nnav_yw_seq_flow(&w);
+                for (uint32_t k = 0; k < nd->out_count; k++) {
+                    const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
+                    if (r->value == NNAV_NONE)
+                        nnav_yw_null(&w);
+                    else
+                        nnav_yw_cstr(&w, value_type(s, r->value, ty, sizeof ty));
+                }
+                nnav_yw_seq_end(&w);
+            }
             nnav_yw_map_end(&w);
             continue;
         }
         refs_text(m, nd->in_first, nd->in_count, ins, sizeof ins);
         refs_text(m, nd->out_first, nd->out_count, outs, sizeof outs);
-        printf("%6u  %-20s %-28s %s -> %s\n", nd->index, opb,
+        printf("%6u  %-20s %-28s %s -> %s", nd->index, opb,
                nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", ins, outs);
+        /* --shapes: the outputs' types after a colon, in output order. */
+        for (uint32_t k = 0; s && k < nd->out_count; k++) {
+            const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
+            if (r->control)
+                continue;
+            printf("%s%s", k ? ", " : "  : ",
+                   r->value == NNAV_NONE ? "-" : value_type(s, r->value, ty, sizeof ty));
+        }
+        printf("\n");
     }
+    if (s)
+        nnav_shapes_free(s);
     if (o->yaml) {
         nnav_yw_seq_end(&w);
         return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
@@ -912,6 +1079,30 @@ static int find_node(const nnav_model *m, const opts *o, uint32_t *out)
     return 0;
 }
 
+/* A node's input or output as typed: the source word and the type as best
+ * known. Where the file has a type that inference confirms or cannot check,
+ * the file's own words for it (which may say the type is malformed); the
+ * inferred type where the file has none or disagrees. *file gets the file's
+ * type on a disagreement. */
+static void typed_cols(const nnav_model *m, const nnav_shapes *s, uint32_t v, char *buf,
+                       size_t n, char *file, size_t fn)
+{
+    char ty[1100], ft[1100];
+    const nnav_fact *f = s ? nnav_shapes_fact(s, v) : NULL;
+    uint8_t src = f ? f->src : NNAV_SRC_NONE;
+    nnav_value_type_format(m, v, ft, sizeof ft);
+    file[0] = 0;
+    if (ft[0] && (src == NNAV_SRC_FILE || src == NNAV_SRC_AGREE))
+        snprintf(ty, sizeof ty, "%s", ft);
+    else if (s && f && (f->dtype || f->rank >= 0))
+        value_type(s, v, ty, sizeof ty);
+    else
+        snprintf(ty, sizeof ty, "%s", ft[0] ? ft : "?");
+    if (src == NNAV_SRC_DISAGREE)
+        snprintf(file, fn, "%s", ft[0] ? ft : "?");
+    snprintf(buf, n, "%-9s %-24s", src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src), ty);
+}
+
 static int cmd_node(const nnav_model *m, const opts *o)
 {
     uint32_t id;
@@ -919,12 +1110,18 @@ static int cmd_node(const nnav_model *m, const opts *o)
     if (rc)
         return rc;
     const nnav_node *nd = nnav_node_get(m, id);
-    char a[8192], b[2048], c[2048], path[2048];
+    char a[8192], b[2048], c[2048], path[2048], ft[1100];
     nnav_graph_path(m, nd->graph, path, sizeof path);
+    /* Without memory for the typed view, the node is still shown as the file has it. */
+    nnav_shapes *s = shapes_of(m, o);
+    const nnav_cost *cost = s ? nnav_shapes_node_cost(s, id) : NULL;
     if (o->yaml) {
         nnav_yw w;
-        if (nnav_yw_open(&w, stdout) < 0)
+        if (nnav_yw_open(&w, stdout) < 0) {
+            if (s)
+                nnav_shapes_free(s);
             return EXIT_BADINPUT;
+        }
         nnav_yw_map(&w);
         nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
         nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
@@ -969,6 +1166,13 @@ static int cmd_node(const nnav_model *m, const opts *o)
                     const nnav_value *v = nnav_value_get(m, r->value);
                     nnav_value_type_format(m, r->value, b, sizeof b);
                     nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, b);
+                    if (s) {
+                        const nnav_fact *f = nnav_shapes_fact(s, r->value);
+                        nnav_yw_key(&w, "inferred_type");
+                        nnav_yw_cstr(&w, value_type(s, r->value, c, sizeof c));
+                        nnav_yw_key(&w, "type_source");
+                        nnav_yw_cstr(&w, src_word(f ? f->src : NNAV_SRC_NONE));
+                    }
                     if (!side) {
                         nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
                         if (v->kind == NNAV_VAL_NODE) {
@@ -994,7 +1198,16 @@ static int cmd_node(const nnav_model *m, const opts *o)
             }
             nnav_yw_seq_end(&w);
         }
+        if (cost) {
+            nnav_yw_key(&w, "cost");
+            nnav_yw_map_flow(&w);
+            yaml_cost_keys(&w, cost);
+            nnav_yw_key(&w, "known"), nnav_yw_bool(&w, cost->known);
+            nnav_yw_map_end(&w);
+        }
         nnav_yw_map_end(&w);
+        if (s)
+            nnav_shapes_free(s);
         return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
     }
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
@@ -1025,8 +1238,11 @@ static int cmd_node(const nnav_model *m, const opts *o)
             continue;
         }
         source_text(m, r->value, nd->graph, b, sizeof b);
-        nnav_value_type_format(m, r->value, c, sizeof c);
-        printf("  [%u] %-28s %-24s from %s\n", i, esc(r->name, a, sizeof a), c[0] ? c : "?", b);
+        typed_cols(m, s, r->value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s from %s", i, esc(r->name, a, sizeof a), c, b);
+        if (ft[0])
+            printf("; the file says %s", ft);
+        printf("\n");
     }
     printf("outputs (%u):\n", nd->out_count);
     for (uint32_t i = 0; i < nd->out_count; i++) {
@@ -1038,8 +1254,8 @@ static int cmd_node(const nnav_model *m, const opts *o)
         const nnav_value *v = nnav_value_get(m, r->value);
         uint32_t nc;
         const uint32_t *cons = nnav_value_consumers(m, r->value, &nc);
-        nnav_value_type_format(m, r->value, c, sizeof c);
-        printf("  [%u] %-28s %-24s to ", i, esc(r->name, a, sizeof a), c[0] ? c : "?");
+        typed_cols(m, s, r->value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s to ", i, esc(r->name, a, sizeof a), c);
         if (nc == 0 && !v->is_output)
             printf("(no consumers)");
         for (uint32_t k = 0; k < nc && k < 32; k++) {
@@ -1055,8 +1271,16 @@ static int cmd_node(const nnav_model *m, const opts *o)
             printf(", ... (%u in all)", nc);
         if (v->is_output)
             printf("%sgraph output", nc ? ", " : "");
+        if (ft[0])
+            printf("; the file says %s", ft);
         printf("\n");
     }
+    if (cost) {
+        cost_text(cost, a, sizeof a);
+        printf("%-10s %s\n", "cost", a);
+    }
+    if (s)
+        nnav_shapes_free(s);
     return 0;
 }
 
@@ -1321,6 +1545,484 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     return vrc;
 }
 
+/* ---- shapes, cost, check ---- */
+
+/* One graph (--graph, default /) or every graph (--all): ids [*first, *end). */
+static int graph_range(const nnav_model *m, const opts *o, const char *cmd, uint32_t *first,
+                       uint32_t *end)
+{
+    uint32_t g;
+    int rc;
+    if (o->all && o->graph)
+        return usage_error(cmd, "--graph and --all exclude each other%s", NULL);
+    if (o->all) {
+        *first = 0;
+        *end = nnav_graph_count(m);
+        return 0;
+    }
+    if ((rc = pick_graph(m, o, cmd, &g)) != 0)
+        return rc;
+    *first = g;
+    *end = g + 1;
+    return 0;
+}
+
+static void add_value(const nnav_model *m, uint32_t g, uint32_t id, uint8_t *seen, uint32_t *v,
+                      size_t *n)
+{
+    if (id == NNAV_NONE || seen[id] || nnav_value_get(m, id)->graph != g ||
+        nnav_value_get(m, id)->kind == NNAV_VAL_UNDEFINED)
+        return;
+    seen[id] = 1;
+    v[(*n)++] = id;
+}
+
+static uint32_t init_value(const nnav_model *m, uint32_t g, uint32_t t)
+{
+    nnav_span nm = nnav_tensor_get(m, t)->name;
+    uint32_t id = nnav_value_lookup(m, g, (const char *)nm.p, (size_t)nm.n);
+    if (id == NNAV_NONE)
+        return NNAV_NONE;
+    uint8_t k = nnav_value_get(m, id)->kind;
+    return k == NNAV_VAL_INITIALIZER || k == NNAV_VAL_SPARSE ? id : NNAV_NONE;
+}
+
+/* The values a graph defines, in the order a reader meets them: its inputs,
+ * its initializers (dense, then sparse), then each node's outputs in node
+ * order. seen (a byte per value, all zero) keeps an initializer that is also
+ * an input, or an output two nodes name, to one line; it is left zeroed. */
+static uint32_t *graph_values(const nnav_model *m, uint32_t g, uint8_t *seen, size_t *count)
+{
+    const nnav_graph *gr = nnav_graph_get(m, g);
+    size_t cap = (size_t)gr->input_count + gr->init_count + gr->sparse_count + 1, n = 0;
+    for (uint32_t i = 0; i < gr->node_count; i++)
+        cap += nnav_node_get(m, gr->node_first + i)->out_count;
+    uint32_t *v = malloc(cap * sizeof *v);
+    if (!v)
+        return NULL;
+    for (uint32_t i = 0; i < gr->input_count; i++)
+        add_value(m, g, nnav_vinfo_get(m, gr->input_first + i)->value, seen, v, &n);
+    for (uint32_t i = 0; i < gr->init_count; i++)
+        add_value(m, g, init_value(m, g, gr->init_first + i), seen, v, &n);
+    for (uint32_t i = 0; i < gr->sparse_count; i++) {
+        uint32_t t = nnav_sparse_get(m, gr->sparse_first + i)->values;
+        if (t != NNAV_NONE)
+            add_value(m, g, init_value(m, g, t), seen, v, &n);
+    }
+    for (uint32_t i = 0; i < gr->node_count; i++) {
+        const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+        for (uint32_t k = 0; k < nd->out_count; k++) {
+            const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
+            if (!r->control)
+                add_value(m, g, r->value, seen, v, &n);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        seen[v[i]] = 0;
+    *count = n;
+    return v;
+}
+
+/* Counts over the values listed, by the same rules as their lines. */
+static void count_fact(nnav_shapes_stats *st, const nnav_shapes *s, const nnav_fact *f)
+{
+    st->values++;
+    if (!f)
+        return;
+    st->typed += f->dtype != 0;
+    if (f->rank >= 0 && !f->not_tensor) {
+        const nnav_dim *d = nnav_shapes_dims(s, f->dims);
+        int full = 1;
+        for (int32_t i = 0; i < f->rank; i++)
+            full &= d[i] != NNAV_DIM_UNKNOWN;
+        st->shaped++;
+        st->full += full;
+    }
+    switch (f->src) {
+    case NNAV_SRC_FILE: st->file++; break;
+    case NNAV_SRC_INFERRED: st->inferred++; break;
+    case NNAV_SRC_AGREE: st->agree++; break;
+    case NNAV_SRC_DISAGREE: st->disagree++; break;
+    default: st->unknown++;
+    }
+}
+
+static void yaml_fact_shape(nnav_yw *w, const nnav_shapes *s, const nnav_fact *f)
+{
+    char d[512];
+    nnav_yw_key(w, "shape");
+    if (!f || f->rank < 0 || f->not_tensor) {
+        nnav_yw_null(w);
+        return;
+    }
+    const nnav_dim *dims = nnav_shapes_dims(s, f->dims);
+    nnav_yw_seq_flow(w);
+    for (int32_t i = 0; i < f->rank; i++) {
+        if (nnav_dim_is_num(dims[i])) {
+            nnav_yw_int(w, dims[i]);
+        } else if (nnav_dim_is_sym(dims[i])) {
+            nnav_dim_format(s, dims[i], d, sizeof d);
+            nnav_yw_cstr(w, d);
+        } else {
+            nnav_yw_null(w);
+        }
+    }
+    nnav_yw_seq_end(w);
+}
+
+static void yaml_summary(nnav_yw *w, const nnav_shapes_stats *st)
+{
+    nnav_yw_key(w, "summary");
+    nnav_yw_map_flow(w);
+    nnav_yw_key(w, "values"), nnav_yw_uint(w, st->values);
+    nnav_yw_key(w, "typed"), nnav_yw_uint(w, st->typed);
+    nnav_yw_key(w, "shaped"), nnav_yw_uint(w, st->shaped);
+    nnav_yw_key(w, "full"), nnav_yw_uint(w, st->full);
+    nnav_yw_key(w, "file"), nnav_yw_uint(w, st->file);
+    nnav_yw_key(w, "inferred"), nnav_yw_uint(w, st->inferred);
+    nnav_yw_key(w, "agree"), nnav_yw_uint(w, st->agree);
+    nnav_yw_key(w, "disagree"), nnav_yw_uint(w, st->disagree);
+    nnav_yw_key(w, "unknown"), nnav_yw_uint(w, st->unknown);
+    nnav_yw_map_end(w);
+}
+
+/* Why a value's type is (partly) unknown; the engine escaped the names it
+ * quotes. Nothing when the type is whole: a file type that inference could
+ * not confirm says so by its source already. */
+static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
+{
+    if (!f || f->why == NNAV_NONE)
+        return NULL;
+    int whole = f->src != NNAV_SRC_NONE && (f->not_tensor || (f->dtype && f->rank >= 0));
+    if (whole && !f->not_tensor) {
+        const nnav_dim *d = nnav_shapes_dims(s, f->dims);
+        for (int32_t i = 0; i < f->rank; i++)
+            whole &= d[i] != NNAV_DIM_UNKNOWN;
+    }
+    const char *why = nnav_shapes_why(s, f->why);
+    return !whole && why && why[0] ? why : NULL;
+}
+
+static int cmd_shapes(const nnav_model *m, const opts *o)
+{
+    uint32_t first, end;
+    int rc = graph_range(m, o, "shapes", &first, &end);
+    if (rc)
+        return rc;
+    uint8_t *seen = calloc((size_t)nnav_value_count(m) + 1, 1);
+    nnav_shapes *s = seen ? shapes_of(m, o) : NULL;
+    if (!s) {
+        free(seen);
+        return EXIT_BADINPUT;
+    }
+    nnav_yw w;
+    if (o->yaml) {
+        if (nnav_yw_open(&w, stdout) < 0) {
+            nnav_shapes_free(s);
+            free(seen);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "graphs");
+        nnav_yw_seq(&w);
+    }
+    char path[2048], nm[1100], ty[1100], ft[1100];
+    for (uint32_t g = first; g < end && rc == 0; g++) {
+        size_t n;
+        uint32_t *vals = graph_values(m, g, seen, &n);
+        if (!vals) {
+            fprintf(stderr, "nnav shapes: out of memory\n");
+            rc = EXIT_BADINPUT;
+            break;
+        }
+        nnav_shapes_stats st = {0};
+        nnav_graph_path(m, g, path, sizeof path);
+        if (o->yaml) {
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
+            nnav_yw_key(&w, "values");
+            nnav_yw_seq(&w);
+        } else if (end - first > 1) {
+            printf("%sgraph %s\n", g == first ? "" : "\n", path);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = vals[i];
+            const nnav_fact *f = nnav_shapes_fact(s, v);
+            uint8_t src = f ? f->src : NNAV_SRC_NONE;
+            count_fact(&st, s, f);
+            value_type(s, v, ty, sizeof ty);
+            ft[0] = 0;
+            if (src == NNAV_SRC_DISAGREE)
+                nnav_value_type_format(m, v, ft, sizeof ft);
+            if (o->yaml) {
+                nnav_yw_map(&w);
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, nnav_value_get(m, v)->name);
+                nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, ty);
+                nnav_yw_key(&w, "elem_type");
+                f && f->dtype ? nnav_yw_cstr(&w, nnav_dtype_name(f->dtype)) : nnav_yw_null(&w);
+                yaml_fact_shape(&w, s, f);
+                nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, src_word(src));
+                if (src == NNAV_SRC_DISAGREE)
+                    nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, ft);
+                if (why_text(s, f))
+                    nnav_yw_key(&w, "why"), nnav_yw_cstr(&w, why_text(s, f));
+                nnav_yw_map_end(&w);
+                continue;
+            }
+            esc(nnav_value_get(m, v)->name, nm, sizeof nm);
+            printf("%-36s %-30s %s", nm, ty, src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src));
+            if (src == NNAV_SRC_DISAGREE)
+                printf("  file says %s", ft[0] ? ft : "?");
+            if (why_text(s, f))
+                printf("  (%s)", why_text(s, f));
+            printf("\n");
+        }
+        free(vals);
+        if (o->yaml) {
+            nnav_yw_seq_end(&w);
+            yaml_summary(&w, &st);
+            nnav_yw_map_end(&w);
+            continue;
+        }
+        printf("%llu values: %llu typed, %llu with a rank, %llu fully shaped; %llu from the file "
+               "only, %llu inferred, %llu agree, %llu DISAGREE, %llu unknown\n",
+               (unsigned long long)st.values, (unsigned long long)st.typed,
+               (unsigned long long)st.shaped, (unsigned long long)st.full,
+               (unsigned long long)st.file, (unsigned long long)st.inferred,
+               (unsigned long long)st.agree, (unsigned long long)st.disagree,
+               (unsigned long long)st.unknown);
+    }
+    nnav_shapes_free(s);
+    free(seen);
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        nnav_yw_map_end(&w);
+        if (nnav_yw_close(&w) < 0 && rc == 0)
+            rc = EXIT_BADINPUT;
+    }
+    return rc;
+}
+
+static int cmd_cost(const nnav_model *m, const opts *o)
+{
+    uint32_t first, end;
+    int rc = graph_range(m, o, "cost", &first, &end);
+    if (rc)
+        return rc;
+    nnav_shapes *s = shapes_of(m, o);
+    if (!s)
+        return EXIT_BADINPUT;
+    char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[512];
+    char assumed[2048];
+    nnav_shapes_assumed(s, assumed, sizeof assumed);
+    nnav_yw w;
+    if (o->yaml) {
+        if (nnav_yw_open(&w, stdout) < 0) {
+            nnav_shapes_free(s);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "graphs");
+        nnav_yw_seq(&w);
+    }
+    for (uint32_t g = first; g < end && rc == 0; g++) {
+        const nnav_graph *gr = nnav_graph_get(m, g);
+        nnav_cost tot;
+        size_t nops = 0;
+        uint64_t partial = 0;
+        nnav_shapes_graph_cost(s, g, &tot);
+        op_count *ops = op_histogram(m, gr->node_first, gr->node_count, s, &nops);
+        if (!ops) {
+            fprintf(stderr, "nnav cost: out of memory\n");
+            rc = EXIT_BADINPUT;
+            break;
+        }
+        for (uint32_t i = 0; i < gr->node_count; i++) {
+            const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
+            partial += !nc || !nc->known;
+        }
+        nnav_graph_path(m, g, path, sizeof path);
+        if (o->yaml) {
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
+            nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, gr->node_count);
+            yaml_cost_keys(&w, &tot);
+            nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
+            nnav_yw_key(&w, "ops");
+            nnav_yw_seq(&w);
+            for (size_t i = 0; i < nops; i++) {
+                nnav_yw_map_flow(&w);
+                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].node->op);
+                nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].node->domain);
+                nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
+                nnav_yw_key(&w, "macs"), yaml_count(&w, ops[i].macs);
+                nnav_yw_key(&w, "flops"), yaml_count(&w, ops[i].flops);
+                nnav_yw_key(&w, "params"), nnav_yw_uint(&w, ops[i].params);
+                nnav_yw_map_end(&w);
+            }
+            nnav_yw_seq_end(&w);
+            if (o->list_nodes) {
+                nnav_yw_key(&w, "node_costs");
+                nnav_yw_seq(&w);
+                for (uint32_t i = 0; i < gr->node_count; i++) {
+                    const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+                    const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
+                    nnav_cost zero = {0};
+                    nnav_yw_map_flow(&w);
+                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
+                    nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
+                    yaml_cost_keys(&w, nc ? nc : &zero);
+                    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, nc && nc->known);
+                    nnav_yw_map_end(&w);
+                }
+                nnav_yw_seq_end(&w);
+            }
+            nnav_yw_map_end(&w);
+            free(ops);
+            continue;
+        }
+        cost_text(&tot, line, sizeof line);
+        printf("%sgraph %s: %u nodes, %s\n", g == first ? "" : "\n", path, gr->node_count, line);
+        if (partial)
+            printf("  %llu of %u nodes have partial costs: their shapes are not all known\n",
+                   (unsigned long long)partial, gr->node_count);
+        if (nops)
+            printf("  %-28s %7s %11s %11s %11s\n", "op type", "count", "MACs", "FLOPs", "params");
+        for (size_t i = 0; i < nops; i++) {
+            si(ops[i].macs, a, sizeof a);
+            si(ops[i].flops, b, sizeof b);
+            si((double)ops[i].params, c, sizeof c);
+            printf("  %-28s %7llu %11s %11s %11s\n", op_name(ops[i].node, opb, sizeof opb),
+                   (unsigned long long)ops[i].count, a, b, c);
+        }
+        if (o->list_nodes && gr->node_count) {
+            printf("  %6s  %-20s %-28s %11s %11s %11s %11s\n", "index", "op type", "name", "MACs",
+                   "FLOPs", "params", "out");
+            for (uint32_t i = 0; i < gr->node_count; i++) {
+                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+                const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
+                nnav_cost zero = {0};
+                if (!nc)
+                    nc = &zero;
+                si(nc->macs, a, sizeof a);
+                si(nc->flops, b, sizeof b);
+                si((double)nc->params, c, sizeof c);
+                human(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
+                printf("  %6u  %-20s %-28s %11s %11s %11s %11s%s\n", nd->index,
+                       op_name(nd, opb, sizeof opb), nd->name.n ? esc(nd->name, nm, sizeof nm) : "-",
+                       a, b, c, d, nc->known ? "" : "  partial");
+            }
+        }
+        free(ops);
+    }
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        nnav_yw_key(&w, "assumed");
+        assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
+        nnav_yw_map_end(&w);
+        if (nnav_yw_close(&w) < 0 && rc == 0)
+            rc = EXIT_BADINPUT;
+    } else if (assumed[0] && rc == 0) {
+        /* Names in it were escaped by the engine. */
+        printf("assumed (named dims in costs; --dim NAME=N sets them): %s\n", assumed);
+    }
+    nnav_shapes_free(s);
+    return rc;
+}
+
+/* Exit 2 when the file contradicts itself: a value whose recorded type
+ * (value_info, an output's type) is not what its producer gives. */
+static int cmd_check(const nnav_model *m, const opts *o)
+{
+    uint32_t first, end;
+    int rc = graph_range(m, o, "check", &first, &end);
+    if (rc)
+        return rc;
+    uint8_t *seen = calloc((size_t)nnav_value_count(m) + 1, 1);
+    nnav_shapes *s = seen ? shapes_of(m, o) : NULL;
+    if (!s) {
+        free(seen);
+        return EXIT_BADINPUT;
+    }
+    nnav_yw w;
+    if (o->yaml) {
+        if (nnav_yw_open(&w, stdout) < 0) {
+            nnav_shapes_free(s);
+            free(seen);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "disagreements");
+        nnav_yw_seq(&w);
+    }
+    uint64_t checked = 0, agree = 0, bad = 0;
+    char path[2048], nm[1100], ty[1100], ft[1100], from[2400];
+    for (uint32_t g = first; g < end && rc == 0; g++) {
+        size_t n;
+        uint32_t *vals = graph_values(m, g, seen, &n);
+        if (!vals) {
+            fprintf(stderr, "nnav check: out of memory\n");
+            rc = EXIT_BADINPUT;
+            break;
+        }
+        nnav_graph_path(m, g, path, sizeof path);
+        for (size_t i = 0; i < n; i++) {
+            const nnav_fact *f = nnav_shapes_fact(s, vals[i]);
+            checked++;
+            agree += f && f->src == NNAV_SRC_AGREE;
+            if (!f || f->src != NNAV_SRC_DISAGREE)
+                continue;
+            bad++;
+            const nnav_value *v = nnav_value_get(m, vals[i]);
+            value_type(s, vals[i], ty, sizeof ty);
+            nnav_value_type_format(m, vals[i], ft, sizeof ft);
+            if (o->yaml) {
+                nnav_yw_map(&w);
+                nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, v->name);
+                nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, ft);
+                nnav_yw_key(&w, "inferred"), nnav_yw_cstr(&w, ty);
+                if (v->kind == NNAV_VAL_NODE) {
+                    const nnav_node *nd = nnav_node_get(m, v->producer);
+                    nnav_yw_key(&w, "node"), nnav_yw_span(&w, nd->name);
+                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
+                } else {
+                    nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
+                }
+                nnav_yw_map_end(&w);
+                continue;
+            }
+            source_text(m, vals[i], g, from, sizeof from);
+            printf("%s  %s: the file says %s, inferred %s, from %s\n", path,
+                   esc(v->name, nm, sizeof nm), ft[0] ? ft : "?", ty, from);
+        }
+        free(vals);
+    }
+    nnav_shapes_free(s);
+    free(seen);
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        nnav_yw_key(&w, "count"), nnav_yw_uint(&w, bad);
+        nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
+        nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
+        nnav_yw_map_end(&w);
+        if (nnav_yw_close(&w) < 0 && rc == 0)
+            rc = EXIT_BADINPUT;
+    } else if (rc == 0) {
+        printf("%llu values checked: %llu where the file's type agrees with the inferred one, "
+               "%llu where it disagrees\n", (unsigned long long)checked, (unsigned long long)agree,
+               (unsigned long long)bad);
+    }
+    if (rc == 0 && bad) {
+        fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
+                        "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");
+        rc = EXIT_BADINPUT;
+    }
+    return rc;
+}
+
 /* ---- find ---- */
 
 static const char *hit_kind(uint8_t k)
@@ -1516,16 +2218,18 @@ typedef struct command {
 static const command commands[] = {
     {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, metadata, "
      "TensorFlow signatures, counts, weight "
-     "bytes, op-type histogram.", "  --yaml           the same facts as YAML\n"},
+     "bytes, MACs of the main graph, op-type histogram.", "  --yaml           the same facts as YAML\n"},
     {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with its path, "
      "owner and node count.", "  --yaml           the same facts as YAML\n"},
     {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> outputs.",
      "  --graph PATH     the graph to list (default /; see 'nnav tree')\n"
      "  --op TYPE        only nodes of this op type (Conv, or DOMAIN:TYPE)\n"
+     "  --shapes         also each output's type, inferred (see 'nnav shapes')\n"
      "  --yaml           the same facts as YAML\n"},
     {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's source "
-     "and type, each output's consumers. NAME may be #INDEX.",
+     "and type, each output's consumers, its cost. NAME may be #INDEX.",
      "  --graph PATH     look in this graph only\n"
+     "  --dim NAME=N     take the named dimension NAME as N in the cost (repeatable)\n"
      "  --yaml           the same facts as YAML\n"},
     {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; totals.",
      "  --graph PATH     the graph whose initializers to list (default /)\n"
@@ -1534,6 +2238,25 @@ static const command commands[] = {
      "  --sort size|name order by size (largest first) or name; default file order\n"
      "  --name NAME      only the tensor of this name\n"
      "  --values N       also the first N values and min/max/mean (reads the data)\n"
+     "  --yaml           the same facts as YAML\n"},
+    {"shapes", cmd_shapes, "", "Every value of a graph with its element type and shape, "
+     "inferred through the operators and checked against the file: inputs, initializers, then "
+     "node outputs; where each type comes from, and why one is unknown.",
+     "  --graph PATH     the graph to list (default /)\n"
+     "  --all            every graph: bodies and functions too\n"
+     "  --dim NAME=N     take the named dimension NAME as N (repeatable)\n"
+     "  --yaml           the same facts as YAML\n"},
+    {"cost", cmd_cost, "", "MACs, FLOPs, parameters and output bytes of a graph, in all and by op "
+     "type (heaviest first), from the inferred shapes.",
+     "  --graph PATH     the graph to cost (default /)\n"
+     "  --all            every graph, each on its own (bodies are not multiplied by trip counts)\n"
+     "  --nodes          also one line per node\n"
+     "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
+     "  --yaml           the same facts as YAML, with exact numbers\n"},
+    {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives; "
+     "exit status 2 when there is any.",
+     "  --graph PATH     the graph to check (default /)\n"
+     "  --all            every graph\n"
      "  --yaml           the same facts as YAML\n"},
     {"export", cmd_export, "", "Write a graph, the region between value names, or a node's "
      "neighbourhood as YAML (to stdout) or as a new ONNX model.",
@@ -1596,6 +2319,8 @@ int nnav_cli_run(int argc, char **argv)
         {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'w'},
         {"max-values", required_argument, 0, 'M'}, {"binary", no_argument, 0, 'b'},
         {"external", required_argument, 0, 'E'},
+        {"nodes", no_argument, 0, 'L'},      {"shapes", no_argument, 0, 'S'},
+        {"dim", required_argument, 0, 'D'},
         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     opts o = {0};
     o.values = -1;
@@ -1621,6 +2346,22 @@ int nnav_cli_run(int argc, char **argv)
         case 'w': case 'o': o.out = optarg; break;
         case 'E': o.external = optarg; break;
         case 'b': o.binary = 1; break;
+        case 'L': o.list_nodes = 1; break;
+        case 'S': o.shapes = 1; break;
+        case 'D': {
+            /* NAME=N: the name as the file spells it (up to the last '='). */
+            const char *eq = strrchr(optarg, '=');
+            long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
+            if (!eq || eq == optarg || !eq[1] || *end || v < 0 || v > (1ll << 40))
+                return usage_error(cmd->name, "--dim takes NAME=N with N from 0 to 2^40, not '%s'",
+                                   optarg);
+            if (o.n_bind == sizeof o.bind / sizeof *o.bind)
+                return usage_error(cmd->name, "at most 64 --dim options%s", NULL);
+            /* argv outlives the run: cut the name in place. */
+            optarg[eq - optarg] = 0;
+            o.bind[o.n_bind++] = (nnav_bind){optarg, v};
+            break;
+        }
         case 'd': case 'M': {
             long v = strtol(optarg, &end, 10);
             if (*end || end == optarg || v < 0 || v > 100000000)
@@ -1647,13 +2388,17 @@ int nnav_cli_run(int argc, char **argv)
         }
     }
     /* Options that do not apply to this command are usage errors, not ignored. */
+    int typed = cmd->run == cmd_shapes || cmd->run == cmd_cost || cmd->run == cmd_check;
     int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors ||
-                      cmd->run == cmd_export;
+                      cmd->run == cmd_export || typed;
     if ((o.inputs || o.outputs || o.node || o.format || o.out || o.external || o.binary ||
          o.depth >= 0 || o.max_values >= 0) && cmd->run != cmd_export)
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     if ((o.graph && !takes_graph) || (o.op && cmd->run != cmd_nodes) ||
-        ((o.sort || o.all || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors))
+        (o.all && cmd->run != cmd_tensors && !typed) ||
+        ((o.sort || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors) ||
+        (o.list_nodes && cmd->run != cmd_cost) || (o.shapes && cmd->run != cmd_nodes) ||
+        (o.n_bind && cmd->run != cmd_shapes && cmd->run != cmd_cost && cmd->run != cmd_node))
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     int want = cmd->args[0] ? 2 : 1;
     if (argc - optind != want)

@@ -11,7 +11,29 @@
 #include "dtype.h"
 #include "export.h"
 #include "model.h"
+#include "shape.h"
 #include "yamlout.h"
+
+/* The inferred types, computed on first need: only a value the file leaves
+ * untyped asks for them, and most exports have none. */
+typedef struct typed_view {
+    nnav_shapes *s;
+    int tried;
+} typed_view;
+
+static const nnav_fact *inferred_fact(const nnav_model *m, typed_view *tv, uint32_t value)
+{
+    if (!tv->tried) {
+        tv->tried = 1;
+        tv->s = nnav_shapes_infer(m, NULL);
+    }
+    if (!tv->s)
+        return NULL;
+    const nnav_fact *f = nnav_shapes_fact(tv->s, value);
+    if (!f || f->src != NNAV_SRC_INFERRED || f->not_tensor || (!f->dtype && f->rank < 0))
+        return NULL;
+    return f;
+}
 
 static void yw_kv_span(nnav_yw *w, const char *k, nnav_span s)
 {
@@ -19,13 +41,50 @@ static void yw_kv_span(nnav_yw *w, const char *k, nnav_span s)
     nnav_yw_span(w, s);
 }
 
+/* A value the file gives no type, typed by inference: the same keys as a
+ * typed one, and inferred: true to say the file did not write them. */
+static void emit_inferred(nnav_yw *w, const nnav_shapes *s, const nnav_fact *f)
+{
+    char buf[1024];
+    nnav_fact_format(s, f, buf, sizeof buf);
+    nnav_yw_key(w, "type"), nnav_yw_cstr(w, buf);
+    if (f->dtype)
+        nnav_yw_key(w, "elem_type"), nnav_yw_cstr(w, nnav_dtype_onnx_name(f->dtype));
+    if (f->rank >= 0) {
+        const nnav_dim *d = nnav_shapes_dims(s, f->dims);
+        nnav_yw_key(w, "shape");
+        nnav_yw_seq_flow(w);
+        for (int32_t i = 0; i < f->rank; i++) {
+            if (nnav_dim_is_num(d[i])) {
+                nnav_yw_int(w, d[i]);
+            } else if (nnav_dim_is_sym(d[i])) {
+                nnav_dim_format(s, d[i], buf, sizeof buf);
+                nnav_yw_cstr(w, buf);
+            } else {
+                nnav_yw_null(w);
+            }
+        }
+        nnav_yw_seq_end(w);
+    }
+    nnav_yw_key(w, "inferred"), nnav_yw_bool(w, 1);
+}
+
 /* name, type string, elem_type and shape of a value (or value info). */
 static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_span type,
-                       uint32_t value)
+                       uint32_t value, typed_view *tv)
 {
     char buf[1024];
     nnav_yw_map(w);
     yw_kv_span(w, "name", name);
+    if (!type.p && value != NNAV_NONE && m->values.v[value].kind != NNAV_VAL_INITIALIZER &&
+        m->values.v[value].kind != NNAV_VAL_SPARSE) {
+        const nnav_fact *f = inferred_fact(m, tv, value);
+        if (f) {
+            emit_inferred(w, tv->s, f);
+            nnav_yw_map_end(w);
+            return;
+        }
+    }
     buf[0] = 0;
     if (type.p)
         nnav_type_format(type, buf, sizeof buf);
@@ -285,7 +344,7 @@ typedef struct frame {
 } frame;
 
 static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
-                            const nnav_export_opts *o)
+                            const nnav_export_opts *o, typed_view *tv)
 {
     const nnav_graph *g = &m->graphs.v[f->g];
     char path[4096];
@@ -305,12 +364,12 @@ static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
         for (size_t i = 0; i < f->sel->n_inputs; i++) {
             const nnav_value *v = &m->values.v[f->sel->inputs[i]];
             nnav_span type = v->vinfo != NNAV_NONE ? m->vinfos.v[v->vinfo].type : (nnav_span){0};
-            emit_value(w, m, v->name, type, f->sel->inputs[i]);
+            emit_value(w, m, v->name, type, f->sel->inputs[i], tv);
         }
     } else {
         for (uint32_t i = 0; i < g->input_count; i++) {
             const nnav_vinfo *vi = &m->vinfos.v[g->input_first + i];
-            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value);
+            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value, tv);
         }
     }
     nnav_yw_seq_end(w);
@@ -320,12 +379,12 @@ static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
         for (size_t i = 0; i < f->sel->n_outputs; i++) {
             const nnav_value *v = &m->values.v[f->sel->outputs[i]];
             nnav_span type = v->vinfo != NNAV_NONE ? m->vinfos.v[v->vinfo].type : (nnav_span){0};
-            emit_value(w, m, v->name, type, f->sel->outputs[i]);
+            emit_value(w, m, v->name, type, f->sel->outputs[i], tv);
         }
     } else {
         for (uint32_t i = 0; i < g->output_count; i++) {
             const nnav_vinfo *vi = &m->vinfos.v[g->output_first + i];
-            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value);
+            emit_value(w, m, vi->name, vi->type, vi->type.p ? NNAV_NONE : vi->value, tv);
         }
     }
     nnav_yw_seq_end(w);
@@ -365,7 +424,7 @@ static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
             nnav_yw_seq(w);
             for (uint32_t i = 0; i < g->vi_count; i++) {
                 const nnav_vinfo *vi = &m->vinfos.v[g->vi_first + i];
-                emit_value(w, m, vi->name, vi->type, NNAV_NONE);
+                emit_value(w, m, vi->name, vi->type, NNAV_NONE, tv);
             }
             nnav_yw_seq_end(w);
         }
@@ -380,7 +439,7 @@ static uint32_t frame_node(const nnav_model *m, const frame *f, size_t i)
 }
 
 static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nnav_selection *sel,
-                       const nnav_export_opts *o, nnav_error *err)
+                       const nnav_export_opts *o, typed_view *tv, nnav_error *err)
 {
     NNAV_VEC(frame) st = {0};
     frame *f = nnav_vec_push(st);
@@ -393,7 +452,7 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
     while (st.n && !w->failed) {
         f = &st.v[st.n - 1];
         if (f->state == ST_BEGIN) {
-            emit_graph_head(w, m, f, o);
+            emit_graph_head(w, m, f, o, tv);
             f->state = ST_NODE;
             continue;
         }
@@ -506,6 +565,7 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
 {
     const nnav_model_facts *fa = &m->facts;
     nnav_yw w;
+    typed_view tv = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
     if (nnav_export_functions(m, sel, &fns, &nf) < 0) {
@@ -542,18 +602,19 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
     nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sel->n_nodes);
     nnav_yw_map_end(&w);
     nnav_yw_key(&w, "graph");
-    int rc = emit_graphs(&w, m, sel->graph, sel, o, err);
+    int rc = emit_graphs(&w, m, sel->graph, sel, o, &tv, err);
     if (rc == 0 && nf) {
         nnav_yw_key(&w, "functions");
         nnav_yw_seq(&w);
         for (size_t i = 0; i < nf && rc == 0; i++) {
             /* A function is its graph, plus what only functions have. */
-            rc = emit_graphs(&w, m, m->functions.v[fns[i]].graph, NULL, o, err);
+            rc = emit_graphs(&w, m, m->functions.v[fns[i]].graph, NULL, o, &tv, err);
         }
         nnav_yw_seq_end(&w);
     }
     nnav_yw_map_end(&w);
     free(fns);
+    nnav_shapes_free(tv.s);
     if (nnav_yw_close(&w) < 0 || rc < 0) {
         if (!err->msg[0])
             nnav_err_set(err, 0, 0, "the YAML emitter failed (out of memory or a write error)");
