@@ -1132,8 +1132,8 @@ static const struct op_cache *op_info(nnav_shapes *S, const nnav_node *nd)
     if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx"))
         return NULL;
     static const struct op_cache none;
-    if (nd->op.n >= sizeof none.op)
-        return &none; /* no ONNX op has so long a name */
+    if (nd->op.n == 0 || nd->op.n >= sizeof none.op)
+        return &none; /* no ONNX op has an empty or so long a name */
     uint32_t h = (uint32_t)nnav_hash_bytes(nd->op.p, nd->op.n, 3) & 255;
     struct op_cache *c = &S->ops[h];
     if (c->len != nd->op.n || memcmp(c->op, nd->op.p, (size_t)nd->op.n) != 0 || !c->len) {

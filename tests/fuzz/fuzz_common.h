@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "nnav.h"
+#include "shape.h"
 
 /* The input as a file nnav can open by path; -1 on failure. */
 static inline int fuzz_file(const uint8_t *data, size_t size, char *path, size_t n)
@@ -64,6 +65,23 @@ static inline void fuzz_touch(const nnav_model *m)
     for (uint32_t n = 0; n < nnav_node_count(m) && n < 1000; n++) {
         const nnav_node *nd = nnav_node_get(m, n);
         nnav_node_by_name(m, nd->graph, (const char *)nd->name.p, (size_t)nd->name.n);
+    }
+    /* The typed view: every rule and every fact's rendering. */
+    nnav_shapes *sh = nnav_shapes_infer(m, NULL);
+    if (sh) {
+        for (uint32_t v = 0; v < nnav_value_count(m); v++) {
+            nnav_fact ff;
+            nnav_dim fd[32];
+            nnav_shapes_value_format(sh, v, buf, sizeof buf);
+            nnav_shapes_file_fact(sh, v, &ff, fd, 32);
+            nnav_shapes_why(sh, nnav_shapes_fact(sh, v)->why);
+        }
+        for (uint32_t g = 0; g < ng; g++) {
+            nnav_cost c;
+            nnav_shapes_graph_cost(sh, g, &c);
+        }
+        nnav_shapes_assumed(sh, buf, sizeof buf);
+        nnav_shapes_free(sh);
     }
     nnav_search *s = nnav_search_new(m, "a");
     if (s) {
