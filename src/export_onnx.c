@@ -14,6 +14,7 @@
 #include "export.h"
 #include "model.h"
 #include "onnx.pb-c.h"
+#include "shape.h"
 #include "wire.h"
 
 typedef struct chunk {
@@ -141,6 +142,8 @@ typedef struct ctx {
     nnav_error *err;
     int32_t *ranks; /* of the selection's graph, computed when first needed */
     uint32_t graph;
+    nnav_shapes *shapes; /* the typed view, likewise */
+    int shapes_tried;
 } ctx;
 
 /* A TensorProto: copied as it is, or, for external data, rewritten with the
@@ -203,8 +206,23 @@ static int add_tensor(ctx *x, plan *pl, uint32_t field, uint32_t t)
     return pl->failed ? -1 : 0;
 }
 
-/* A value info for a value: its own type when known, else the element type
- * followed back through its producers (so onnx.checker finds a type). */
+/* The inferred type of a value the file leaves untyped, from the typed view
+ * (computed on first need); NULL when inference has no element type. */
+static const nnav_fact *inferred_fact(ctx *x, uint32_t v)
+{
+    if (!x->shapes_tried) {
+        x->shapes_tried = 1;
+        x->shapes = nnav_shapes_infer(x->m, NULL);
+    }
+    const nnav_fact *f = x->shapes ? nnav_shapes_fact(x->shapes, v) : NULL;
+    if (!f || f->src != NNAV_SRC_INFERRED || f->not_tensor || !f->dtype)
+        return NULL;
+    return f;
+}
+
+/* A value info for a value: its own type when known, else its inferred type,
+ * else the element type followed back through its producers and a rank (so
+ * onnx.checker finds a type). */
 static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
 {
     const nnav_model *m = x->m;
@@ -228,6 +246,8 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
     Onnx__TypeProto__Tensor tt = ONNX__TYPE_PROTO__TENSOR__INIT;
     Onnx__TensorShapeProto shape = ONNX__TENSOR_SHAPE_PROTO__INIT;
     Onnx__TensorShapeProto__Dimension dims[64], *dp[64];
+    char params[64][96];
+    const nnav_fact *f;
     vi.name = name;
     int32_t et = 0;
     if (val->kind == NNAV_VAL_INITIALIZER) {
@@ -244,6 +264,29 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
         shape.n_dim = nd;
         shape.dim = dp;
         tt.shape = &shape;
+    } else if ((f = inferred_fact(x, v)) != NULL) {
+        /* Inferred: sizes as numbers, symbolic sizes as dim_param. */
+        et = f->dtype;
+        const nnav_dim *d = nnav_shapes_dims(x->shapes, f->dims);
+        int32_t rank = f->rank <= 64 ? f->rank : -1;
+        for (int32_t i = 0; i < rank; i++) {
+            Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+            dims[i] = d0;
+            if (nnav_dim_is_num(d[i]) && d[i] >= 0) {
+                dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+                dims[i].dim_value = d[i];
+            } else if (nnav_dim_is_sym(d[i])) {
+                nnav_dim_format(x->shapes, d[i], params[i], sizeof params[i]);
+                dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+                dims[i].dim_param = params[i];
+            }
+            dp[i] = &dims[i];
+        }
+        if (rank >= 0) {
+            shape.n_dim = (size_t)rank;
+            shape.dim = dp;
+            tt.shape = &shape;
+        }
     } else {
         et = nnav_value_elem_type(m, v);
         if (!x->ranks)
@@ -358,7 +401,7 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         err->status = 1;
         return -1;
     }
-    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph};
+    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, NULL, 0};
     plan pl = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
@@ -422,6 +465,7 @@ oom:
 fail:
     free(fns);
     free(x.ranks);
+    nnav_shapes_free(x.shapes);
     plan_free(&pl);
     return rc;
 }

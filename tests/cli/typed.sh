@@ -201,6 +201,24 @@ PY
         "$py" -c 'import sys,yaml; v=yaml.safe_load(open(sys.argv[1]))["graphs"][0]["values"]; y=[x for x in v if x["name"]=="y"][0]; assert y["shape"]==["N",4,6,6] and y["source"]=="inferred", y' "$T/sym.yaml" ||
             fail "symbolic dim in YAML as a string"
     fi
+    # ONNX export: a new output the file leaves untyped is declared with its
+    # inferred type, a symbolic size as a dim_param; the checker accepts it.
+    expect_status 0 "$NNAV_BIN" export "$S/cnn.onnx" --inputs input --outputs conv2_out --format onnx -o "$T/part.onnx"
+    expect_status 0 "$NNAV_BIN" export "$T/sym.onnx" --format onnx -o "$T/sym_out.onnx"
+    "$pyonnx" - "$T/part.onnx" "$T/sym_out.onnx" <<'PY' || fail "ONNX export declares inferred types"
+import sys
+import onnx
+def dims(vi):
+    return [d.dim_param if d.HasField("dim_param") else d.dim_value if d.HasField("dim_value") else None
+            for d in vi.type.tensor_type.shape.dim]
+m = onnx.load(sys.argv[1])
+onnx.checker.check_model(m, full_check=True)
+o = m.graph.output[0]
+assert o.name == "conv2_out" and o.type.tensor_type.elem_type == 1 and dims(o) == [1, 32, 16, 16], o
+m = onnx.load(sys.argv[2])
+onnx.checker.check_model(m)
+assert [dims(o) for o in m.graph.output] == [["N", 4, 6, 6]], m.graph.output
+PY
     expect_status 0 "$NNAV_BIN" node "$T/sym.onnx" conv --dim N=2
     grep -q '^cost       7.78 k MACs, ' "$OUT" || fail "node --dim: $(grep ^cost "$OUT")"
 else
