@@ -247,6 +247,31 @@ for cmd in shapes cost check; do
     done
 done
 
+# Every YAML key the new commands write is in the man page (man_sync.sh reads
+# the older commands only).
+if [ -n "$py" ] && [ -n "$pyonnx" ]; then
+    : > "$T/keys"
+    for args in "shapes $T/liar.onnx" "shapes $T/evil.onnx" "cost $T/sym.onnx --nodes" "check $T/liar.onnx" \
+                "nodes $S/cnn.onnx --shapes" "node $S/cnn.onnx conv1" "info $S/cnn.onnx"; do
+        # shellcheck disable=SC2086
+        "$NNAV_BIN" $args --yaml > "$T/k.yaml"
+        "$py" - "$T/k.yaml" >> "$T/keys" <<'PY'
+import sys, yaml
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            print(k); walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(yaml.safe_load(open(sys.argv[1])))
+PY
+    done
+    for k in $(sort -u "$T/keys"); do
+        CHECKS=$((CHECKS + 1))
+        grep -qw -- "$k" "$plain" || fail "man page lacks YAML key $k"
+    done
+fi
+
 # ---- the corpus: ResNet-50 from the ONNX model zoo ----
 if [ -f "$C/light_resnet50.onnx" ]; then
     R=$C/light_resnet50.onnx
