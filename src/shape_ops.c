@@ -338,8 +338,11 @@ static int r_constant(IX)
         nnav_error e;
         if (K[k].dt == NNAV_DT_FLOAT)
             nnav_attr_floats(ix->m, a, NULL, 0, &total, &e);
-        else
-            nnav_attr_strings(ix->m, a, NULL, 0, &total, &e);
+        else {
+            /* A buffer, not NULL: without one the walker reads the strings' bytes as numbers. */
+            nnav_span first;
+            nnav_attr_strings(ix->m, a, &first, 1, &total, &e);
+        }
         one = (nnav_dim)total;
         nnav_ix_out(ix, 0, K[k].dt, 1, &one);
         return 0;
@@ -394,6 +397,15 @@ static int r_constant_of_shape(IX)
     return 0;
 }
 
+/* The length of a 1-D operand whose values are not known, or -1. */
+static int operand_len(IX, uint32_t i)
+{
+    const nnav_dim *d = nnav_ix_dims(ix, i);
+    if (!d || nnav_ix_rank(ix, i) != 1 || !nnav_dim_is_num(d[0]) || d[0] > NNAV_RANK_MAX)
+        return -1;
+    return (int)d[0];
+}
+
 static int shape_operand(IX, uint32_t i, nnav_dim *d, int32_t *n)
 {
     const nnav_dim *s;
@@ -411,8 +423,23 @@ static int r_reshape(IX)
 {
     nnav_dim d[NNAV_RANK_MAX];
     int32_t n;
-    if (shape_operand(ix, 1, d, &n) < 0)
-        return -1;
+    int64_t attr[NNAV_RANK_MAX];
+    if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 5) { /* the shape was an attribute */
+        n = nnav_ix_attr_ints(ix, "shape", attr, NNAV_RANK_MAX);
+        if (n < 0)
+            return nnav_ix_fail(ix, "no shape attribute");
+        for (int32_t i = 0; i < n; i++)
+            d[i] = attr[i];
+    } else if (shape_operand(ix, 1, d, &n) < 0) {
+        /* Values unknown, length known: the rank. */
+        n = operand_len(ix, 1);
+        if (n < 0)
+            return -1;
+        for (int32_t i = 0; i < n; i++)
+            d[i] = NNAV_DIM_UNKNOWN;
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), n, d);
+        return 0;
+    }
     int32_t r = nnav_ix_rank(ix, 0);
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     int allowzero = (int)nnav_ix_attr_i(ix, "allowzero", 0);
@@ -687,8 +714,17 @@ static int r_expand(IX)
 {
     nnav_dim s[NNAV_RANK_MAX];
     int32_t n;
-    if (need_rank(ix, 0) < 0 || shape_operand(ix, 1, s, &n) < 0)
+    if (need_rank(ix, 0) < 0)
         return -1;
+    if (shape_operand(ix, 1, s, &n) < 0) {
+        /* Values unknown, length known: the rank, and the input's sizes
+         * other than 1, which nothing can broadcast away. */
+        n = operand_len(ix, 1);
+        if (n < 0)
+            return -1;
+        for (int32_t k = 0; k < n; k++)
+            s[k] = NNAV_DIM_UNKNOWN;
+    }
     int32_t r = nnav_ix_rank(ix, 0), out = r > n ? r : n;
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
@@ -706,14 +742,15 @@ static int r_expand(IX)
 
 /* ---- linear algebra ---- */
 
-static int r_matmul(IX)
+/* The product of inputs ia and ib, numpy's matmul, as output 0 of type dt. */
+static int matmul_of(IX, uint32_t xa, uint32_t xb, int32_t dt)
 {
-    if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
+    if (need_rank(ix, xa) < 0 || need_rank(ix, xb) < 0)
         return -1;
-    int32_t ra = nnav_ix_rank(ix, 0), rb = nnav_ix_rank(ix, 1);
+    int32_t ra = nnav_ix_rank(ix, xa), rb = nnav_ix_rank(ix, xb);
     if (ra == 0 || rb == 0)
         return nnav_ix_fail(ix, "a scalar operand");
-    const nnav_dim *a = nnav_ix_dims(ix, 0), *b = nnav_ix_dims(ix, 1);
+    const nnav_dim *a = nnav_ix_dims(ix, xa), *b = nnav_ix_dims(ix, xb);
     nnav_dim A[NNAV_RANK_MAX + 1], B[NNAV_RANK_MAX + 1];
     /* Vectors are promoted to matrices, and the added axis dropped after. */
     int32_t na = ra, nb = rb;
@@ -744,11 +781,20 @@ static int r_matmul(IX)
         d[r++] = B[nb - 1];
     if (r > NNAV_RANK_MAX)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
-    int32_t dt = nnav_ix_dtype(ix, 0);
-    if (nnav_span_eqs(ix->nd->op, "MatMulInteger"))
-        dt = NNAV_DT_INT32;
     nnav_ix_out(ix, 0, dt, r, d);
     return 0;
+}
+
+static int r_matmul(IX)
+{
+    return matmul_of(ix, 0, 1, nnav_span_eqs(ix->nd->op, "MatMulInteger") ? NNAV_DT_INT32
+                                                                          : nnav_ix_dtype(ix, 0));
+}
+
+/* QLinearMatMul: a, a_scale, a_zero_point, b, ...; the type is y_zero_point's. */
+static int r_qlinear_matmul(IX)
+{
+    return matmul_of(ix, 0, 3, nnav_ix_dtype(ix, 7) ? nnav_ix_dtype(ix, 7) : nnav_ix_dtype(ix, 0));
 }
 
 static int r_gemm(IX)
@@ -861,12 +907,18 @@ static int r_conv_transpose(IX)
     nnav_ix_attr_ints(ix, "pads", pads, 2 * NNAV_RANK_MAX);
     nnav_ix_attr_ints(ix, "output_padding", opad, NNAV_RANK_MAX);
     int nos = nnav_ix_attr_ints(ix, "output_shape", oshape, NNAV_RANK_MAX);
+    int same = nnav_ix_attr_s(ix, "auto_pad", "SAME_UPPER") ||
+               nnav_ix_attr_s(ix, "auto_pad", "SAME_LOWER");
     nnav_dim d[NNAV_RANK_MAX];
     d[0] = x[0];
     d[1] = nnav_sd_mul(ix->S, w[1], group);
     for (int32_t i = 0; i < ns; i++) {
         if (nos == ns) {
             d[i + 2] = oshape[i];
+            continue;
+        }
+        if (same) { /* SAME_UPPER, SAME_LOWER: the input's size times the stride */
+            d[i + 2] = nnav_sd_mul(ix->S, x[i + 2], strides[i]);
             continue;
         }
         if (kernel[i] < 1)
@@ -925,14 +977,24 @@ static int reduce_to(IX, int32_t dtype, int axes_from_input)
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axes[NNAV_RANK_MAX];
     int na;
+    int keep = nnav_ix_attr_i(ix, "keepdims", 1) != 0;
     if (axes_from_input) {
-        if (axes_of(ix, 1, axes, &na) < 0)
-            return -1;
+        if (axes_of(ix, 1, axes, &na) < 0) {
+            if (!keep)
+                return -1;
+            /* Axes unknown but kept: the rank, and the sizes of 1. */
+            nnav_dim d[NNAV_RANK_MAX];
+            memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+            for (int32_t i = 0; i < r; i++)
+                if (d[i] != 1)
+                    d[i] = NNAV_DIM_UNKNOWN;
+            nnav_ix_out(ix, 0, dtype ? dtype : nnav_ix_dtype(ix, 0), r, d);
+            return 0;
+        }
     } else {
         int64_t a = nnav_ix_attr_i(ix, "axis", 0);
         axes[0] = a, na = 1;
     }
-    int keep = nnav_ix_attr_i(ix, "keepdims", 1) != 0;
     uint8_t red[NNAV_RANK_MAX] = {0};
     if (na <= 0) { /* no axes: all of them, unless told to do nothing */
         if (nnav_ix_attr_i(ix, "noop_with_empty_axes", 0)) {
@@ -973,10 +1035,39 @@ static int r_argmax(IX)
 
 /* ---- control flow ---- */
 
-/* Two branches' facts merged: what both say. */
+static int is_seq(const nnav_fact *f)
+{
+    return f->not_tensor == NNAV_NT_SEQ || f->not_tensor == NNAV_NT_SEQ_EMPTY;
+}
+
+/* Two facts merged: what holds of both (two branches, or a loop-carried
+ * value on entry and after an iteration). A sequence with no element yet
+ * merged with one that has them takes their fact. */
 static nnav_fact merge2(IX, const nnav_fact *a, const nnav_fact *b)
 {
     if (!a || !b)
+        return nnav_ix_make(ix, 0, -1, NULL);
+    if (is_seq(a) || is_seq(b)) {
+        nnav_fact f = nnav_ix_make(ix, a->dtype == b->dtype ? a->dtype : 0, -1, NULL);
+        if (!is_seq(a) || !is_seq(b))
+            return f;
+        if (a->not_tensor == NNAV_NT_SEQ_EMPTY && b->not_tensor == NNAV_NT_SEQ_EMPTY) {
+            f.not_tensor = NNAV_NT_SEQ_EMPTY;
+            return f;
+        }
+        if (a->not_tensor == NNAV_NT_SEQ_EMPTY || b->not_tensor == NNAV_NT_SEQ_EMPTY) {
+            f = a->not_tensor == NNAV_NT_SEQ ? *a : *b;
+            if (a->dtype != b->dtype)
+                f.dtype = 0;
+            return f;
+        }
+        nnav_fact ea = *a, eb = *b;
+        ea.not_tensor = eb.not_tensor = 0;
+        f = merge2(ix, &ea, &eb);
+        f.not_tensor = NNAV_NT_SEQ;
+        return f;
+    }
+    if (a->not_tensor || b->not_tensor)
         return nnav_ix_make(ix, 0, -1, NULL);
     int32_t dt = a->dtype == b->dtype ? a->dtype : 0;
     if (a->rank < 0 || a->rank != b->rank)
@@ -988,10 +1079,32 @@ static nnav_fact merge2(IX, const nnav_fact *a, const nnav_fact *b)
     return nnav_ix_make(ix, dt, a->rank, d);
 }
 
+/* 1 when a and b say the same (type, kind, shape). */
+static int fact_same(IX, const nnav_fact *a, const nnav_fact *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->dtype != b->dtype || a->rank != b->rank || a->not_tensor != b->not_tensor)
+        return 0;
+    if (a->rank <= 0)
+        return 1;
+    const nnav_dim *da = nnav_shapes_dims(ix->S, a->dims), *db = nnav_shapes_dims(ix->S, b->dims);
+    return memcmp(da, db, (size_t)a->rank * sizeof *da) == 0;
+}
+
 static void out_fact(IX, uint32_t o, const nnav_fact *f)
 {
-    if (f)
+    if (!f || f->not_tensor == NNAV_NT_OTHER)
+        return;
+    if (f->not_tensor == NNAV_NT_SEQ) {
+        nnav_fact el = *f;
+        el.not_tensor = 0;
+        nnav_ix_out_seq(ix, o, &el, 0);
+    } else if (f->not_tensor == NNAV_NT_SEQ_EMPTY) {
+        nnav_ix_out_seq(ix, o, NULL, f->dtype);
+    } else {
         nnav_ix_out(ix, o, f->dtype, f->rank, f->rank >= 0 ? nnav_shapes_dims(ix->S, f->dims) : NULL);
+    }
 }
 
 static int r_if(IX)
@@ -1007,35 +1120,70 @@ static int r_if(IX)
     return 0;
 }
 
+#define CARRY_MAX 64
+
+/* A body whose state is carried from one iteration to the next (Loop, Scan):
+ * inferred from the states on entry, then again from the states merged with
+ * what one iteration makes of them, until nothing changes, so that a state
+ * that grows or changes shape is not taken to keep its first shape. Seeds
+ * seed[first .. first+n) are the states; their final facts land in merged[]. */
+static uint32_t carried_body(IX, const nnav_fact **seed, size_t nseed, uint32_t first, uint32_t n,
+                             uint32_t out_first, nnav_fact *merged)
+{
+    uint32_t g = NNAV_NONE;
+    for (uint32_t k = 0; k < n; k++)
+        merged[k] = seed[first + k] ? *seed[first + k] : nnav_ix_make(ix, 0, -1, NULL);
+    for (int round = 0; round < 4; round++) {
+        for (uint32_t k = 0; k < n; k++)
+            seed[first + k] = &merged[k];
+        g = nnav_ix_body(ix, "body", seed, nseed);
+        if (g == NNAV_NONE)
+            return g;
+        int changed = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            nnav_fact m = merge2(ix, &merged[k], nnav_ix_body_out(ix, g, out_first + k, NULL));
+            if (!fact_same(ix, &m, &merged[k]))
+                changed = 1;
+            merged[k] = m;
+        }
+        if (!changed)
+            return g;
+    }
+    /* Still changing: only the types are carried, and one more pass. */
+    for (uint32_t k = 0; k < n; k++) {
+        nnav_fact t = nnav_ix_make(ix, merged[k].dtype, -1, NULL);
+        t.not_tensor = is_seq(&merged[k]) ? NNAV_NT_SEQ : merged[k].not_tensor;
+        merged[k] = t;
+    }
+    return nnav_ix_body(ix, "body", seed, nseed);
+}
+
 static int r_loop(IX)
 {
     uint32_t nin = nnav_ix_nin(ix), ncarried = nin > 2 ? nin - 2 : 0;
-    const nnav_fact *seed[2 + 64];
-    if (ncarried > 64)
-        return nnav_ix_fail(ix, "over 64 loop-carried values");
+    const nnav_fact *seed[2 + CARRY_MAX];
+    nnav_fact merged[CARRY_MAX];
+    if (ncarried > CARRY_MAX)
+        return nnav_ix_fail(ix, "over %d loop-carried values", CARRY_MAX);
     nnav_fact it = nnav_ix_make(ix, NNAV_DT_INT64, 0, NULL);
     nnav_fact cond = nnav_ix_make(ix, NNAV_DT_BOOL, 0, NULL);
     seed[0] = &it, seed[1] = &cond;
     for (uint32_t i = 0; i < ncarried; i++)
         seed[2 + i] = nnav_ix_in(ix, 2 + i);
-    uint32_t g = nnav_ix_body(ix, "body", seed, 2 + ncarried);
+    uint32_t g = carried_body(ix, seed, 2 + ncarried, 2, ncarried, 1, merged);
     if (g == NNAV_NONE)
         return nnav_ix_fail(ix, "its body could not be inferred");
-    uint32_t nbody;
-    nnav_ix_body_out(ix, g, 0, &nbody);
     /* Carried values: what holds on entry and after every iteration. */
-    for (uint32_t k = 0; k < ncarried; k++) {
-        nnav_fact f = merge2(ix, nnav_ix_in(ix, 2 + k), nnav_ix_body_out(ix, g, 1 + k, NULL));
-        out_fact(ix, k, &f);
-    }
+    for (uint32_t k = 0; k < ncarried; k++)
+        out_fact(ix, k, &merged[k]);
     /* Scan outputs: one slice per iteration, stacked on a new first axis. */
     const nnav_dim *trip;
     int nt = nnav_ix_fold(ix, 0, &trip);
     nnav_dim count = nt == 1 && !nnav_ix_present(ix, 1) ? trip[0] : NNAV_DIM_UNKNOWN;
     for (uint32_t k = ncarried; k < nnav_ix_nout(ix); k++) {
         const nnav_fact *f = nnav_ix_body_out(ix, g, 1 + k, NULL);
-        if (!f || f->rank < 0 || f->rank >= NNAV_RANK_MAX) {
-            if (f)
+        if (!f || f->rank < 0 || f->rank >= NNAV_RANK_MAX || f->not_tensor) {
+            if (f && !f->not_tensor)
                 nnav_ix_out(ix, k, f->dtype, -1, NULL);
             continue;
         }
@@ -1047,20 +1195,86 @@ static int r_loop(IX)
     return 0;
 }
 
+/* Input f without its axes a and b (b < 0: only a). */
+static nnav_fact drop_axes(IX, const nnav_fact *f, int32_t a, int32_t b)
+{
+    const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
+    nnav_dim s[NNAV_RANK_MAX];
+    int32_t k = 0;
+    for (int32_t j = 0; j < f->rank; j++)
+        if (j != a && j != b)
+            s[k++] = d[j];
+    return nnav_ix_make(ix, f->dtype, k, s);
+}
+
+/* Output o: body output f with the dims `pre` (n of them) inserted at axis at. */
+static void out_stacked(IX, uint32_t o, const nnav_fact *f, int32_t at, const nnav_dim *pre, int n)
+{
+    if (!f || f->not_tensor)
+        return;
+    if (f->rank < 0 || f->rank + n > NNAV_RANK_MAX) {
+        nnav_ix_out(ix, o, f->dtype, -1, NULL);
+        return;
+    }
+    const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
+    nnav_dim s[NNAV_RANK_MAX];
+    for (int32_t j = 0, k = 0; j < f->rank + n; j++)
+        s[j] = j >= at && j < at + n ? pre[j - at] : d[k++];
+    nnav_ix_out(ix, o, f->dtype, f->rank + n, s);
+}
+
+/* Scan of opset 8: a batch axis in front of everything, the optional
+ * sequence_lens first, scan inputs' axis 1 scanned. */
+static int scan8(IX)
+{
+    int64_t nscan = nnav_ix_attr_i(ix, "num_scan_inputs", -1);
+    uint32_t nin = nnav_ix_nin(ix);
+    if (nin < 1 || nin > CARRY_MAX || nscan < 0 || (uint64_t)nscan > nin - 1)
+        return nnav_ix_fail(ix, "num_scan_inputs missing or out of range");
+    uint32_t nstate = nin - 1 - (uint32_t)nscan;
+    nnav_fact parts[CARRY_MAX], merged[CARRY_MAX];
+    const nnav_fact *seed[CARRY_MAX];
+    nnav_dim batch = NNAV_DIM_UNKNOWN, len = NNAV_DIM_UNKNOWN;
+    for (uint32_t i = 1; i < nin; i++) {
+        const nnav_fact *f = nnav_ix_in(ix, i);
+        seed[i - 1] = f;
+        int32_t need = i <= nstate ? 1 : 2;
+        if (f && f->rank >= 0 && f->rank < need)
+            seed[i - 1] = NULL;
+        if (!f || f->rank < need)
+            continue;
+        const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
+        if (batch == NNAV_DIM_UNKNOWN)
+            batch = d[0];
+        if (i > nstate && len == NNAV_DIM_UNKNOWN)
+            len = d[1];
+        parts[i - 1] = drop_axes(ix, f, 0, i <= nstate ? -1 : 1);
+        seed[i - 1] = &parts[i - 1];
+    }
+    uint32_t g = carried_body(ix, seed, nin - 1, 0, nstate, 0, merged);
+    if (g == NNAV_NONE)
+        return nnav_ix_fail(ix, "its body could not be inferred");
+    nnav_dim pre[2] = {batch, len};
+    for (uint32_t o = 0; o < nnav_ix_nout(ix); o++)
+        out_stacked(ix, o, o < nstate ? &merged[o] : nnav_ix_body_out(ix, g, o, NULL), 0, pre,
+                    o < nstate ? 1 : 2);
+    return 0;
+}
+
 static int r_scan(IX)
 {
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 9)
-        return nnav_ix_fail(ix, "Scan before opset 9 is not inferred");
+        return scan8(ix);
     int64_t nscan = nnav_ix_attr_i(ix, "num_scan_inputs", -1);
     uint32_t nin = nnav_ix_nin(ix);
-    if (nscan < 0 || (uint64_t)nscan > nin || nin > 64)
+    if (nscan < 0 || (uint64_t)nscan > nin || nin > CARRY_MAX)
         return nnav_ix_fail(ix, "num_scan_inputs missing or out of range");
     uint32_t nstate = nin - (uint32_t)nscan;
-    int64_t in_axes[64] = {0}, out_axes[64] = {0};
-    nnav_ix_attr_ints(ix, "scan_input_axes", in_axes, 64);
-    nnav_ix_attr_ints(ix, "scan_output_axes", out_axes, 64);
-    nnav_fact slices[64];
-    const nnav_fact *seed[64];
+    int64_t in_axes[CARRY_MAX] = {0}, out_axes[CARRY_MAX] = {0};
+    nnav_ix_attr_ints(ix, "scan_input_axes", in_axes, CARRY_MAX);
+    nnav_ix_attr_ints(ix, "scan_output_axes", out_axes, CARRY_MAX);
+    nnav_fact slices[CARRY_MAX], merged[CARRY_MAX];
+    const nnav_fact *seed[CARRY_MAX];
     nnav_dim len = NNAV_DIM_UNKNOWN;
     for (uint32_t i = 0; i < nin; i++) {
         seed[i] = nnav_ix_in(ix, i);
@@ -1074,42 +1288,1222 @@ static int r_scan(IX)
             ax += f->rank;
         if (ax < 0 || ax >= f->rank)
             return nnav_ix_fail(ix, "scan_input_axes out of range");
-        const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
-        nnav_dim s[NNAV_RANK_MAX];
-        int32_t k = 0;
-        for (int32_t j = 0; j < f->rank; j++)
-            if (j != ax)
-                s[k++] = d[j];
         if (len == NNAV_DIM_UNKNOWN)
-            len = d[ax];
-        slices[i] = nnav_ix_make(ix, f->dtype, k, s);
+            len = nnav_shapes_dims(ix->S, f->dims)[ax];
+        slices[i] = drop_axes(ix, f, (int32_t)ax, -1);
         seed[i] = &slices[i];
     }
-    uint32_t g = nnav_ix_body(ix, "body", seed, nin);
+    uint32_t g = carried_body(ix, seed, nin, 0, nstate, 0, merged);
     if (g == NNAV_NONE)
         return nnav_ix_fail(ix, "its body could not be inferred");
     for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
-        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
-        if (o < nstate || !f || f->rank < 0 || f->rank >= NNAV_RANK_MAX) {
-            if (f && o < nstate) {
-                nnav_fact mf = merge2(ix, nnav_ix_in(ix, o), f);
-                out_fact(ix, o, &mf);
-            } else if (f) {
-                nnav_ix_out(ix, o, f->dtype, -1, NULL);
-            }
+        if (o < nstate) {
+            out_fact(ix, o, &merged[o]);
             continue;
         }
-        int64_t ax = o - nstate < 64 ? out_axes[o - nstate] : 0;
-        if (ax < 0)
+        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
+        int64_t ax = o - nstate < CARRY_MAX ? out_axes[o - nstate] : 0;
+        if (f && f->rank >= 0 && ax < 0)
             ax += f->rank + 1;
-        if (ax < 0 || ax > f->rank)
+        if (f && f->rank >= 0 && (ax < 0 || ax > f->rank))
             return nnav_ix_fail(ix, "scan_output_axes out of range");
-        const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
-        nnav_dim s[NNAV_RANK_MAX];
-        for (int32_t j = 0, k = 0; j <= f->rank; j++)
-            s[j] = j == ax ? len : d[k++];
-        nnav_ix_out(ix, o, f->dtype, f->rank + 1, s);
+        out_stacked(ix, o, f, (int32_t)ax, &len, 1);
     }
+    return 0;
+}
+
+/* ---- slicing, splitting, tiling, padding ---- */
+
+/* Ends at or past this mean "to the end" (exporters write INT64_MAX, INT32_MAX
+ * or similar), at or below its negative "before the first". */
+#define END_BIG ((int64_t)INT32_MAX)
+
+/* Length of data[s:e:k] along an axis of size d. Numbers follow the ONNX
+ * clamping exactly. With a symbolic d, starts and ends counted from the end
+ * and ends that run to the end stay symbolic (the axis is taken to be at
+ * least as long as the offsets); anything else is unknown. */
+static nnav_dim slice_len(nnav_shapes *S, nnav_dim d, nnav_dim s, nnav_dim e, int64_t k)
+{
+    if (nnav_dim_is_num(d) && nnav_dim_is_num(s) && nnav_dim_is_num(e)) {
+        if (s < 0)
+            s += d;
+        if (e < 0)
+            e += d;
+        if (k > 0) {
+            s = s < 0 ? 0 : s > d ? d : s;
+            e = e < 0 ? 0 : e > d ? d : e;
+            return e > s ? (e - s) / k + ((e - s) % k != 0) : 0;
+        }
+        s = s < 0 ? 0 : s > d - 1 ? d - 1 : s;
+        e = e < -1 ? -1 : e > d - 1 ? d - 1 : e;
+        return s > e ? (s - e) / -k + ((s - e) % -k != 0) : 0;
+    }
+    if (d == NNAV_DIM_UNKNOWN || !nnav_dim_is_num(s))
+        return NNAV_DIM_UNKNOWN;
+    nnav_dim from, to;
+    if (k > 0) {
+        from = s >= 0 ? s : s <= -END_BIG ? 0 : nnav_sd_add(S, d, s);
+        if (e == d)
+            to = d;
+        else if (!nnav_dim_is_num(e) || (e >= 0 && e < END_BIG))
+            return NNAV_DIM_UNKNOWN; /* min(e, d): which one is not known */
+        else
+            to = e >= END_BIG ? d : e <= -END_BIG ? 0 : nnav_sd_add(S, d, e);
+        return nnav_sd_cdiv(S, nnav_sd_sub(S, to, from), k);
+    }
+    if (!nnav_dim_is_num(e) || (s >= 0 && s < END_BIG) || (e >= 0 && e < END_BIG))
+        return NNAV_DIM_UNKNOWN;
+    from = s >= END_BIG ? nnav_sd_sub(S, d, 1) : nnav_sd_add(S, d, s);
+    to = e <= -END_BIG ? -1 : nnav_sd_add(S, d, e);
+    return nnav_sd_cdiv(S, nnav_sd_sub(S, from, to), -k);
+}
+
+/* A list operand (attribute before `attr_until`, else input `in`) as dims:
+ * count, -1 when not known, -2 when absent. */
+static int list_operand(IX, const char *attr, int64_t attr_until, uint32_t in, nnav_dim *out)
+{
+    int64_t buf[NNAV_RANK_MAX];
+    int64_t op = nnav_ix_opset(ix);
+    if ((op > 0 && op < attr_until) || (op == 0 && nnav_ix_attr_has(ix, attr))) {
+        int n = nnav_ix_attr_ints(ix, attr, buf, NNAV_RANK_MAX);
+        if (n < 0)
+            return nnav_ix_attr_has(ix, attr) ? -1 : -2;
+        for (int i = 0; i < n; i++)
+            out[i] = buf[i];
+        return n;
+    }
+    if (!nnav_ix_present(ix, in))
+        return -2;
+    const nnav_dim *v;
+    int n = nnav_ix_fold(ix, in, &v);
+    if (n < 0 || n > NNAV_RANK_MAX)
+        return -1;
+    memcpy(out, v, (size_t)n * sizeof *out);
+    return n;
+}
+
+/* Rank known, sizes not: the input's dims with the listed axes (all when
+ * axes is NULL) unknown. */
+static int out_axes_unknown(IX, uint32_t o, int32_t dt, const int64_t *axes, int na)
+{
+    int32_t r = nnav_ix_rank(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    for (int32_t i = 0; i < r; i++)
+        if (!axes)
+            d[i] = NNAV_DIM_UNKNOWN;
+    for (int i = 0; axes && i < na; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        d[a] = NNAV_DIM_UNKNOWN;
+    }
+    nnav_ix_out(ix, o, dt, r, d);
+    return 0;
+}
+
+static int r_slice(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    nnav_dim st[NNAV_RANK_MAX], en[NNAV_RANK_MAX], ax[NNAV_RANK_MAX], sp[NNAV_RANK_MAX];
+    int ns = list_operand(ix, "starts", 10, 1, st), ne = list_operand(ix, "ends", 10, 2, en);
+    int na = list_operand(ix, "axes", 10, 3, ax), nk = list_operand(ix, "steps", 10, 4, sp);
+    int64_t axes[NNAV_RANK_MAX];
+    if (na == -1)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+    int count = ns >= 0 ? ns : ne >= 0 ? ne : nnav_ix_opset(ix) >= 10 ? operand_len(ix, 1) : -1;
+    if (na >= 0)
+        count = na;
+    if (count < 0 || count > r)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+    for (int i = 0; i < count; i++) {
+        if (na >= 0 && !nnav_dim_is_num(ax[i]))
+            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        axes[i] = na >= 0 ? ax[i] : i;
+    }
+    if (ns < 0 || ne < 0 || nk == -1)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, count);
+    if (ns != count || ne != count || (nk >= 0 && nk != count))
+        return nnav_ix_fail(ix, "starts, ends, axes and steps differ in length");
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, in, (size_t)r * sizeof *d);
+    uint8_t seen[NNAV_RANK_MAX] = {0};
+    int64_t fs = 0, fe = 0, fk = 1; /* axis 0 of a folded vector */
+    for (int i = 0; i < count; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        if (seen[a]++)
+            return nnav_ix_fail(ix, "axis %lld given twice", (long long)a);
+        nnav_dim k = nk >= 0 ? sp[i] : 1;
+        if (!nnav_dim_is_num(k))
+            d[a] = NNAV_DIM_UNKNOWN;
+        else if (k == 0)
+            return nnav_ix_fail(ix, "a step of 0");
+        else
+            d[a] = slice_len(ix->S, in[a], st[i], en[i], k);
+        fs = nnav_dim_is_num(st[i]) ? st[i] : INT64_MIN;
+        fe = nnav_dim_is_num(en[i]) ? en[i] : INT64_MIN;
+        fk = nnav_dim_is_num(k) ? k : 0;
+    }
+    /* A folded vector is sliced as data. */
+    const nnav_dim *v;
+    int nv = nnav_ix_fold(ix, 0, &v);
+    if (r == 1 && nv >= 0 && nnav_dim_is_num(d[0]) && fs != INT64_MIN && fe != INT64_MIN && fk) {
+        nnav_dim o[NNAV_FOLD_MAX];
+        int64_t s = fs < 0 ? fs + nv : fs;
+        if (fk > 0)
+            s = s < 0 ? 0 : s > nv ? nv : s;
+        else
+            s = s < 0 ? 0 : s > nv - 1 ? nv - 1 : s;
+        for (int64_t i = 0; i < d[0]; i++)
+            o[i] = v[s + i * fk];
+        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, (size_t)d[0]);
+        return 0;
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+static int r_split(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
+        return -1;
+    uint32_t nout = nnav_ix_nout(ix);
+    if (nout == 0 || nout > NNAV_FOLD_MAX)
+        return nnav_ix_fail(ix, "%u outputs", nout);
+    nnav_dim sz[NNAV_FOLD_MAX];
+    int ns = nnav_ix_attr_has(ix, "split") ? -1 : -2;
+    if (ns == -1) {
+        int64_t b[NNAV_FOLD_MAX];
+        ns = nnav_ix_attr_ints(ix, "split", b, NNAV_FOLD_MAX);
+        for (int i = 0; i < ns; i++)
+            sz[i] = b[i];
+    } else if (nnav_ix_present(ix, 1)) {
+        const nnav_dim *v;
+        ns = nnav_ix_fold(ix, 1, &v);
+        if (ns > NNAV_FOLD_MAX)
+            ns = -1;
+        if (ns >= 0)
+            memcpy(sz, v, (size_t)ns * sizeof *sz);
+    }
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim dd = in[axis];
+    if (ns == -1) {
+        for (uint32_t o = 0; o < nout; o++)
+            sz[o] = NNAV_DIM_UNKNOWN;
+    } else if (ns >= 0) {
+        if ((uint32_t)ns != nout)
+            return nnav_ix_fail(ix, "split has %d entries for %u outputs", ns, nout);
+    } else {
+        /* Equal parts; from opset 18 num_outputs allows a shorter last one. */
+        int64_t parts = nnav_ix_attr_i(ix, "num_outputs", nout);
+        if (parts != (int64_t)nout)
+            return nnav_ix_fail(ix, "num_outputs %lld for %u outputs", (long long)parts, nout);
+        nnav_dim q = nnav_sd_div(ix->S, dd, parts);
+        int exact = nnav_sd_mul(ix->S, q, parts) == dd && dd != NNAV_DIM_UNKNOWN;
+        nnav_dim c = nnav_sd_cdiv(ix->S, dd, parts);
+        for (uint32_t o = 0; o < nout; o++)
+            sz[o] = exact ? q : nnav_dim_is_num(dd) && o + 1 < nout ? c : NNAV_DIM_UNKNOWN;
+        if (!exact && nnav_dim_is_num(dd)) {
+            if (!nnav_ix_attr_has(ix, "num_outputs"))
+                return nnav_ix_fail(ix, "size %lld does not split in %u equal parts",
+                                    (long long)dd, nout);
+            sz[nout - 1] = dd - c * (int64_t)(nout - 1);
+            if (sz[nout - 1] < 0)
+                return nnav_ix_fail(ix, "size %lld does not split in %u parts", (long long)dd, nout);
+        }
+    }
+    const nnav_dim *v;
+    int nv = nnav_ix_fold(ix, 0, &v);
+    int64_t at = 0;
+    for (uint32_t o = 0; o < nout; o++) {
+        if (r == 1 && nv >= 0 && at >= 0 && nnav_dim_is_num(sz[o]) && sz[o] >= 0 &&
+            at + sz[o] <= nv) {
+            nnav_ix_out_fold(ix, o, nnav_ix_dtype(ix, 0), 0, v + at, (size_t)sz[o]);
+            at += sz[o];
+            continue;
+        }
+        at = -1;
+        nnav_dim d[NNAV_RANK_MAX];
+        memcpy(d, in, (size_t)r * sizeof *d);
+        d[axis] = sz[o];
+        nnav_ix_out(ix, o, nnav_ix_dtype(ix, 0), r, d);
+    }
+    return 0;
+}
+
+static int r_tile(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 6)
+        return nnav_ix_fail(ix, "Tile before opset 6 is not inferred");
+    int32_t r = nnav_ix_rank(ix, 0);
+    const nnav_dim *rep;
+    int n = nnav_ix_fold(ix, 1, &rep);
+    if (n < 0)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+    if (n != r)
+        return nnav_ix_fail(ix, "repeats has %d entries for rank %d", n, r);
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    for (int32_t i = 0; i < r; i++)
+        d[i] = nnav_dim_is_num(rep[i]) && rep[i] < 0 ? NNAV_DIM_UNKNOWN
+                                                     : nnav_sd_mul(ix->S, in[i], rep[i]);
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+static int r_pad(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    nnav_dim p[2 * NNAV_RANK_MAX], ax[NNAV_RANK_MAX];
+    int np;
+    if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 11) {
+        int64_t b[2 * NNAV_RANK_MAX];
+        np = nnav_ix_attr_ints(ix, nnav_ix_attr_has(ix, "pads") ? "pads" : "paddings", b,
+                               2 * NNAV_RANK_MAX);
+        for (int i = 0; i < np; i++)
+            p[i] = b[i];
+    } else {
+        const nnav_dim *v;
+        np = nnav_ix_fold(ix, 1, &v);
+        if (np > 2 * NNAV_RANK_MAX)
+            np = -1;
+        if (np >= 0)
+            memcpy(p, v, (size_t)np * sizeof *p);
+    }
+    int64_t axes[NNAV_RANK_MAX];
+    int na = r;
+    for (int32_t i = 0; i < r; i++)
+        axes[i] = i;
+    if (nnav_ix_present(ix, 3)) {
+        na = list_operand(ix, "", 0, 3, ax);
+        if (na < 0)
+            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        for (int i = 0; i < na; i++) {
+            if (!nnav_dim_is_num(ax[i]))
+                return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+            axes[i] = ax[i];
+        }
+    }
+    if (np < 0)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+    if (np != 2 * na)
+        return nnav_ix_fail(ix, "pads has %d entries for %d axes", np, na);
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, in, (size_t)r * sizeof *d);
+    for (int i = 0; i < na; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        d[a] = nnav_sd_add(ix->S, nnav_sd_add(ix->S, in[a], p[i]), p[i + na]);
+        if (nnav_dim_is_num(d[a]) && d[a] < 0)
+            return nnav_ix_fail(ix, "axis %lld would have size %lld", (long long)a, (long long)d[a]);
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+/* ---- resizing ---- */
+
+/* d times a scale: numbers as ONNX does it (float product, floor); a symbolic
+ * size only by a whole factor or its inverse. */
+static nnav_dim scale_dim(nnav_shapes *S, nnav_dim d, double s)
+{
+    if (s == 1)
+        return d;
+    if (nnav_dim_is_num(d)) {
+        float p = (float)d * (float)s;
+        return p >= 0 && p < 9.0e15 ? (nnav_dim)floorf(p) : NNAV_DIM_UNKNOWN;
+    }
+    if (!nnav_dim_is_sym(d) || !(s > 0))
+        return NNAV_DIM_UNKNOWN;
+    if (s == floor(s) && s < 65536)
+        return nnav_sd_mul(S, d, (int64_t)s);
+    double inv = 1 / s;
+    if (inv == floor(inv) && inv < 65536)
+        return nnav_sd_div(S, d, (int64_t)inv);
+    return NNAV_DIM_UNKNOWN;
+}
+
+static int r_resize(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t op = nnav_ix_opset(ix);
+    int up = nnav_span_eqs(ix->nd->op, "Upsample");
+    double sc[NNAV_RANK_MAX];
+    nnav_dim sizes[NNAV_RANK_MAX];
+    int nsc = -2, nsz = -2;
+    if (up && op > 0 && op < 9)
+        nsc = nnav_ix_attr_floats(ix, "scales", sc, NNAV_RANK_MAX);
+    else if (up || (op > 0 && op < 11))
+        nsc = nnav_ix_present(ix, 1) ? nnav_ix_floats(ix, 1, sc, NNAV_RANK_MAX) : -2;
+    else {
+        if (nnav_ix_present(ix, 3)) {
+            nsz = list_operand(ix, "", 0, 3, sizes);
+            if (nsz == -1 && operand_len(ix, 3) == 0)
+                nsz = 0;
+        }
+        if (nnav_ix_present(ix, 2)) {
+            nsc = nnav_ix_floats(ix, 2, sc, NNAV_RANK_MAX);
+            if (nsc == -1 && operand_len(ix, 2) == 0)
+                nsc = 0;
+        }
+    }
+    int64_t axes[NNAV_RANK_MAX];
+    int na = nnav_ix_attr_ints(ix, "axes", axes, NNAV_RANK_MAX);
+    if (na < 0) {
+        na = r;
+        for (int32_t i = 0; i < r; i++)
+            axes[i] = i;
+    }
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, in, (size_t)r * sizeof *d);
+    int stretch = !nnav_ix_attr_has(ix, "keep_aspect_ratio_policy") ||
+                  nnav_ix_attr_s(ix, "keep_aspect_ratio_policy", "stretch");
+    int have = nsz > 0 ? nsz : nsc > 0 ? nsc : -1;
+    if (have < 0)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+    if (have != na)
+        return nnav_ix_fail(ix, "%d scales or sizes for %d axes", have, na);
+    for (int i = 0; i < na; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        if (nsz > 0)
+            d[a] = stretch ? sizes[i] : NNAV_DIM_UNKNOWN;
+        else
+            d[a] = scale_dim(ix->S, in[a], sc[i]);
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+/* ---- generators ---- */
+
+/* A scalar operand as a dim (folded), or as a number (a float constant). */
+static int scalar_of(IX, uint32_t i, nnav_dim *d, double *f)
+{
+    const nnav_dim *v;
+    if (nnav_ix_fold(ix, i, &v) == 1) {
+        *d = v[0];
+        *f = nnav_dim_is_num(v[0]) ? (double)v[0] : NAN;
+        return 0;
+    }
+    double b[1];
+    if (nnav_ix_floats(ix, i, b, 1) == 1) {
+        *f = b[0];
+        *d = b[0] == floor(b[0]) && fabs(b[0]) < 9.0e15 ? (nnav_dim)b[0] : NNAV_DIM_UNKNOWN;
+        return 0;
+    }
+    return -1;
+}
+
+static int r_range(IX)
+{
+    int32_t dt = nnav_ix_dtype(ix, 0) ? nnav_ix_dtype(ix, 0) : nnav_ix_dtype(ix, 1);
+    nnav_dim s, l, k;
+    double fs, fl, fk;
+    nnav_dim len = NNAV_DIM_UNKNOWN;
+    int ks = scalar_of(ix, 0, &s, &fs), kl = scalar_of(ix, 1, &l, &fl), kk = scalar_of(ix, 2, &k, &fk);
+    if (ks == 0 && kl == 0 && kk == 0 && isfinite(fs) && isfinite(fl) && isfinite(fk)) {
+        if (fk == 0)
+            return nnav_ix_fail(ix, "a delta of 0");
+        double n = ceil((fl - fs) / fk);
+        len = n < 0 ? 0 : n < 9.0e15 ? (nnav_dim)n : NNAV_DIM_UNKNOWN;
+        if (is_int_type(dt) && nnav_dim_is_num(len) && len <= NNAV_FOLD_MAX &&
+            nnav_dim_is_num(s) && nnav_dim_is_num(k)) {
+            nnav_dim o[NNAV_FOLD_MAX];
+            for (int64_t i = 0; i < len; i++)
+                o[i] = s + i * k;
+            nnav_ix_out_fold(ix, 0, dt, 0, o, (size_t)len);
+            return 0;
+        }
+    } else if (ks == 0 && kl == 0 && kk == 0 && nnav_dim_is_num(k) && k != 0 &&
+               s != NNAV_DIM_UNKNOWN && l != NNAV_DIM_UNKNOWN) {
+        /* range(0, seq) is seq long */
+        len = k > 0 ? nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, l, s), k)
+                    : nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, s, l), -k);
+    }
+    nnav_ix_out(ix, 0, dt, 1, &len);
+    return 0;
+}
+
+static int r_topk(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), r, &axis) < 0)
+        return -1;
+    nnav_dim k = NNAV_DIM_UNKNOWN;
+    const nnav_dim *v;
+    if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 10)
+        k = nnav_ix_attr_i(ix, "k", -1) >= 0 ? nnav_ix_attr_i(ix, "k", -1) : NNAV_DIM_UNKNOWN;
+    else if (nnav_ix_fold(ix, 1, &v) == 1)
+        k = v[0];
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    if (nnav_dim_is_num(k) && nnav_dim_is_num(d[axis]) && k > d[axis])
+        return nnav_ix_fail(ix, "k %lld over the axis' size %lld", (long long)k, (long long)d[axis]);
+    d[axis] = nnav_dim_is_num(k) && k < 0 ? NNAV_DIM_UNKNOWN : k;
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    nnav_ix_out(ix, 1, NNAV_DT_INT64, r, d);
+    return 0;
+}
+
+static int r_onehot(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t q = nnav_ix_rank(ix, 0);
+    if (q + 1 > NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), q + 1, &axis) < 0)
+        return -1;
+    nnav_dim depth = NNAV_DIM_UNKNOWN;
+    double f;
+    if (scalar_of(ix, 1, &depth, &f) < 0)
+        depth = NNAV_DIM_UNKNOWN;
+    if (nnav_dim_is_num(depth) && depth < 1)
+        return nnav_ix_fail(ix, "depth %lld", (long long)depth);
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    for (int32_t i = 0, k = 0; i <= q; i++)
+        d[i] = i == axis ? depth : in[k++];
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 2), q + 1, d);
+    return 0;
+}
+
+static int r_eyelike(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    if (nnav_ix_rank(ix, 0) != 2)
+        return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
+    int32_t dt = (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0));
+    nnav_ix_out(ix, 0, dt, 2, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+/* RandomNormal, RandomUniform: the shape attribute. */
+static int r_random(IX)
+{
+    int64_t s[NNAV_RANK_MAX];
+    int n = nnav_ix_attr_ints(ix, "shape", s, NNAV_RANK_MAX);
+    if (n < 0)
+        return nnav_ix_fail(ix, "no shape attribute");
+    nnav_dim d[NNAV_RANK_MAX];
+    for (int i = 0; i < n; i++)
+        d[i] = s[i] >= 0 ? s[i] : NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_FLOAT), n, d);
+    return 0;
+}
+
+/* RandomNormalLike, RandomUniformLike, Bernoulli: the input's shape. */
+static int r_random_like(IX)
+{
+    const nnav_fact *f = nnav_ix_in(ix, 0);
+    if (!f)
+        return nnav_ix_fail(ix, "input 0 is missing");
+    int32_t dt = (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0));
+    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+static int r_multinomial(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    if (nnav_ix_rank(ix, 0) != 2)
+        return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
+    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], nnav_ix_attr_i(ix, "sample_size", 1)};
+    nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_INT32), 2, d);
+    return 0;
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow: a vector of `size`. */
+static int r_window(IX)
+{
+    nnav_dim n = NNAV_DIM_UNKNOWN;
+    const nnav_dim *v;
+    if (nnav_ix_fold(ix, 0, &v) == 1)
+        n = v[0];
+    nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "output_datatype", NNAV_DT_FLOAT), 1, &n);
+    return 0;
+}
+
+static int r_mel_weight(IX)
+{
+    nnav_dim d[2] = {NNAV_DIM_UNKNOWN, NNAV_DIM_UNKNOWN};
+    const nnav_dim *v;
+    if (nnav_ix_fold(ix, 1, &v) == 1)
+        d[0] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, v[0], 2), 1);
+    if (nnav_ix_fold(ix, 0, &v) == 1)
+        d[1] = v[0];
+    nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "output_datatype", NNAV_DT_FLOAT), 2, d);
+    return 0;
+}
+
+/* ---- rearranging and selecting ---- */
+
+static int r_depth_space(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    if (nnav_ix_rank(ix, 0) != 4)
+        return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
+    int64_t b = nnav_ix_attr_i(ix, "blocksize", 0);
+    if (b < 1 || b > 65536)
+        return nnav_ix_fail(ix, "blocksize %lld", (long long)b);
+    const nnav_dim *x = nnav_ix_dims(ix, 0);
+    nnav_dim d[4] = {x[0], 0, 0, 0};
+    if (nnav_span_eqs(ix->nd->op, "DepthToSpace")) {
+        d[1] = nnav_sd_div(ix->S, x[1], b * b);
+        d[2] = nnav_sd_mul(ix->S, x[2], b), d[3] = nnav_sd_mul(ix->S, x[3], b);
+    } else {
+        d[1] = nnav_sd_mul(ix->S, x[1], b * b);
+        d[2] = nnav_sd_div(ix->S, x[2], b), d[3] = nnav_sd_div(ix->S, x[3], b);
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
+    return 0;
+}
+
+/* NonZero: one row per axis, one column per element that is not zero. */
+static int r_nonzero(IX)
+{
+    nnav_dim d[2] = {nnav_ix_rank(ix, 0) >= 0 ? nnav_ix_rank(ix, 0) : NNAV_DIM_UNKNOWN,
+                     NNAV_DIM_UNKNOWN};
+    nnav_ix_out(ix, 0, NNAV_DT_INT64, 2, d);
+    return 0;
+}
+
+/* GatherElements: the indices' shape, the data's type. */
+static int r_gather_elements(IX)
+{
+    if (need_rank(ix, 1) < 0)
+        return -1;
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 1), nnav_ix_dims(ix, 1));
+    return 0;
+}
+
+static int r_gather_nd(IX)
+{
+    if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0), q = nnav_ix_rank(ix, 1);
+    int64_t b = nnav_ix_attr_i(ix, "batch_dims", 0);
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *id = nnav_ix_dims(ix, 1);
+    if (q < 1 || b < 0 || b >= q || b >= r)
+        return nnav_ix_fail(ix, "batch_dims %lld for ranks %d and %d", (long long)b, r, q);
+    nnav_dim last = id[q - 1];
+    if (!nnav_dim_is_num(last))
+        return nnav_ix_fail(ix, "the indices' last axis has no known size");
+    if (b + last > r)
+        return nnav_ix_fail(ix, "indices of depth %lld into rank %d", (long long)last, r);
+    int32_t out = q - 1 + r - (int32_t)(b + last);
+    if (out > NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    nnav_dim d[NNAV_RANK_MAX];
+    int32_t k = 0;
+    for (int32_t i = 0; i < q - 1; i++)
+        d[k++] = id[i];
+    for (int32_t i = (int32_t)(b + last); i < r; i++)
+        d[k++] = x[i];
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), k, d);
+    return 0;
+}
+
+/* Compress: how many are kept depends on the condition's values. */
+static int r_compress(IX)
+{
+    if (!nnav_ix_attr_has(ix, "axis")) {
+        nnav_dim n = NNAV_DIM_UNKNOWN;
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &n);
+        return 0;
+    }
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int64_t a = nnav_ix_attr_i(ix, "axis", 0);
+    return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1);
+}
+
+static int r_nms(IX)
+{
+    nnav_dim d[2] = {NNAV_DIM_UNKNOWN, 3};
+    nnav_ix_out(ix, 0, NNAV_DT_INT64, 2, d);
+    return 0;
+}
+
+static int r_unique(IX)
+{
+    nnav_dim n = NNAV_DIM_UNKNOWN;
+    if (!nnav_ix_attr_has(ix, "axis")) {
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &n);
+    } else {
+        if (need_rank(ix, 0) < 0)
+            return -1;
+        int64_t a = nnav_ix_attr_i(ix, "axis", 0);
+        if (out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1) < 0)
+            return -1;
+    }
+    for (uint32_t o = 1; o < nnav_ix_nout(ix) && o < 4; o++)
+        nnav_ix_out(ix, o, NNAV_DT_INT64, 1, &n);
+    return 0;
+}
+
+static int r_det(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r < 2)
+        return nnav_ix_fail(ix, "input of rank %d", r);
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r - 2, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+static int r_center_crop_pad(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    const nnav_dim *s;
+    int n = nnav_ix_fold(ix, 1, &s);
+    int64_t axes[NNAV_RANK_MAX];
+    int na = nnav_ix_attr_ints(ix, "axes", axes, NNAV_RANK_MAX);
+    if (na < 0) {
+        na = r;
+        for (int32_t i = 0; i < r; i++)
+            axes[i] = i;
+    }
+    if (n < 0)
+        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+    if (n != na)
+        return nnav_ix_fail(ix, "shape has %d entries for %d axes", n, na);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    for (int i = 0; i < na; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        d[a] = s[i];
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+/* ---- quantisation ---- */
+
+static int r_quantize(IX)
+{
+    const nnav_fact *f = nnav_ix_in(ix, 0);
+    if (!f)
+        return nnav_ix_fail(ix, "input 0 is missing");
+    int32_t dt = nnav_ix_dtype(ix, 2);
+    if (!dt)
+        dt = (int32_t)nnav_ix_attr_i(ix, "output_dtype", 0);
+    if (!dt && !nnav_ix_present(ix, 2))
+        dt = NNAV_DT_UINT8;
+    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+static int r_dequantize(IX)
+{
+    const nnav_fact *f = nnav_ix_in(ix, 0);
+    if (!f)
+        return nnav_ix_fail(ix, "input 0 is missing");
+    /* From opset 19 the result has the scale's type; float before. */
+    int32_t dt = NNAV_DT_FLOAT;
+    if (nnav_ix_opset(ix) >= 19 || nnav_ix_opset(ix) == 0)
+        dt = nnav_ix_dtype(ix, 1);
+    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+static int r_dyn_quantize(IX)
+{
+    const nnav_fact *f = nnav_ix_in(ix, 0);
+    if (!f)
+        return nnav_ix_fail(ix, "input 0 is missing");
+    nnav_ix_out(ix, 0, NNAV_DT_UINT8, f->rank, nnav_ix_dims(ix, 0));
+    nnav_ix_out(ix, 1, NNAV_DT_FLOAT, 0, NULL);
+    nnav_ix_out(ix, 2, NNAV_DT_UINT8, 0, NULL);
+    return 0;
+}
+
+/* ---- normalisation and losses ---- */
+
+static int r_layernorm(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), r, &axis) < 0)
+        return -1;
+    nnav_ix_out_same(ix, 0, 0);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    for (int32_t i = (int32_t)axis; i < r; i++)
+        d[i] = 1;
+    int32_t st = (int32_t)nnav_ix_attr_i(ix, "stash_type", NNAV_DT_FLOAT);
+    for (uint32_t o = 1; o < nnav_ix_nout(ix) && o < 3; o++)
+        nnav_ix_out(ix, o, st, r, d);
+    return 0;
+}
+
+/* SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss. */
+static int r_loss(IX)
+{
+    if (nnav_ix_attr_s(ix, "reduction", "none")) {
+        if (need_rank(ix, 1) < 0)
+            return -1;
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 1), nnav_ix_dims(ix, 1));
+    } else {
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 0, NULL);
+    }
+    if (nnav_ix_nout(ix) > 1)
+        nnav_ix_out_same(ix, 1, 0);
+    return 0;
+}
+
+static int r_string_normalizer(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r < 1 || r > 2)
+        return nnav_ix_fail(ix, "input of rank %d", r);
+    nnav_dim d[2];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    /* Stop words take items out: how many depends on the strings. */
+    size_t total = 0;
+    nnav_error e;
+    nnav_span first;
+    uint32_t a = nnav_ix_attr(ix, "stopwords");
+    if (a != NNAV_NONE && nnav_attr_strings(ix->m, a, &first, 1, &total, &e) == 0 && total)
+        d[r - 1] = NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, NNAV_DT_STRING, r, d);
+    return 0;
+}
+
+/* ---- signal ---- */
+
+static int r_dft(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t axis = 1;
+    if (nnav_ix_opset(ix) >= 20) {
+        int64_t a[1];
+        axis = -2;
+        if (nnav_ix_present(ix, 2) && nnav_ix_ints(ix, 2, a, 1) != 1)
+            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        if (nnav_ix_present(ix, 2))
+            axis = a[0];
+    } else {
+        axis = nnav_ix_attr_i(ix, "axis", 1);
+    }
+    if (r < 2 || norm_axis(ix, axis, r, &axis) < 0 || axis == r - 1)
+        return nnav_ix_fail(ix, "axis out of range");
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    const nnav_dim *v;
+    if (nnav_ix_present(ix, 1) && nnav_ix_fold(ix, 1, &v) == 1)
+        d[axis] = v[0];
+    else if (nnav_ix_present(ix, 1))
+        d[axis] = NNAV_DIM_UNKNOWN;
+    if (nnav_ix_attr_i(ix, "onesided", 0))
+        d[axis] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, d[axis], 2), 1);
+    d[r - 1] = 2;
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+/* ---- vision extras ---- */
+
+static int r_roialign(IX)
+{
+    if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
+        return -1;
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *rois = nnav_ix_dims(ix, 1);
+    if (nnav_ix_rank(ix, 0) != 4 || nnav_ix_rank(ix, 1) != 2)
+        return nnav_ix_fail(ix, "input or rois of the wrong rank");
+    nnav_dim d[4] = {rois[0], x[1], nnav_ix_attr_i(ix, "output_height", 1),
+                     nnav_ix_attr_i(ix, "output_width", 1)};
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
+    return 0;
+}
+
+static int r_grid_sample(IX)
+{
+    if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r < 3 || nnav_ix_rank(ix, 1) != r)
+        return nnav_ix_fail(ix, "input and grid ranks do not fit");
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *g = nnav_ix_dims(ix, 1);
+    nnav_dim d[NNAV_RANK_MAX];
+    d[0] = x[0], d[1] = x[1];
+    for (int32_t i = 2; i < r; i++)
+        d[i] = g[i - 1];
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+static int r_max_unpool(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0), ns = r - 2;
+    if (r < 3)
+        return nnav_ix_fail(ix, "input of rank %d", r);
+    nnav_dim s[NNAV_RANK_MAX];
+    int32_t n;
+    if (nnav_ix_present(ix, 2)) {
+        if (shape_operand(ix, 2, s, &n) < 0)
+            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        if (n != r)
+            return nnav_ix_fail(ix, "output_shape has %d entries for rank %d", n, r);
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, s);
+        return 0;
+    }
+    int64_t kernel[NNAV_RANK_MAX], strides[NNAV_RANK_MAX], pads[2 * NNAV_RANK_MAX];
+    if (nnav_ix_attr_ints(ix, "kernel_shape", kernel, NNAV_RANK_MAX) != ns)
+        return nnav_ix_fail(ix, "kernel_shape missing or of the wrong length");
+    for (int32_t i = 0; i < ns; i++)
+        strides[i] = 1, pads[i] = pads[i + ns] = 0;
+    nnav_ix_attr_ints(ix, "strides", strides, NNAV_RANK_MAX);
+    nnav_ix_attr_ints(ix, "pads", pads, 2 * NNAV_RANK_MAX);
+    const nnav_dim *x = nnav_ix_dims(ix, 0);
+    s[0] = x[0], s[1] = x[1];
+    for (int32_t i = 0; i < ns; i++)
+        s[i + 2] = nnav_sd_add(ix->S, nnav_sd_mul(ix->S, nnav_sd_sub(ix->S, x[i + 2], 1), strides[i]),
+                               kernel[i] - pads[i] - pads[i + ns]);
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, s);
+    return 0;
+}
+
+/* ---- recurrent ---- */
+
+/* RNN, GRU, LSTM: Y, Y_h and (LSTM) Y_c from X, W, R and the layout. */
+static int r_rnn(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    if (nnav_ix_rank(ix, 0) != 3)
+        return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *w = nnav_ix_dims(ix, 1), *rr = nnav_ix_dims(ix, 2);
+    int layout = nnav_ix_attr_i(ix, "layout", 0) != 0;
+    nnav_dim seq = x[layout ? 1 : 0], batch = x[layout ? 0 : 1];
+    nnav_dim nd = nnav_ix_attr_s(ix, "direction", "bidirectional") ? 2 : 1;
+    if (w && nnav_ix_rank(ix, 1) == 3 && nnav_dim_is_num(w[0]) && w[0] != nd)
+        return nnav_ix_fail(ix, "W has %lld directions", (long long)w[0]);
+    nnav_dim h = nnav_ix_attr_i(ix, "hidden_size", -1);
+    if (h < 0)
+        h = rr && nnav_ix_rank(ix, 2) == 3 ? rr[2] : NNAV_DIM_UNKNOWN;
+    int32_t dt = nnav_ix_dtype(ix, 0);
+    nnav_dim y[4], yh[3];
+    if (layout) {
+        y[0] = batch, y[1] = seq, y[2] = nd, y[3] = h;
+        yh[0] = batch, yh[1] = nd, yh[2] = h;
+    } else {
+        y[0] = seq, y[1] = nd, y[2] = batch, y[3] = h;
+        yh[0] = nd, yh[1] = batch, yh[2] = h;
+    }
+    nnav_ix_out(ix, 0, dt, 4, y);
+    for (uint32_t o = 1; o < nnav_ix_nout(ix) && o < 3; o++)
+        nnav_ix_out(ix, o, dt, 3, yh);
+    return 0;
+}
+
+/* ---- Einsum ---- */
+
+static int r_einsum(IX)
+{
+    uint32_t a = nnav_ix_attr(ix, "equation");
+    nnav_span eq;
+    nnav_error e;
+    if (a == NNAV_NONE || nnav_attr_string(ix->m, a, &eq, &e) < 0)
+        return nnav_ix_fail(ix, "no equation");
+    char buf[256];
+    size_t n = 0;
+    for (uint64_t i = 0; i < eq.n; i++)
+        if (eq.p[i] != ' ') {
+            if (n + 1 >= sizeof buf)
+                return nnav_ix_fail(ix, "equation too long");
+            buf[n++] = (char)eq.p[i];
+        }
+    buf[n] = 0;
+    char *arrow = strstr(buf, "->");
+    if (arrow)
+        *arrow = 0;
+    nnav_dim letter[128];
+    int count[128] = {0};
+    for (int i = 0; i < 128; i++)
+        letter[i] = NNAV_DIM_UNKNOWN;
+    nnav_dim ell[NNAV_RANK_MAX];
+    int32_t nell = 0;
+    uint32_t k = 0;
+    for (char *t = buf;; k++) {
+        char *end = strchr(t, ',');
+        if (end)
+            *end = 0;
+        if (need_rank(ix, k) < 0)
+            return -1;
+        int32_t r = nnav_ix_rank(ix, k);
+        const nnav_dim *d = nnav_ix_dims(ix, k);
+        int32_t letters = 0, has_ell = strstr(t, "...") != NULL;
+        for (char *c = t; *c; c++)
+            if (*c != '.') {
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+                    return nnav_ix_fail(ix, "equation has '%c'", *c);
+                letters++;
+            }
+        int32_t ne = has_ell ? r - letters : 0;
+        if (ne < 0 || (!has_ell && letters != r))
+            return nnav_ix_fail(ix, "term %u does not fit input rank %d", k, r);
+        int32_t at = 0;
+        for (char *c = t; *c;) {
+            if (c[0] == '.' && c[1] == '.' && c[2] == '.') {
+                /* ellipsis axes broadcast across inputs, right-aligned */
+                int32_t out = ne > nell ? ne : nell;
+                nnav_dim m[NNAV_RANK_MAX];
+                for (int32_t j = 0; j < out; j++) {
+                    int32_t ia = j - (out - nell), ib = j - (out - ne);
+                    int bad = 0;
+                    m[j] = nnav_sd_broadcast(ix->S, ia >= 0 ? ell[ia] : 1, ib >= 0 ? d[at + ib] : 1,
+                                             &bad);
+                    if (bad)
+                        return nnav_ix_fail(ix, "ellipsis axes cannot be broadcast");
+                }
+                memcpy(ell, m, (size_t)out * sizeof *ell);
+                nell = out, at += ne, c += 3;
+                continue;
+            }
+            if (*c == '.')
+                return nnav_ix_fail(ix, "a lone '.' in the equation");
+            int l = (unsigned char)*c;
+            count[l]++;
+            if (letter[l] == NNAV_DIM_UNKNOWN || (!nnav_dim_is_num(letter[l]) && nnav_dim_is_num(d[at])) ||
+                letter[l] == 1)
+                letter[l] = d[at];
+            at++, c++;
+        }
+        if (!end)
+            break;
+        t = end + 1;
+    }
+    if (k + 1 != nnav_ix_nin(ix))
+        return nnav_ix_fail(ix, "%u terms for %u inputs", k + 1, nnav_ix_nin(ix));
+    nnav_dim d[NNAV_RANK_MAX];
+    int32_t r = 0;
+    if (arrow) {
+        for (char *c = arrow + 2; *c;) {
+            if (c[0] == '.' && c[1] == '.' && c[2] == '.') {
+                if (r + nell > NNAV_RANK_MAX)
+                    return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+                memcpy(d + r, ell, (size_t)nell * sizeof *d);
+                r += nell, c += 3;
+                continue;
+            }
+            int l = (unsigned char)*c;
+            if (l >= 128 || !count[l] || r >= NNAV_RANK_MAX)
+                return nnav_ix_fail(ix, "output letter '%c' is in no input", *c);
+            d[r++] = letter[l];
+            c++;
+        }
+    } else {
+        /* Implicit output: the ellipsis, then the letters seen once, in order. */
+        memcpy(d, ell, (size_t)nell * sizeof *d);
+        r = nell;
+        for (int l = 'A'; l <= 'z'; l++)
+            if (count[l] == 1 && r < NNAV_RANK_MAX)
+                d[r++] = letter[l];
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
+/* OptionalHasElement: a boolean scalar whatever the input. */
+static int r_has_element(IX)
+{
+    nnav_ix_out(ix, 0, NNAV_DT_BOOL, 0, NULL);
+    return 0;
+}
+
+/* TfIdfVectorizer: one count per n-gram index, per row of a 2-D input. */
+static int r_tfidf(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r < 1 || r > 2)
+        return nnav_ix_fail(ix, "input of rank %d", r);
+    uint32_t a = nnav_ix_attr(ix, "ngram_indexes");
+    int64_t buf[256];
+    size_t total = 0;
+    nnav_error e;
+    if (a == NNAV_NONE || nnav_attr_ints(ix->m, a, buf, 256, &total, &e) < 0 || total > 256)
+        return nnav_ix_fail(ix, "ngram_indexes missing or over 256 entries");
+    int64_t mx = -1;
+    for (size_t i = 0; i < total; i++)
+        mx = buf[i] > mx ? buf[i] : mx;
+    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], mx + 1};
+    if (r == 1)
+        d[0] = mx + 1;
+    nnav_ix_out(ix, 0, NNAV_DT_FLOAT, r, d);
+    return 0;
+}
+
+/* ---- sequences ---- */
+
+static int r_seq_empty(IX)
+{
+    nnav_ix_out_seq(ix, 0, NULL, (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_FLOAT));
+    return 0;
+}
+
+static int r_seq_construct(IX)
+{
+    uint32_t n = nnav_ix_nin(ix);
+    if (n == 0)
+        return nnav_ix_fail(ix, "no inputs");
+    nnav_fact m = *nnav_ix_in(ix, 0);
+    for (uint32_t i = 1; i < n; i++)
+        m = merge2(ix, &m, nnav_ix_in(ix, i));
+    nnav_ix_out_seq(ix, 0, &m, 0);
+    return 0;
+}
+
+static int r_seq_insert(IX)
+{
+    nnav_fact el;
+    int k = nnav_ix_seq(ix, 0, &el);
+    const nnav_fact *t = nnav_ix_in(ix, 1);
+    if (!k || !t)
+        return nnav_ix_fail(ix, "input 0 is not a known sequence");
+    nnav_fact m = k == 2 ? *t : merge2(ix, &el, t);
+    nnav_ix_out_seq(ix, 0, &m, 0);
+    return 0;
+}
+
+static int r_seq_erase(IX)
+{
+    nnav_fact el;
+    int k = nnav_ix_seq(ix, 0, &el);
+    if (!k)
+        return nnav_ix_fail(ix, "input 0 is not a known sequence");
+    nnav_ix_out_seq(ix, 0, k == 1 ? &el : NULL, el.dtype);
+    return 0;
+}
+
+static int r_seq_at(IX)
+{
+    nnav_fact el;
+    int k = nnav_ix_seq(ix, 0, &el);
+    if (!k)
+        return nnav_ix_fail(ix, "input 0 is not a known sequence");
+    nnav_ix_out(ix, 0, el.dtype, k == 1 ? el.rank : -1,
+                k == 1 && el.rank >= 0 ? nnav_shapes_dims(ix->S, el.dims) : NULL);
+    return 0;
+}
+
+static int r_seq_length(IX)
+{
+    nnav_ix_out(ix, 0, NNAV_DT_INT64, 0, NULL);
+    return 0;
+}
+
+static int r_split_to_seq(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return -1;
+    int32_t r = nnav_ix_rank(ix, 0);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
+        return -1;
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    int32_t out = r;
+    if (!nnav_ix_present(ix, 1)) {
+        /* pieces of 1, the axis dropped unless keepdims */
+        if (nnav_ix_attr_i(ix, "keepdims", 1)) {
+            d[axis] = 1;
+        } else {
+            memmove(d + axis, d + axis + 1, (size_t)(r - axis - 1) * sizeof *d);
+            out = r - 1;
+        }
+    } else {
+        const nnav_dim *v;
+        int n = nnav_ix_fold(ix, 1, &v);
+        nnav_dim piece = NNAV_DIM_UNKNOWN;
+        if (n > 0) {
+            piece = v[0];
+            for (int i = 1; i < n; i++)
+                if (v[i] != piece)
+                    piece = NNAV_DIM_UNKNOWN;
+            /* a scalar split leaves a shorter last piece unless it divides */
+            if (nnav_ix_rank(ix, 1) == 0 &&
+                !(nnav_dim_is_num(piece) && nnav_dim_is_num(d[axis]) && piece > 0 &&
+                  d[axis] % piece == 0))
+                piece = NNAV_DIM_UNKNOWN;
+        }
+        d[axis] = piece;
+    }
+    nnav_fact el = nnav_ix_make(ix, nnav_ix_dtype(ix, 0), out, d);
+    nnav_ix_out_seq(ix, 0, &el, 0);
+    return 0;
+}
+
+static int r_concat_from_seq(IX)
+{
+    nnav_fact el;
+    int k = nnav_ix_seq(ix, 0, &el);
+    if (!k)
+        return nnav_ix_fail(ix, "input 0 is not a known sequence");
+    if (k != 1 || el.rank < 0) {
+        nnav_ix_out(ix, 0, el.dtype, -1, NULL);
+        return 0;
+    }
+    int newaxis = nnav_ix_attr_i(ix, "new_axis", 0) != 0;
+    int32_t r = el.rank + newaxis;
+    if (r > NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    int64_t axis = 0;
+    if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
+        return -1;
+    const nnav_dim *ed = nnav_shapes_dims(ix->S, el.dims);
+    nnav_dim d[NNAV_RANK_MAX];
+    for (int32_t i = 0, j = 0; i < r; i++) {
+        if (newaxis && i == axis) {
+            d[i] = NNAV_DIM_UNKNOWN;
+            continue;
+        }
+        d[i] = i == axis ? NNAV_DIM_UNKNOWN : ed[j];
+        j++;
+    }
+    nnav_ix_out(ix, 0, el.dtype, r, d);
     return 0;
 }
 
@@ -1128,7 +2522,7 @@ const nnav_rule nnav_shape_rules[] = {
     {"MeanVarianceNormalization", r_same}, {"LpNormalization", r_same}, {"Shrink", r_same},
     {"ThresholdedRelu", r_same}, {"CumSum", r_same}, {"Trilu", r_same},
     {"ReverseSequence", r_same}, {"ScatterElements", r_same}, {"ScatterND", r_same},
-    {"Scatter", r_same}, {"StringNormalizer", r_same}, {"BitwiseNot", r_same},
+    {"Scatter", r_same}, {"BitwiseNot", r_same},
     {"Identity", r_identity}, {"Neg", r_neg}, {"Not", r_to_bool}, {"IsNaN", r_to_bool},
     {"IsInf", r_to_bool}, {"Cast", r_cast}, {"CastLike", r_cast}, {"Dropout", r_dropout},
     {"BatchNormalization", r_batchnorm},
@@ -1157,5 +2551,35 @@ const nnav_rule nnav_shape_rules[] = {
     {"ReduceSumSquare", r_reduce}, {"ArgMax", r_argmax}, {"ArgMin", r_argmax},
     /* control flow */
     {"If", r_if}, {"Loop", r_loop}, {"Scan", r_scan},
+    /* slicing, splitting, tiling, padding, resizing */
+    {"Slice", r_slice}, {"Split", r_split}, {"Tile", r_tile}, {"Pad", r_pad},
+    {"Resize", r_resize}, {"Upsample", r_resize}, {"DepthToSpace", r_depth_space},
+    {"SpaceToDepth", r_depth_space}, {"CenterCropPad", r_center_crop_pad},
+    /* selecting */
+    {"TopK", r_topk}, {"NonZero", r_nonzero}, {"GatherElements", r_gather_elements},
+    {"GatherND", r_gather_nd}, {"Compress", r_compress}, {"NonMaxSuppression", r_nms},
+    {"Unique", r_unique},
+    /* generators */
+    {"Range", r_range}, {"OneHot", r_onehot}, {"EyeLike", r_eyelike},
+    {"RandomNormal", r_random}, {"RandomUniform", r_random},
+    {"RandomNormalLike", r_random_like}, {"RandomUniformLike", r_random_like},
+    {"Bernoulli", r_random_like}, {"Multinomial", r_multinomial}, {"HannWindow", r_window},
+    {"HammingWindow", r_window}, {"BlackmanWindow", r_window},
+    {"MelWeightMatrix", r_mel_weight}, {"DFT", r_dft},
+    /* quantisation */
+    {"QuantizeLinear", r_quantize}, {"DequantizeLinear", r_dequantize},
+    {"DynamicQuantizeLinear", r_dyn_quantize}, {"QLinearMatMul", r_qlinear_matmul},
+    /* normalisation, losses, text */
+    {"LayerNormalization", r_layernorm}, {"SoftmaxCrossEntropyLoss", r_loss},
+    {"NegativeLogLikelihoodLoss", r_loss}, {"StringNormalizer", r_string_normalizer},
+    /* linear algebra, recurrent, vision */
+    {"Einsum", r_einsum}, {"Det", r_det}, {"RNN", r_rnn}, {"GRU", r_rnn}, {"LSTM", r_rnn},
+    {"RoiAlign", r_roialign}, {"GridSample", r_grid_sample}, {"MaxUnpool", r_max_unpool},
+    /* sequences */
+    {"SequenceEmpty", r_seq_empty}, {"SequenceConstruct", r_seq_construct},
+    {"SequenceInsert", r_seq_insert}, {"SequenceErase", r_seq_erase},
+    {"SequenceAt", r_seq_at}, {"SequenceLength", r_seq_length},
+    {"SplitToSequence", r_split_to_seq}, {"ConcatFromSequence", r_concat_from_seq},
+    {"OptionalHasElement", r_has_element}, {"TfIdfVectorizer", r_tfidf},
     {NULL, NULL},
 };
