@@ -2,7 +2,9 @@
  *
  * detail_set() lays out line descriptors (type + ids); the text is made when a
  * line is drawn, so nothing but the ids is kept. Lines that lead somewhere
- * (inputs, outputs, consumers, bodies, tensors) act on Enter.
+ * (inputs, outputs, consumers, bodies, tensors) act on Enter. While types are
+ * shown (T), a node gets a cost line and each input and output a type line
+ * under it saying where the type comes from; the layout is redone on T.
  */
 #include "ui.h"
 
@@ -13,11 +15,12 @@
 
 enum dl_type {
     DL_BLANK = 0, DL_SECTION,
-    DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_ATTR, DL_ATTR_GRAPH, DL_ATTR_TENSOR,
-    DL_INPUT, DL_OUTPUT,
+    DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_NODE_COST, DL_ATTR, DL_ATTR_GRAPH,
+    DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
     DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
     DL_T_OWNER,
-    DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_INPUT, DL_G_OUTPUT,
+    DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_TYPES, DL_G_INPUT,
+    DL_G_OUTPUT,
     DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
     DL_CONSUMER,
 };
@@ -42,6 +45,8 @@ typedef struct detail {
     preview cache[PREVIEW_CACHE];
     uint32_t ncache;
     uint64_t total_nodes;  /* of a graph target with its bodies, counted once */
+    nnav_cost gcost;       /* of a graph target while types are shown */
+    nnav_shapes_stats gstats;
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
@@ -95,6 +100,15 @@ static void add_consumers(ui *u, detail *d, uint32_t v)
         add(d, DL_CONSUMER, c[i], v);
 }
 
+/* An input's or output's line, and its type line while types are shown. */
+static void add_ref(ui *u, detail *d, uint8_t type, uint32_t ref, uint32_t i)
+{
+    add(d, type, ref, i);
+    uint32_t v = nnav_ref_get(u->m, ref)->value;
+    if (typed_shapes(u) && v != NNAV_NONE)
+        add(d, DL_IO_TYPE, v, 0);
+}
+
 static void build_node(ui *u, detail *d, uint32_t id)
 {
     const nnav_node *n = nnav_node_get(u->m, id);
@@ -102,6 +116,8 @@ static void build_node(ui *u, detail *d, uint32_t id)
     add(d, DL_NODE_NAME, id, 0);
     if (n->function != NNAV_NONE)
         add(d, DL_NODE_FUNC, n->function, 0);
+    if (typed_shapes(u))
+        add(d, DL_NODE_COST, id, 0);
     add(d, DL_SECTION, SEC_ATTRS, n->attr_count);
     for (uint32_t i = 0; i < n->attr_count; i++) {
         uint32_t a = n->attr_first + i;
@@ -115,10 +131,10 @@ static void build_node(ui *u, detail *d, uint32_t id)
     }
     add(d, DL_SECTION, SEC_INPUTS, n->in_count);
     for (uint32_t i = 0; i < n->in_count; i++)
-        add(d, DL_INPUT, n->in_first + i, i);
+        add_ref(u, d, DL_INPUT, n->in_first + i, i);
     add(d, DL_SECTION, SEC_OUTPUTS, n->out_count);
     for (uint32_t i = 0; i < n->out_count; i++)
-        add(d, DL_OUTPUT, n->out_first + i, i);
+        add_ref(u, d, DL_OUTPUT, n->out_first + i, i);
 }
 
 static void build_tensor(ui *u, detail *d, uint32_t t)
@@ -150,6 +166,14 @@ static void build_graph(ui *u, detail *d, uint32_t g)
         add(d, DL_G_OWNER, gr->owner_node, 0);
     add(d, DL_G_COUNTS, g, 0);
     d->total_nodes = nnav_graph_total_nodes(u->m, g);
+    const nnav_shapes *sh = typed_shapes(u);
+    if (sh) {
+        /* Both walk the graph: once per layout, never per frame. */
+        nnav_shapes_graph_cost(sh, g, &d->gcost);
+        nnav_shapes_stats_get(sh, g, &d->gstats);
+        add(d, DL_G_COST, g, 0);
+        add(d, DL_G_TYPES, g, 0);
+    }
     add(d, DL_SECTION, SEC_INPUTS, gr->input_count);
     for (uint32_t i = 0; i < gr->input_count; i++)
         add(d, DL_G_INPUT, gr->input_first + i, i);
@@ -166,6 +190,17 @@ static void build_value(ui *u, detail *d, uint32_t v)
     if (vl->kind == NNAV_VAL_NODE || vl->kind == NNAV_VAL_INITIALIZER)
         add(d, DL_V_PRODUCER, v, 0);
     add_consumers(u, d, v);
+}
+
+void detail_refresh(ui *u, pane *p)
+{
+    detail *d = D(p);
+    uint8_t kind = d->kind;
+    uint32_t id = d->id, cur = p->cur, top = p->top;
+    d->id = NNAV_NONE;
+    detail_set(u, p, kind, id);
+    p->top = top;
+    pane_set_cursor(p, cur, d->n);
 }
 
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
@@ -451,6 +486,67 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
     }
 }
 
+/* "type float32[1,64,56,56]  inferred": the type as best known and where it
+ * comes from; a disagreement names the file's type, an unknown the reason. */
+static void draw_value_type(ui *u, uint32_t v, int indent, int y, int x, int w, attr_t sel)
+{
+    const nnav_shapes *sh = typed_shapes(u);
+    const nnav_fact *f = sh ? nnav_shapes_fact(sh, v) : NULL;
+    if (!f)
+        return;
+    char t[200];
+    nnav_shapes_value_format(sh, v, t, sizeof t);
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*stype ", indent, "");
+    c += draw_text(y, x + c, w - c, t[0] ? t : "?", sel | typed_attr(sh, v));
+    attr_t dim = sel | draw_attr(R_DIM);
+    switch (f->src) {
+    case NNAV_SRC_FILE:
+        c += draw_text(y, x + c, w - c, "  from the file", dim);
+        break;
+    case NNAV_SRC_INFERRED:
+        c += draw_text(y, x + c, w - c, "  inferred", dim);
+        break;
+    case NNAV_SRC_AGREE:
+        c += draw_text(y, x + c, w - c, "  inferred, the file agrees", dim);
+        break;
+    case NNAV_SRC_DISAGREE: {
+        char ft[200];
+        ft[0] = '\0';
+        nnav_value_type_format(u->m, v, ft, sizeof ft);
+        c += draw_text(y, x + c, w - c, "  inferred, DISAGREES with the file: ",
+                       sel | draw_attr(R_ERROR) | A_BOLD);
+        c += draw_text(y, x + c, w - c, ft[0] ? ft : "?", sel | draw_attr(R_ERROR));
+        break;
+    }
+    default:
+        c += draw_text(y, x + c, w - c, "  unknown", sel | draw_attr(R_ERROR));
+        break;
+    }
+    if (f->why != NNAV_NONE) {
+        const char *why = nnav_shapes_why(sh, f->why);
+        if (why && *why) {
+            c += draw_text(y, x + c, w - c, f->src == NNAV_SRC_NONE ? ": " : "  (partly: ", dim);
+            c += draw_text(y, x + c, w - c, why, dim);
+            if (f->src != NNAV_SRC_NONE)
+                draw_text(y, x + c, w - c, ")", dim);
+        }
+    }
+}
+
+/* "  (assumed batch=1)": named dims the cost took at a value. */
+static void draw_assumed(ui *u, const nnav_shapes *sh, int y, int x, int w, attr_t sel)
+{
+    (void)u;
+    char a[200];
+    a[0] = '\0';
+    nnav_shapes_assumed(sh, a, sizeof a);
+    if (!a[0])
+        return;
+    int c = draw_text(y, x, w, "  (assumed ", sel | draw_attr(R_DIM));
+    c += draw_text(y, x + c, w - c, a, sel | draw_attr(R_DIM));
+    draw_text(y, x + c, w - c, ")", sel | draw_attr(R_DIM));
+}
+
 static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
 {
     detail *d = D(p);
@@ -533,7 +629,55 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
             c += draw_source(u, r->value, y, x + c, w - c, sel);
         else
             c += draw_consumers_brief(u, r->value, y, x + c, w - c, sel);
-        draw_type(u, r->value, y, x + c, w - c, sel);
+        if (!typed_shapes(u))
+            draw_type(u, r->value, y, x + c, w - c, sel);
+        break;
+    }
+    case DL_IO_TYPE:
+        draw_value_type(u, l->a, 6, y, x, w, sel);
+        break;
+    case DL_NODE_COST: {
+        const nnav_shapes *sh = typed_shapes(u);
+        if (!sh)
+            break;
+        char t[200];
+        c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
+        const nnav_cost *cost = nnav_shapes_node_cost(sh, l->a);
+        if (!cost) {
+            draw_text(y, x + c, w - c, "unknown", sel | draw_attr(R_DIM));
+            break;
+        }
+        c += draw_text(y, x + c, w - c, typed_cost_text(cost, TYPED_FULL, t, sizeof t), sel);
+        if (cost->symbolic)
+            draw_assumed(u, sh, y, x + c, w - c, sel);
+        break;
+    }
+    case DL_G_COST: {
+        const nnav_shapes *sh = typed_shapes(u);
+        if (!sh)
+            break;
+        char t[200];
+        c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
+        c += draw_text(y, x + c, w - c, typed_cost_text(&d->gcost, TYPED_FULL, t, sizeof t), sel);
+        c += draw_text(y, x + c, w - c, "  (bodies not counted)", sel | draw_attr(R_DIM));
+        if (d->gcost.symbolic)
+            draw_assumed(u, sh, y, x + c, w - c, sel);
+        break;
+    }
+    case DL_G_TYPES: {
+        const nnav_shapes_stats *st = &d->gstats;
+        c = draw_text(y, x, w, "types ", sel | draw_attr(R_DIM));
+        c += draw_fmt(y, x + c, w - c, sel, "%llu/%llu values typed, %llu fully shaped",
+                      (unsigned long long)st->typed, (unsigned long long)st->values,
+                      (unsigned long long)st->full);
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM),
+                      "  file %llu  inferred %llu  agree %llu  ",
+                      (unsigned long long)st->file, (unsigned long long)st->inferred,
+                      (unsigned long long)st->agree);
+        c += draw_fmt(y, x + c, w - c, sel | (st->disagree ? draw_attr(R_ERROR) : draw_attr(R_DIM)),
+                      "disagree %llu", (unsigned long long)st->disagree);
+        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  unknown %llu  ops without a rule %llu",
+                 (unsigned long long)st->unknown, (unsigned long long)st->ops_unknown);
         break;
     }
     case DL_G_HEAD: {
@@ -590,6 +734,10 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         break;
     }
     case DL_V_TYPE: {
+        if (typed_shapes(u)) {
+            draw_value_type(u, l->a, 2, y, x, w, sel);
+            break;
+        }
         char t[160];
         t[0] = '\0';
         nnav_value_type_format(u->m, l->a, t, sizeof t);
@@ -628,6 +776,9 @@ static int detail_request(ui *u, pane *p, enum request r)
     if (r != REQ_ENTER || p->cur >= d->n)
         return 0;
     const dline *l = &d->lines[p->cur];
+    /* A type line belongs to the input or output above it. */
+    if (l->type == DL_IO_TYPE && p->cur > 0)
+        l--;
     switch (l->type) {
     case DL_INPUT: {
         const nnav_ref *ref = nnav_ref_get(u->m, l->a);
@@ -719,7 +870,7 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     case DL_G_INPUT: case DL_G_OUTPUT:
         *out = nnav_vinfo_get(u->m, l->a)->name;
         return 1;
-    case DL_CONSUMER: case DL_G_OWNER: case DL_NODE_HEAD: case DL_NODE_NAME:
+    case DL_CONSUMER: case DL_G_OWNER: case DL_NODE_HEAD: case DL_NODE_NAME: case DL_NODE_COST:
         *out = nnav_node_get(u->m, l->a)->name;
         return 1;
     case DL_ATTR:
@@ -730,10 +881,11 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     case DL_T_STATS: case DL_T_WARN: case DL_T_OWNER:
         *out = nnav_tensor_get(u->m, l->a)->name;
         return 1;
-    case DL_V_HEAD: case DL_V_TYPE: case DL_V_PRODUCER:
+    case DL_V_HEAD: case DL_V_TYPE: case DL_V_PRODUCER: case DL_IO_TYPE:
         *out = nnav_value_get(u->m, l->a)->name;
         return 1;
-    case DL_ATTR_GRAPH: case DL_G_HEAD: case DL_G_PATH: case DL_G_COUNTS: {
+    case DL_ATTR_GRAPH: case DL_G_HEAD: case DL_G_PATH: case DL_G_COUNTS: case DL_G_COST:
+    case DL_G_TYPES: {
         size_t k = nnav_graph_path(u->m, l->a, buf, n);
         *out = (nnav_span){ (const uint8_t *)buf, k < n ? k : n - 1 };
         return 1;

@@ -148,6 +148,23 @@ static void relayout(ui *u)
 
 /* ---- drawing ---- */
 
+/* The shown graph's totals (or, on a model too big to infer at open, how to
+ * get them) for the header, in the given form; 0 when there is nothing. */
+static int header_cost_text(ui *u, enum typed_form form, char *buf, size_t n)
+{
+    const nnav_cost *cost = typed_graph_cost(u, u->graph);
+    if (cost)
+        typed_cost_text(cost, form, buf, n);
+    else if (!u->types.s && !u->types.failed)
+        snprintf(buf, n, "%s", form == TYPED_TIGHT ? "T: types" : "T: types and costs");
+    else
+        return 0;
+    return 1;
+}
+
+/* The file and its format come first; then the graph's totals, at the right
+ * edge (tighter when room is short, left out when there is none); producer
+ * and counts take what is left. */
 static void draw_header(ui *u)
 {
     const nnav_model_facts *f = nnav_model_facts_get(u->m);
@@ -167,6 +184,19 @@ static void draw_header(ui *u)
             c += draw_text(0, c, w - c, " ", a);
         }
         c += draw_fmt(0, c, w - c, a, "%lld", (long long)o->version);
+    }
+    char cost[160];
+    if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
+        int tw = draw_width(cost);
+        if (c + 3 + tw > COLS) {
+            header_cost_text(u, TYPED_TIGHT, cost, sizeof cost);
+            tw = draw_width(cost);
+        }
+        int margin = c + 3 + tw <= COLS ? 1 : 0;
+        if (c + 1 + tw + margin <= COLS) {
+            draw_text(0, COLS - tw - margin, tw, cost, a | A_BOLD);
+            w = COLS - tw - margin - 1;
+        }
     }
     if (f->producer_name.n) {
         c += draw_text(0, c, w - c, "  ", a);
@@ -743,6 +773,9 @@ static void request(ui *u, enum request r)
     case REQ_GRAPH_VIEW:
         toggle_graph_view(u);
         break;
+    case REQ_TYPES:
+        typed_toggle(u);
+        break;
     case REQ_DEPTH_MORE:
     case REQ_DEPTH_LESS:
         ui_message(u, 0, "+ and - set the depth of the graph view (v)");
@@ -883,6 +916,7 @@ static int ui_start(ui *u)
         return -1;
     history_init(&u->hist);
     marks_init(&u->marks, nnav_node_count(u->m));
+    typed_open(u);
     u->graph = NNAV_NONE;
     u->focus = PANE_NODES;
     return 0;
@@ -896,6 +930,7 @@ static void ui_stop(ui *u)
     if (u->gpane.ops)
         u->gpane.ops->close(u, &u->gpane);
     ui_menu_close(u);
+    typed_close(u);
     find_free(u);
     exporter_free(u);
     marks_free(&u->marks);

@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "marks.h"
 #include "nnav.h"
+#include "typed.h"
 
 typedef struct ui ui;
 typedef struct pane pane;
@@ -91,6 +92,7 @@ struct ui {
     struct find *find;
     struct exporter *exp;
     mark_set marks;      /* nodes marked with Space, for export */
+    ui_typed types;       /* inferred types and costs, and whether they are shown (T) */
     int help;
     uint32_t help_top;
     ui_menu menu;
@@ -149,6 +151,8 @@ int nodes_filter(ui *u, pane *p, const char *op);
 const char *nodes_filter_text(pane *p);
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
 void detail_stats(ui *u, pane *p);
+/* Lays the target out again (types shown or hidden), keeping the cursor line. */
+void detail_refresh(ui *u, pane *p);
 void tensors_set_graph(ui *u, pane *p, uint32_t g);
 void tensors_reveal(ui *u, pane *p, uint32_t t);
 void graph_centre(ui *u, pane *p, uint32_t node);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Enter on an input jumps to its producer; Backspace / Ctrl-O go back and ]
 # forward; Enter on an output with several consumers offers them to pick;
-# Enter on a graph attribute descends into the body.
+# Enter on a graph attribute descends into the body. Types are shown (the
+# default), so the detail has a cost line under the name and a type line
+# under each input and output; Enter on a type line acts on the line above.
 . "$(dirname "$0")/tmux.bash"
 
 start 80 24 "$NNAV_SAMPLES/cnn.onnx"
@@ -9,9 +11,9 @@ wait_ready
 keys j
 wait_for "name relu1"
 keys Tab
-wait_for "line 1/7"
-keys j j j j
-wait_for "line 5/7"
+wait_for "line 1/10"
+keys j j j j j
+wait_for "line 6/10"
 expect_line "0 conv1_out" "Conv conv1"
 keys Enter
 wait_for "name conv1"
@@ -20,7 +22,7 @@ pass "Enter on an input goes to the producer"
 
 keys BSpace
 wait_for "name relu1"
-wait_for "line 5/7"    # back where the cursor was, in the detail pane
+wait_for "line 6/10"    # back where the cursor was, in the detail pane
 keys ]
 wait_for "name conv1"
 keys C-o
@@ -32,8 +34,8 @@ keys BTab
 wait_for "node 2/11"
 keys k
 wait_for "name conv1"
-keys Tab j j j j j j j j
-wait_for "line 9/"
+keys Tab j j j j j j j j j j
+wait_for "line 11/"
 expect_line "1 conv1.weight" "initializer"
 keys Enter
 wait_for "tensor conv1.weight"
@@ -45,9 +47,9 @@ start 100 30 "$NNAV_SAMPLES/control_flow.onnx"
 wait_ready
 wait_for "name const_scale"
 keys Tab
-wait_for "line 1/7"
+wait_for "line 1/9"
 keys G
-wait_for "line 7/7"
+wait_for "line 9/9"     # the output's type line
 expect_line "0 scale" "(+2 more)"
 keys Enter
 wait_for "3 consumers of scale"
@@ -65,8 +67,8 @@ keys Enter
 wait_for "name loop"
 keys Tab
 wait_for "line 1/"
-keys j j j
-wait_for "line 4/"
+keys j j j j
+wait_for "line 5/"
 expect_line "body = " "1 graph"
 keys Enter
 wait_for "Nodes  loop.body"
