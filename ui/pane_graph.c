@@ -4,7 +4,7 @@
  * folded into "+N more"); this file feeds it from the model and draws boxes
  * and edges with box-drawing characters, scrolled so the cursor box stays in
  * sight. Each box is three rows: op type in the top border, the name inside,
- * the output's shape (when known) in the bottom border.
+ * the output's type in the bottom border (as inferred while types are shown).
  */
 #include "ui.h"
 
@@ -215,9 +215,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         if (n->out_count) {
             uint32_t v = nnav_ref_get(u->m, n->out_first)->value;
             char t[128];
-            t[0] = '\0';
-            if (v != NNAV_NONE)
-                nnav_value_type_format(u->m, v, t, sizeof t);
+            typed_value_text(u, v, t, sizeof t);
             if (t[0])
                 draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
         }
@@ -229,8 +227,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
                   frame | draw_attr(R_LINK));
         draw_span(y + 1, x + 1, inner, v->name, text);
         char t[128];
-        t[0] = '\0';
-        nnav_value_type_format(u->m, it->id, t, sizeof t);
+        typed_value_text(u, it->id, t, sizeof t);
         if (t[0])
             draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
         break;

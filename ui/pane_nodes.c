@@ -1,7 +1,8 @@
-/* pane_nodes.c - the nodes of the selected graph: index, op type, name,
- * inputs -> outputs. Rows are drawn from the index on demand, so a graph of a
- * million nodes costs only the rows on screen. An op-type filter keeps a list
- * of the matching node ids (one pass when the filter is set).
+/* pane_nodes.c - the nodes of the selected graph: index, op type, name, the
+ * first output's type (while types are shown), inputs -> outputs. Rows are
+ * drawn from the index on demand, so a graph of a million nodes costs only the
+ * rows on screen. An op-type filter keeps a list of the matching node ids (one
+ * pass when the filter is set).
  */
 #include "ui.h"
 
@@ -180,6 +181,21 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     else
         draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
     c += namew + 1;
+    const nnav_shapes *sh = typed_shapes(u);
+    int typew = w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0;
+    if (sh && typew && c < w) {
+        /* The first output's type as best known: what most rows need to show. */
+        const nnav_ref *o = n->out_count ? nnav_ref_get(u->m, n->out_first) : NULL;
+        if (o && o->value != NNAV_NONE) {
+            char t[160];
+            nnav_shapes_value_format(sh, o->value, t, sizeof t);
+            draw_text(y, x + c, typew < w - c ? typew : w - c, t[0] ? t : "?",
+                       sel | typed_attr(sh, o->value));
+        } else {
+            draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
+        }
+        c += typew + 1;
+    }
     attr_t dim = sel | draw_attr(R_DIM);
     for (uint32_t i = 0; i < n->in_count && c < w; i++) {
         if (i)

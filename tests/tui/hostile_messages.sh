@@ -70,15 +70,18 @@ pass "an error whose field path quotes a hostile key: escaped once"
 
 # Every kind of hostile name in the panes (terminal_safety.sh has escape
 # sequences; here also NUL, bytes that are not UTF-8, C1 controls, bidi
-# overrides): all escaped, and what the name would do is not done.
+# overrides): all escaped, and what the name would do is not done. Wide
+# enough for the last row's output after the type column; the detail's
+# type line quotes the hostile op and node names in its reason.
 printf '%s' "$cases/names_hostile.onnx" > "$dir/arg.names"
-start_arg 200 40 "$dir/arg.names"
+start_arg 240 40 "$dir/arg.names"
 wait_ready
 wait_for 'nul\x00byte_node'
 wait_for 'bad\xFF\xFEutf8_node'
 wait_for 'c1csi\u{009B}31m_node'
 wait_for 'bidi\u{202E}evil\u{2066}x\u{2069}_out'
 wait_for 'del\x7Fcr\rlf\ntab\tbs\x08_out'
+wait_for 'unknown: osc\x1B]0;PWNED\x07title (node "osc\x1B]0;PWNED\x07title_node")'
 s=$(tm capture-pane -p -t "$TUI_S")
 if printf '%s' "$s" | LC_ALL=C grep -q $'\302[\200-\237]\|\342\200[\252-\256]\|\342\201[\246-\251]'; then
     fail "a raw C1 or bidi control on the screen"
