@@ -288,8 +288,12 @@ static int out_tensor(IX, uint32_t o, uint32_t t)
         nnav_error e;
         if (nnav_tensor_values(m, t, NNAV_FOLD_MAX, 0, &vals, &e) == 0 && vals.count == tt->nelems) {
             nnav_dim f[NNAV_FOLD_MAX];
+            /* INT64_MAX and its like (Slice's "to the end") as clamped
+             * numbers: the double does not fit back, and the lowest values
+             * are not numbers to nnav_dim. */
             for (size_t i = 0; i < vals.count; i++)
-                f[i] = (nnav_dim)buf[i];
+                f[i] = buf[i] >= 4.0e18 ? INT64_MAX
+                       : buf[i] <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)buf[i];
             nnav_ix_out_fold(ix, o, tt->dtype, tt->ndims == 0, f, vals.count);
             return 0;
         }
@@ -1376,10 +1380,22 @@ static int list_operand(IX, const char *attr, int64_t attr_until, uint32_t in, n
         return -2;
     const nnav_dim *v;
     int n = nnav_ix_fold(ix, in, &v);
-    if (n < 0 || n > NNAV_RANK_MAX)
+    if (n > NNAV_RANK_MAX)
         return -1;
-    memcpy(out, v, (size_t)n * sizeof *out);
-    return n;
+    if (n >= 0) {
+        memcpy(out, v, (size_t)n * sizeof *out);
+        return n;
+    }
+    /* Not folded: a constant may hold INT64_MAX ("to the end"), which the
+     * folding leaves out; read it as numbers, clamped. */
+    double f[NNAV_RANK_MAX];
+    n = nnav_ix_floats(ix, in, f, NNAV_RANK_MAX);
+    for (int i = 0; i < n; i++) {
+        if (f[i] != floor(f[i]))
+            return -1;
+        out[i] = f[i] >= 4.0e18 ? INT64_MAX : f[i] <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)f[i];
+    }
+    return n < 0 ? -1 : n;
 }
 
 /* Rank known, sizes not: the input's dims with the listed axes (all when

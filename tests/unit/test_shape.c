@@ -1,0 +1,334 @@
+/* test_shape.c - the typed model view on models built here byte by byte:
+ * symbolic arithmetic as it renders ("(h-3)/2+1", "seq*4"), Reshape's -1 on a
+ * product of named dims, shape computations folded from Shape through
+ * Gather, Unsqueeze, Concat and Slice into Reshape, and an op without a rule
+ * marking what follows it unknown, with the reason.
+ *
+ * Expected types are written from the ONNX operator definitions, not taken
+ * from the code under test. */
+#include "testutil.h"
+
+#include "shape.h"
+
+/* ---- building models ---- */
+
+enum { DT_FLOAT = 1, DT_INT64 = 7 };
+
+/* A dim written as text: a number is a dim_value, anything else a dim_param. */
+static void put_dim(tu_pb *shape, const char *d)
+{
+    tu_pb dim = {0};
+    char *end;
+    long long v = strtoll(d, &end, 10);
+    if (*d && !*end)
+        tu_pb_int(&dim, 1, (uint64_t)v);
+    else
+        tu_pb_str(&dim, 2, d);
+    tu_pb_msg(shape, 1, &dim);
+}
+
+/* A graph input (field 11) or output (12): name, element type, dims as a
+ * comma-separated list ("batch,seq,768"; "" for a scalar). */
+static void put_value(tu_pb *graph, uint32_t field, const char *name, int dt, const char *dims)
+{
+    tu_pb vi = {0}, tp = {0}, tt = {0}, shape = {0};
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", dims);
+    tu_pb_int(&tt, 1, (uint64_t)dt);
+    for (char *p = buf; *p;) {
+        char *c = strchr(p, ',');
+        if (c)
+            *c = 0;
+        put_dim(&shape, p);
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    tu_pb_msg(&tt, 2, &shape);
+    tu_pb_msg(&tp, 1, &tt);
+    tu_pb_str(&vi, 1, name);
+    tu_pb_msg(&vi, 2, &tp);
+    tu_pb_msg(graph, field, &vi);
+}
+
+/* An int64 initializer: a vector of n values, or a scalar when n < 0. */
+static void put_ints(tu_pb *graph, const char *name, const int64_t *v, int n)
+{
+    tu_pb t = {0}, packed = {0};
+    if (n >= 0)
+        tu_pb_int(&t, 1, (uint64_t)n); /* dims */
+    tu_pb_int(&t, 2, DT_INT64);
+    for (int i = 0; i < (n < 0 ? 1 : n); i++)
+        tu_pb_varint(&packed, (uint64_t)v[i]);
+    tu_pb_msg(&t, 7, &packed); /* int64_data, packed */
+    tu_pb_str(&t, 8, name);
+    tu_pb_msg(graph, 5, &t);
+}
+
+/* A float initializer of the given dims, zeros as raw_data. */
+static void put_weight(tu_pb *graph, const char *name, const int64_t *dims, int nd)
+{
+    tu_pb t = {0};
+    size_t n = 1;
+    for (int i = 0; i < nd; i++) {
+        tu_pb_int(&t, 1, (uint64_t)dims[i]);
+        n *= (size_t)dims[i];
+    }
+    tu_pb_int(&t, 2, DT_FLOAT);
+    tu_pb_str(&t, 8, name);
+    uint8_t *zeros = calloc(n, 4);
+    assert_non_null(zeros);
+    tu_pb_bytes(&t, 9, zeros, n * 4);
+    free(zeros);
+    tu_pb_msg(graph, 5, &t);
+}
+
+/* A node with optional INTS attribute `attr` (and INT attribute iattr=ival). */
+static void put_node(tu_pb *graph, const char *name, const char *op, const char *ins,
+                     const char *outs, const char *attr, const int64_t *v, int n,
+                     const char *iattr, int64_t ival)
+{
+    tu_pb node = {0};
+    tu_pb_node(&node, name, op, ins, outs);
+    if (attr) {
+        tu_pb a = {0};
+        tu_pb_str(&a, 1, attr);
+        for (int i = 0; i < n; i++)
+            tu_pb_int(&a, 8, (uint64_t)v[i]);
+        tu_pb_int(&a, 20, 7); /* INTS */
+        tu_pb_msg(&node, 5, &a);
+    }
+    if (iattr) {
+        tu_pb a = {0};
+        tu_pb_str(&a, 1, iattr);
+        tu_pb_int(&a, 3, (uint64_t)ival);
+        tu_pb_int(&a, 20, 2); /* INT */
+        tu_pb_msg(&node, 5, &a);
+    }
+    tu_pb_msg(graph, 1, &node);
+}
+
+typedef struct built {
+    nnav_model *m;
+    nnav_shapes *s;
+} built;
+
+static built infer(const char *tag, tu_pb *graph)
+{
+    tu_pb model = {0};
+    tu_pb_str(graph, 2, tag);
+    tu_pb_model(&model, graph); /* opset 17 */
+    const char *path = tu_join(tu_tmpdir(tag), "model.onnx");
+    tu_write(path, model.p, model.n);
+    tu_pb_free(&model);
+    built b;
+    b.m = tu_open(path);
+    b.s = nnav_shapes_infer(b.m, NULL);
+    assert_non_null(b.s);
+    return b;
+}
+
+static void done(built *b)
+{
+    nnav_shapes_free(b->s);
+    nnav_model_close(b->m);
+}
+
+static uint32_t value_of(const built *b, const char *name)
+{
+    uint32_t g = tu_graph(b->m, "/");
+    for (uint32_t v = 0; v < nnav_value_count(b->m); v++) {
+        const nnav_value *val = nnav_value_get(b->m, v);
+        if (val->graph == g && nnav_span_eqs(val->name, name))
+            return v;
+    }
+    fail_msg("no value %s", name);
+    return NNAV_NONE;
+}
+
+/* The value's type as nnav renders it must be `want`. */
+static void type_is(const built *b, const char *name, const char *want)
+{
+    char buf[256];
+    nnav_shapes_value_format(b->s, value_of(b, name), buf, sizeof buf);
+    if (strcmp(buf, want) != 0)
+        fail_msg("%s: %s, wanted %s", name, buf, want);
+}
+
+static nnav_fact_src src_of(const built *b, const char *name)
+{
+    return (nnav_fact_src)nnav_shapes_fact(b->s, value_of(b, name))->src;
+}
+
+/* ---- tests ---- */
+
+/* A 3x3 stride-2 convolution on a symbolic height and width, no padding:
+ * floor((h - 3) / 2) + 1, kept as an expression. */
+static void conv_symbolic(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t wd[4] = {8, 3, 3, 3}, strides[2] = {2, 2};
+    put_weight(&g, "w", wd, 4);
+    put_value(&g, 11, "x", DT_FLOAT, "N,3,h,w");
+    put_node(&g, "conv", "Conv", "x,w", "y", "strides", strides, 2, NULL, 0);
+    put_node(&g, "conv2", "Conv", "y,w2", "z", "strides", strides, 2, NULL, 0);
+    int64_t w2d[4] = {3, 8, 1, 1};
+    put_weight(&g, "w2", w2d, 4);
+    put_value(&g, 12, "z", DT_FLOAT, "N,3,a,b");
+    built b = infer("shape_conv", &g);
+    type_is(&b, "y", "float32[N,8,(h-3)/2+1,(w-3)/2+1]");
+    /* The second, a 1x1 stride 2 on an expression: ((h-3)/2+1-1)/2+1. */
+    type_is(&b, "z", "float32[N,3,(h-3)/2/2+1,(w-3)/2/2+1]");
+    assert_int_equal(src_of(&b, "y"), NNAV_SRC_INFERRED);
+    /* The file's names do not contradict an inferred expression. */
+    assert_int_equal(src_of(&b, "z"), NNAV_SRC_AGREE);
+    /* Costs take named dims at 1 when nothing binds them; h=w=1 makes a
+     * 3x3 window impossible, so the figure is not a number. */
+    const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, "y"));
+    assert_int_equal(f->rank, 4);
+    assert_int_equal(nnav_dim_eval(b.s, nnav_shapes_dims(b.s, f->dims)[0]), 1);
+    done(&b);
+}
+
+/* Reshape [batch, seq, 768] to [0, 0, 12, -1]: the -1 is
+ * batch*seq*768 / (batch*seq*12) = 64, not an expression. */
+static void reshape_minus_one(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t shape[4] = {0, 0, 12, -1};
+    put_ints(&g, "shape", shape, 4);
+    put_value(&g, 11, "x", DT_FLOAT, "batch,seq,768");
+    put_node(&g, "r", "Reshape", "x,shape", "heads", NULL, NULL, 0, NULL, 0);
+    int64_t perm[4] = {0, 2, 1, 3};
+    put_node(&g, "t", "Transpose", "heads", "ht", "perm", perm, 4, NULL, 0);
+    int64_t flat[2] = {-1, 64};
+    put_ints(&g, "flat", flat, 2);
+    put_node(&g, "r2", "Reshape", "ht,flat", "rows", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_reshape", &g);
+    type_is(&b, "heads", "float32[batch,seq,12,64]");
+    type_is(&b, "ht", "float32[batch,12,seq,64]");
+    /* batch*seq*12*64 / 64: a product of the two names, times 12 */
+    type_is(&b, "rows", "float32[batch*seq*12,64]");
+    done(&b);
+}
+
+/* Shape -> Gather -> Unsqueeze -> Concat -> Reshape, with a Slice of the
+ * shape and arithmetic on a folded size: Reshape gets a real shape. */
+static void folding_chain(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t zero = 0, one = 1, axes0[1] = {0}, heads[2] = {12, -1}, four[1] = {4};
+    int64_t last[1] = {-1}, big[1] = {INT64_MAX};
+    put_ints(&g, "i0", &zero, -1);
+    put_ints(&g, "i1", &one, -1);
+    put_ints(&g, "ax0", axes0, 1);
+    put_ints(&g, "heads", heads, 2);
+    put_ints(&g, "four", four, 1);
+    put_ints(&g, "last", last, 1);
+    put_ints(&g, "big", big, 1);
+    put_value(&g, 11, "x", DT_FLOAT, "batch,seq,768");
+    put_node(&g, "shape", "Shape", "x", "s", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "g0", "Gather", "s,i0", "b", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "g1", "Gather", "s,i1", "q", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "u0", "Unsqueeze", "b,ax0", "bu", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "u1", "Unsqueeze", "q,ax0", "qu", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "cat", "Concat", "bu,qu,heads", "target", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "r", "Reshape", "x,target", "y", NULL, NULL, 0, NULL, 0);
+    /* seq*4 as data, then used as a size */
+    put_node(&g, "mul", "Mul", "qu,four", "q4", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "sl", "Slice", "s,last,big", "hid", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "cat2", "Concat", "bu,q4,hid", "t2", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "cos", "ConstantOfShape", "t2", "zeros", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_fold", &g);
+    type_is(&b, "s", "int64[3]");
+    type_is(&b, "b", "int64[]");
+    type_is(&b, "target", "int64[4]");
+    type_is(&b, "y", "float32[batch,seq,12,64]");
+    type_is(&b, "zeros", "float32[batch,seq*4,768]");
+
+    const nnav_dim *v;
+    char buf[64];
+    assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "target"), &v), 4);
+    nnav_dim_format(b.s, v[0], buf, sizeof buf);
+    assert_string_equal(buf, "batch");
+    assert_true(nnav_dim_is_sym(v[1]));
+    assert_int_equal(v[2], 12);
+    assert_int_equal(v[3], -1);
+    assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "q4"), &v), 1);
+    nnav_dim_format(b.s, v[0], buf, sizeof buf);
+    assert_string_equal(buf, "seq*4");
+    assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "hid"), &v), 1);
+    assert_int_equal(v[0], 768);
+    done(&b);
+}
+
+/* Slice on a symbolic axis: from the end and to the end stay symbolic; an
+ * end that may or may not pass the axis' size is unknown, not guessed. */
+static void slice_symbolic(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t one[1] = {1}, m1[1] = {-1}, big[1] = {INT64_MAX}, ax1[1] = {1}, ten[1] = {10};
+    int64_t zero[1] = {0}, two[1] = {2};
+    put_ints(&g, "one", one, 1);
+    put_ints(&g, "m1", m1, 1);
+    put_ints(&g, "big", big, 1);
+    put_ints(&g, "ax1", ax1, 1);
+    put_ints(&g, "ten", ten, 1);
+    put_ints(&g, "zero", zero, 1);
+    put_ints(&g, "two", two, 1);
+    put_value(&g, 11, "x", DT_FLOAT, "batch,seq,64");
+    put_node(&g, "a", "Slice", "x,one,big,ax1", "tail", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "b", "Slice", "x,zero,m1,ax1", "head", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "c", "Slice", "x,zero,ten,ax1", "first10", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "d", "Slice", "x,zero,big,ax1,two", "even", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_slice", &g);
+    type_is(&b, "tail", "float32[batch,seq-1,64]");
+    type_is(&b, "head", "float32[batch,seq-1,64]");
+    type_is(&b, "first10", "float32[batch,?,64]");
+    type_is(&b, "even", "float32[batch,(seq+1)/2,64]");
+    done(&b);
+}
+
+/* An op without a rule says so, and what depends on it is unknown with the
+ * same reason; nothing is guessed. */
+static void unknown_op(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    put_value(&g, 11, "x", DT_FLOAT, "2,3");
+    put_node(&g, "mystery", "NoSuchOp", "x", "y", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "relu", "Relu", "y", "z", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "relu0", "Relu", "x", "ok", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_unknown", &g);
+    type_is(&b, "ok", "float32[2,3]");
+    for (int k = 0; k < 2; k++) {
+        const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, k ? "z" : "y"));
+        assert_int_equal(f->dtype, 0);
+        assert_int_equal(f->rank, -1);
+        assert_int_equal(f->src, NNAV_SRC_NONE);
+        assert_true(f->why != NNAV_NONE);
+        const char *why = nnav_shapes_why(b.s, f->why);
+        if (!strstr(why, "NoSuchOp"))
+            fail_msg("why for %s: %s", k ? "z" : "y", why);
+    }
+    nnav_shapes_stats st;
+    nnav_shapes_stats_get(b.s, NNAV_NONE, &st);
+    assert_true(st.ops_unknown >= 1);
+    done(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(conv_symbolic),
+        cmocka_unit_test(reshape_minus_one),
+        cmocka_unit_test(folding_chain),
+        cmocka_unit_test(slice_symbolic),
+        cmocka_unit_test(unknown_op),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
