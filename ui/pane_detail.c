@@ -513,8 +513,8 @@ static void draw_value_type(ui *u, uint32_t v, int indent, int y, int x, int w, 
         char ft[200];
         ft[0] = '\0';
         nnav_value_type_format(u->m, v, ft, sizeof ft);
-        c += draw_text(y, x + c, w - c, "  inferred, DISAGREES with the file: ",
-                       sel | draw_attr(R_ERROR) | A_BOLD);
+        c += draw_text(y, x + c, w - c, "  inferred, DISAGREE", sel | draw_attr(R_ERROR) | A_BOLD);
+        c += draw_text(y, x + c, w - c, ": the file says ", sel | draw_attr(R_ERROR));
         c += draw_text(y, x + c, w - c, ft[0] ? ft : "?", sel | draw_attr(R_ERROR));
         break;
     }

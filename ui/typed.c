@@ -103,7 +103,7 @@ const nnav_cost *typed_graph_cost(ui *u, uint32_t g)
 
 const char *typed_count(double v, int tight, char *buf, size_t n)
 {
-    static const char *const unit[] = { "", "K", "M", "G", "T", "P", "E" };
+    static const char *const unit[] = { "", "k", "M", "G", "T", "P", "E" };
     int k = 0;
     if (!(v >= 0))
         v = 0;

@@ -43,8 +43,8 @@ void typed_value_text(struct ui *u, uint32_t value, char *buf, size_t n);
 /* A graph's total cost (its own nodes), cached per graph; NULL when hidden. */
 const nnav_cost *typed_graph_cost(struct ui *u, uint32_t g);
 
-/* "4.09 G", "25.6 M", "118", "0": three significant digits in 1000s;
- * `tight` drops the space before the unit ("4.09G"). */
+/* "4.09 G", "25.6 M", "442 k", "118", "0": three significant digits in 1000s,
+ * the command line's units; `tight` drops the space before the unit ("4.09G"). */
 const char *typed_count(double v, int tight, char *buf, size_t n);
 
 /* How much of a cost typed_cost_text() writes. */
