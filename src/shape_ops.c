@@ -1029,7 +1029,25 @@ static int reduce_to(IX, int32_t dtype, int axes_from_input)
 
 static int r_reduce(IX)
 {
-    return reduce_to(ix, 0, 1);
+    if (reduce_to(ix, 0, 1) < 0)
+        return -1;
+    /* The product or sum of a folded vector (a shape's element count). */
+    const nnav_dim *v;
+    int n = nnav_ix_fold(ix, 0, &v);
+    int prod = nnav_span_eqs(ix->nd->op, "ReduceProd"), sum = nnav_span_eqs(ix->nd->op, "ReduceSum");
+    if (n < 0 || nnav_ix_rank(ix, 0) != 1 || !(prod || sum))
+        return 0;
+    int64_t axes[NNAV_RANK_MAX];
+    int na;
+    if (axes_of(ix, 1, axes, &na) < 0 || na > 1 || (na == 1 && axes[0] != 0 && axes[0] != -1))
+        return 0;
+    if (na <= 0 && nnav_ix_attr_i(ix, "noop_with_empty_axes", 0))
+        return 0;
+    nnav_dim r = prod ? 1 : 0;
+    for (int i = 0; i < n; i++)
+        r = prod ? nnav_sd_mul(ix->S, r, v[i]) : nnav_sd_add(ix->S, r, v[i]);
+    nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_attr_i(ix, "keepdims", 1) == 0, &r, 1);
+    return 0;
 }
 
 static int r_argmax(IX)

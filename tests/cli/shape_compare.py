@@ -30,6 +30,7 @@ NNAV = sys.argv[1]
 DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
           7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "float64", 12: "uint32",
           13: "uint64", 14: "complex64", 15: "complex128", 16: "bfloat16"}
+DATA_PROP = bool(os.environ.get("SHAPE_COMPARE_DATA_PROP"))
 GENERATED = re.compile(r"^unk__\d+$")
 
 totals = {"models": 0, "inference_failed": 0, "values": 0, "agree": 0, "mismatch": 0,
@@ -142,6 +143,7 @@ def compare_value(where, name, of, nv):
                             totals["names_same"] += 1
                         else:
                             totals["names_differ"] += 1
+                            more.append(f"{where}: {name}: dim {i}: onnx {d[1]}, nnav {n}")
                     elif isinstance(n, int) and GENERATED.match(d[1]):
                         totals["nnav_number_for_unk"] += 1
                         totals["nnav_dims_more"] += 1
@@ -178,7 +180,8 @@ def compare(path):
     totals["models"] += 1
     model = onnx.load(path)
     try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False,
+                                                   data_prop=DATA_PROP)
     except Exception as e:  # onnx refuses some models outright: say so, compare nothing
         totals["inference_failed"] += 1
         print(f"{path}: onnx shape inference failed: {str(e).splitlines()[0] if str(e) else e!r}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Wherever the ONNX package's shape inference gives a type, a rank or a size,
 # nnav shapes gives the same, on the bundled samples and on ../shared/corpus;
-# what nnav knows beyond it is counted.
+# what nnav knows beyond it is counted. Run twice: onnx's plain inference,
+# then with its data propagation (which folds shape computations as nnav does).
 set -u
 py=""
 for c in /usr/bin/python3 python3; do
@@ -21,4 +22,9 @@ if [ -d "$NNAV_CORPUS/onnx" ]; then
 else
     echo "SKIP (partly): corpus absent at $NNAV_CORPUS; comparing the samples only"
 fi
-exec "$py" "$(dirname "$0")/shape_compare.py" "$NNAV_BIN" "${files[@]}"
+rc=0
+echo "== onnx.shape_inference.infer_shapes(strict_mode=False)"
+"$py" "$(dirname "$0")/shape_compare.py" "$NNAV_BIN" "${files[@]}" || rc=1
+echo "== the same with data_prop=True"
+SHAPE_COMPARE_DATA_PROP=1 "$py" "$(dirname "$0")/shape_compare.py" "$NNAV_BIN" "${files[@]}" || rc=1
+exit $rc
