@@ -157,6 +157,15 @@ static void build_tensor(ui *u, detail *d, uint32_t t)
         add_consumers(u, d, v);
 }
 
+/* A graph input's or output's line, and its type line while types are shown. */
+static void add_vinfo(ui *u, detail *d, uint8_t type, uint32_t vi, uint32_t i)
+{
+    add(d, type, vi, i);
+    uint32_t v = nnav_vinfo_get(u->m, vi)->value;
+    if (typed_shapes(u) && v != NNAV_NONE)
+        add(d, DL_IO_TYPE, v, 0);
+}
+
 static void build_graph(ui *u, detail *d, uint32_t g)
 {
     const nnav_graph *gr = nnav_graph_get(u->m, g);
@@ -176,10 +185,10 @@ static void build_graph(ui *u, detail *d, uint32_t g)
     }
     add(d, DL_SECTION, SEC_INPUTS, gr->input_count);
     for (uint32_t i = 0; i < gr->input_count; i++)
-        add(d, DL_G_INPUT, gr->input_first + i, i);
+        add_vinfo(u, d, DL_G_INPUT, gr->input_first + i, i);
     add(d, DL_SECTION, SEC_OUTPUTS, gr->output_count);
     for (uint32_t i = 0; i < gr->output_count; i++)
-        add(d, DL_G_OUTPUT, gr->output_first + i, i);
+        add_vinfo(u, d, DL_G_OUTPUT, gr->output_first + i, i);
 }
 
 static void build_value(ui *u, detail *d, uint32_t v)
@@ -717,7 +726,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
             else
                 c += draw_source(u, vi->value, y, x + c, w - c, sel);
         }
-        if (vi->type.p) {
+        if (vi->type.p && !(typed_shapes(u) && vi->value != NNAV_NONE)) {
             char t[160];
             nnav_type_format(vi->type, t, sizeof t);
             draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", t);

@@ -45,10 +45,21 @@ expect_line " conv1 " "float32[1,16,32,32]"
 wait_for "type float32[1,16,32,32]  inferred"
 pass "T shows them again"
 
+# The graph's detail: its cost and type counts, and its output's type checked
+# against the file's.
+keys BTab
+wait_for "graph main  main graph"
+expect_line "cost " "1.62 M MACs"
+expect_line "types " "21/21 values typed"
+wait_for "type float32[1,10]  inferred, the file agrees"
+keys Tab
+pass "the graph's detail: cost, type counts, its output's type against the file's"
+
 # The graph view's boxes carry the inferred type too.
 keys v
 wait_for "Graph view  depth 2"
-wait_for "float32[1,16,32,32]"
+wait_for "└float32[1,16,32,32]"  # conv1's box (the file gives it no type)
+pass "the graph view's box shows the inferred type"
 keys v
 wait_for "Nodes  main"
 
