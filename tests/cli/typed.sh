@@ -8,6 +8,8 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 T=$NNAV_TMP/typed; rm -rf "$T"; mkdir -p "$T"
+OUT=$T/last.out # our own: ctest -j runs the other CLI scripts beside this one
+ERR=$T/last.err
 S=$NNAV_SAMPLES
 C=$NNAV_CORPUS/onnx
 
@@ -237,7 +239,7 @@ done
 grep -qF '\x1B[31mred\u{202E}' "$T/evil.out" || fail "nodes --shapes shows the name escaped: $(cat "$T/evil.out")"
 
 # ---- the man page documents the new commands' options ----
-plain=$NNAV_TMP/typed_man.txt
+plain=$T/man.txt
 sed 's/\\-/-/g; s/\\e/\\/g; s/\\f[BIRP]//g' "$NNAV_SRC/man/nnav.1" > "$plain"
 for cmd in shapes cost check; do
     expect_status 0 "$NNAV_BIN" "$cmd" --help
