@@ -2287,7 +2287,8 @@ void nnav_cli_usage(FILE *f)
     }
     fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
                "(SavedModel, MetaGraphDef or GraphDef; told apart by content).\n"
-               "Exit status: 0 ok, 1 usage error, 2 bad input.\n"
+               "Exit status: 0 ok, 1 usage error, 2 bad input (for check: a file whose\n"
+               "recorded types contradict its operators).\n"
                "'nnav COMMAND --help' shows a command's options; see also nnav(1).\n"
                "  -h, --help       this help\n"
                "  -V, --version    print the version\n");
