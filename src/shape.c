@@ -1265,10 +1265,11 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
     if (rc < 0) {
         nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         S->node_failed[n] = 1;
-        /* The root cause: an input that was already unknown. */
+        /* The root cause: an input that was already unknown (one with a
+         * type but no shape does not stop a rule; this op's reason counts). */
         for (uint32_t i = 0; i < nnav_ix_nin(&ix) && why == NNAV_NONE; i++) {
             const nnav_fact *f = nnav_ix_in(&ix, i);
-            if (f && f->rank < 0 && f->why != NNAV_NONE)
+            if (f && f->rank < 0 && !f->dtype && f->why != NNAV_NONE)
                 why = f->why;
         }
         if (why == NNAV_NONE) {
@@ -1291,10 +1292,22 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         if (rc < 0) {
             *f = UNKNOWN;
             f->why = why;
-        } else if (fact_empty(f) && f->why == NNAV_NONE) {
+        } else if ((fact_empty(f) || (f->rank < 0 && ix.why[0])) && f->why == NNAV_NONE) {
+            /* Nothing, or only the element type: a rule that gives the type
+             * without the shape leaves its reason in ix.why; an input that
+             * was already unknown is the root cause. */
+            for (uint32_t i = 0; i < nnav_ix_nin(&ix) && ix.why[0] && f->why == NNAV_NONE; i++) {
+                const nnav_fact *fi = nnav_ix_in(&ix, i);
+                if (fi && fi->rank < 0 && fi->why != NNAV_NONE)
+                    f->why = fi->why;
+            }
             char nb[96];
+            nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
             nnav_text_escape(nd->name.p, (size_t)nd->name.n, nb, sizeof nb);
-            f->why = why_add(S, "%s (node \"%s\"): output %u not inferred", ob, nb, o);
+            if (f->why == NNAV_NONE && ix.why[0])
+                f->why = why_add(S, "%s (node \"%s\"): %s", ob, nb, ix.why);
+            else if (f->why == NNAV_NONE)
+                f->why = why_add(S, "%s (node \"%s\"): output %u not inferred", ob, nb, o);
         }
         settle(S, v);
         if (f->why != NNAV_NONE && fact_complete(S, f))
