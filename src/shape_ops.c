@@ -38,6 +38,85 @@ static int is_int_type(int32_t t)
            t == NNAV_DT_UINT8;
 }
 
+/* ---- what is known when the shape is not ---- */
+
+static int op_in(const nnav_ictx *ix, const char *const *ops)
+{
+    for (; *ops; ops++)
+        if (nnav_span_eqs(ix->nd->op, *ops))
+            return 1;
+    return 0;
+}
+
+/* The element type of output o, for when its shape cannot be inferred (an
+ * input's rank or a shape operand is not known): ONNX fixes it from the
+ * op and its inputs' types alone. 0 when that is not known either. */
+static int32_t out_dtype(IX, uint32_t o)
+{
+    static const char *const I64[] = {"Shape", "Size", "ArgMax", "ArgMin", "NonZero",
+                                      "NonMaxSuppression", NULL};
+    static const char *const BOOLS[] = {"Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual",
+                                        "And", "Or", "Xor", "Not", "IsNaN", "IsInf", NULL};
+    static const char *const NONE[] = {"SequenceEmpty", "SequenceConstruct", "SequenceInsert",
+                                       "SequenceErase", "SequenceAt", "SplitToSequence",
+                                       "ConcatFromSequence", "If", "Loop", "Scan", "Constant",
+                                       "ConstantOfShape", "QuantizeLinear", "DequantizeLinear", NULL};
+    if (op_in(ix, NONE))
+        return 0;
+    if (op_in(ix, I64) || (o > 0 && (nnav_span_eqs(ix->nd->op, "TopK") ||
+                                     nnav_span_eqs(ix->nd->op, "Unique") ||
+                                     nnav_span_eqs(ix->nd->op, "MaxPool"))))
+        return NNAV_DT_INT64;
+    if (op_in(ix, BOOLS))
+        return NNAV_DT_BOOL;
+    if (nnav_span_eqs(ix->nd->op, "Where"))
+        return nnav_ix_dtype(ix, 1);
+    if (nnav_span_eqs(ix->nd->op, "EyeLike"))
+        return (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0));
+    if (nnav_span_eqs(ix->nd->op, "Multinomial"))
+        return (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_INT32);
+    if (nnav_span_eqs(ix->nd->op, "TfIdfVectorizer"))
+        return NNAV_DT_FLOAT;
+    if (nnav_span_eqs(ix->nd->op, "OneHot"))
+        return nnav_ix_dtype(ix, 2);
+    if (nnav_span_eqs(ix->nd->op, "QLinearMatMul") || nnav_span_eqs(ix->nd->op, "QLinearConv"))
+        return nnav_ix_dtype(ix, 7);
+    if (nnav_span_eqs(ix->nd->op, "MatMulInteger") || nnav_span_eqs(ix->nd->op, "ConvInteger"))
+        return NNAV_DT_INT32;
+    if (nnav_span_eqs(ix->nd->op, "LayerNormalization") && o > 0)
+        return (int32_t)nnav_ix_attr_i(ix, "stash_type", NNAV_DT_FLOAT);
+    if (nnav_span_eqs(ix->nd->op, "Concat"))
+        for (uint32_t i = 0; i < nnav_ix_nin(ix); i++)
+            if (nnav_ix_dtype(ix, i))
+                return nnav_ix_dtype(ix, i);
+    return nnav_ix_dtype(ix, 0);
+}
+
+/* The rule cannot give shapes for want of a fact (its reason is already in
+ * ix->why): the outputs get their element types, and the reason stays with
+ * them. -1 when not even the types are known. */
+static int typed_only(IX)
+{
+    int any = 0;
+    for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
+        int32_t dt = out_dtype(ix, o);
+        if (dt) {
+            nnav_ix_out(ix, o, dt, -1, NULL);
+            any = 1;
+        }
+    }
+    return any ? 0 : -1;
+}
+
+/* An input is present but its rank is not known. */
+static int rank_missing(IX)
+{
+    for (uint32_t i = 0; i < nnav_ix_nin(ix); i++)
+        if (nnav_ix_present(ix, i) && nnav_ix_rank(ix, i) < 0)
+            return 1;
+    return 0;
+}
+
 /* ---- same shape as the first input ---- */
 
 static int r_same(IX)
@@ -157,8 +236,15 @@ static int fold_binary(IX, char op, int32_t dtype)
         case '-': o[i] = nnav_sd_sub(ix->S, x, y); break;
         case '*': o[i] = nnav_sd_mul(ix->S, x, y); break;
         case '/': o[i] = nnav_sd_div(ix->S, x, y); break;
-        case '=': o[i] = nnav_sd_same(x, y) ? 1 : (nnav_dim_is_num(x) && nnav_dim_is_num(y)) ? 0
-                                                                                       : NNAV_DIM_UNKNOWN;
+        case '=':
+            /* A symbolic size is never negative: it is not the -1 a
+             * Where(Equal(shape, -1), ...) looks for. */
+            o[i] = nnav_sd_same(x, y) ? 1
+                   : (nnav_dim_is_num(x) && nnav_dim_is_num(y)) ||
+                           (nnav_dim_is_sym(x) && nnav_dim_is_num(y) && y < 0) ||
+                           (nnav_dim_is_sym(y) && nnav_dim_is_num(x) && x < 0)
+                       ? 0
+                       : NNAV_DIM_UNKNOWN;
             break;
         case '>':
         case '<':
@@ -182,7 +268,7 @@ static int r_broadcast_as(IX, int32_t dtype, char fold_op)
     if (n == 0)
         return nnav_ix_fail(ix, "no inputs");
     if (broadcast_shape(ix, 0, n, d, &r) < 0)
-        return -1;
+        return rank_missing(ix) ? typed_only(ix) : -1;
     if (!dtype)
         dtype = nnav_ix_dtype(ix, 0);
     if (fold_op && n == 2 && r <= 1 && fold_binary(ix, fold_op, dtype))
@@ -206,7 +292,7 @@ static int r_where(IX)
     nnav_dim d[NNAV_RANK_MAX];
     int32_t r;
     if (broadcast_shape(ix, 0, 3, d, &r) < 0)
-        return -1;
+        return rank_missing(ix) ? typed_only(ix) : -1;
     const nnav_dim *c, *x, *y;
     int nc = nnav_ix_fold(ix, 0, &c), nx = nnav_ix_fold(ix, 1, &x), ny = nnav_ix_fold(ix, 2, &y);
     if (r <= 1 && nc > 0 && nx > 0 && ny > 0) {
@@ -234,8 +320,12 @@ static int r_where(IX)
 
 static int r_shape(IX)
 {
-    if (need_rank(ix, 0) < 0)
-        return -1;
+    if (need_rank(ix, 0) < 0) {
+        /* a vector whatever the input; its length is the rank */
+        nnav_dim len = NNAV_DIM_UNKNOWN;
+        nnav_ix_out(ix, 0, NNAV_DT_INT64, 1, &len);
+        return nnav_ix_present(ix, 0) ? 0 : -1;
+    }
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t start = nnav_ix_attr_i(ix, "start", 0), end = nnav_ix_attr_i(ix, "end", r);
     if (start < 0)
@@ -252,8 +342,10 @@ static int r_shape(IX)
 
 static int r_size(IX)
 {
-    if (need_rank(ix, 0) < 0)
-        return -1;
+    if (need_rank(ix, 0) < 0) {
+        nnav_ix_out(ix, 0, NNAV_DT_INT64, 0, NULL); /* a scalar whatever the input */
+        return nnav_ix_present(ix, 0) ? 0 : -1;
+    }
     nnav_dim p = 1;
     const nnav_dim *d = nnav_ix_dims(ix, 0);
     for (int32_t i = 0; i < nnav_ix_rank(ix, 0); i++)
@@ -379,7 +471,9 @@ static int r_constant_of_shape(IX)
             nnav_ix_out(ix, 0, dt, (int32_t)len[0], d);
             return 0;
         }
-        return nnav_ix_fail(ix, "its shape operand is not known");
+        nnav_ix_fail(ix, "its shape operand is not known");
+        nnav_ix_out(ix, 0, dt, -1, NULL);
+        return 0;
     }
     if (n > NNAV_RANK_MAX)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
@@ -438,7 +532,7 @@ static int r_reshape(IX)
         /* Values unknown, length known: the rank. */
         n = operand_len(ix, 1);
         if (n < 0)
-            return -1;
+            return typed_only(ix);
         for (int32_t i = 0; i < n; i++)
             d[i] = NNAV_DIM_UNKNOWN;
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), n, d);
@@ -486,7 +580,7 @@ static int r_reshape(IX)
 static int r_flatten(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = nnav_ix_attr_i(ix, "axis", 1);
     if (axis < 0)
@@ -522,7 +616,7 @@ static int r_unsqueeze(IX)
     int64_t axes[NNAV_RANK_MAX];
     int na;
     if (need_rank(ix, 0) < 0 || axes_of(ix, 1, axes, &na) < 0)
-        return -1;
+        return typed_only(ix);
     if (na < 0)
         return nnav_ix_fail(ix, "no axes");
     int32_t r = nnav_ix_rank(ix, 0), out = r + na;
@@ -555,14 +649,14 @@ static int r_squeeze(IX)
     int64_t axes[NNAV_RANK_MAX];
     int na;
     if (need_rank(ix, 0) < 0 || axes_of(ix, 1, axes, &na) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     const nnav_dim *in = nnav_ix_dims(ix, 0), *v;
     uint8_t drop[NNAV_RANK_MAX] = {0};
     if (na < 0) {
         for (int32_t i = 0; i < r; i++) {
             if (!nnav_dim_is_num(in[i]))
-                return nnav_ix_fail(ix, "no axes, and axis %d's size is not known", i);
+                return nnav_ix_fail(ix, "no axes, and axis %d's size is not known", i), typed_only(ix);
             drop[i] = in[i] == 1;
         }
     }
@@ -591,7 +685,7 @@ static int r_squeeze(IX)
 static int r_transpose(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t perm[NNAV_RANK_MAX];
     int np = nnav_ix_attr_ints(ix, "perm", perm, NNAV_RANK_MAX);
@@ -674,7 +768,7 @@ static int r_concat(IX)
 static int r_gather(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0), q = nnav_ix_rank(ix, 1);
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
@@ -719,13 +813,13 @@ static int r_expand(IX)
     nnav_dim s[NNAV_RANK_MAX];
     int32_t n;
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (shape_operand(ix, 1, s, &n) < 0) {
         /* Values unknown, length known: the rank, and the input's sizes
          * other than 1, which nothing can broadcast away. */
         n = operand_len(ix, 1);
         if (n < 0)
-            return -1;
+            return typed_only(ix);
         for (int32_t k = 0; k < n; k++)
             s[k] = NNAV_DIM_UNKNOWN;
     }
@@ -750,7 +844,7 @@ static int r_expand(IX)
 static int matmul_of(IX, uint32_t xa, uint32_t xb, int32_t dt)
 {
     if (need_rank(ix, xa) < 0 || need_rank(ix, xb) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t ra = nnav_ix_rank(ix, xa), rb = nnav_ix_rank(ix, xb);
     if (ra == 0 || rb == 0)
         return nnav_ix_fail(ix, "a scalar operand");
@@ -804,7 +898,7 @@ static int r_qlinear_matmul(IX)
 static int r_gemm(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 2 || nnav_ix_rank(ix, 1) != 2)
         return nnav_ix_fail(ix, "operands are not matrices");
     const nnav_dim *a = nnav_ix_dims(ix, 0), *b = nnav_ix_dims(ix, 1);
@@ -857,7 +951,7 @@ static int r_conv(IX)
 {
     uint32_t wi = nnav_span_eqs(ix->nd->op, "QLinearConv") ? 3 : 1;
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 3)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -867,10 +961,10 @@ static int r_conv(IX)
     int nk = nnav_ix_attr_ints(ix, "kernel_shape", kernel, NNAV_RANK_MAX);
     if (nk < 0) {
         if (!w || nnav_ix_rank(ix, wi) != r)
-            return nnav_ix_fail(ix, "the weight's shape is not known");
+            return nnav_ix_fail(ix, "the weight's shape is not known"), typed_only(ix);
         for (int32_t i = 0; i < ns; i++) {
             if (!nnav_dim_is_num(w[i + 2]))
-                return nnav_ix_fail(ix, "the kernel's size is not known");
+                return nnav_ix_fail(ix, "the kernel's size is not known"), typed_only(ix);
             kernel[i] = w[i + 2];
         }
     } else if (nk != ns) {
@@ -893,7 +987,7 @@ static int r_conv(IX)
 static int r_conv_transpose(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0), ns = r - 2;
     if (r < 3 || nnav_ix_rank(ix, 1) != r)
         return nnav_ix_fail(ix, "input and weight ranks do not fit");
@@ -926,7 +1020,7 @@ static int r_conv_transpose(IX)
             continue;
         }
         if (kernel[i] < 1)
-            return nnav_ix_fail(ix, "the kernel's size is not known");
+            return nnav_ix_fail(ix, "the kernel's size is not known"), typed_only(ix);
         int64_t extra = opad[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[i + ns];
         d[i + 2] = nnav_sd_add(ix->S, nnav_sd_mul(ix->S, nnav_sd_sub(ix->S, x[i + 2], 1), strides[i]),
                                extra);
@@ -938,7 +1032,7 @@ static int r_conv_transpose(IX)
 static int r_pool(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0), ns = r - 2;
     if (r < 3)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -959,7 +1053,7 @@ static int r_pool(IX)
 static int r_global_pool(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 2)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -977,7 +1071,7 @@ static int r_global_pool(IX)
 static int reduce_to(IX, int32_t dtype, int axes_from_input)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axes[NNAV_RANK_MAX];
     int na;
@@ -1155,7 +1249,10 @@ static uint32_t carried_body(IX, const nnav_fact **seed, size_t nseed, uint32_t 
     uint32_t g = NNAV_NONE;
     for (uint32_t k = 0; k < n; k++)
         merged[k] = seed[first + k] ? *seed[first + k] : nnav_ix_make(ix, 0, -1, NULL);
-    for (int round = 0; round < 4; round++) {
+    /* Each level of nesting multiplies the passes: deep bodies get one
+     * pass, on the types alone. */
+    int rounds = ix->depth < 3 ? 4 : 0;
+    for (int round = 0; round < rounds; round++) {
         for (uint32_t k = 0; k < n; k++)
             seed[first + k] = &merged[k];
         g = nnav_ix_body(ix, "body", seed, nseed);
@@ -1171,11 +1268,13 @@ static uint32_t carried_body(IX, const nnav_fact **seed, size_t nseed, uint32_t 
         if (!changed)
             return g;
     }
-    /* Still changing: only the types are carried, and one more pass. */
+    /* Still changing (or nested too deep to iterate): only the types are
+     * carried, and one more pass. */
     for (uint32_t k = 0; k < n; k++) {
         nnav_fact t = nnav_ix_make(ix, merged[k].dtype, -1, NULL);
         t.not_tensor = is_seq(&merged[k]) ? NNAV_NT_SEQ : merged[k].not_tensor;
         merged[k] = t;
+        seed[first + k] = &merged[k];
     }
     return nnav_ix_body(ix, "body", seed, nseed);
 }
@@ -1439,7 +1538,7 @@ static int out_axes_unknown(IX, uint32_t o, int32_t dt, const int64_t *axes, int
 static int r_slice(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     nnav_dim st[NNAV_RANK_MAX], en[NNAV_RANK_MAX], ax[NNAV_RANK_MAX], sp[NNAV_RANK_MAX];
     int ns = list_operand(ix, "starts", 10, 1, st), ne = list_operand(ix, "ends", 10, 2, en);
@@ -1505,7 +1604,7 @@ static int r_slice(IX)
 static int r_split(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
@@ -1577,7 +1676,7 @@ static int r_split(IX)
 static int r_tile(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 6)
         return nnav_ix_fail(ix, "Tile before opset 6 is not inferred");
     int32_t r = nnav_ix_rank(ix, 0);
@@ -1599,7 +1698,7 @@ static int r_tile(IX)
 static int r_pad(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     nnav_dim p[2 * NNAV_RANK_MAX], ax[NNAV_RANK_MAX];
     int np;
@@ -1675,7 +1774,7 @@ static nnav_dim scale_dim(nnav_shapes *S, nnav_dim d, double s)
 static int r_resize(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t op = nnav_ix_opset(ix);
     int up = nnav_span_eqs(ix->nd->op, "Upsample");
@@ -1781,7 +1880,7 @@ static int r_range(IX)
 static int r_topk(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), r, &axis) < 0)
@@ -1805,7 +1904,7 @@ static int r_topk(IX)
 static int r_onehot(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t q = nnav_ix_rank(ix, 0);
     if (q + 1 > NNAV_RANK_MAX)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
@@ -1829,7 +1928,7 @@ static int r_onehot(IX)
 static int r_eyelike(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 2)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
     int32_t dt = (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0));
@@ -1865,7 +1964,7 @@ static int r_random_like(IX)
 static int r_multinomial(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 2)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
     nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], nnav_ix_attr_i(ix, "sample_size", 1)};
@@ -1901,7 +2000,7 @@ static int r_mel_weight(IX)
 static int r_depth_space(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 4)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
     int64_t b = nnav_ix_attr_i(ix, "blocksize", 0);
@@ -1933,7 +2032,7 @@ static int r_nonzero(IX)
 static int r_gather_elements(IX)
 {
     if (need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 1), nnav_ix_dims(ix, 1));
     return 0;
 }
@@ -1941,7 +2040,7 @@ static int r_gather_elements(IX)
 static int r_gather_nd(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0), q = nnav_ix_rank(ix, 1);
     int64_t b = nnav_ix_attr_i(ix, "batch_dims", 0);
     const nnav_dim *x = nnav_ix_dims(ix, 0), *id = nnav_ix_dims(ix, 1);
@@ -1974,7 +2073,7 @@ static int r_compress(IX)
         return 0;
     }
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int64_t a = nnav_ix_attr_i(ix, "axis", 0);
     return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1);
 }
@@ -1993,7 +2092,7 @@ static int r_unique(IX)
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &n);
     } else {
         if (need_rank(ix, 0) < 0)
-            return -1;
+            return typed_only(ix);
         int64_t a = nnav_ix_attr_i(ix, "axis", 0);
         if (out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1) < 0)
             return -1;
@@ -2006,7 +2105,7 @@ static int r_unique(IX)
 static int r_det(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 2)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -2017,7 +2116,7 @@ static int r_det(IX)
 static int r_center_crop_pad(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     const nnav_dim *s;
     int n = nnav_ix_fold(ix, 1, &s);
@@ -2089,7 +2188,7 @@ static int r_dyn_quantize(IX)
 static int r_layernorm(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), r, &axis) < 0)
@@ -2110,7 +2209,7 @@ static int r_loss(IX)
 {
     if (nnav_ix_attr_s(ix, "reduction", "none")) {
         if (need_rank(ix, 1) < 0)
-            return -1;
+            return typed_only(ix);
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 1), nnav_ix_dims(ix, 1));
     } else {
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 0, NULL);
@@ -2123,7 +2222,7 @@ static int r_loss(IX)
 static int r_string_normalizer(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 1 || r > 2)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -2145,7 +2244,7 @@ static int r_string_normalizer(IX)
 static int r_dft(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = 1;
     if (nnav_ix_opset(ix) >= 20) {
@@ -2179,7 +2278,7 @@ static int r_dft(IX)
 static int r_roialign(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     const nnav_dim *x = nnav_ix_dims(ix, 0), *rois = nnav_ix_dims(ix, 1);
     if (nnav_ix_rank(ix, 0) != 4 || nnav_ix_rank(ix, 1) != 2)
         return nnav_ix_fail(ix, "input or rois of the wrong rank");
@@ -2192,7 +2291,7 @@ static int r_roialign(IX)
 static int r_grid_sample(IX)
 {
     if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 3 || nnav_ix_rank(ix, 1) != r)
         return nnav_ix_fail(ix, "input and grid ranks do not fit");
@@ -2208,7 +2307,7 @@ static int r_grid_sample(IX)
 static int r_max_unpool(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0), ns = r - 2;
     if (r < 3)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -2244,7 +2343,7 @@ static int r_max_unpool(IX)
 static int r_rnn(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 3)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
     const nnav_dim *x = nnav_ix_dims(ix, 0), *w = nnav_ix_dims(ix, 1), *rr = nnav_ix_dims(ix, 2);
@@ -2304,7 +2403,7 @@ static int r_einsum(IX)
         if (end)
             *end = 0;
         if (need_rank(ix, k) < 0)
-            return -1;
+            return typed_only(ix);
         int32_t r = nnav_ix_rank(ix, k);
         const nnav_dim *d = nnav_ix_dims(ix, k);
         int32_t letters = 0, has_ell = strstr(t, "...") != NULL;
@@ -2390,7 +2489,7 @@ static int r_has_element(IX)
 static int r_tfidf(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     if (r < 1 || r > 2)
         return nnav_ix_fail(ix, "input of rank %d", r);
@@ -2472,7 +2571,7 @@ static int r_seq_length(IX)
 static int r_split_to_seq(IX)
 {
     if (need_rank(ix, 0) < 0)
-        return -1;
+        return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
