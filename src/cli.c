@@ -459,7 +459,8 @@ static int cmd_info(const nnav_model *m, const opts *o)
     op_count *ops = op_histogram(m, 0, nnav_node_count(m), NULL, &nops);
     char a[4096], b[1024];
     /* The main graph's cost; its bodies' trip counts are unknown. */
-    nnav_shapes *s = shapes_of(m, o);
+    int eager = nnav_node_count(m) <= NNAV_SHAPES_EAGER_MAX;
+    nnav_shapes *s = eager ? shapes_of(m, o) : NULL;
     nnav_cost cost = {0};
     uint64_t partial = 0;
     char assumed[1024] = "";
@@ -631,6 +632,9 @@ static int cmd_info(const nnav_model *m, const opts *o)
         if (assumed[0])
             printf("; assumed %s", assumed);
         printf("\n");
+    } else if (!eager) {
+        printf("%-14s not computed for over %u nodes, so that info stays instant: "
+               "'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);
     }
     if (t.const_bytes) {
         print_bytes(t.const_bytes, a, sizeof a);

@@ -31,7 +31,7 @@ void typed_open(ui *u)
     memset(t, 0, sizeof *t);
     t->cost_graph = NNAV_NONE;
     /* Above the limit the first screen must not wait for the pass: T runs it. */
-    if (nnav_node_count(u->m) <= TYPED_EAGER_MAX && infer(u) == 0)
+    if (nnav_node_count(u->m) <= NNAV_SHAPES_EAGER_MAX && infer(u) == 0)
         t->on = 1;
 }
 

@@ -1,7 +1,7 @@
 /* typed.h - the typed view in the explorer: when the shape inference runs,
  * the T toggle, and the figures the panes and the header take from it.
  *
- * A model of up to TYPED_EAGER_MAX nodes is inferred before the first screen
+ * A model of up to NNAV_SHAPES_EAGER_MAX nodes (shape.h) is inferred before the first screen
  * and shows its types at once. A bigger one opens without them, so the first
  * screen never waits for the pass; the first T runs it (one linear walk over
  * the nodes) behind a status message. Panes ask typed_shapes(): NULL means
@@ -18,7 +18,6 @@
 #include "draw.h"
 #include "shape.h"
 
-enum { TYPED_EAGER_MAX = 200000 };
 
 typedef struct ui_typed {
     nnav_shapes *s;       /* NULL until inferred */
