@@ -2509,6 +2509,74 @@ static int r_tfidf(IX)
     return 0;
 }
 
+static int r_max_roi_pool(IX)
+{
+    if (need_rank(ix, 0) < 0 || need_rank(ix, 1) < 0)
+        return typed_only(ix);
+    int64_t ps[2];
+    if (nnav_ix_attr_ints(ix, "pooled_shape", ps, 2) != 2)
+        return nnav_ix_fail(ix, "pooled_shape missing or not of 2 entries");
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *rois = nnav_ix_dims(ix, 1);
+    if (nnav_ix_rank(ix, 0) != 4 || nnav_ix_rank(ix, 1) != 2)
+        return nnav_ix_fail(ix, "input or rois of the wrong rank");
+    nnav_dim d[4] = {rois[0], x[1], ps[0], ps[1]};
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
+    return 0;
+}
+
+/* STFT: [batch, frames, bins, 2], frames from the signal length, the frame
+ * step and the frame length (the window's, or the frame_length input). */
+static int r_stft(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return typed_only(ix);
+    if (nnav_ix_rank(ix, 0) != 3)
+        return nnav_ix_fail(ix, "signal of rank %d", nnav_ix_rank(ix, 0));
+    const nnav_dim *x = nnav_ix_dims(ix, 0), *v;
+    nnav_dim step = NNAV_DIM_UNKNOWN, len = NNAV_DIM_UNKNOWN;
+    if (nnav_ix_fold(ix, 1, &v) == 1)
+        step = v[0];
+    if (nnav_ix_present(ix, 3) && nnav_ix_fold(ix, 3, &v) == 1)
+        len = v[0];
+    else if (nnav_ix_present(ix, 2) && nnav_ix_rank(ix, 2) == 1)
+        len = nnav_ix_dims(ix, 2)[0];
+    nnav_dim frames = NNAV_DIM_UNKNOWN;
+    if (nnav_dim_is_num(step) && step > 0 && len != NNAV_DIM_UNKNOWN)
+        frames = nnav_sd_add(ix->S, nnav_sd_div(ix->S, nnav_sd_sub(ix->S, x[1], len), step), 1);
+    nnav_dim bins = len;
+    if (nnav_ix_attr_i(ix, "onesided", 1))
+        bins = nnav_sd_add(ix->S, nnav_sd_div(ix->S, len, 2), 1);
+    nnav_dim d[4] = {x[0], frames, bins, 2};
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
+    return 0;
+}
+
+/* SequenceMap: the body on each element (sequence inputs give their
+ * elements, tensors themselves); each output a sequence of its results. */
+static int r_sequence_map(IX)
+{
+    uint32_t nin = nnav_ix_nin(ix);
+    if (nin == 0 || nin > CARRY_MAX)
+        return nnav_ix_fail(ix, "%u inputs", nin);
+    nnav_fact el[CARRY_MAX];
+    const nnav_fact *seed[CARRY_MAX];
+    for (uint32_t i = 0; i < nin; i++) {
+        int k = nnav_ix_seq(ix, i, &el[i]);
+        if (k == 2)
+            el[i] = nnav_ix_make(ix, el[i].dtype, -1, NULL);
+        seed[i] = k ? &el[i] : nnav_ix_in(ix, i);
+    }
+    uint32_t g = nnav_ix_body(ix, "body", seed, nin);
+    if (g == NNAV_NONE)
+        return nnav_ix_fail(ix, "its body could not be inferred");
+    for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
+        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
+        if (f && !f->not_tensor)
+            nnav_ix_out_seq(ix, o, f, 0);
+    }
+    return 0;
+}
+
 /* ---- sequences ---- */
 
 static int r_seq_empty(IX)
@@ -2714,5 +2782,6 @@ const nnav_rule nnav_shape_rules[] = {
     {"SequenceAt", r_seq_at}, {"SequenceLength", r_seq_length},
     {"SplitToSequence", r_split_to_seq}, {"ConcatFromSequence", r_concat_from_seq},
     {"OptionalHasElement", r_has_element}, {"TfIdfVectorizer", r_tfidf},
+    {"MaxRoiPool", r_max_roi_pool}, {"STFT", r_stft}, {"SequenceMap", r_sequence_map},
     {NULL, NULL},
 };
