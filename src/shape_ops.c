@@ -176,8 +176,11 @@ static int r_cast(IX)
 static int r_dropout(IX)
 {
     nnav_ix_out_same(ix, 0, 0);
+    /* The mask is boolean from opset 10; before, of the input's type. */
+    int64_t op = nnav_ix_opset(ix);
+    int32_t mt = op > 0 && op < 10 ? nnav_ix_dtype(ix, 0) : NNAV_DT_BOOL;
     if (nnav_ix_nout(ix) > 1)
-        nnav_ix_out(ix, 1, NNAV_DT_BOOL, nnav_ix_rank(ix, 0), nnav_ix_dims(ix, 0));
+        nnav_ix_out(ix, 1, mt, nnav_ix_rank(ix, 0), nnav_ix_dims(ix, 0));
     return 0;
 }
 
@@ -267,6 +270,15 @@ static int r_broadcast_as(IX, int32_t dtype, char fold_op)
     uint32_t n = nnav_ix_nin(ix);
     if (n == 0)
         return nnav_ix_fail(ix, "no inputs");
+    if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 7 && nnav_ix_attr_i(ix, "broadcast", 0)) {
+        /* Before opset 7, B is laid along A from `axis`, not from the end:
+         * the result has A's shape. */
+        const nnav_fact *a = nnav_ix_in(ix, 0);
+        if (!a)
+            return nnav_ix_fail(ix, "input 0 is missing");
+        nnav_ix_out(ix, 0, dtype ? dtype : a->dtype, a->rank, nnav_ix_dims(ix, 0));
+        return 0;
+    }
     if (broadcast_shape(ix, 0, n, d, &r) < 0)
         return rank_missing(ix) ? typed_only(ix) : -1;
     if (!dtype)
