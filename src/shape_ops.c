@@ -1576,7 +1576,7 @@ static int r_slice(IX)
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, in, (size_t)r * sizeof *d);
     uint8_t seen[NNAV_RANK_MAX] = {0};
-    int64_t fs = 0, fe = 0, fk = 1; /* axis 0 of a folded vector */
+    int64_t fs = 0, fe = INT64_MAX, fk = 1; /* axis 0 of a folded vector */
     for (int i = 0; i < count; i++) {
         int64_t a = 0;
         if (norm_axis(ix, axes[i], r, &a) < 0)
@@ -1597,16 +1597,18 @@ static int r_slice(IX)
     /* A folded vector is sliced as data. */
     const nnav_dim *v;
     int nv = nnav_ix_fold(ix, 0, &v);
-    if (r == 1 && nv >= 0 && nnav_dim_is_num(d[0]) && fs != INT64_MIN && fe != INT64_MIN && fk) {
+    nnav_dim cnt = nv >= 0 && fs != INT64_MIN && fe != INT64_MIN && fk
+                       ? slice_len(ix->S, nv, fs, fe, fk) : NNAV_DIM_UNKNOWN;
+    if (r == 1 && count <= 1 && nnav_dim_is_num(cnt) && cnt <= nv) {
         nnav_dim o[NNAV_FOLD_MAX];
         int64_t s = fs < 0 ? fs + nv : fs;
         if (fk > 0)
             s = s < 0 ? 0 : s > nv ? nv : s;
         else
             s = s < 0 ? 0 : s > nv - 1 ? nv - 1 : s;
-        for (int64_t i = 0; i < d[0]; i++)
+        for (int64_t i = 0; i < cnt; i++)
             o[i] = v[s + i * fk];
-        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, (size_t)d[0]);
+        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, (size_t)cnt);
         return 0;
     }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
@@ -1874,10 +1876,14 @@ static int r_range(IX)
         if (is_int_type(dt) && nnav_dim_is_num(len) && len <= NNAV_FOLD_MAX &&
             nnav_dim_is_num(s) && nnav_dim_is_num(k)) {
             nnav_dim o[NNAV_FOLD_MAX];
-            for (int64_t i = 0; i < len; i++)
-                o[i] = s + i * k;
-            nnav_ix_out_fold(ix, 0, dt, 0, o, (size_t)len);
-            return 0;
+            int ok = 1;
+            for (int64_t i = 0; i < len && ok; i++)
+                ok = !__builtin_mul_overflow(i, k, &o[i]) && !__builtin_add_overflow(o[i], s, &o[i]) &&
+                     nnav_dim_is_num(o[i]);
+            if (ok) {
+                nnav_ix_out_fold(ix, 0, dt, 0, o, (size_t)len);
+                return 0;
+            }
         }
     } else if (ks == 0 && kl == 0 && kk == 0 && nnav_dim_is_num(k) && k != 0 &&
                s != NNAV_DIM_UNKNOWN && l != NNAV_DIM_UNKNOWN) {
@@ -2061,7 +2067,7 @@ static int r_gather_nd(IX)
     nnav_dim last = id[q - 1];
     if (!nnav_dim_is_num(last))
         return nnav_ix_fail(ix, "the indices' last axis has no known size");
-    if (b + last > r)
+    if (last < 0 || last > r || b + last > r)
         return nnav_ix_fail(ix, "indices of depth %lld into rank %d", (long long)last, r);
     int32_t out = q - 1 + r - (int32_t)(b + last);
     if (out > NNAV_RANK_MAX)
@@ -2514,6 +2520,8 @@ static int r_tfidf(IX)
     int64_t mx = -1;
     for (size_t i = 0; i < total; i++)
         mx = buf[i] > mx ? buf[i] : mx;
+    if (mx >= INT32_MAX)
+        return nnav_ix_fail(ix, "an n-gram index of %lld", (long long)mx);
     nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], mx + 1};
     if (r == 1)
         d[0] = mx + 1;
