@@ -142,54 +142,80 @@ static int op_cmp(const void *a, const void *b)
     return c ? c : (x->node->op.n > y->node->op.n) - (x->node->op.n < y->node->op.n);
 }
 
-/* Op-type histogram over every graph, keyed by (domain, op). */
+static uint64_t op_key_hash(const nnav_node *nd)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t k = 0; k < nd->op.n; k++)
+        h = (h ^ nd->op.p[k]) * 1099511628211ull;
+    h ^= 0xff;
+    for (uint64_t k = 0; k < nd->domain.n; k++)
+        h = (h ^ nd->domain.p[k]) * 1099511628211ull;
+    return h;
+}
+
+/* Op-type histogram over every graph, keyed by (domain, op). The table and
+ * the list grow with the distinct ops, not the nodes: a million nodes of a
+ * few ops would otherwise pay 32 bytes a node for the peak of `info`. */
 static op_count *op_histogram(const nnav_model *m, size_t *count)
 {
     uint32_t nn = nnav_node_count(m);
-    size_t cap = 64;
-    while (cap < (size_t)nn * 2 + 64)
-        cap *= 2;
+    size_t cap = 64, n = 0, ops_cap = 32;
     uint32_t *tab = malloc(cap * sizeof *tab);
-    op_count *ops = NULL;
-    size_t n = 0;
-    if (!tab)
-        return NULL;
-    memset(tab, 0xff, cap * sizeof *tab);
-    ops = malloc(sizeof *ops * (nn + 1));
-    if (!ops) {
-        free(tab);
+    op_count *ops = malloc(ops_cap * sizeof *ops);
+    if (!tab || !ops) {
+        free(tab), free(ops);
         return NULL;
     }
+    memset(tab, 0xff, cap * sizeof *tab);
     for (uint32_t i = 0; i < nn; i++) {
         const nnav_node *nd = nnav_node_get(m, i);
-        /* Local hash over (domain, op) */
-        uint64_t h = 1469598103934665603ull;
-        for (uint64_t k = 0; k < nd->op.n; k++)
-            h = (h ^ nd->op.p[k]) * 1099511628211ull;
-        h ^= 0xff;
-        for (uint64_t k = 0; k < nd->domain.n; k++)
-            h = (h ^ nd->domain.p[k]) * 1099511628211ull;
-        size_t s = (size_t)(h & (cap - 1));
+        size_t s = (size_t)(op_key_hash(nd) & (cap - 1));
         for (;;) {
-            if (tab[s] == UINT32_MAX) {
-                tab[s] = (uint32_t)n;
-                ops[n].node = nd;
-                ops[n].count = 1;
-                n++;
+            if (tab[s] == UINT32_MAX)
                 break;
-            }
             const nnav_node *o = ops[tab[s]].node;
-            if (nnav_span_same(o->op, nd->op) && nnav_span_same(o->domain, nd->domain)) {
-                ops[tab[s]].count++;
+            if (nnav_span_same(o->op, nd->op) && nnav_span_same(o->domain, nd->domain))
                 break;
-            }
             s = (s + 1) & (cap - 1);
+        }
+        if (tab[s] != UINT32_MAX) {
+            ops[tab[s]].count++;
+            continue;
+        }
+        if (n == ops_cap) {
+            op_count *no = realloc(ops, 2 * ops_cap * sizeof *ops);
+            if (!no)
+                goto oom;
+            ops = no, ops_cap *= 2;
+        }
+        tab[s] = (uint32_t)n;
+        ops[n].node = nd;
+        ops[n].count = 1;
+        n++;
+        if (n * 2 > cap) { /* keep the table at most half full */
+            uint32_t *nt = malloc(2 * cap * sizeof *nt);
+            if (!nt)
+                goto oom;
+            memset(nt, 0xff, 2 * cap * sizeof *nt);
+            cap *= 2;
+            for (size_t j = 0; j < n; j++) {
+                size_t t = (size_t)(op_key_hash(ops[j].node) & (cap - 1));
+                while (nt[t] != UINT32_MAX)
+                    t = (t + 1) & (cap - 1);
+                nt[t] = (uint32_t)j;
+            }
+            free(tab);
+            tab = nt;
         }
     }
     free(tab);
     qsort(ops, n, sizeof *ops, op_cmp);
     *count = n;
     return ops;
+oom:
+    free(tab);
+    free(ops);
+    return NULL;
 }
 
 typedef struct totals {
