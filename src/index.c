@@ -30,10 +30,14 @@ const char *nnav_attr_type_name(int t)
 
 /* ---- hash tables keyed by (graph, name) ---- */
 
+/* Room for n keys below htab_put's 70% growth mark. Sizing for twice n
+ * instead left a million-value table a quarter full: 16 bytes a value of
+ * slots that only shortened probes already short (the hash in each slot
+ * spares a record visit on a mismatch). */
 static int htab_init(nnav_htab *h, uint64_t n)
 {
     uint64_t cap = 16;
-    while (cap < n * 2)
+    while (cap * 7 < n * 10)
         cap *= 2;
     h->slot = malloc(cap * sizeof *h->slot);
     if (!h->slot)
