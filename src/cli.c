@@ -685,9 +685,9 @@ static void refs_text(const nnav_model *m, uint32_t first, uint32_t count, char 
     buf[0] = 0;
     for (uint32_t i = 0; i < count && o + 8 < n; i++) {
         char nm[512];
-        const nnav_ref *r = nnav_ref_get(m, first + i);
-        esc(r->name, nm, sizeof nm);
-        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r->name.n ? nm : "\"\"");
+        const nnav_ref r = nnav_ref_get(m, first + i);
+        esc(r.name, nm, sizeof nm);
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? nm : "\"\"");
     }
 }
 
@@ -725,12 +725,12 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "input");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->in_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k)->name);
+                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
             nnav_yw_seq_end(&w);
             nnav_yw_key(&w, "output");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->out_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k)->name);
+                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k).name);
             nnav_yw_seq_end(&w);
             nnav_yw_map_end(&w);
             continue;
@@ -986,14 +986,14 @@ static int cmd_node(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, side ? "output" : "input");
             nnav_yw_seq(&w);
             for (uint32_t i = 0; i < count; i++) {
-                const nnav_ref *r = nnav_ref_get(m, first + i);
+                const nnav_ref r = nnav_ref_get(m, first + i);
                 nnav_yw_map(&w);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r->name);
-                if (r->control)
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
+                if (r.control)
                     nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
-                if (r->value != NNAV_NONE) {
-                    const nnav_value *v = nnav_value_get(m, r->value);
-                    nnav_value_type_format(m, r->value, b, sizeof b);
+                if (r.value != NNAV_NONE) {
+                    const nnav_value *v = nnav_value_get(m, r.value);
+                    nnav_value_type_format(m, r.value, b, sizeof b);
                     nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, b);
                     if (!side) {
                         nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
@@ -1007,7 +1007,7 @@ static int cmd_node(const nnav_model *m, const opts *o)
                         }
                     } else {
                         uint32_t nc;
-                        const uint32_t *cons = nnav_value_consumers(m, r->value, &nc);
+                        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
                         nnav_yw_key(&w, "consumers");
                         nnav_yw_seq_flow(&w);
                         for (uint32_t k = 0; k < nc; k++)
@@ -1045,27 +1045,27 @@ static int cmd_node(const nnav_model *m, const opts *o)
     }
     printf("inputs (%u):\n", nd->in_count);
     for (uint32_t i = 0; i < nd->in_count; i++) {
-        const nnav_ref *r = nnav_ref_get(m, nd->in_first + i);
-        if (r->value == NNAV_NONE) {
+        const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        if (r.value == NNAV_NONE) {
             printf("  [%u] \"\" (omitted optional input)\n", i);
             continue;
         }
-        source_text(m, r->value, nd->graph, b, sizeof b);
-        nnav_value_type_format(m, r->value, c, sizeof c);
-        printf("  [%u] %-28s %-24s from %s\n", i, esc(r->name, a, sizeof a), c[0] ? c : "?", b);
+        source_text(m, r.value, nd->graph, b, sizeof b);
+        nnav_value_type_format(m, r.value, c, sizeof c);
+        printf("  [%u] %-28s %-24s from %s\n", i, esc(r.name, a, sizeof a), c[0] ? c : "?", b);
     }
     printf("outputs (%u):\n", nd->out_count);
     for (uint32_t i = 0; i < nd->out_count; i++) {
-        const nnav_ref *r = nnav_ref_get(m, nd->out_first + i);
-        if (r->value == NNAV_NONE) {
+        const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
+        if (r.value == NNAV_NONE) {
             printf("  [%u] \"\" (unused optional output)\n", i);
             continue;
         }
-        const nnav_value *v = nnav_value_get(m, r->value);
+        const nnav_value *v = nnav_value_get(m, r.value);
         uint32_t nc;
-        const uint32_t *cons = nnav_value_consumers(m, r->value, &nc);
-        nnav_value_type_format(m, r->value, c, sizeof c);
-        printf("  [%u] %-28s %-24s to ", i, esc(r->name, a, sizeof a), c[0] ? c : "?");
+        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
+        nnav_value_type_format(m, r.value, c, sizeof c);
+        printf("  [%u] %-28s %-24s to ", i, esc(r.name, a, sizeof a), c[0] ? c : "?");
         if (nc == 0 && !v->is_output)
             printf("(no consumers)");
         for (uint32_t k = 0; k < nc && k < 32; k++) {

@@ -262,7 +262,8 @@ uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id);
 
 uint32_t nnav_node_count(const nnav_model *m);
 const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id);
-const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id);
+/* By value: the index keeps refs in a smaller form and builds this one. */
+nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id);
 /* TensorFlow: the node's requested placement, read from its NodeDef when
  * asked (kept out of the node record: a million ONNX nodes would pay for it). */
 nnav_span nnav_node_device(const nnav_model *m, uint32_t node);

@@ -644,11 +644,8 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
         case NODE_INPUT: {
             if (expect_wt(w, &f, NNAV_WT_LEN, "input"))
                 return err_prepend(w->err, "input[%u]", n.in_count);
-            nnav_ref *ref = nnav_vec_push(m->refs);
-            if (!ref)
+            if (nnav_ref_push(m, f.s, 0))
                 return oom(w->err);
-            ref->name = f.s;
-            ref->value = NNAV_NONE;
             n.in_count++;
             break;
         }
@@ -687,11 +684,8 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
     while (nnav_wire_next(&r, &f, w->err) == 1) {
         if (f.num != NODE_OUTPUT)
             continue;
-        nnav_ref *ref = nnav_vec_push(m->refs);
-        if (!ref)
+        if (nnav_ref_push(m, f.s, 0))
             return oom(w->err);
-        ref->name = f.s;
-        ref->value = NNAV_NONE;
         n.out_count++;
     }
     nnav_node *slot = nnav_vec_push(m->nodes);
@@ -807,11 +801,8 @@ static int walk_graph(walker *w, uint32_t gid)
                 } else if (is_fn && f.num == FN_ATTRIBUTE) {
                     if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
                         return err_prepend(w->err, "attribute");
-                    nnav_ref *ref = nnav_vec_push(m->refs);
-                    if (!ref)
+                    if (nnav_ref_push(m, f.s, 0))
                         return oom(w->err);
-                    ref->name = f.s;
-                    ref->value = NNAV_NONE;
                     if (m->functions.v[fid].attr_name_count++ == 0)
                         m->functions.v[fid].attr_name_first = m->refs.n - 1;
                 } else if (is_fn && f.num == FN_ATTRIBUTE_PROTO) {

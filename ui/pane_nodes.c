@@ -184,13 +184,13 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     for (uint32_t i = 0; i < n->in_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i)->name, dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i).name, dim);
     }
     c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
     for (uint32_t i = 0; i < n->out_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i)->name, dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i).name, dim);
     }
 }
 
