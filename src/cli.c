@@ -105,15 +105,20 @@ static const char *domain_name(nnav_span d, char *buf, size_t n)
 }
 
 /* "Conv" or "com.microsoft:FusedConv": op qualified when not the default domain. */
-static const char *op_name(const nnav_node *nd, char *buf, size_t n)
+static const char *op_text(nnav_span op_type, nnav_span domain, char *buf, size_t n)
 {
     char op[512], dom[512];
-    esc(nd->op, op, sizeof op);
-    if (nd->domain.n == 0 || nnav_span_eqs(nd->domain, "ai.onnx"))
+    esc(op_type, op, sizeof op);
+    if (domain.n == 0 || nnav_span_eqs(domain, "ai.onnx"))
         snprintf(buf, n, "%s", op);
     else
-        snprintf(buf, n, "%s:%s", esc(nd->domain, dom, sizeof dom), op);
+        snprintf(buf, n, "%s:%s", esc(domain, dom, sizeof dom), op);
     return buf;
+}
+
+static const char *op_name(const nnav_model *m, uint32_t id, char *buf, size_t n)
+{
+    return op_text(nnav_node_get(m, id)->op, nnav_node_domain(m, id), buf, n);
 }
 
 static const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_t n)
@@ -121,14 +126,14 @@ static const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_
     const nnav_node *nd = nnav_node_get(m, id);
     if (nd->name.n)
         return esc(nd->name, buf, n);
-    snprintf(buf, n, "#%u", nd->index);
+    snprintf(buf, n, "#%u", nnav_node_index(m, id));
     return buf;
 }
 
 /* ---- model-wide facts (shared by info's two outputs) ---- */
 
 typedef struct op_count {
-    const nnav_node *node; /* first node of this op (for its spans) */
+    nnav_span op, domain; /* of the first node of this op */
     uint64_t count;
 } op_count;
 
@@ -137,19 +142,19 @@ static int op_cmp(const void *a, const void *b)
     const op_count *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? 1 : -1;
-    uint64_t n = x->node->op.n < y->node->op.n ? x->node->op.n : y->node->op.n;
-    int c = n ? memcmp(x->node->op.p, y->node->op.p, n) : 0;
-    return c ? c : (x->node->op.n > y->node->op.n) - (x->node->op.n < y->node->op.n);
+    uint64_t n = x->op.n < y->op.n ? x->op.n : y->op.n;
+    int c = n ? memcmp(x->op.p, y->op.p, n) : 0;
+    return c ? c : (x->op.n > y->op.n) - (x->op.n < y->op.n);
 }
 
-static uint64_t op_key_hash(const nnav_node *nd)
+static uint64_t op_key_hash(nnav_span op, nnav_span domain)
 {
     uint64_t h = 1469598103934665603ull;
-    for (uint64_t k = 0; k < nd->op.n; k++)
-        h = (h ^ nd->op.p[k]) * 1099511628211ull;
+    for (uint64_t k = 0; k < op.n; k++)
+        h = (h ^ op.p[k]) * 1099511628211ull;
     h ^= 0xff;
-    for (uint64_t k = 0; k < nd->domain.n; k++)
-        h = (h ^ nd->domain.p[k]) * 1099511628211ull;
+    for (uint64_t k = 0; k < domain.n; k++)
+        h = (h ^ domain.p[k]) * 1099511628211ull;
     return h;
 }
 
@@ -168,13 +173,13 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
     }
     memset(tab, 0xff, cap * sizeof *tab);
     for (uint32_t i = 0; i < nn; i++) {
-        const nnav_node *nd = nnav_node_get(m, i);
-        size_t s = (size_t)(op_key_hash(nd) & (cap - 1));
+        nnav_span op = nnav_node_get(m, i)->op, domain = nnav_node_domain(m, i);
+        size_t s = (size_t)(op_key_hash(op, domain) & (cap - 1));
         for (;;) {
             if (tab[s] == UINT32_MAX)
                 break;
-            const nnav_node *o = ops[tab[s]].node;
-            if (nnav_span_same(o->op, nd->op) && nnav_span_same(o->domain, nd->domain))
+            const op_count *o = &ops[tab[s]];
+            if (nnav_span_same(o->op, op) && nnav_span_same(o->domain, domain))
                 break;
             s = (s + 1) & (cap - 1);
         }
@@ -189,7 +194,8 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
             ops = no, ops_cap *= 2;
         }
         tab[s] = (uint32_t)n;
-        ops[n].node = nd;
+        ops[n].op = op;
+        ops[n].domain = domain;
         ops[n].count = 1;
         n++;
         if (n * 2 > cap) { /* keep the table at most half full */
@@ -199,7 +205,7 @@ static op_count *op_histogram(const nnav_model *m, size_t *count)
             memset(nt, 0xff, 2 * cap * sizeof *nt);
             cap *= 2;
             for (size_t j = 0; j < n; j++) {
-                size_t t = (size_t)(op_key_hash(ops[j].node) & (cap - 1));
+                size_t t = (size_t)(op_key_hash(ops[j].op, ops[j].domain) & (cap - 1));
                 while (nt[t] != UINT32_MAX)
                     t = (t + 1) & (cap - 1);
                 nt[t] = (uint32_t)j;
@@ -445,8 +451,8 @@ static int cmd_info(const nnav_model *m, const opts *o)
         nnav_yw_seq(&w);
         for (size_t i = 0; i < nops; i++) {
             nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].node->op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].node->domain);
+            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
+            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
             nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
             nnav_yw_map_end(&w);
         }
@@ -540,7 +546,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
     size_t col = 15;
     for (size_t i = 0; i < nops; i++) {
         char nm[600];
-        int k = snprintf(nm, sizeof nm, "%s %llu", op_name(ops[i].node, a, sizeof a),
+        int k = snprintf(nm, sizeof nm, "%s %llu", op_text(ops[i].op, ops[i].domain, a, sizeof a),
                          (unsigned long long)ops[i].count);
         if (col + (size_t)k + 2 > 100 && col > 15) {
             printf(",\n%-14s", "");
@@ -567,9 +573,8 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
         snprintf(buf, n, "default of function attribute %s",
                  esc(nnav_attr_get(m, gr->owner_attr)->name, c, sizeof c));
     } else if (gr->kind == NNAV_GRAPH_BODY) {
-        const nnav_node *nd = nnav_node_get(m, gr->owner_node);
         const nnav_attr *at = nnav_attr_get(m, gr->owner_attr);
-        snprintf(buf, n, "%s %s.%s", op_name(nd, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
+        snprintf(buf, n, "%s %s.%s", op_name(m, gr->owner_node, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
                  esc(at->name, c, sizeof c));
     } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
         const nnav_function *f = nnav_function_get(m, gr->function);
@@ -629,7 +634,7 @@ static int cmd_tree(const nnav_model *m, const opts *o)
                 if (gr->owner_node != NNAV_NONE) {
                     const nnav_node *nd = nnav_node_get(m, gr->owner_node);
                     nnav_yw_key(&w, "owner_node"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nnav_node_index(m, gr->owner_node));
                     nnav_yw_key(&w, "owner_op_type"), nnav_yw_span(&w, nd->op);
                 }
                 nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, nnav_attr_get(m, gr->owner_attr)->name);
@@ -710,7 +715,7 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
     for (uint32_t i = 0; i < gr->node_count; i++) {
         uint32_t id = gr->node_first + i;
         const nnav_node *nd = nnav_node_get(m, id);
-        op_name(nd, opb, sizeof opb);
+        op_name(m, id, opb, sizeof opb);
         if (o->op) {
             /* --op matches the op type, or the domain-qualified form. */
             if (strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
@@ -718,9 +723,9 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         if (o->yaml) {
             nnav_yw_map(&w);
-            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
             nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
+            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
             nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
             nnav_yw_key(&w, "input");
             nnav_yw_seq_flow(&w);
@@ -737,7 +742,7 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         refs_text(m, nd->in_first, nd->in_count, ins, sizeof ins);
         refs_text(m, nd->out_first, nd->out_count, outs, sizeof outs);
-        printf("%6u  %-20s %-28s %s -> %s\n", nd->index, opb,
+        printf("%6u  %-20s %-28s %s -> %s\n", i, opb,
                nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", ins, outs);
     }
     if (o->yaml) {
@@ -765,7 +770,7 @@ static void source_text(const nnav_model *m, uint32_t v, uint32_t from_graph, ch
     case NNAV_VAL_SPARSE: snprintf(buf, n, "sparse initializer%s", path); break;
     case NNAV_VAL_NODE:
         snprintf(buf, n, "node %s (%s)%s", node_label(m, val->producer, a, sizeof a),
-                 op_name(nnav_node_get(m, val->producer), b, sizeof b), path);
+                 op_name(m, val->producer, b, sizeof b), path);
         break;
     default: snprintf(buf, n, "UNDEFINED: no input, initializer or node output has this name");
     }
@@ -954,11 +959,11 @@ static int cmd_node(const nnav_model *m, const opts *o)
         nnav_yw_map(&w);
         nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
         nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
+        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
         if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
             nnav_yw_key(&w, "device"), nnav_yw_span(&w, nnav_node_device(m, id));
         nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
-        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, id));
         if (nd->function != NNAV_NONE) {
             nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
             nnav_yw_key(&w, "function"), nnav_yw_cstr(&w, b);
@@ -1026,12 +1031,12 @@ static int cmd_node(const nnav_model *m, const opts *o)
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
     printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
     if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
-        printf("%-10s %s\n", "domain", domain_name(nd->domain, a, sizeof a));
+        printf("%-10s %s\n", "domain", domain_name(nnav_node_domain(m, id), a, sizeof a));
     else if (nnav_node_device(m, id).n)
         printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
     else
         printf("%-10s %s\n", "device", "(any)");
-    printf("%-10s %s (index %u)\n", "graph", path, nd->index);
+    printf("%-10s %s (index %u)\n", "graph", path, nnav_node_index(m, id));
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
         printf("%-10s calls local function %s\n", "function", b);
@@ -1071,7 +1076,7 @@ static int cmd_node(const nnav_model *m, const opts *o)
         for (uint32_t k = 0; k < nc && k < 32; k++) {
             const nnav_node *cn = nnav_node_get(m, cons[k]);
             printf("%s%s (%s)", k ? ", " : "", node_label(m, cons[k], a, sizeof a),
-                   op_name(cn, b, sizeof b));
+                   op_name(m, cons[k], b, sizeof b));
             if (cn->graph != nd->graph) {
                 nnav_graph_path(m, cn->graph, c, sizeof c);
                 printf(" in %s", c);
@@ -1385,7 +1390,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
         if (h[i].kind == NNAV_HIT_NODE_NAME || h[i].kind == NNAV_HIT_OP) {
             const nnav_node *nd = nnav_node_get(m, h[i].id);
             name = nd->name;
-            op_name(nd, extra, sizeof extra);
+            op_name(m, h[i].id, extra, sizeof extra);
         } else if (h[i].kind == NNAV_HIT_VALUE) {
             name = nnav_value_get(m, h[i].id)->name;
             snprintf(extra, sizeof extra, "%s", kind_word(nnav_value_get(m, h[i].id)->kind));
@@ -1398,7 +1403,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "kind"), nnav_yw_cstr(&w, hit_kind(h[i].kind));
             nnav_yw_key(&w, "name"), nnav_yw_span(&w, name);
             if (h[i].kind == NNAV_HIT_NODE_NAME || h[i].kind == NNAV_HIT_OP) {
-                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_get(m, h[i].id)->index);
+                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, h[i].id));
                 nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nnav_node_get(m, h[i].id)->op);
             }
             nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
@@ -1406,7 +1411,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
             continue;
         }
         if (h[i].kind <= NNAV_HIT_OP && !name.n)
-            snprintf(nm, sizeof nm, "#%u", nnav_node_get(m, h[i].id)->index);
+            snprintf(nm, sizeof nm, "#%u", nnav_node_index(m, h[i].id));
         else
             esc(name, nm, sizeof nm);
         printf("%-12s %-40s %-24s %s\n", hit_kind(h[i].kind), nm, extra, path);

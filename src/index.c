@@ -353,7 +353,7 @@ static int link_functions(nnav_model *m)
         uint64_t s = nnav_hash_bytes(nd->op.p, nd->op.n, 7) & (cap - 1);
         for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
             const nnav_function *f = &m->functions.v[tab[s]];
-            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nd->domain)) {
+            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nnav_node_domain(m, i))) {
                 nd->function = tab[s];
                 break;
             }
@@ -651,6 +651,7 @@ void nnav_model_close(nnav_model *m)
     nnav_vec_free(m->refs);
     nnav_vec_free(m->long_refs);
     nnav_vec_free(m->ref_ctl);
+    nnav_vec_free(m->node_dom);
     nnav_vec_free(m->values);
     nnav_vec_free(m->consumers);
     nnav_vec_free(m->vinfos);
@@ -688,6 +689,18 @@ uint32_t nnav_graph_count(const nnav_model *m) { return m->graphs.n; }
 const nnav_graph *nnav_graph_get(const nnav_model *m, uint32_t id) { return &m->graphs.v[id]; }
 uint32_t nnav_node_count(const nnav_model *m) { return m->nodes.n; }
 const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id) { return &m->nodes.v[id]; }
+uint32_t nnav_node_index(const nnav_model *m, uint32_t node)
+{
+    return node - m->graphs.v[m->nodes.v[node].graph].node_first;
+}
+
+nnav_span nnav_node_domain(const nnav_model *m, uint32_t node)
+{
+    if ((node >> 3) >= m->node_dom.n || !(m->node_dom.v[node >> 3] >> (node & 7) & 1))
+        return (nnav_span){0};
+    return nnav_onnx_node_domain(m, node);
+}
+
 nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id)
 {
     nnav_ref r = {nnav_ref_name(m, id), m->refs.v[id].value, (uint8_t)nnav_ref_control(m, id)};
@@ -983,7 +996,7 @@ static char *body_segment(const nnav_model *m, uint32_t id)
         if (nd->name.n)
             node = esc_dup(nd->name);
         else if ((node = malloc(16)) != NULL)
-            snprintf(node, 16, "#%u", nd->index);
+            snprintf(node, 16, "#%u", nnav_node_index(m, g->owner_node));
     } else {
         node = strdup("");
     }
@@ -1065,7 +1078,7 @@ static void seg_labels(const nnav_model *m, uint32_t id, char *node_idx, char *a
         snprintf(attr_idx, 16, "#%u", g->owner_attr - first);
     }
     if (g->owner_node != NNAV_NONE && !m->nodes.v[g->owner_node].name.n)
-        snprintf(node_idx, 16, "#%u", m->nodes.v[g->owner_node].index);
+        snprintf(node_idx, 16, "#%u", nnav_node_index(m, g->owner_node));
 }
 
 static void seg_write(const nnav_model *m, uint32_t id, pw *w)

@@ -47,6 +47,7 @@ struct nnav_model {
     NNAV_VEC(nnav_cref) refs;
     NNAV_VEC(nnav_long_ref) long_refs; /* by id, ascending */
     NNAV_VEC(uint8_t) ref_ctl;         /* bit per ref: a TensorFlow control edge */
+    NNAV_VEC(uint8_t) node_dom;        /* bit per node: its NodeProto names a domain */
     NNAV_VEC(nnav_value) values;
     NNAV_VEC(uint32_t) consumers;
     NNAV_VEC(nnav_vinfo) vinfos;
@@ -103,6 +104,8 @@ int nnav_index_link(nnav_model *m, nnav_error *err);
 int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph);
 
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+/* The domain a NodeProto names (the last one written, as protobuf reads it). */
+nnav_span nnav_onnx_node_domain(const nnav_model *m, uint32_t node);
 
 /* TensorFlow (tf.c). A folder is a SavedModel: *file gets DIR/saved_model.pb
  * (malloc'd) and 1 is returned; 0 for a plain file, -1 with err set. */

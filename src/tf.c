@@ -1377,14 +1377,13 @@ static int walk_attr(tfw *w, uint32_t graph, uint32_t node, nnav_span entry, nna
 
 /* ---- nodes ---- */
 
-static int walk_node(tfw *w, uint32_t graph, uint32_t index, nnav_span s)
+static int walk_node(tfw *w, uint32_t graph, nnav_span s)
 {
     nnav_model *m = w->m;
     uint32_t nid = m->nodes.n;
     nnav_node n;
     memset(&n, 0, sizeof n);
     n.graph = graph;
-    n.index = index;
     n.msg = s;
     n.function = NNAV_NONE;
     nnav_wire r;
@@ -2264,7 +2263,7 @@ static int walk_nodes(tfw *w, uint32_t gid, nnav_span s, uint32_t field)
         if (f.num != field)
             continue;
         if (expect_wt(w, &f, NNAV_WT_LEN, field == GD_NODE ? "node" : "node_def") ||
-            walk_node(w, gid, idx, f.s) < 0)
+            walk_node(w, gid, f.s) < 0)
             return err_prepend(w->err, "%s[%u]", field == GD_NODE ? "node" : "node_def", idx);
         idx++;
         if (progress(w, off_of(w, f.s)))

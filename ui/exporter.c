@@ -530,7 +530,7 @@ int exporter_mark(ui *u, uint32_t node)
     if (n->name.n)
         draw_escape(n->name, 40, name, sizeof name);
     else
-        snprintf(name, sizeof name, "#%u", n->index);
+        snprintf(name, sizeof name, "#%u", nnav_node_index(u->m, node));
     ui_message(u, 0, "%s %s: %u marked  e: export them  U: unmark all",
                rc == MARK_ON ? "marked" : "unmarked", name, u->marks.count);
     return 1;

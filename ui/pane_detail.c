@@ -472,12 +472,12 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
                 c += draw_text(y, x + c, w - c, "on ", sel | draw_attr(R_DIM));
                 c += draw_span(y, x + c, w - c, dev, sel | draw_attr(R_DIM));
             }
-        } else if (n->domain.n) {
-            c += draw_span(y, x + c, w - c, n->domain, sel | draw_attr(R_DIM));
+        } else if (nnav_node_domain(u->m, l->a).n) {
+            c += draw_span(y, x + c, w - c, nnav_node_domain(u->m, l->a), sel | draw_attr(R_DIM));
         } else {
             c += draw_text(y, x + c, w - c, "ai.onnx", sel | draw_attr(R_DIM));
         }
-        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", n->index);
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", nnav_node_index(u->m, l->a));
         ui_draw_graph_label(u, n->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
         break;
     }

@@ -211,7 +211,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         if (n->name.n)
             draw_span(y + 1, x + 1, inner, n->name, text);
         else
-            draw_fmt(y + 1, x + 1, inner, text, "#%u", n->index);
+            draw_fmt(y + 1, x + 1, inner, text, "#%u", nnav_node_index(u->m, it->id));
         if (n->out_count) {
             uint32_t v = nnav_ref_get(u->m, n->out_first).value;
             char t[128];

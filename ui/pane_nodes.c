@@ -168,7 +168,7 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     /* A mark takes the blank after the index, so marking never shifts a row. */
     int marked = marks_has(&u->marks, id);
     attr_t mark = marked ? A_BOLD : 0;
-    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u", iw, n->index);
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u", iw, nnav_node_index(u->m, id));
     c += draw_text(y, x + c, w - c, marked ? draw_glyph(G_MARK) : " ",
                    sel | (marked ? draw_attr(R_LINK) | A_BOLD : 0));
     draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | draw_attr(R_OP) | mark);
