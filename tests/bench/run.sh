@@ -172,7 +172,7 @@ wait_screen() { # PATTERN: poll the pane until it shows the pattern
 }
 tui() { # FILE NODES
     local f=$1 n=$2 t0 t1 target="n$(($2 - 1))"
-    sock=nnavbench$$
+    sock=nnavbench$$-$n
     t0=$(date +%s%N)
     tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 "$nnav $f"
     wait_screen "/$n( |$)"
