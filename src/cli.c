@@ -110,15 +110,20 @@ static const char *domain_name(nnav_span d, char *buf, size_t n)
 }
 
 /* "Conv" or "com.microsoft:FusedConv": op qualified when not the default domain. */
-static const char *op_name(const nnav_node *nd, char *buf, size_t n)
+static const char *op_text(nnav_span op_type, nnav_span domain, char *buf, size_t n)
 {
     char op[512], dom[512];
-    esc(nd->op, op, sizeof op);
-    if (nd->domain.n == 0 || nnav_span_eqs(nd->domain, "ai.onnx"))
+    esc(op_type, op, sizeof op);
+    if (domain.n == 0 || nnav_span_eqs(domain, "ai.onnx"))
         snprintf(buf, n, "%s", op);
     else
-        snprintf(buf, n, "%s:%s", esc(nd->domain, dom, sizeof dom), op);
+        snprintf(buf, n, "%s:%s", esc(domain, dom, sizeof dom), op);
     return buf;
+}
+
+static const char *op_name(const nnav_model *m, uint32_t id, char *buf, size_t n)
+{
+    return op_text(nnav_node_get(m, id)->op, nnav_node_domain(m, id), buf, n);
 }
 
 static const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_t n)
@@ -126,7 +131,7 @@ static const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_
     const nnav_node *nd = nnav_node_get(m, id);
     if (nd->name.n)
         return esc(nd->name, buf, n);
-    snprintf(buf, n, "#%u", nd->index);
+    snprintf(buf, n, "#%u", nnav_node_index(m, id));
     return buf;
 }
 
@@ -207,7 +212,7 @@ static const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_
 /* ---- model-wide facts (shared by info's two outputs) ---- */
 
 typedef struct op_count {
-    const nnav_node *node; /* first node of this op (for its spans) */
+    nnav_span op, domain; /* of the first node of this op */
     uint64_t count;
     double macs, flops;    /* with costs: sums over the op's nodes */
     uint64_t params;
@@ -218,9 +223,9 @@ static int op_cmp(const void *a, const void *b)
     const op_count *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? 1 : -1;
-    uint64_t n = x->node->op.n < y->node->op.n ? x->node->op.n : y->node->op.n;
-    int c = n ? memcmp(x->node->op.p, y->node->op.p, n) : 0;
-    return c ? c : (x->node->op.n > y->node->op.n) - (x->node->op.n < y->node->op.n);
+    uint64_t n = x->op.n < y->op.n ? x->op.n : y->op.n;
+    int c = n ? memcmp(x->op.p, y->op.p, n) : 0;
+    return c ? c : (x->op.n > y->op.n) - (x->op.n < y->op.n);
 }
 
 /* Costs read best heaviest first; ties (ops without MACs) by FLOPs, then count. */
@@ -234,50 +239,74 @@ static int op_cost_cmp(const void *a, const void *b)
     return op_cmp(a, b);
 }
 
+static uint64_t op_key_hash(nnav_span op, nnav_span domain)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t k = 0; k < op.n; k++)
+        h = (h ^ op.p[k]) * 1099511628211ull;
+    h ^= 0xff;
+    for (uint64_t k = 0; k < domain.n; k++)
+        h = (h ^ domain.p[k]) * 1099511628211ull;
+    return h;
+}
+
 /* Op-type histogram over nodes [first, first + nn), keyed by (domain, op).
  * With shapes, each op also sums its nodes' costs and the list is sorted by
- * MACs; without, by count. A hash, not a scan of the ops so far: a file may
- * hold a million distinct op types. */
+ * MACs; without, by count. The table and the list grow with the distinct
+ * ops, not the nodes: a million nodes of a few ops would otherwise pay 32
+ * bytes a node for the peak of `info`. */
 static op_count *op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
                               const nnav_shapes *sh, size_t *count)
 {
-    size_t cap = 64;
-    while (cap < (size_t)nn * 2 + 64)
-        cap *= 2;
+    size_t cap = 64, n = 0, ops_cap = 32;
     uint32_t *tab = malloc(cap * sizeof *tab);
-    op_count *ops = NULL;
-    size_t n = 0;
-    if (!tab)
-        return NULL;
-    memset(tab, 0xff, cap * sizeof *tab);
-    ops = calloc((size_t)nn + 1, sizeof *ops);
-    if (!ops) {
-        free(tab);
+    op_count *ops = malloc(ops_cap * sizeof *ops);
+    if (!tab || !ops) {
+        free(tab), free(ops);
         return NULL;
     }
+    memset(tab, 0xff, cap * sizeof *tab);
     for (uint32_t i = first; i < first + nn; i++) {
-        const nnav_node *nd = nnav_node_get(m, i);
-        /* Local hash over (domain, op) */
-        uint64_t h = 1469598103934665603ull;
-        for (uint64_t k = 0; k < nd->op.n; k++)
-            h = (h ^ nd->op.p[k]) * 1099511628211ull;
-        h ^= 0xff;
-        for (uint64_t k = 0; k < nd->domain.n; k++)
-            h = (h ^ nd->domain.p[k]) * 1099511628211ull;
-        size_t s = (size_t)(h & (cap - 1));
-        op_count *oc;
+        nnav_span op = nnav_node_get(m, i)->op, domain = nnav_node_domain(m, i);
+        size_t s = (size_t)(op_key_hash(op, domain) & (cap - 1));
         for (;;) {
-            if (tab[s] == UINT32_MAX) {
-                tab[s] = (uint32_t)n;
-                oc = &ops[n++];
-                oc->node = nd;
+            if (tab[s] == UINT32_MAX)
                 break;
-            }
-            oc = &ops[tab[s]];
-            if (nnav_span_same(oc->node->op, nd->op) && nnav_span_same(oc->node->domain, nd->domain))
+            const op_count *o = &ops[tab[s]];
+            if (nnav_span_same(o->op, op) && nnav_span_same(o->domain, domain))
                 break;
             s = (s + 1) & (cap - 1);
         }
+        if (tab[s] == UINT32_MAX) {
+            if (n == ops_cap) {
+                op_count *no = realloc(ops, 2 * ops_cap * sizeof *ops);
+                if (!no)
+                    goto oom;
+                ops = no, ops_cap *= 2;
+            }
+            tab[s] = (uint32_t)n;
+            memset(&ops[n], 0, sizeof *ops);
+            ops[n].op = op;
+            ops[n].domain = domain;
+            n++;
+            if (n * 2 > cap) { /* keep the table at most half full */
+                uint32_t *nt = malloc(2 * cap * sizeof *nt);
+                if (!nt)
+                    goto oom;
+                memset(nt, 0xff, 2 * cap * sizeof *nt);
+                cap *= 2;
+                for (size_t j = 0; j < n; j++) {
+                    size_t t = (size_t)(op_key_hash(ops[j].op, ops[j].domain) & (cap - 1));
+                    while (nt[t] != UINT32_MAX)
+                        t = (t + 1) & (cap - 1);
+                    nt[t] = (uint32_t)j;
+                }
+                free(tab);
+                tab = nt;
+            }
+            s = SIZE_MAX; /* found below by index */
+        }
+        op_count *oc = s == SIZE_MAX ? &ops[n - 1] : &ops[tab[s]];
         oc->count++;
         if (sh) {
             const nnav_cost *c = nnav_shapes_node_cost(sh, i);
@@ -292,6 +321,10 @@ static op_count *op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
     qsort(ops, n, sizeof *ops, sh ? op_cost_cmp : op_cmp);
     *count = n;
     return ops;
+oom:
+    free(tab);
+    free(ops);
+    return NULL;
 }
 
 typedef struct totals {
@@ -547,8 +580,8 @@ static int cmd_info(const nnav_model *m, const opts *o)
         nnav_yw_seq(&w);
         for (size_t i = 0; i < nops; i++) {
             nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].node->op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].node->domain);
+            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
+            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
             nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
             nnav_yw_map_end(&w);
         }
@@ -656,7 +689,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
     size_t col = 15;
     for (size_t i = 0; i < nops; i++) {
         char nm[600];
-        int k = snprintf(nm, sizeof nm, "%s %llu", op_name(ops[i].node, a, sizeof a),
+        int k = snprintf(nm, sizeof nm, "%s %llu", op_text(ops[i].op, ops[i].domain, a, sizeof a),
                          (unsigned long long)ops[i].count);
         if (col + (size_t)k + 2 > 100 && col > 15) {
             printf(",\n%-14s", "");
@@ -683,9 +716,8 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
         snprintf(buf, n, "default of function attribute %s",
                  esc(nnav_attr_get(m, gr->owner_attr)->name, c, sizeof c));
     } else if (gr->kind == NNAV_GRAPH_BODY) {
-        const nnav_node *nd = nnav_node_get(m, gr->owner_node);
         const nnav_attr *at = nnav_attr_get(m, gr->owner_attr);
-        snprintf(buf, n, "%s %s.%s", op_name(nd, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
+        snprintf(buf, n, "%s %s.%s", op_name(m, gr->owner_node, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
                  esc(at->name, c, sizeof c));
     } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
         const nnav_function *f = nnav_function_get(m, gr->function);
@@ -745,7 +777,7 @@ static int cmd_tree(const nnav_model *m, const opts *o)
                 if (gr->owner_node != NNAV_NONE) {
                     const nnav_node *nd = nnav_node_get(m, gr->owner_node);
                     nnav_yw_key(&w, "owner_node"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nnav_node_index(m, gr->owner_node));
                     nnav_yw_key(&w, "owner_op_type"), nnav_yw_span(&w, nd->op);
                 }
                 nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, nnav_attr_get(m, gr->owner_attr)->name);
@@ -801,9 +833,9 @@ static void refs_text(const nnav_model *m, uint32_t first, uint32_t count, char 
     buf[0] = 0;
     for (uint32_t i = 0; i < count && o + 8 < n; i++) {
         char nm[512];
-        const nnav_ref *r = nnav_ref_get(m, first + i);
-        esc(r->name, nm, sizeof nm);
-        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r->name.n ? nm : "\"\"");
+        const nnav_ref r = nnav_ref_get(m, first + i);
+        esc(r.name, nm, sizeof nm);
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? nm : "\"\"");
     }
 }
 
@@ -832,7 +864,7 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
     for (uint32_t i = 0; i < gr->node_count; i++) {
         uint32_t id = gr->node_first + i;
         const nnav_node *nd = nnav_node_get(m, id);
-        op_name(nd, opb, sizeof opb);
+        op_name(m, id, opb, sizeof opb);
         if (o->op) {
             /* --op matches the op type, or the domain-qualified form. */
             if (strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
@@ -840,29 +872,29 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         if (o->yaml) {
             nnav_yw_map(&w);
-            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
             nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
+            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
             nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
             nnav_yw_key(&w, "input");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->in_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k)->name);
+                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
             nnav_yw_seq_end(&w);
             nnav_yw_key(&w, "output");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->out_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k)->name);
+                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k).name);
             nnav_yw_seq_end(&w);
             if (s) {
                 nnav_yw_key(&w, "output_types");
                 nnav_yw_seq_flow(&w);
                 for (uint32_t k = 0; k < nd->out_count; k++) {
-                    const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
-                    if (r->value == NNAV_NONE)
+                    const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+                    if (r.value == NNAV_NONE)
                         nnav_yw_null(&w);
                     else
-                        nnav_yw_cstr(&w, value_type(s, r->value, ty, sizeof ty));
+                        nnav_yw_cstr(&w, value_type(s, r.value, ty, sizeof ty));
                 }
                 nnav_yw_seq_end(&w);
             }
@@ -871,15 +903,15 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         refs_text(m, nd->in_first, nd->in_count, ins, sizeof ins);
         refs_text(m, nd->out_first, nd->out_count, outs, sizeof outs);
-        printf("%6u  %-20s %-28s %s -> %s", nd->index, opb,
+        printf("%6u  %-20s %-28s %s -> %s", i, opb,
                nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", ins, outs);
         /* --shapes: the outputs' types after a colon, in output order. */
         for (uint32_t k = 0; s && k < nd->out_count; k++) {
-            const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
-            if (r->control)
+            const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+            if (r.control)
                 continue;
             printf("%s%s", k ? ", " : "  : ",
-                   r->value == NNAV_NONE ? "-" : value_type(s, r->value, ty, sizeof ty));
+                   r.value == NNAV_NONE ? "-" : value_type(s, r.value, ty, sizeof ty));
         }
         printf("\n");
     }
@@ -910,7 +942,7 @@ static void source_text(const nnav_model *m, uint32_t v, uint32_t from_graph, ch
     case NNAV_VAL_SPARSE: snprintf(buf, n, "sparse initializer%s", path); break;
     case NNAV_VAL_NODE:
         snprintf(buf, n, "node %s (%s)%s", node_label(m, val->producer, a, sizeof a),
-                 op_name(nnav_node_get(m, val->producer), b, sizeof b), path);
+                 op_name(m, val->producer, b, sizeof b), path);
         break;
     default: snprintf(buf, n, "UNDEFINED: no input, initializer or node output has this name");
     }
@@ -1129,11 +1161,11 @@ static int cmd_node(const nnav_model *m, const opts *o)
         nnav_yw_map(&w);
         nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
         nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nd->domain);
+        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
         if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
             nnav_yw_key(&w, "device"), nnav_yw_span(&w, nnav_node_device(m, id));
         nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
-        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, id));
         if (nd->function != NNAV_NONE) {
             nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
             nnav_yw_key(&w, "function"), nnav_yw_cstr(&w, b);
@@ -1161,19 +1193,19 @@ static int cmd_node(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, side ? "output" : "input");
             nnav_yw_seq(&w);
             for (uint32_t i = 0; i < count; i++) {
-                const nnav_ref *r = nnav_ref_get(m, first + i);
+                const nnav_ref r = nnav_ref_get(m, first + i);
                 nnav_yw_map(&w);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r->name);
-                if (r->control)
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
+                if (r.control)
                     nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
-                if (r->value != NNAV_NONE) {
-                    const nnav_value *v = nnav_value_get(m, r->value);
-                    nnav_value_type_format(m, r->value, b, sizeof b);
+                if (r.value != NNAV_NONE) {
+                    const nnav_value *v = nnav_value_get(m, r.value);
+                    nnav_value_type_format(m, r.value, b, sizeof b);
                     nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, b);
                     if (s) {
-                        const nnav_fact *f = nnav_shapes_fact(s, r->value);
+                        const nnav_fact *f = nnav_shapes_fact(s, r.value);
                         nnav_yw_key(&w, "inferred_type");
-                        nnav_yw_cstr(&w, value_type(s, r->value, c, sizeof c));
+                        nnav_yw_cstr(&w, value_type(s, r.value, c, sizeof c));
                         nnav_yw_key(&w, "type_source");
                         nnav_yw_cstr(&w, src_word(f ? f->src : NNAV_SRC_NONE));
                     }
@@ -1189,7 +1221,7 @@ static int cmd_node(const nnav_model *m, const opts *o)
                         }
                     } else {
                         uint32_t nc;
-                        const uint32_t *cons = nnav_value_consumers(m, r->value, &nc);
+                        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
                         nnav_yw_key(&w, "consumers");
                         nnav_yw_seq_flow(&w);
                         for (uint32_t k = 0; k < nc; k++)
@@ -1217,12 +1249,12 @@ static int cmd_node(const nnav_model *m, const opts *o)
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
     printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
     if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
-        printf("%-10s %s\n", "domain", domain_name(nd->domain, a, sizeof a));
+        printf("%-10s %s\n", "domain", domain_name(nnav_node_domain(m, id), a, sizeof a));
     else if (nnav_node_device(m, id).n)
         printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
     else
         printf("%-10s %s\n", "device", "(any)");
-    printf("%-10s %s (index %u)\n", "graph", path, nd->index);
+    printf("%-10s %s (index %u)\n", "graph", path, nnav_node_index(m, id));
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
         printf("%-10s calls local function %s\n", "function", b);
@@ -1236,36 +1268,36 @@ static int cmd_node(const nnav_model *m, const opts *o)
     }
     printf("inputs (%u):\n", nd->in_count);
     for (uint32_t i = 0; i < nd->in_count; i++) {
-        const nnav_ref *r = nnav_ref_get(m, nd->in_first + i);
-        if (r->value == NNAV_NONE) {
+        const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        if (r.value == NNAV_NONE) {
             printf("  [%u] \"\" (omitted optional input)\n", i);
             continue;
         }
-        source_text(m, r->value, nd->graph, b, sizeof b);
-        typed_cols(m, s, r->value, c, sizeof c, ft, sizeof ft);
-        printf("  [%u] %-28s %s from %s", i, esc(r->name, a, sizeof a), c, b);
+        source_text(m, r.value, nd->graph, b, sizeof b);
+        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s from %s", i, esc(r.name, a, sizeof a), c, b);
         if (ft[0])
             printf("; the file says %s", ft);
         printf("\n");
     }
     printf("outputs (%u):\n", nd->out_count);
     for (uint32_t i = 0; i < nd->out_count; i++) {
-        const nnav_ref *r = nnav_ref_get(m, nd->out_first + i);
-        if (r->value == NNAV_NONE) {
+        const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
+        if (r.value == NNAV_NONE) {
             printf("  [%u] \"\" (unused optional output)\n", i);
             continue;
         }
-        const nnav_value *v = nnav_value_get(m, r->value);
+        const nnav_value *v = nnav_value_get(m, r.value);
         uint32_t nc;
-        const uint32_t *cons = nnav_value_consumers(m, r->value, &nc);
-        typed_cols(m, s, r->value, c, sizeof c, ft, sizeof ft);
-        printf("  [%u] %-28s %s to ", i, esc(r->name, a, sizeof a), c);
+        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
+        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s to ", i, esc(r.name, a, sizeof a), c);
         if (nc == 0 && !v->is_output)
             printf("(no consumers)");
         for (uint32_t k = 0; k < nc && k < 32; k++) {
             const nnav_node *cn = nnav_node_get(m, cons[k]);
             printf("%s%s (%s)", k ? ", " : "", node_label(m, cons[k], a, sizeof a),
-                   op_name(cn, b, sizeof b));
+                   op_name(m, cons[k], b, sizeof b));
             if (cn->graph != nd->graph) {
                 nnav_graph_path(m, cn->graph, c, sizeof c);
                 printf(" in %s", c);
@@ -1616,9 +1648,9 @@ static uint32_t *graph_values(const nnav_model *m, uint32_t g, uint8_t *seen, si
     for (uint32_t i = 0; i < gr->node_count; i++) {
         const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
         for (uint32_t k = 0; k < nd->out_count; k++) {
-            const nnav_ref *r = nnav_ref_get(m, nd->out_first + k);
-            if (!r->control)
-                add_value(m, g, r->value, seen, v, &n);
+            const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+            if (!r.control)
+                add_value(m, g, r.value, seen, v, &n);
         }
     }
     for (size_t i = 0; i < n; i++)
@@ -1856,8 +1888,8 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             nnav_yw_seq(&w);
             for (size_t i = 0; i < nops; i++) {
                 nnav_yw_map_flow(&w);
-                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].node->op);
-                nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].node->domain);
+                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
+                nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
                 nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
                 nnav_yw_key(&w, "macs"), yaml_count(&w, ops[i].macs);
                 nnav_yw_key(&w, "flops"), yaml_count(&w, ops[i].flops);
@@ -1873,7 +1905,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                     const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
                     nnav_cost zero = {0};
                     nnav_yw_map_flow(&w);
-                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
                     nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
                     nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
                     yaml_cost_keys(&w, nc ? nc : &zero);
@@ -1897,7 +1929,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             si(ops[i].macs, a, sizeof a);
             si(ops[i].flops, b, sizeof b);
             si((double)ops[i].params, c, sizeof c);
-            printf("  %-28s %7llu %11s %11s %11s\n", op_name(ops[i].node, opb, sizeof opb),
+            printf("  %-28s %7llu %11s %11s %11s\n", op_text(ops[i].op, ops[i].domain, opb, sizeof opb),
                    (unsigned long long)ops[i].count, a, b, c);
         }
         if (o->list_nodes && gr->node_count) {
@@ -1913,8 +1945,8 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                 si(nc->flops, b, sizeof b);
                 si((double)nc->params, c, sizeof c);
                 human(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
-                printf("  %6u  %-20s %-28s %11s %11s %11s %11s%s\n", nd->index,
-                       op_name(nd, opb, sizeof opb), nd->name.n ? esc(nd->name, nm, sizeof nm) : "-",
+                printf("  %6u  %-20s %-28s %11s %11s %11s %11s%s\n", i,
+                       op_name(m, gr->node_first + i, opb, sizeof opb), nd->name.n ? esc(nd->name, nm, sizeof nm) : "-",
                        a, b, c, d, nc->known ? "" : "  partial");
             }
         }
@@ -1990,7 +2022,7 @@ static int cmd_check(const nnav_model *m, const opts *o)
                 if (v->kind == NNAV_VAL_NODE) {
                     const nnav_node *nd = nnav_node_get(m, v->producer);
                     nnav_yw_key(&w, "node"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nd->index);
+                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, v->producer));
                     nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
                 } else {
                     nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
@@ -2065,7 +2097,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
         if (h[i].kind == NNAV_HIT_NODE_NAME || h[i].kind == NNAV_HIT_OP) {
             const nnav_node *nd = nnav_node_get(m, h[i].id);
             name = nd->name;
-            op_name(nd, extra, sizeof extra);
+            op_name(m, h[i].id, extra, sizeof extra);
         } else if (h[i].kind == NNAV_HIT_VALUE) {
             name = nnav_value_get(m, h[i].id)->name;
             snprintf(extra, sizeof extra, "%s", kind_word(nnav_value_get(m, h[i].id)->kind));
@@ -2078,7 +2110,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "kind"), nnav_yw_cstr(&w, hit_kind(h[i].kind));
             nnav_yw_key(&w, "name"), nnav_yw_span(&w, name);
             if (h[i].kind == NNAV_HIT_NODE_NAME || h[i].kind == NNAV_HIT_OP) {
-                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_get(m, h[i].id)->index);
+                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, h[i].id));
                 nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nnav_node_get(m, h[i].id)->op);
             }
             nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
@@ -2086,7 +2118,7 @@ static int cmd_find(const nnav_model *m, const opts *o)
             continue;
         }
         if (h[i].kind <= NNAV_HIT_OP && !name.n)
-            snprintf(nm, sizeof nm, "#%u", nnav_node_get(m, h[i].id)->index);
+            snprintf(nm, sizeof nm, "#%u", nnav_node_index(m, h[i].id));
         else
             esc(name, nm, sizeof nm);
         printf("%-12s %-40s %-24s %s\n", hit_kind(h[i].kind), nm, extra, path);

@@ -463,20 +463,21 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
                 st.n--;
                 continue;
             }
-            const nnav_node *nd = &m->nodes.v[frame_node(m, f, f->node_i)];
+            uint32_t nid = frame_node(m, f, f->node_i);
+            const nnav_node *nd = &m->nodes.v[nid];
             nnav_yw_map(w);
             yw_kv_span(w, "name", nd->name);
             yw_kv_span(w, "op_type", nd->op);
-            yw_kv_span(w, "domain", nd->domain);
+            yw_kv_span(w, "domain", nnav_node_domain(m, nid));
             nnav_yw_key(w, "input");
             nnav_yw_seq_flow(w);
             for (uint32_t i = 0; i < nd->in_count; i++)
-                nnav_yw_span(w, m->refs.v[nd->in_first + i].name);
+                nnav_yw_span(w, nnav_ref_name(m, nd->in_first + i));
             nnav_yw_seq_end(w);
             nnav_yw_key(w, "output");
             nnav_yw_seq_flow(w);
             for (uint32_t i = 0; i < nd->out_count; i++)
-                nnav_yw_span(w, m->refs.v[nd->out_first + i].name);
+                nnav_yw_span(w, nnav_ref_name(m, nd->out_first + i));
             nnav_yw_seq_end(w);
             nnav_yw_key(w, "attribute");
             nnav_yw_seq(w);

@@ -30,10 +30,14 @@ const char *nnav_attr_type_name(int t)
 
 /* ---- hash tables keyed by (graph, name) ---- */
 
+/* Room for n keys below htab_put's 70% growth mark. Sizing for twice n
+ * instead left a million-value table a quarter full: 16 bytes a value of
+ * slots that only shortened probes already short (the hash in each slot
+ * spares a record visit on a mismatch). */
 static int htab_init(nnav_htab *h, uint64_t n)
 {
     uint64_t cap = 16;
-    while (cap < n * 2)
+    while (cap * 7 < n * 10)
         cap *= 2;
     h->slot = malloc(cap * sizeof *h->slot);
     if (!h->slot)
@@ -292,8 +296,8 @@ static int resolve_scoped(nnav_model *m, const uint32_t *def_first, const uint32
                     if (nd->graph != g)
                         continue;
                     for (uint32_t i = nd->in_first; i < nd->in_first + nd->in_count; i++)
-                        if (m->refs.v[i].name.n)
-                            res_ref[i] = scope_lookup(m, &sc, m->refs.v[i].name);
+                        if (m->refs.v[i].n)
+                            res_ref[i] = scope_lookup(m, &sc, nnav_ref_name(m, i));
                 }
                 for (uint32_t i = 0; i < gr->output_count + gr->vi_count; i++) {
                     uint32_t vi = i < gr->output_count ? gr->output_first + i
@@ -349,7 +353,7 @@ static int link_functions(nnav_model *m)
         uint64_t s = nnav_hash_bytes(nd->op.p, nd->op.n, 7) & (cap - 1);
         for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
             const nnav_function *f = &m->functions.v[tab[s]];
-            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nd->domain)) {
+            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nnav_node_domain(m, i))) {
                 nd->function = tab[s];
                 break;
             }
@@ -408,17 +412,17 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
         for (uint32_t n = gr->node_first; n < gr->node_first + gr->node_count; n++) {
             nnav_node *nd = &m->nodes.v[n];
             for (uint32_t o = 0; o < nd->out_count; o++) {
-                nnav_ref *r = &m->refs.v[nd->out_first + o];
-                if (r->name.n == 0)
+                nnav_cref *r = &m->refs.v[nd->out_first + o];
+                if (r->n == 0)
                     continue;
-                if (define(m, g, r->name, NNAV_VAL_NODE, n, &id))
+                if (define(m, g, nnav_ref_name(m, nd->out_first + o), NNAV_VAL_NODE, n, &id))
                     goto oom;
                 r->value = id;
             }
             if (n + PREFETCH_AHEAD < gr->node_first + gr->node_count) {
                 const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
                 if (ahead->out_count)
-                    htab_prefetch(&m->value_tab, g, m->refs.v[ahead->out_first].name);
+                    htab_prefetch(&m->value_tab, g, nnav_ref_name(m, ahead->out_first));
             }
         }
         if (def_end)
@@ -437,16 +441,17 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
         if (n + PREFETCH_AHEAD < m->nodes.n) {
             const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
             if (ahead->in_count)
-                htab_prefetch(&m->value_tab, ahead->graph, m->refs.v[ahead->in_first].name);
+                htab_prefetch(&m->value_tab, ahead->graph, nnav_ref_name(m, ahead->in_first));
         }
         for (uint32_t i = 0; i < nd->in_count; i++) {
-            nnav_ref *r = &m->refs.v[nd->in_first + i];
-            if (r->name.n == 0)
+            nnav_cref *r = &m->refs.v[nd->in_first + i];
+            if (r->n == 0)
                 continue;
+            nnav_span name = nnav_ref_name(m, nd->in_first + i);
             uint32_t id = res_ref && res_ref[nd->in_first + i] != RES_UNSET
                               ? res_ref[nd->in_first + i]
-                              : nnav_value_lookup(m, nd->graph, (const char *)r->name.p, r->name.n);
-            if (id == NNAV_NONE && define(m, nd->graph, r->name, NNAV_VAL_UNDEFINED, NNAV_NONE, &id))
+                              : nnav_value_lookup(m, nd->graph, (const char *)name.p, name.n);
+            if (id == NNAV_NONE && define(m, nd->graph, name, NNAV_VAL_UNDEFINED, NNAV_NONE, &id))
                 goto oom;
             r->value = id;
             m->values.v[id].cons_count++;
@@ -644,6 +649,9 @@ void nnav_model_close(nnav_model *m)
     nnav_vec_free(m->main_parts);
     nnav_vec_free(m->nodes);
     nnav_vec_free(m->refs);
+    nnav_vec_free(m->long_refs);
+    nnav_vec_free(m->ref_ctl);
+    nnav_vec_free(m->node_dom);
     nnav_vec_free(m->values);
     nnav_vec_free(m->consumers);
     nnav_vec_free(m->vinfos);
@@ -681,7 +689,92 @@ uint32_t nnav_graph_count(const nnav_model *m) { return m->graphs.n; }
 const nnav_graph *nnav_graph_get(const nnav_model *m, uint32_t id) { return &m->graphs.v[id]; }
 uint32_t nnav_node_count(const nnav_model *m) { return m->nodes.n; }
 const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id) { return &m->nodes.v[id]; }
-const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id) { return &m->refs.v[id]; }
+uint32_t nnav_node_index(const nnav_model *m, uint32_t node)
+{
+    return node - m->graphs.v[m->nodes.v[node].graph].node_first;
+}
+
+nnav_span nnav_node_domain(const nnav_model *m, uint32_t node)
+{
+    if ((node >> 3) >= m->node_dom.n || !(m->node_dom.v[node >> 3] >> (node & 7) & 1))
+        return (nnav_span){0};
+    return nnav_onnx_node_domain(m, node);
+}
+
+nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id)
+{
+    nnav_ref r = {nnav_ref_name(m, id), m->refs.v[id].value, (uint8_t)nnav_ref_control(m, id)};
+    return r;
+}
+
+/* Where id's entry is, or would go, in long_refs. */
+static uint32_t long_ref_at(const nnav_model *m, uint32_t id)
+{
+    uint32_t lo = 0, hi = m->long_refs.n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->long_refs.v[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+nnav_span nnav_ref_long_name(const nnav_model *m, uint32_t id)
+{
+    uint32_t i = long_ref_at(m, id);
+    nnav_span s = {m->refs.v[id].p, 0};
+    if (i < m->long_refs.n && m->long_refs.v[i].id == id)
+        s.n = m->long_refs.v[i].n;
+    return s;
+}
+
+int nnav_ref_set_name(nnav_model *m, uint32_t id, nnav_span name)
+{
+    nnav_cref *r = &m->refs.v[id];
+    r->p = name.p;
+    if (name.n < UINT32_MAX) {
+        r->n = (uint32_t)name.n;
+        return 0;
+    }
+    r->n = UINT32_MAX;
+    uint32_t i = long_ref_at(m, id);
+    if (i < m->long_refs.n && m->long_refs.v[i].id == id) {
+        m->long_refs.v[i].n = name.n;
+        return 0;
+    }
+    if (!nnav_vec_push(m->long_refs))
+        return -1;
+    memmove(&m->long_refs.v[i + 1], &m->long_refs.v[i],
+            (m->long_refs.n - 1 - i) * sizeof *m->long_refs.v);
+    m->long_refs.v[i] = (nnav_long_ref){id, name.n};
+    return 0;
+}
+
+int nnav_ref_push(nnav_model *m, nnav_span name, int control)
+{
+    uint32_t id = m->refs.n;
+    nnav_cref *r = nnav_vec_push(m->refs);
+    if (!r)
+        return -1;
+    r->value = NNAV_NONE;
+    if (nnav_ref_set_name(m, id, name) < 0) {
+        m->refs.n--;
+        return -1;
+    }
+    if (control) {
+        uint32_t need = (id >> 3) + 1;
+        if (m->ref_ctl.n < need) {
+            if (nnav_vec_reserve(m->ref_ctl, need))
+                return -1;
+            memset(m->ref_ctl.v + m->ref_ctl.n, 0, need - m->ref_ctl.n);
+            m->ref_ctl.n = need;
+        }
+        m->ref_ctl.v[id >> 3] |= (uint8_t)(1u << (id & 7));
+    }
+    return 0;
+}
 uint32_t nnav_value_count(const nnav_model *m) { return m->values.n; }
 const nnav_value *nnav_value_get(const nnav_model *m, uint32_t id) { return &m->values.v[id]; }
 uint32_t nnav_vinfo_count(const nnav_model *m) { return m->vinfos.n; }
@@ -903,7 +996,7 @@ static char *body_segment(const nnav_model *m, uint32_t id)
         if (nd->name.n)
             node = esc_dup(nd->name);
         else if ((node = malloc(16)) != NULL)
-            snprintf(node, 16, "#%u", nd->index);
+            snprintf(node, 16, "#%u", nnav_node_index(m, g->owner_node));
     } else {
         node = strdup("");
     }
@@ -985,7 +1078,7 @@ static void seg_labels(const nnav_model *m, uint32_t id, char *node_idx, char *a
         snprintf(attr_idx, 16, "#%u", g->owner_attr - first);
     }
     if (g->owner_node != NNAV_NONE && !m->nodes.v[g->owner_node].name.n)
-        snprintf(node_idx, 16, "#%u", m->nodes.v[g->owner_node].index);
+        snprintf(node_idx, 16, "#%u", nnav_node_index(m, g->owner_node));
 }
 
 static void seg_write(const nnav_model *m, uint32_t id, pw *w)

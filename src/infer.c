@@ -12,13 +12,13 @@
 
 #include "model.h"
 
-static int op_in(const nnav_node *nd, const char *const *list)
+static int op_in(const nnav_model *m, uint32_t node, const char *const *list)
 {
-    if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx"))
-        return 0;
     for (; *list; list++)
-        if (nnav_span_eqs(nd->op, *list))
-            return 1;
+        if (nnav_span_eqs(m->nodes.v[node].op, *list)) {
+            nnav_span d = nnav_node_domain(m, node);
+            return d.n == 0 || nnav_span_eqs(d, "ai.onnx");
+        }
     return 0;
 }
 
@@ -139,23 +139,23 @@ int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph)
                 maxr = ri;
         }
         int32_t out = -1;
-        if (op_in(nd, SAME)) {
+        if (op_in(m, n, SAME)) {
             out = in[0];
-        } else if (op_in(nd, BROADCAST)) {
+        } else if (op_in(m, n, BROADCAST)) {
             out = all_known ? maxr : -1;
-        } else if (op_in(nd, (const char *const[]){"Gemm", "Flatten", "NonZero", "EyeLike", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Gemm", "Flatten", "NonZero", "EyeLike", NULL})) {
             out = 2;
-        } else if (op_in(nd, (const char *const[]){"Shape", "Range", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Shape", "Range", NULL})) {
             out = 1;
-        } else if (op_in(nd, (const char *const[]){"Size", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Size", NULL})) {
             out = 0;
-        } else if (op_in(nd, (const char *const[]){"MatMul", "MatMulInteger", "QLinearMatMul", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"MatMul", "MatMulInteger", "QLinearMatMul", NULL})) {
             int32_t a = in[0], b = nd->in_count > 1 ? in[1] : -1;
-            if (op_in(nd, (const char *const[]){"QLinearMatMul", NULL}))
+            if (op_in(m, n, (const char *const[]){"QLinearMatMul", NULL}))
                 b = nd->in_count > 3 ? in[3] : -1;
             if (a >= 0 && b >= 0)
                 out = a == 1 && b == 1 ? 0 : a == 1 ? b - 1 : b == 1 ? a - 1 : (a > b ? a : b);
-        } else if (op_in(nd, (const char *const[]){"Reshape", "ConstantOfShape", "Expand", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Reshape", "ConstantOfShape", "Expand", NULL})) {
             uint32_t sv = NNAV_NONE;
             if (nnav_span_eqs(nd->op, "ConstantOfShape") && nd->in_count > 0)
                 sv = m->refs.v[nd->in_first].value;
@@ -168,14 +168,14 @@ int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph)
                 out = in[0];
             if (nnav_span_eqs(nd->op, "Reshape") && len < 0)
                 out = -1;
-        } else if (op_in(nd, (const char *const[]){"Squeeze", "Unsqueeze", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Squeeze", "Unsqueeze", NULL})) {
             int64_t k = attr_list_len(m, nd, "axes");
             if (k < 0 && nd->in_count > 1)
                 k = const_len(m, m->refs.v[nd->in_first + 1].value);
             int sq = nnav_span_eqs(nd->op, "Squeeze");
             if (in[0] >= 0 && k >= 0)
                 out = sq ? in[0] - (int32_t)k : in[0] + (int32_t)k;
-        } else if (op_in(nd, REDUCE) || op_in(nd, (const char *const[]){"ArgMax", "ArgMin", NULL})) {
+        } else if (op_in(m, n, REDUCE) || op_in(m, n, (const char *const[]){"ArgMax", "ArgMin", NULL})) {
             if (attr_int_or(m, nd, "keepdims", 1)) {
                 out = in[0];
             } else if (nnav_span_eqs(nd->op, "ArgMax") || nnav_span_eqs(nd->op, "ArgMin")) {
@@ -189,12 +189,12 @@ int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph)
                 else if (in[0] >= 0 && k >= 0)
                     out = in[0] - (int32_t)k;
             }
-        } else if (op_in(nd, (const char *const[]){"Gather", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Gather", NULL})) {
             if (in[0] >= 0 && in[1] >= 0)
                 out = in[0] + in[1] - 1;
-        } else if (op_in(nd, (const char *const[]){"OneHot", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"OneHot", NULL})) {
             out = in[0] >= 0 ? in[0] + 1 : -1;
-        } else if (op_in(nd, (const char *const[]){"Constant", NULL})) {
+        } else if (op_in(m, n, (const char *const[]){"Constant", NULL})) {
             for (uint32_t a = 0; a < nd->attr_count; a++) {
                 const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
                 if (at->type == NNAV_ATTR_TENSOR && at->tensor_count)

@@ -16,6 +16,23 @@ typedef struct nnav_htab {
     uint64_t used;
 } nnav_htab;
 
+/* A node's input or output name as the index keeps it: 16 bytes, where the
+ * public nnav_ref takes 24 (nnav_ref_get builds one). Two refs a node made
+ * the 8 bytes matter on million-node graphs. A name of 4 GiB or more (only a
+ * crafted file holds one) has n == UINT32_MAX and its length in long_refs;
+ * TensorFlow's control flags are one bit a ref in ref_ctl. Read and write
+ * them through the nnav_ref_* helpers below. */
+typedef struct nnav_cref {
+    const uint8_t *p;
+    uint32_t n;
+    uint32_t value; /* NNAV_NONE for "" (omitted optional) */
+} nnav_cref;
+
+typedef struct nnav_long_ref {
+    uint32_t id;
+    uint64_t n;
+} nnav_long_ref;
+
 struct nnav_model {
     nnav_map map;
     char *path;      /* as given */
@@ -27,7 +44,10 @@ struct nnav_model {
     NNAV_VEC(nnav_span) gspan;     /* each graph's message bytes, same ids */
     NNAV_VEC(nnav_span) main_parts; /* further occurrences of ModelProto.graph, merged */
     NNAV_VEC(nnav_node) nodes;
-    NNAV_VEC(nnav_ref) refs;
+    NNAV_VEC(nnav_cref) refs;
+    NNAV_VEC(nnav_long_ref) long_refs; /* by id, ascending */
+    NNAV_VEC(uint8_t) ref_ctl;         /* bit per ref: a TensorFlow control edge */
+    NNAV_VEC(uint8_t) node_dom;        /* bit per node: its NodeProto names a domain */
     NNAV_VEC(nnav_value) values;
     NNAV_VEC(uint32_t) consumers;
     NNAV_VEC(nnav_vinfo) vinfos;
@@ -56,6 +76,22 @@ struct nnav_model {
     struct nnav_tf *tf;  /* TensorFlow reader's state (tf.h), NULL for ONNX */
 };
 
+/* Append a ref (value NNAV_NONE); -1 when out of memory. */
+int nnav_ref_push(nnav_model *m, nnav_span name, int control);
+int nnav_ref_set_name(nnav_model *m, uint32_t id, nnav_span name);
+nnav_span nnav_ref_long_name(const nnav_model *m, uint32_t id);
+
+static inline nnav_span nnav_ref_name(const nnav_model *m, uint32_t id)
+{
+    const nnav_cref *r = &m->refs.v[id];
+    return r->n != UINT32_MAX ? (nnav_span){r->p, r->n} : nnav_ref_long_name(m, id);
+}
+
+static inline int nnav_ref_control(const nnav_model *m, uint32_t id)
+{
+    return (id >> 3) < m->ref_ctl.n && (m->ref_ctl.v[id >> 3] >> (id & 7) & 1);
+}
+
 /* Set err from printf-style arguments. */
 void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -68,6 +104,8 @@ int nnav_index_link(nnav_model *m, nnav_error *err);
 int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph);
 
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+/* The domain a NodeProto names (the last one written, as protobuf reads it). */
+nnav_span nnav_onnx_node_domain(const nnav_model *m, uint32_t node);
 
 /* TensorFlow (tf.c). A folder is a SavedModel: *file gets DIR/saved_model.pb
  * (malloc'd) and 1 is returned; 0 for a plain file, -1 with err set. */

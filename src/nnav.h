@@ -76,10 +76,11 @@ typedef struct nnav_graph {
     uint64_t offset;                     /* where the GraphProto starts */
 } nnav_graph;
 
+/* A node's domain and its position in its graph are not kept here (a million
+ * nodes would pay for them): nnav_node_domain() and nnav_node_index(). */
 typedef struct nnav_node {
-    nnav_span name, op, domain;
+    nnav_span name, op;
     uint32_t graph;
-    uint32_t index;        /* position within its graph */
     uint32_t in_first, in_count;   /* into refs */
     uint32_t out_first, out_count; /* into refs */
     uint32_t attr_first, attr_count;
@@ -262,10 +263,17 @@ uint64_t nnav_graph_total_nodes(const nnav_model *m, uint32_t id);
 
 uint32_t nnav_node_count(const nnav_model *m);
 const nnav_node *nnav_node_get(const nnav_model *m, uint32_t id);
-const nnav_ref *nnav_ref_get(const nnav_model *m, uint32_t id);
+/* By value: the index keeps refs in a smaller form and builds this one. */
+nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id);
 /* TensorFlow: the node's requested placement, read from its NodeDef when
  * asked (kept out of the node record: a million ONNX nodes would pay for it). */
 nnav_span nnav_node_device(const nnav_model *m, uint32_t node);
+/* Position within its graph: id - graph's node_first (a graph's nodes are
+ * consecutive ids). */
+uint32_t nnav_node_index(const nnav_model *m, uint32_t node);
+/* The operator's domain ("" for the default; always "" for TensorFlow), read
+ * from the NodeProto when asked. Nodes that name none answer at once. */
+nnav_span nnav_node_domain(const nnav_model *m, uint32_t node);
 /* Node in graph g by name; NNAV_NONE when none. Hash lookup. */
 uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name, size_t len);
 

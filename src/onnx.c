@@ -620,19 +620,19 @@ static int walk_attr(walker *w, uint32_t graph, uint32_t node, nnav_span s)
     return 0;
 }
 
-static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
+static int walk_node(walker *w, uint32_t graph, nnav_span s)
 {
     nnav_model *m = w->m;
     uint32_t nid = m->nodes.n;
     nnav_node n;
     memset(&n, 0, sizeof n);
     n.graph = graph;
-    n.index = index;
     n.msg = s;
     n.function = NNAV_NONE;
     n.in_first = m->refs.n;
     n.attr_first = m->attrs.n;
     uint32_t nattr = 0;
+    nnav_span domain = {0};
     nnav_wire r;
     nnav_field f;
     int k;
@@ -644,11 +644,8 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
         case NODE_INPUT: {
             if (expect_wt(w, &f, NNAV_WT_LEN, "input"))
                 return err_prepend(w->err, "input[%u]", n.in_count);
-            nnav_ref *ref = nnav_vec_push(m->refs);
-            if (!ref)
+            if (nnav_ref_push(m, f.s, 0))
                 return oom(w->err);
-            ref->name = f.s;
-            ref->value = NNAV_NONE;
             n.in_count++;
             break;
         }
@@ -665,7 +662,7 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
             else if (f.num == NODE_OP)
                 n.op = f.s;
             else if (f.num == NODE_DOMAIN)
-                n.domain = f.s;
+                domain = f.s;
             break;
         case NODE_ATTR:
             if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
@@ -687,18 +684,39 @@ static int walk_node(walker *w, uint32_t graph, uint32_t index, nnav_span s)
     while (nnav_wire_next(&r, &f, w->err) == 1) {
         if (f.num != NODE_OUTPUT)
             continue;
-        nnav_ref *ref = nnav_vec_push(m->refs);
-        if (!ref)
+        if (nnav_ref_push(m, f.s, 0))
             return oom(w->err);
-        ref->name = f.s;
-        ref->value = NNAV_NONE;
         n.out_count++;
     }
     nnav_node *slot = nnav_vec_push(m->nodes);
     if (!slot)
         return oom(w->err);
     *slot = n;
+    /* Most nodes name no domain: a bit says which to read it again for. */
+    if (domain.n) {
+        uint32_t need = (nid >> 3) + 1;
+        if (m->node_dom.n < need) {
+            if (nnav_vec_reserve(m->node_dom, need))
+                return oom(w->err);
+            memset(m->node_dom.v + m->node_dom.n, 0, need - m->node_dom.n);
+            m->node_dom.n = need;
+        }
+        m->node_dom.v[nid >> 3] |= (uint8_t)(1u << (nid & 7));
+    }
     return 0;
+}
+
+nnav_span nnav_onnx_node_domain(const nnav_model *m, uint32_t node)
+{
+    nnav_span domain = {0};
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_walk_init(m, &r, m->nodes.v[node].msg);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == NODE_DOMAIN && f.wt == NNAV_WT_LEN)
+            domain = f.s;
+    return domain;
 }
 
 static int progress(walker *w, uint64_t at)
@@ -775,7 +793,7 @@ static int walk_graph(walker *w, uint32_t gid)
                 uint32_t want = is_fn ? FN_NODE : GRAPH_NODE;
                 if (f.num == want) {
                     if (expect_wt(w, &f, NNAV_WT_LEN, "node") ||
-                        walk_node(w, gid, nnodes, f.s) < 0)
+                        walk_node(w, gid, f.s) < 0)
                         return err_prepend(w->err, "node[%u]", nnodes);
                     nnodes++;
                     if (progress(w, (uint64_t)(f.s.p - w->base)))
@@ -807,11 +825,8 @@ static int walk_graph(walker *w, uint32_t gid)
                 } else if (is_fn && f.num == FN_ATTRIBUTE) {
                     if (expect_wt(w, &f, NNAV_WT_LEN, "attribute"))
                         return err_prepend(w->err, "attribute");
-                    nnav_ref *ref = nnav_vec_push(m->refs);
-                    if (!ref)
+                    if (nnav_ref_push(m, f.s, 0))
                         return oom(w->err);
-                    ref->name = f.s;
-                    ref->value = NNAV_NONE;
                     if (m->functions.v[fid].attr_name_count++ == 0)
                         m->functions.v[fid].attr_name_first = m->refs.n - 1;
                 } else if (is_fn && f.num == FN_ATTRIBUTE_PROTO) {
@@ -890,8 +905,8 @@ static int origin_piece(const nnav_model *m, const nnav_graph *g, char *buf, siz
     const nnav_node *nd = &m->nodes.v[g->owner_node];
     uint32_t ai = g->owner_attr - nd->attr_first;
     if (g->list_index == NNAV_NONE)
-        return snprintf(buf, n, ".node[%u].attribute[%u].g", nd->index, ai);
-    return snprintf(buf, n, ".node[%u].attribute[%u].graphs[%u]", nd->index, ai, g->list_index);
+        return snprintf(buf, n, ".node[%u].attribute[%u].g", nnav_node_index(m, g->owner_node), ai);
+    return snprintf(buf, n, ".node[%u].attribute[%u].graphs[%u]", nnav_node_index(m, g->owner_node), ai, g->list_index);
 }
 
 static void graph_origin(const nnav_model *m, uint32_t gid, char *buf, size_t n)

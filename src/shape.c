@@ -711,7 +711,7 @@ static uint32_t out_value(const nnav_ictx *ix, uint32_t o)
 uint32_t nnav_ix_nin(const nnav_ictx *ix)
 {
     uint32_t n = ix->nd->in_count;
-    while (n && ix->m->refs.v[ix->nd->in_first + n - 1].control)
+    while (n && nnav_ref_control(ix->m, ix->nd->in_first + n - 1))
         n--;
     return n;
 }
@@ -786,7 +786,7 @@ static uint32_t const_tensor(const nnav_model *m, uint32_t v)
     if (val->kind != NNAV_VAL_NODE)
         return NNAV_NONE;
     const nnav_node *nd = &m->nodes.v[val->producer];
-    if (nd->domain.n || !nnav_span_eqs(nd->op, "Constant"))
+    if (!nnav_span_eqs(nd->op, "Constant") || nnav_node_domain(m, val->producer).n)
         return NNAV_NONE;
     for (uint32_t a = 0; a < nd->attr_count; a++) {
         const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
@@ -891,6 +891,7 @@ int nnav_ix_attr_s(const nnav_ictx *ix, const char *name, const char *eq)
 int64_t nnav_ix_opset(const nnav_ictx *ix)
 {
     const nnav_model *m = ix->m;
+    nnav_span dom = nnav_node_domain(m, ix->node);
     uint32_t g = ix->nd->graph;
     while (m->graphs.v[g].parent != NNAV_NONE)
         g = m->graphs.v[g].parent;
@@ -905,9 +906,9 @@ int64_t nnav_ix_opset(const nnav_ictx *ix)
         for (uint32_t i = first; i < first + count && i < m->opsets.n; i++) {
             nnav_span d = m->opsets.v[i].domain;
             if (d.n == 0 || nnav_span_eqs(d, "ai.onnx")) {
-                if (ix->nd->domain.n == 0 || nnav_span_eqs(ix->nd->domain, "ai.onnx"))
+                if (dom.n == 0 || nnav_span_eqs(dom, "ai.onnx"))
                     return m->opsets.v[i].version;
-            } else if (nnav_span_same(d, ix->nd->domain)) {
+            } else if (nnav_span_same(d, dom)) {
                 return m->opsets.v[i].version;
             }
         }
@@ -1127,9 +1128,11 @@ static uint8_t cost_class(nnav_span op)
 
 /* The rule and cost class of an ONNX-domain node's op, or NULL for another
  * domain. Looked up once per op name, then from a small cache. */
-static const struct op_cache *op_info(nnav_shapes *S, const nnav_node *nd)
+static const struct op_cache *op_info(nnav_shapes *S, uint32_t n)
 {
-    if (nd->domain.n && !nnav_span_eqs(nd->domain, "ai.onnx"))
+    const nnav_node *nd = &S->m->nodes.v[n];
+    nnav_span dom = nnav_node_domain(S->m, n);
+    if (dom.n && !nnav_span_eqs(dom, "ai.onnx"))
         return NULL;
     static const struct op_cache none;
     if (nd->op.n == 0 || nd->op.n >= sizeof none.op)
@@ -1211,7 +1214,7 @@ static int tf_call(nnav_ictx *ix)
         return nnav_ix_fail(ix, "its function could not be inferred");
     for (uint32_t o = 0; o < ix->nd->out_count; o++) {
         const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
-        if (f && !ix->m->refs.v[ix->nd->out_first + o].control)
+        if (f && !nnav_ref_control(ix->m, ix->nd->out_first + o))
             nnav_ix_out(ix, o, f->dtype, f->rank, f->rank >= 0 ? nnav_shapes_dims(ix->S, f->dims) : NULL);
     }
     return 0;
@@ -1249,13 +1252,14 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
     }
     int rc;
     char ob[96], db[64];
-    const struct op_cache *oc = op_info(S, nd);
+    const struct op_cache *oc = op_info(S, n);
     if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
     } else if (m->tf) {
         rc = tf_rule(&ix, S);
     } else if (!oc) {
-        nnav_text_escape(nd->domain.p, (size_t)nd->domain.n, db, sizeof db);
+        nnav_span dom = nnav_node_domain(m, n);
+        nnav_text_escape(dom.p, (size_t)dom.n, db, sizeof db);
         nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         rc = nnav_ix_fail(&ix, "no rule for %s:%s", db, ob);
     } else {
@@ -1284,7 +1288,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
             m->values.v[v].kind != NNAV_VAL_NODE)
             continue;
         nnav_fact *f = &S->facts[v];
-        if (m->refs.v[nd->out_first + o].control) {
+        if (nnav_ref_control(m, nd->out_first + o)) {
             *f = UNKNOWN;
             f->control = 1;
             continue;

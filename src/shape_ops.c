@@ -1641,7 +1641,9 @@ static int r_split(IX)
         if (ns >= 0)
             memcpy(sz, v, (size_t)ns * sizeof *sz);
     }
-    const nnav_dim *in = nnav_ix_dims(ix, 0);
+    /* Copies: every output written may move the dims store. */
+    nnav_dim in[NNAV_RANK_MAX], fv[NNAV_FOLD_MAX];
+    memcpy(in, nnav_ix_dims(ix, 0), (size_t)r * sizeof *in);
     nnav_dim dd = in[axis];
     if (ns == -1) {
         for (uint32_t o = 0; o < nout; o++)
@@ -1670,11 +1672,15 @@ static int r_split(IX)
     }
     const nnav_dim *v;
     int nv = nnav_ix_fold(ix, 0, &v);
+    if (nv > NNAV_FOLD_MAX)
+        nv = -1;
+    if (nv > 0)
+        memcpy(fv, v, (size_t)nv * sizeof *fv);
     int64_t at = 0;
     for (uint32_t o = 0; o < nout; o++) {
         if (r == 1 && nv >= 0 && at >= 0 && nnav_dim_is_num(sz[o]) && sz[o] >= 0 &&
             at + sz[o] <= nv) {
-            nnav_ix_out_fold(ix, o, nnav_ix_dtype(ix, 0), 0, v + at, (size_t)sz[o]);
+            nnav_ix_out_fold(ix, o, nnav_ix_dtype(ix, 0), 0, fv + at, (size_t)sz[o]);
             at += sz[o];
             continue;
         }

@@ -1132,11 +1132,8 @@ static int walk_opdef(tfw *w, nnav_span s, tf_op *op, nnav_function *fn)
                         return err_prepend(w->err, "attr[%u]", op->attr_count - 1);
                     }
                     if (fn) {
-                        nnav_ref *ref = nnav_vec_push(w->m->refs);
-                        if (!ref)
+                        if (nnav_ref_push(w->m, key, 0))
                             return oom(w);
-                        ref->name = key;
-                        ref->value = NNAV_NONE;
                         if (fn->attr_name_count++ == 0)
                             fn->attr_name_first = w->m->refs.n - 1;
                     }
@@ -1380,14 +1377,13 @@ static int walk_attr(tfw *w, uint32_t graph, uint32_t node, nnav_span entry, nna
 
 /* ---- nodes ---- */
 
-static int walk_node(tfw *w, uint32_t graph, uint32_t index, nnav_span s)
+static int walk_node(tfw *w, uint32_t graph, nnav_span s)
 {
     nnav_model *m = w->m;
     uint32_t nid = m->nodes.n;
     nnav_node n;
     memset(&n, 0, sizeof n);
     n.graph = graph;
-    n.index = index;
     n.msg = s;
     n.function = NNAV_NONE;
     nnav_wire r;
@@ -1425,12 +1421,8 @@ static int walk_node(tfw *w, uint32_t graph, uint32_t index, nnav_span s)
             int is_ctl = f.s.n > 0 && f.s.p[0] == '^';
             if (is_ctl != control)
                 continue;
-            nnav_ref *ref = nnav_vec_push(m->refs);
-            if (!ref)
+            if (nnav_ref_push(m, f.s, is_ctl))
                 return oom(w);
-            ref->name = f.s;
-            ref->value = NNAV_NONE;
-            ref->control = (uint8_t)is_ctl;
             n.in_count++;
         }
     }
@@ -1681,18 +1673,18 @@ static nnav_span canonical(tfw *w, uint32_t gid, nnav_span s, const tf_fnextra *
     }
     const nnav_node *nd = &m->nodes.v[nid];
     uint32_t data_outs = nd->out_count;
-    if (data_outs && m->refs.v[nd->out_first + data_outs - 1].control)
+    if (data_outs && nnav_ref_control(m, nd->out_first + data_outs - 1))
         data_outs--;
     if (!fx || !nm.arg.p) {
         if (nm.idx < data_outs)
-            return m->refs.v[nd->out_first + nm.idx].name;
+            return nnav_ref_name(m, nd->out_first + nm.idx);
         return fx ? s : cat_span(w->tf, nm.node, ":%llu", (unsigned long long)nm.idx);
     }
     /* node:arg[:k]: the output of that name. */
     nnav_span want = nm.has_idx ? s : cat_span(w->tf, s, ":0");
     for (uint32_t o = 0; o < data_outs; o++)
-        if (nnav_span_same(m->refs.v[nd->out_first + o].name, want))
-            return m->refs.v[nd->out_first + o].name;
+        if (nnav_span_same(nnav_ref_name(m, nd->out_first + o), want))
+            return nnav_ref_name(m, nd->out_first + o);
     return want;
 }
 
@@ -1827,11 +1819,8 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
 #define OUTPUT(NAME, DTYPE)                                                                      \
     do {                                                                                         \
         nnav_span nm_ = (NAME);                                                                  \
-        nnav_ref *ref_ = nm_.p ? nnav_vec_push(m->refs) : NULL;                                  \
-        if (!ref_)                                                                               \
+        if (!nm_.p || nnav_ref_push(m, nm_, 0))                                                  \
             goto oom_out;                                                                        \
-        ref_->name = nm_;                                                                        \
-        ref_->value = NNAV_NONE;                                                                 \
         nd->out_count++;                                                                         \
         nnav_span sh_ = flat < nshapes ? shapes[flat] : (nnav_span){0};                          \
         if ((DTYPE) || sh_.p) {                                                                  \
@@ -1939,12 +1928,8 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
         }
     }
     if (inf->ctl.p) {
-        nnav_ref *ref = nnav_vec_push(m->refs);
-        if (!ref)
+        if (nnav_ref_push(m, inf->ctl, 1))
             goto oom_out;
-        ref->name = inf->ctl;
-        ref->value = NNAV_NONE;
-        ref->control = 1;
         nd->out_count++;
     }
 #undef OUTPUT
@@ -2092,13 +2077,13 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
     for (uint32_t i = 0; i < nc; i++) {
         const nnav_node *nd = &m->nodes.v[nf + i];
         for (uint32_t k = 0; k < nd->in_count; k++) {
-            const nnav_ref *r = &m->refs.v[nd->in_first + k];
-            if (r->control) {
-                nnav_span target = {r->name.p + 1, r->name.n - 1};
+            nnav_span name = nnav_ref_name(m, nd->in_first + k);
+            if (nnav_ref_control(m, nd->in_first + k)) {
+                nnav_span target = {name.p + 1, name.n - 1};
                 uint32_t t = tab_find(w, &w->nodetab, node_key, target, NULL);
                 if (t != NNAV_NONE && !w->info.v[t - nf].ctl.p)
-                    w->info.v[t - nf].ctl = r->name;
-            } else if (note_ref(w, nf, r->name, fx != NULL) < 0) {
+                    w->info.v[t - nf].ctl = name;
+            } else if (note_ref(w, nf, name, fx != NULL) < 0) {
                 return -1;
             }
         }
@@ -2130,13 +2115,12 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
     for (uint32_t i = 0; i < nc; i++) {
         const nnav_node *nd = &m->nodes.v[nf + i];
         for (uint32_t k = 0; k < nd->in_count; k++) {
-            nnav_ref *r = &m->refs.v[nd->in_first + k];
-            if (r->control || !r->name.n)
+            nnav_span name = nnav_ref_name(m, nd->in_first + k);
+            if (nnav_ref_control(m, nd->in_first + k) || !name.n)
                 continue;
-            nnav_span c = canonical(w, gid, r->name, fx);
-            if (!c.p)
+            nnav_span c = canonical(w, gid, name, fx);
+            if (!c.p || nnav_ref_set_name(m, nd->in_first + k, c))
                 return oom(w);
-            m->refs.v[nd->in_first + k].name = c;
         }
     }
     /* Inputs, outputs, then value infos, each one run. */
@@ -2160,7 +2144,7 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
             const nnav_node *nd = &m->nodes.v[nf + i];
             if (!nnav_span_eqs(nd->op, "Placeholder") && !nnav_span_eqs(nd->op, "PlaceholderV2"))
                 continue;
-            if (!nd->out_count || m->refs.v[nd->out_first].control)
+            if (!nd->out_count || nnav_ref_control(m, nd->out_first))
                 continue;
             uint32_t sa = node_attr(m, nd, "shape");
             nnav_span sh = {0}, type;
@@ -2172,7 +2156,7 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
             }
             if (shape_type(w, attr_type(w, node_attr(m, nd, "dtype")), sh, &type) < 0)
                 return err_prepend(w->err, "node[%u].attr[\"shape\"].shape", i);
-            if (push_vinfo(w, gid, m->refs.v[nd->out_first].name, type) < 0)
+            if (push_vinfo(w, gid, nnav_ref_name(m, nd->out_first), type) < 0)
                 return -1;
         }
     }
@@ -2279,7 +2263,7 @@ static int walk_nodes(tfw *w, uint32_t gid, nnav_span s, uint32_t field)
         if (f.num != field)
             continue;
         if (expect_wt(w, &f, NNAV_WT_LEN, field == GD_NODE ? "node" : "node_def") ||
-            walk_node(w, gid, idx, f.s) < 0)
+            walk_node(w, gid, f.s) < 0)
             return err_prepend(w->err, "%s[%u]", field == GD_NODE ? "node" : "node_def", idx);
         idx++;
         if (progress(w, off_of(w, f.s)))

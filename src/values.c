@@ -757,9 +757,9 @@ int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t 
     return k < 0 ? -1 : 1;
 }
 
-static int op_is(const nnav_node *nd, const char *op)
+static int op_is(const nnav_model *m, uint32_t node, const char *op)
 {
-    return nd->domain.n == 0 && nnav_span_eqs(nd->op, op);
+    return nnav_span_eqs(m->nodes.v[node].op, op) && nnav_node_domain(m, node).n == 0;
 }
 
 int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
@@ -792,16 +792,16 @@ int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
         static const char *to_i64[] = {"Shape", "Size", "NonZero", "ArgMax", "ArgMin",
                                        "NonMaxSuppression"};
         for (size_t i = 0; i < sizeof to_bool / sizeof *to_bool; i++)
-            if (op_is(nd, to_bool[i]))
+            if (op_is(m, val->producer, to_bool[i]))
                 return NNAV_DT_BOOL;
         for (size_t i = 0; i < sizeof to_i64 / sizeof *to_i64; i++)
-            if (op_is(nd, to_i64[i]))
+            if (op_is(m, val->producer, to_i64[i]))
                 return NNAV_DT_INT64;
-        if (op_is(nd, "TopK") && nd->out_count > 1 && m->refs.v[nd->out_first + 1].value == v)
+        if (op_is(m, val->producer, "TopK") && nd->out_count > 1 && m->refs.v[nd->out_first + 1].value == v)
             return NNAV_DT_INT64;
-        if (op_is(nd, "Cast") || op_is(nd, "Constant") || op_is(nd, "ConstantOfShape") ||
-            op_is(nd, "EyeLike") || op_is(nd, "RandomNormal") || op_is(nd, "RandomUniform")) {
-            int is_cast = op_is(nd, "Cast") || op_is(nd, "EyeLike");
+        if (op_is(m, val->producer, "Cast") || op_is(m, val->producer, "Constant") || op_is(m, val->producer, "ConstantOfShape") ||
+            op_is(m, val->producer, "EyeLike") || op_is(m, val->producer, "RandomNormal") || op_is(m, val->producer, "RandomUniform")) {
+            int is_cast = op_is(m, val->producer, "Cast") || op_is(m, val->producer, "EyeLike");
             for (uint32_t a = 0; a < nd->attr_count; a++) {
                 const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
                 nnav_error e;
@@ -818,22 +818,22 @@ int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v)
                 if (nnav_span_eqs(at->name, "value_string") || nnav_span_eqs(at->name, "value_strings"))
                     return NNAV_DT_STRING;
             }
-            if (op_is(nd, "ConstantOfShape") || op_is(nd, "RandomNormal") ||
-                op_is(nd, "RandomUniform"))
+            if (op_is(m, val->producer, "ConstantOfShape") || op_is(m, val->producer, "RandomNormal") ||
+                op_is(m, val->producer, "RandomUniform"))
                 return NNAV_DT_FLOAT;
             if (is_cast)
                 return 0;
         }
-        if (op_is(nd, "DequantizeLinear"))
+        if (op_is(m, val->producer, "DequantizeLinear"))
             return NNAV_DT_FLOAT;
         /* Otherwise most ops keep their first input's element type. */
         uint32_t next = NNAV_NONE;
         for (uint32_t i = 0; i < nd->in_count && next == NNAV_NONE; i++)
             next = m->refs.v[nd->in_first + i].value;
-        if (op_is(nd, "QuantizeLinear"))
+        if (op_is(m, val->producer, "QuantizeLinear"))
             next = nd->in_count > 2 ? m->refs.v[nd->in_first + 2].value : NNAV_NONE;
         if (next == NNAV_NONE)
-            return op_is(nd, "QuantizeLinear") ? NNAV_DT_UINT8 : 0;
+            return op_is(m, val->producer, "QuantizeLinear") ? NNAV_DT_UINT8 : 0;
         v = next;
     }
     return 0;

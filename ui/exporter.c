@@ -321,9 +321,9 @@ static void ask_outputs(ui *u, exporter *x)
     if (node != NNAV_NONE && nnav_node_get(u->m, node)->graph == x->graph) {
         const nnav_node *n = nnav_node_get(u->m, node);
         for (uint32_t o = 0; o < n->out_count; o++) {
-            const nnav_ref *r = nnav_ref_get(u->m, n->out_first + o);
-            if (!r->control)
-                add_name(init, sizeof init, r->name);
+            const nnav_ref r = nnav_ref_get(u->m, n->out_first + o);
+            if (!r.control)
+                add_name(init, sizeof init, r.name);
         }
     }
     ui_graph_label(u, x->graph, glabel, sizeof glabel);
@@ -530,7 +530,7 @@ int exporter_mark(ui *u, uint32_t node)
     if (n->name.n)
         draw_escape(n->name, 40, name, sizeof name);
     else
-        snprintf(name, sizeof name, "#%u", n->index);
+        snprintf(name, sizeof name, "#%u", nnav_node_index(u->m, node));
     ui_message(u, 0, "%s %s: %u marked  e: export them  U: unmark all",
                rc == MARK_ON ? "marked" : "unmarked", name, u->marks.count);
     return 1;

@@ -172,7 +172,7 @@ int ui_draw_node_label(ui *u, uint32_t node, int y, int x, int w, attr_t a)
     if (n->name.n)
         c += draw_span(y, x + c, w - c, n->name, a);
     else
-        c += draw_fmt(y, x + c, w - c, a, "#%u", n->index);
+        c += draw_fmt(y, x + c, w - c, a, "#%u", nnav_node_index(u->m, node));
     return c;
 }
 
@@ -206,7 +206,7 @@ size_t ui_graph_label(ui *u, uint32_t g, char *buf, size_t n)
             if (nd->name.n)
                 PUT_SPAN(nd->name);
             else
-                PUT("#%u", nd->index);
+                PUT("#%u", nnav_node_index(u->m, gr->owner_node));
         }
         if (gr->owner_attr != NNAV_NONE) {
             PUT(".");

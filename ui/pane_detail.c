@@ -104,7 +104,7 @@ static void add_consumers(ui *u, detail *d, uint32_t v)
 static void add_ref(ui *u, detail *d, uint8_t type, uint32_t ref, uint32_t i)
 {
     add(d, type, ref, i);
-    uint32_t v = nnav_ref_get(u->m, ref)->value;
+    uint32_t v = nnav_ref_get(u->m, ref).value;
     if (typed_shapes(u) && v != NNAV_NONE)
         add(d, DL_IO_TYPE, v, 0);
 }
@@ -577,12 +577,12 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
                 c += draw_text(y, x + c, w - c, "on ", sel | draw_attr(R_DIM));
                 c += draw_span(y, x + c, w - c, dev, sel | draw_attr(R_DIM));
             }
-        } else if (n->domain.n) {
-            c += draw_span(y, x + c, w - c, n->domain, sel | draw_attr(R_DIM));
+        } else if (nnav_node_domain(u->m, l->a).n) {
+            c += draw_span(y, x + c, w - c, nnav_node_domain(u->m, l->a), sel | draw_attr(R_DIM));
         } else {
             c += draw_text(y, x + c, w - c, "ai.onnx", sel | draw_attr(R_DIM));
         }
-        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", n->index);
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  #%u in ", nnav_node_index(u->m, l->a));
         ui_draw_graph_label(u, n->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
         break;
     }
@@ -624,22 +624,22 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     }
     case DL_INPUT:
     case DL_OUTPUT: {
-        const nnav_ref *r = nnav_ref_get(u->m, l->a);
+        const nnav_ref r = nnav_ref_get(u->m, l->a);
         c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
-        if (r->name.n == 0) {
+        if (r.name.n == 0) {
             draw_text(y, x + c, w - c, "(omitted)", sel | draw_attr(R_DIM));
             break;
         }
-        c += draw_span(y, x + c, w - c, r->name, sel);
+        c += draw_span(y, x + c, w - c, r.name, sel);
         c += draw_text(y, x + c, w - c, " ", sel);
-        if (r->value == NNAV_NONE)
+        if (r.value == NNAV_NONE)
             break;
         if (l->type == DL_INPUT)
-            c += draw_source(u, r->value, y, x + c, w - c, sel);
+            c += draw_source(u, r.value, y, x + c, w - c, sel);
         else
-            c += draw_consumers_brief(u, r->value, y, x + c, w - c, sel);
+            c += draw_consumers_brief(u, r.value, y, x + c, w - c, sel);
         if (!typed_shapes(u))
-            draw_type(u, r->value, y, x + c, w - c, sel);
+            draw_type(u, r.value, y, x + c, w - c, sel);
         break;
     }
     case DL_IO_TYPE:
@@ -790,26 +790,26 @@ static int detail_request(ui *u, pane *p, enum request r)
         l--;
     switch (l->type) {
     case DL_INPUT: {
-        const nnav_ref *ref = nnav_ref_get(u->m, l->a);
-        if (ref->value == NNAV_NONE) {
+        const nnav_ref ref = nnav_ref_get(u->m, l->a);
+        if (ref.value == NNAV_NONE) {
             ui_message(u, 0, "omitted optional input");
             return 1;
         }
-        const nnav_value *v = nnav_value_get(u->m, ref->value);
+        const nnav_value *v = nnav_value_get(u->m, ref.value);
         if (v->kind == NNAV_VAL_UNDEFINED) {
             ui_message(u, R_ERROR, "not defined in any enclosing scope");
             return 1;
         }
-        place to = ui_place_value(u, ref->value);
+        place to = ui_place_value(u, ref.value);
         ui_jump(u, to);
         ui_set_focus(u, to.kind == PLACE_TENSOR ? PANE_TENSORS
                         : to.kind == PLACE_NODE ? PANE_NODES : PANE_DETAIL);
         return 1;
     }
     case DL_OUTPUT: {
-        const nnav_ref *ref = nnav_ref_get(u->m, l->a);
-        if (ref->value != NNAV_NONE)
-            ui_pick_consumers(u, ref->value);
+        const nnav_ref ref = nnav_ref_get(u->m, l->a);
+        if (ref.value != NNAV_NONE)
+            ui_pick_consumers(u, ref.value);
         return 1;
     }
     case DL_G_INPUT: {
@@ -874,7 +874,7 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     const dline *l = &d->lines[p->cur];
     switch (l->type) {
     case DL_INPUT: case DL_OUTPUT:
-        *out = nnav_ref_get(u->m, l->a)->name;
+        *out = nnav_ref_get(u->m, l->a).name;
         return 1;
     case DL_G_INPUT: case DL_G_OUTPUT:
         *out = nnav_vinfo_get(u->m, l->a)->name;

@@ -44,7 +44,7 @@ static uint64_t src_count(void *ctx, uint32_t node, int up)
         return n->in_count;
     uint64_t c = 0;
     for (uint32_t o = 0; o < n->out_count; o++) {
-        uint32_t v = nnav_ref_get(s->m, n->out_first + o)->value, k = 0;
+        uint32_t v = nnav_ref_get(s->m, n->out_first + o).value, k = 0;
         if (v != NNAV_NONE)
             nnav_value_consumers(s->m, v, &k);
         c += k;
@@ -57,7 +57,7 @@ static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
     src_ctx *s = ctx;
     const nnav_node *n = nnav_node_get(s->m, node);
     if (up) {
-        uint32_t v = nnav_ref_get(s->m, n->in_first + (uint32_t)i)->value;
+        uint32_t v = nnav_ref_get(s->m, n->in_first + (uint32_t)i).value;
         if (v == NNAV_NONE)
             return GV_NONE;
         const nnav_value *val = nnav_value_get(s->m, v);
@@ -72,7 +72,7 @@ static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
         return GV_INPUT;
     }
     for (uint32_t o = 0; o < n->out_count; o++) {
-        uint32_t v = nnav_ref_get(s->m, n->out_first + o)->value, k = 0;
+        uint32_t v = nnav_ref_get(s->m, n->out_first + o).value, k = 0;
         if (v == NNAV_NONE)
             continue;
         const uint32_t *c = nnav_value_consumers(s->m, v, &k);
@@ -211,9 +211,9 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         if (n->name.n)
             draw_span(y + 1, x + 1, inner, n->name, text);
         else
-            draw_fmt(y + 1, x + 1, inner, text, "#%u", n->index);
+            draw_fmt(y + 1, x + 1, inner, text, "#%u", nnav_node_index(u->m, it->id));
         if (n->out_count) {
-            uint32_t v = nnav_ref_get(u->m, n->out_first)->value;
+            uint32_t v = nnav_ref_get(u->m, n->out_first).value;
             char t[128];
             typed_value_text(u, v, t, sizeof t);
             if (t[0])

@@ -169,7 +169,7 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     /* A mark takes the blank after the index, so marking never shifts a row. */
     int marked = marks_has(&u->marks, id);
     attr_t mark = marked ? A_BOLD : 0;
-    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u", iw, n->index);
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*u", iw, nnav_node_index(u->m, id));
     c += draw_text(y, x + c, w - c, marked ? draw_glyph(G_MARK) : " ",
                    sel | (marked ? draw_attr(R_LINK) | A_BOLD : 0));
     draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | draw_attr(R_OP) | mark);
@@ -185,12 +185,12 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     int typew = w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0;
     if (sh && typew && c < w) {
         /* The first output's type as best known: what most rows need to show. */
-        const nnav_ref *o = n->out_count ? nnav_ref_get(u->m, n->out_first) : NULL;
-        if (o && o->value != NNAV_NONE) {
+        uint32_t ov = n->out_count ? nnav_ref_get(u->m, n->out_first).value : NNAV_NONE;
+        if (ov != NNAV_NONE) {
             char t[160];
-            nnav_shapes_value_format(sh, o->value, t, sizeof t);
+            nnav_shapes_value_format(sh, ov, t, sizeof t);
             draw_text(y, x + c, typew < w - c ? typew : w - c, t[0] ? t : "?",
-                       sel | typed_attr(sh, o->value));
+                       sel | typed_attr(sh, ov));
         } else {
             draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
         }
@@ -200,13 +200,13 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     for (uint32_t i = 0; i < n->in_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i)->name, dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i).name, dim);
     }
     c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
     for (uint32_t i = 0; i < n->out_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i)->name, dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i).name, dim);
     }
 }
 

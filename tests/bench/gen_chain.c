@@ -2,6 +2,8 @@
  *   gen_chain chain N OUT        N Relu nodes in a chain (names n0..nN-1, values v0..vN)
  *   gen_chain weights BYTES OUT  a small graph whose one initializer holds BYTES of raw
  *                                data, written sparse (a hole) so a 5 GB file costs no disk
+ *   gen_chain tfchain N OUT      a TensorFlow GraphDef of N nodes: a Placeholder n0, then
+ *                                Relu nodes n1..nN-1, each reading the one before
  * Written with the wire format directly, streaming, so that 10 million nodes need
  * no protobuf-c message tree in memory. */
 #include <inttypes.h>
@@ -156,10 +158,52 @@ static int weights(uint64_t bytes, FILE *f, const char *path)
     return 0;
 }
 
+/* A map<string, AttrValue> entry of NodeDef.attr whose value is a type
+ * (AttrValue.type, field 6): {key, value {type: dtype}}. */
+static uint64_t type_attr_len(const char *key)
+{
+    return str_field_len(1, strlen(key)) + 1 + 1 + 2;
+}
+
+static void type_attr(FILE *f, const char *key, unsigned dtype)
+{
+    put_tag_len(f, 5, type_attr_len(key));
+    put_str(f, 1, key);
+    put_tag_len(f, 2, 2);
+    put_varint_field(f, 6, dtype);
+}
+
+/* GraphDef: field 1 NodeDef{1 name, 2 op, 3 input, 5 attr}, field 4 versions.
+ * The GraphDef is the whole file, so nodes stream out with no outer length. */
+static int tfchain(uint64_t n, FILE *f)
+{
+    enum { DT_FLOAT = 1 };
+    char name[32], in[32];
+    for (uint64_t i = 0; i < n; i++) {
+        sprintf(name, "n%" PRIu64, i);
+        const char *op = i ? "Relu" : "Placeholder", *key = i ? "T" : "dtype";
+        uint64_t len = str_field_len(1, strlen(name)) + str_field_len(2, strlen(op)) +
+                       1 + varint_len(type_attr_len(key)) + type_attr_len(key);
+        if (i) {
+            sprintf(in, "n%" PRIu64, i - 1);
+            len += str_field_len(3, strlen(in));
+        }
+        put_tag_len(f, 1, len);
+        put_str(f, 1, name);
+        put_str(f, 2, op);
+        if (i)
+            put_str(f, 3, in);
+        type_attr(f, key, DT_FLOAT);
+    }
+    put_tag_len(f, 4, 2); /* versions { producer: 27 } */
+    put_varint_field(f, 1, 27);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: gen_chain chain N OUT | gen_chain weights BYTES OUT\n");
+        fprintf(stderr, "usage: gen_chain chain N OUT | weights BYTES OUT | tfchain N OUT\n");
         return 1;
     }
     uint64_t n = strtoull(argv[2], NULL, 10);
@@ -168,7 +212,9 @@ int main(int argc, char **argv)
         perror(argv[3]);
         return 1;
     }
-    int rc = !strcmp(argv[1], "chain") ? chain(n, f) : weights(n, f, argv[3]);
+    int rc = !strcmp(argv[1], "chain")     ? chain(n, f)
+             : !strcmp(argv[1], "tfchain") ? tfchain(n, f)
+                                           : weights(n, f, argv[3]);
     if (fclose(f) != 0 || rc != 0) {
         perror(argv[3]);
         return 1;

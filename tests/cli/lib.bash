@@ -2,8 +2,9 @@
 # output in $OUT and $ERR, count failures and print one closing line.
 FAILS=0
 CHECKS=0
-OUT=$NNAV_TMP/last.out
-ERR=$NNAV_TMP/last.err
+# One pair per script: ctest -j runs scripts side by side in one NNAV_TMP.
+OUT=$NNAV_TMP/$(basename "$0" .sh).last.out
+ERR=$NNAV_TMP/$(basename "$0" .sh).last.err
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 expect_status() {
     local want=$1; shift

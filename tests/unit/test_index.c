@@ -60,7 +60,7 @@ static uint32_t input_value(const nnav_model *m, uint32_t node, uint32_t i)
 {
     const nnav_node *nd = nnav_node_get(m, node);
     assert_true(i < nd->in_count);
-    return nnav_ref_get(m, nd->in_first + i)->value;
+    return nnav_ref_get(m, nd->in_first + i).value;
 }
 
 static int has_consumer(const nnav_model *m, uint32_t v, uint32_t node)
@@ -209,7 +209,7 @@ static void test_cnn_counts(void **state)
         const nnav_node *nd = nnav_node_get(m, g->node_first + i);
         tu_assert_span(nd->name, names[i]);
         tu_assert_span(nd->op, ops[i]);
-        assert_int_equal(nd->index, i);
+        assert_int_equal(nnav_node_index(m, g->node_first + i), i);
         assert_int_equal(tu_node(m, 0, names[i]), g->node_first + i);
     }
     /* bn2 reads five values: one node output, four initialisers... */
@@ -447,14 +447,14 @@ static void test_control_flow_scoping(void **state)
      * scale the Constant's output in the main graph (two scopes out). */
     uint32_t then_mul = tu_node(m, then_g, "then_mul");
     const nnav_node *nd = nnav_node_get(m, then_mul);
-    tu_assert_span(nnav_ref_get(m, nd->in_first)->name, "x_in");
-    tu_assert_span(nnav_ref_get(m, nd->in_first + 1)->name, "scale");
+    tu_assert_span(nnav_ref_get(m, nd->in_first).name, "x_in");
+    tu_assert_span(nnav_ref_get(m, nd->in_first + 1).name, "scale");
     uint32_t scale = input_value(m, then_mul, 1);
     const nnav_value *sv = nnav_value_get(m, scale);
     assert_int_equal(sv->graph, 0);
     assert_int_equal(sv->kind, NNAV_VAL_NODE);
     assert_int_equal(sv->producer, const_scale);
-    assert_int_equal(nnav_ref_get(m, nnav_node_get(m, const_scale)->out_first)->value, scale);
+    assert_int_equal(nnav_ref_get(m, nnav_node_get(m, const_scale)->out_first).value, scale);
     uint32_t x_in = input_value(m, then_mul, 0);
     const nnav_value *xv = nnav_value_get(m, x_in);
     assert_int_equal(xv->graph, loop);
@@ -502,9 +502,11 @@ static void test_control_flow_function_and_sparse(void **state)
     nnav_error err;
     /* The call links to the model-local function; other nodes do not. */
     const nnav_node *call = nnav_node_get(m, tu_node(m, 0, "call_addleaky"));
-    tu_assert_span(call->domain, "local.fn");
+    tu_assert_span(nnav_node_domain(m, tu_node(m, 0, "call_addleaky")), "local.fn");
     assert_int_equal(call->function, 0);
     assert_int_equal(nnav_node_get(m, tu_node(m, 0, "add_bias"))->function, NNAV_NONE);
+    /* A node that names no domain reads as the default one. */
+    assert_int_equal(nnav_node_domain(m, tu_node(m, 0, "add_bias")).n, 0);
     const nnav_function *f = nnav_function_get(m, 0);
     tu_assert_span(f->name, "AddLeakyRelu");
     tu_assert_span(f->domain, "local.fn");
@@ -1132,8 +1134,8 @@ static void test_undefined_names(void **state)
     /* The omitted optional input stays "none". */
     const nnav_node *two = nnav_node_get(m, tu_node(m, 0, "two"));
     assert_int_equal(two->in_count, 2);
-    assert_int_equal(nnav_ref_get(m, two->in_first + 1)->name.n, 0);
-    assert_int_equal(nnav_ref_get(m, two->in_first + 1)->value, NNAV_NONE);
+    assert_int_equal(nnav_ref_get(m, two->in_first + 1).name.n, 0);
+    assert_int_equal(nnav_ref_get(m, two->in_first + 1).value, NNAV_NONE);
     /* y is read by two, sq (twice: listed once) and the If. */
     uint32_t y = nnav_value_lookup(m, 0, "y", 1);
     uint32_t ny;
@@ -1335,7 +1337,7 @@ static void test_functions_training_scopes(void **state)
     /* The Loop's two omitted inputs. */
     const nnav_node *lp = nnav_node_get(m, tu_node(m, 0, "lp"));
     assert_int_equal(lp->in_count, 3);
-    assert_int_equal(nnav_ref_get(m, lp->in_first)->value, NNAV_NONE);
+    assert_int_equal(nnav_ref_get(m, lp->in_first).value, NNAV_NONE);
     exercise(m);
     nnav_model_close(m);
 }

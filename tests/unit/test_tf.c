@@ -56,10 +56,10 @@ static const char *producer_of(const nnav_model *m, uint32_t node, uint32_t inpu
     static char buf[256];
     const nnav_node *nd = nnav_node_get(m, node);
     assert_true(input < nd->in_count);
-    const nnav_ref *r = nnav_ref_get(m, nd->in_first + input);
-    if (r->value == NNAV_NONE)
+    const nnav_ref r = nnav_ref_get(m, nd->in_first + input);
+    if (r.value == NNAV_NONE)
         return "(none)";
-    const nnav_value *v = nnav_value_get(m, r->value);
+    const nnav_value *v = nnav_value_get(m, r.value);
     if (v->kind == NNAV_VAL_INPUT)
         return "(graph input)";
     if (v->kind != NNAV_VAL_NODE)
@@ -176,7 +176,7 @@ static void test_graphdef_sample(void **state)
     /* Split's outputs: three, as pick reads split:2 (no op list here). */
     const nnav_node *sp = nnav_node_get(m, split);
     assert_int_equal(sp->out_count, 3);
-    tu_assert_span(nnav_ref_get(m, sp->out_first + 2)->name, "split:2");
+    tu_assert_span(nnav_ref_get(m, sp->out_first + 2).name, "split:2");
     assert_string_equal(producer_of(m, pick, 0), "split");
     /* "dense/MatMul:0" and "dense/bias" (meaning :0) both resolve. */
     uint32_t bias_add = tu_node(m, 0, "dense/BiasAdd");
@@ -185,15 +185,15 @@ static void test_graphdef_sample(void **state)
     /* The control edge: flagged on both ends, linked, not a data output. */
     const nnav_node *pk = nnav_node_get(m, pick);
     assert_int_equal(pk->in_count, 2);
-    const nnav_ref *ctl = nnav_ref_get(m, pk->in_first + 1);
-    assert_true(ctl->control);
-    tu_assert_span(ctl->name, "^init");
+    const nnav_ref ctl = nnav_ref_get(m, pk->in_first + 1);
+    assert_true(ctl.control);
+    tu_assert_span(ctl.name, "^init");
     assert_string_equal(producer_of(m, pick, 1), "init");
     const nnav_node *in = nnav_node_get(m, init);
     assert_int_equal(in->out_count, 1);
-    assert_true(nnav_ref_get(m, in->out_first)->control);
+    assert_true(nnav_ref_get(m, in->out_first).control);
     uint32_t nc;
-    const uint32_t *cons = nnav_value_consumers(m, ctl->value, &nc);
+    const uint32_t *cons = nnav_value_consumers(m, ctl.value, &nc);
     assert_int_equal(nc, 1);
     assert_int_equal(cons[0], pick);
     tu_assert_span(nnav_node_device(m, relu), "/job:localhost/replica:0/task:0/device:CPU:0");
@@ -403,7 +403,7 @@ static void test_saved_model_functions(void **state)
     assert_string_equal(producer_of(m, mm, 1), "ReadVariableOp");
     const nnav_node *split = nnav_node_get(m, tu_node(m, serve, "split"));
     assert_int_equal(split->out_count, 3);
-    tu_assert_span(nnav_ref_get(m, split->out_first + 1)->name, "split:output:1");
+    tu_assert_span(nnav_ref_get(m, split->out_first + 1).name, "split:output:1");
     assert_string_equal(producer_of(m, tu_node(m, serve, "Identity"), 0), "split");
     /* The function's input args are its inputs; its output is what ret names. */
     const nnav_graph *sg = nnav_graph_get(m, serve);
@@ -634,7 +634,7 @@ static void test_corpus_tf1(void **state)
     }
     /* Control edges: save/restore_all waits for save/restore_shard. */
     uint32_t ra = tu_node(m, 0, "save/restore_all");
-    assert_true(nnav_ref_get(m, nnav_node_get(m, ra)->in_first)->control);
+    assert_true(nnav_ref_get(m, nnav_node_get(m, ra)->in_first).control);
     assert_string_equal(producer_of(m, ra, 0), "save/restore_shard");
     tu_assert_span(nnav_node_device(m, ra), "/device:CPU:0");
     nnav_model_close(m);
@@ -851,12 +851,12 @@ static void test_dangling_inputs(void **state)
     uint32_t a = tu_node(m, 0, "a");
     const nnav_node *nd0 = nnav_node_get(m, a);
     for (uint32_t i = 0; i < 2; i++) {
-        const nnav_ref *r = nnav_ref_get(m, nd0->in_first + i);
-        assert_int_not_equal(r->value, NNAV_NONE);
-        assert_int_equal(nnav_value_get(m, r->value)->kind, NNAV_VAL_UNDEFINED);
+        const nnav_ref r = nnav_ref_get(m, nd0->in_first + i);
+        assert_int_not_equal(r.value, NNAV_NONE);
+        assert_int_equal(nnav_value_get(m, r.value)->kind, NNAV_VAL_UNDEFINED);
     }
-    tu_assert_span(nnav_ref_get(m, nd0->in_first)->name, "ghost:3");
-    tu_assert_span(nnav_ref_get(m, nd0->in_first + 1)->name, "^phantom");
+    tu_assert_span(nnav_ref_get(m, nd0->in_first).name, "ghost:3");
+    tu_assert_span(nnav_ref_get(m, nd0->in_first + 1).name, "^phantom");
     nnav_model_close(m);
     tu_pb_free(&graph);
 }
