@@ -627,8 +627,21 @@ static int r_unsqueeze(IX)
 {
     int64_t axes[NNAV_RANK_MAX];
     int na;
-    if (need_rank(ix, 0) < 0 || axes_of(ix, 1, axes, &na) < 0)
+    if (need_rank(ix, 0) < 0)
         return typed_only(ix);
+    if (axes_of(ix, 1, axes, &na) < 0) {
+        /* Where the new axes go is not known; how many is, when the axes
+         * operand's length is. */
+        int n = operand_len(ix, 1);
+        int32_t out = nnav_ix_rank(ix, 0) + n;
+        if (n < 0 || out > NNAV_RANK_MAX)
+            return typed_only(ix);
+        nnav_dim d[NNAV_RANK_MAX];
+        for (int32_t i = 0; i < out; i++)
+            d[i] = NNAV_DIM_UNKNOWN;
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), out, d);
+        return 0;
+    }
     if (na < 0)
         return nnav_ix_fail(ix, "no axes");
     int32_t r = nnav_ix_rank(ix, 0), out = r + na;
@@ -2089,17 +2102,41 @@ static int r_gather_nd(IX)
 }
 
 /* Compress: how many are kept depends on the condition's values. */
+/* Compress: how many are kept depends on the condition's values, known
+ * when it is a constant (only its first `size of the axis` entries count). */
 static int r_compress(IX)
 {
-    if (!nnav_ix_attr_has(ix, "axis")) {
-        nnav_dim n = NNAV_DIM_UNKNOWN;
-        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &n);
+    double c[NNAV_FOLD_MAX];
+    int nc = nnav_ix_floats(ix, 1, c, NNAV_FOLD_MAX);
+    int has_axis = nnav_ix_attr_has(ix, "axis");
+    nnav_dim kept = NNAV_DIM_UNKNOWN, limit = NNAV_DIM_UNKNOWN;
+    const nnav_dim *x = nnav_ix_dims(ix, 0);
+    int64_t a = 0;
+    if (x && has_axis && norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), nnav_ix_rank(ix, 0), &a) < 0)
+        return -1;
+    if (x && !has_axis) { /* the input flattened */
+        limit = 1;
+        for (int32_t i = 0; i < nnav_ix_rank(ix, 0); i++)
+            limit = nnav_sd_mul(ix->S, limit, x[i]);
+    } else if (x) {
+        limit = x[a];
+    }
+    if (nc >= 0 && nnav_dim_is_num(limit)) {
+        kept = 0;
+        for (int i = 0; i < nc && i < limit; i++)
+            kept += c[i] != 0;
+    }
+    if (!has_axis) {
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &kept);
         return 0;
     }
     if (need_rank(ix, 0) < 0)
         return typed_only(ix);
-    int64_t a = nnav_ix_attr_i(ix, "axis", 0);
-    return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, x, (size_t)nnav_ix_rank(ix, 0) * sizeof *d);
+    d[a] = kept;
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 0), d);
+    return 0;
 }
 
 static int r_nms(IX)
