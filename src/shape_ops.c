@@ -1,9 +1,16 @@
 /* shape_ops.c - the ONNX operators' type and shape rules, one function per
  * family, each reading its node through shape_int.h. A rule that cannot say
- * fails with a reason; it never guesses. Sizes computed from shapes (Shape,
- * Gather, Concat, Unsqueeze, arithmetic...) are folded, so Reshape and Expand
- * downstream get real, possibly symbolic, shapes. */
+ * fails with a reason; it never guesses. When only a rank or a shape operand
+ * is missing it still gives the element types (as ONNX does), with the
+ * reason. Sizes computed from shapes (Shape, Gather, Concat, Unsqueeze,
+ * Slice, arithmetic, Range...) are folded, so Reshape, Expand, Resize and
+ * ConstantOfShape downstream get real, possibly symbolic, shapes. Symbolic
+ * sizes are taken to be at least as large as the offsets a model cuts from
+ * them (x[1:] on seq is seq-1); where the answer depends on which of two
+ * sizes is smaller, the size is unknown. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dtype.h"
@@ -106,6 +113,19 @@ static int typed_only(IX)
         }
     }
     return any ? 0 : -1;
+}
+
+/* typed_only() with the reason set here. */
+static int typed_fail(IX, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int typed_fail(IX, const char *fmt, ...)
+{
+    char buf[sizeof ix->why];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    nnav_ix_fail(ix, "%s", buf);
+    return typed_only(ix);
 }
 
 /* An input is present but its rank is not known. */
@@ -681,7 +701,7 @@ static int r_squeeze(IX)
     if (na < 0) {
         for (int32_t i = 0; i < r; i++) {
             if (!nnav_dim_is_num(in[i]))
-                return nnav_ix_fail(ix, "no axes, and axis %d's size is not known", i), typed_only(ix);
+                return typed_fail(ix, "no axes, and axis %d's size is not known", i);
             drop[i] = in[i] == 1;
         }
     }
@@ -986,10 +1006,10 @@ static int r_conv(IX)
     int nk = nnav_ix_attr_ints(ix, "kernel_shape", kernel, NNAV_RANK_MAX);
     if (nk < 0) {
         if (!w || nnav_ix_rank(ix, wi) != r)
-            return nnav_ix_fail(ix, "the weight's shape is not known"), typed_only(ix);
+            return typed_fail(ix, "the weight's shape is not known");
         for (int32_t i = 0; i < ns; i++) {
             if (!nnav_dim_is_num(w[i + 2]))
-                return nnav_ix_fail(ix, "the kernel's size is not known"), typed_only(ix);
+                return typed_fail(ix, "the kernel's size is not known");
             kernel[i] = w[i + 2];
         }
     } else if (nk != ns) {
@@ -1045,7 +1065,7 @@ static int r_conv_transpose(IX)
             continue;
         }
         if (kernel[i] < 1)
-            return nnav_ix_fail(ix, "the kernel's size is not known"), typed_only(ix);
+            return typed_fail(ix, "the kernel's size is not known");
         int64_t extra = opad[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[i + ns];
         d[i + 2] = nnav_sd_add(ix->S, nnav_sd_mul(ix->S, nnav_sd_sub(ix->S, x[i + 2], 1), strides[i]),
                                extra);
