@@ -762,7 +762,7 @@ static int r_concat(IX)
         if (nnav_ix_rank(ix, i) >= 0)
             r = nnav_ix_rank(ix, i);
     if (r < 0)
-        return nnav_ix_fail(ix, "no input has a known rank");
+        return typed_fail(ix, "no input has a known rank");
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
         return -1;
@@ -2423,13 +2423,15 @@ static int r_max_unpool(IX)
 /* RNN, GRU, LSTM: Y, Y_h and (LSTM) Y_c from X, W, R and the layout. */
 static int r_rnn(IX)
 {
-    if (need_rank(ix, 0) < 0)
-        return typed_only(ix);
-    if (nnav_ix_rank(ix, 0) != 3)
+    if (!nnav_ix_present(ix, 0))
+        return nnav_ix_fail(ix, "input 0 is missing");
+    /* The outputs' ranks are fixed; an input of unknown shape leaves the
+     * sequence and batch sizes unknown. */
+    if (nnav_ix_rank(ix, 0) >= 0 && nnav_ix_rank(ix, 0) != 3)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
     const nnav_dim *x = nnav_ix_dims(ix, 0), *w = nnav_ix_dims(ix, 1), *rr = nnav_ix_dims(ix, 2);
     int layout = nnav_ix_attr_i(ix, "layout", 0) != 0;
-    nnav_dim seq = x[layout ? 1 : 0], batch = x[layout ? 0 : 1];
+    nnav_dim seq = x ? x[layout ? 1 : 0] : NNAV_DIM_UNKNOWN, batch = x ? x[layout ? 0 : 1] : NNAV_DIM_UNKNOWN;
     nnav_dim nd = nnav_ix_attr_s(ix, "direction", "bidirectional") ? 2 : 1;
     if (w && nnav_ix_rank(ix, 1) == 3 && nnav_dim_is_num(w[0]) && w[0] != nd)
         return nnav_ix_fail(ix, "W has %lld directions", (long long)w[0]);
