@@ -1274,8 +1274,14 @@ static int r_if(IX)
     uint32_t ge = nnav_ix_body(ix, "else_branch", NULL, 0);
     if (gt == NNAV_NONE || ge == NNAV_NONE)
         return nnav_ix_fail(ix, "a branch could not be inferred");
+    /* A condition folded from shapes (a rank test in a scripted model)
+     * says which branch runs; otherwise what both branches say. */
+    const nnav_dim *c;
+    int taken = nnav_ix_fold(ix, 0, &c) == 1 && nnav_dim_is_num(c[0]) ? (c[0] != 0) : -1;
     for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
-        nnav_fact f = merge2(ix, nnav_ix_body_out(ix, gt, o, NULL), nnav_ix_body_out(ix, ge, o, NULL));
+        const nnav_fact *ft = nnav_ix_body_out(ix, gt, o, NULL), *fe = nnav_ix_body_out(ix, ge, o, NULL);
+        nnav_fact f = taken < 0 ? merge2(ix, ft, fe) : taken ? (ft ? *ft : merge2(ix, NULL, NULL))
+                                                             : (fe ? *fe : merge2(ix, NULL, NULL));
         out_fact(ix, o, &f);
     }
     return 0;
