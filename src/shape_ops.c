@@ -596,8 +596,20 @@ static int r_reshape(IX)
             for (int32_t i = 0; i < n; i++)
                 if (i != infer)
                     known = nnav_sd_mul(ix->S, known, d[i]);
+            if (nnav_dim_is_num(total) && nnav_dim_is_num(known) && known && total % known)
+                return nnav_ix_fail(ix, "%lld elements do not divide by %lld", (long long)total,
+                                    (long long)known);
             d[infer] = nnav_sd_div(ix->S, total, known);
         }
+    } else if (r >= 0) {
+        /* Every size given: the counts must match, or the file is wrong. */
+        nnav_dim total = 1, out = 1;
+        for (int32_t i = 0; i < r; i++)
+            total = nnav_sd_mul(ix->S, total, in[i]);
+        for (int32_t i = 0; i < n; i++)
+            out = nnav_sd_mul(ix->S, out, d[i]);
+        if (nnav_dim_is_num(total) && nnav_dim_is_num(out) && total != out)
+            return nnav_ix_fail(ix, "%lld elements reshaped to %lld", (long long)total, (long long)out);
     }
     const nnav_dim *v;
     int nv = nnav_ix_fold(ix, 0, &v);

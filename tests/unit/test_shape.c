@@ -293,6 +293,61 @@ static void slice_symbolic(void **state)
     done(&b);
 }
 
+/* float32 initializer with the given values (a Resize's scales). */
+static void put_floats(tu_pb *graph, const char *name, const float *v, int n)
+{
+    tu_pb t = {0};
+    tu_pb_int(&t, 1, (uint64_t)n);
+    tu_pb_int(&t, 2, DT_FLOAT);
+    tu_pb_str(&t, 8, name);
+    tu_pb_bytes(&t, 9, v, (size_t)n * 4); /* raw_data, little-endian floats */
+    tu_pb_msg(graph, 5, &t);
+}
+
+/* Resize by whole scales keeps a symbolic size symbolic (h*2), Split in
+ * equal parts divides it, Range(0, seq, 1) is seq long and a small constant
+ * Range is folded into a Reshape. */
+static void resize_split_range(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    float scales[4] = {1, 1, 2, 2};
+    int64_t zero = 0, one = 1, four = 4, idx1 = 1, three = 3;
+    put_floats(&g, "scales", scales, 4);
+    put_floats(&g, "roi", scales, 0);
+    put_ints(&g, "zero", &zero, -1);
+    put_ints(&g, "one", &one, -1);
+    put_ints(&g, "four", &four, -1);
+    put_ints(&g, "i1", &idx1, -1);
+    put_ints(&g, "three", &three, -1);
+    put_value(&g, 11, "x", DT_FLOAT, "N,8,h,w");
+    put_node(&g, "up", "Resize", "x,roi,scales", "up", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "split", "Split", "up", "a,b", NULL, NULL, 0, "axis", 2);
+    put_node(&g, "shape", "Shape", "x", "s", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "g", "Gather", "s,i1", "c", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "r", "Range", "zero,c,one", "ids", NULL, NULL, 0, NULL, 0);
+    /* Range(1, 4, 1) = [1, 2, 3], folded, used as a shape */
+    put_node(&g, "r2", "Range", "one,four,one", "small", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "rs", "Reshape", "ids,small", "bad_rank", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_resize", &g);
+    type_is(&b, "up", "float32[N,8,h*2,w*2]");
+    type_is(&b, "a", "float32[N,8,h,w*2]");
+    type_is(&b, "b", "float32[N,8,h,w*2]");
+    type_is(&b, "ids", "int64[8]");
+    type_is(&b, "small", "int64[3]");
+    const nnav_dim *v;
+    assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "small"), &v), 3);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[2], 3);
+    /* 8 elements do not make [1,2,3]: the rule says so, nothing is guessed */
+    const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, "bad_rank"));
+    assert_int_equal(f->rank, -1);
+    assert_true(f->why != NNAV_NONE);
+    if (!strstr(nnav_shapes_why(b.s, f->why), "8 elements reshaped to 6"))
+        fail_msg("why: %s", nnav_shapes_why(b.s, f->why));
+    done(&b);
+}
+
 /* An op without a rule says so, and what depends on it is unknown with the
  * same reason; nothing is guessed. */
 static void unknown_op(void **state)
@@ -328,6 +383,7 @@ int main(void)
         cmocka_unit_test(reshape_minus_one),
         cmocka_unit_test(folding_chain),
         cmocka_unit_test(slice_symbolic),
+        cmocka_unit_test(resize_split_range),
         cmocka_unit_test(unknown_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
