@@ -29,6 +29,7 @@ typedef struct sd_str {
     uint8_t sum;   /* has a top-level + or -: needs parentheses under * and / */
     uint8_t atom;  /* a named dim from the file */
     int64_t eval;  /* its number with named dims at their bound values */
+    nnav_dim min_a, min_b; /* "min(a,b)": its operands (both 0 for other bases) */
 } sd_str;
 
 /* A symbolic dim: coef * base + add. */
@@ -167,7 +168,7 @@ static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int sum, int64_
         S->oom = 1;
         return NNAV_NONE;
     }
-    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, eval};
+    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, eval, 0, 0};
     id = S->strs.n - 1;
     if (tab_put(S, &S->strtab, h, id, str_rehash) < 0)
         return NNAV_NONE;
@@ -467,9 +468,47 @@ int nnav_sd_same(nnav_dim a, nnav_dim b)
     return a == b && !UNK(a);
 }
 
+/* The operands of a "min(x,y)" dim, or 0. */
+static int min_args(const nnav_shapes *S, nnav_dim d, nnav_dim *x, nnav_dim *y)
+{
+    const sd_sym *s = sym_of(S, d);
+    if (!s || s->coef != 1 || s->add || !S->strs.v[s->base].min_a)
+        return 0;
+    *x = S->strs.v[s->base].min_a, *y = S->strs.v[s->base].min_b;
+    return 1;
+}
+
+nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    if (UNK(a) || UNK(b))
+        return NNAV_DIM_UNKNOWN;
+    if (NUM(a) && NUM(b))
+        return a < b ? a : b;
+    if (a == b)
+        return a;
+    if (NUM(a)) { /* "min(seq,512)": the symbol first, one spelling per pair */
+        nnav_dim t = a;
+        a = b, b = t;
+    }
+    char buf[256];
+    nnav_sbuf sb = {buf, sizeof buf, 0};
+    nnav_sb_put(&sb, "min(");
+    dim_put(S, &sb, a, 0);
+    nnav_sb_put(&sb, ",");
+    dim_put(S, &sb, b, 0);
+    nnav_sb_put(&sb, ")");
+    if (sb.o >= sizeof buf - 1)
+        return NNAV_DIM_UNKNOWN;
+    int64_t x = nnav_dim_eval(S, a), y = nnav_dim_eval(S, b);
+    uint32_t base = str_get(S, buf, sb.o, 0, x < 0 || y < 0 ? -1 : x < y ? x : y, 0);
+    if (base == NNAV_NONE)
+        return NNAV_DIM_UNKNOWN;
+    S->strs.v[base].min_a = a, S->strs.v[base].min_b = b;
+    return sym_get(S, base, 1, 0);
+}
+
 nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad)
 {
-    (void)S;
     if (a == 1)
         return b;
     if (b == 1 || a == b)
@@ -478,6 +517,14 @@ nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad)
         *bad = 1;
         return NNAV_DIM_UNKNOWN;
     }
+    /* x against min(x,c) (a sequence cut to a table's length, as position
+     * ids are): min(x,c) is 1 only when x is, and otherwise the two must be
+     * equal, so the result is x. */
+    nnav_dim x, y;
+    if (min_args(S, b, &x, &y) && (x == a || y == a))
+        return a;
+    if (min_args(S, a, &x, &y) && (x == b || y == b))
+        return b;
     /* A size other than 1 wins over what is not known: the other must be
      * that size or 1, and either way the result is that size. */
     if (NUM(a))

@@ -35,6 +35,8 @@ nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b);
 nnav_dim nnav_sd_mul(nnav_shapes *S, nnav_dim a, nnav_dim b);
 nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b);  /* floor */
 nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b); /* ceiling */
+/* The smaller of two sizes, symbolic as "min(seq,512)" when not known. */
+nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b);
 /* 1 when a and b are surely the same size, 0 otherwise (unknown counts as not). */
 int nnav_sd_same(nnav_dim a, nnav_dim b);
 /* Numpy broadcasting of one axis; -1 (with *bad set) when two sizes clash. */

@@ -1529,8 +1529,8 @@ static nnav_dim slice_len(nnav_shapes *S, nnav_dim d, nnav_dim s, nnav_dim e, in
         from = s >= 0 ? s : s <= -END_BIG ? 0 : nnav_sd_add(S, d, s);
         if (e == d)
             to = d;
-        else if (!nnav_dim_is_num(e) || (e >= 0 && e < END_BIG))
-            return NNAV_DIM_UNKNOWN; /* min(e, d): which one is not known */
+        else if ((nnav_dim_is_num(e) && e >= 0 && e < END_BIG) || nnav_dim_is_sym(e))
+            to = nnav_sd_min(S, e, d); /* an end from a Shape, x[:10] on seq... */
         else
             to = e >= END_BIG ? d : e <= -END_BIG ? 0 : nnav_sd_add(S, d, e);
         return nnav_sd_cdiv(S, nnav_sd_sub(S, to, from), k);

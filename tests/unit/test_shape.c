@@ -285,11 +285,16 @@ static void slice_symbolic(void **state)
     put_node(&g, "b", "Slice", "x,zero,m1,ax1", "head", NULL, NULL, 0, NULL, 0);
     put_node(&g, "c", "Slice", "x,zero,ten,ax1", "first10", NULL, NULL, 0, NULL, 0);
     put_node(&g, "d", "Slice", "x,zero,big,ax1,two", "even", NULL, NULL, 0, NULL, 0);
+    /* ...and broadcasts against x as x's own length: min(seq,10) is 1 only
+     * when seq is, otherwise the two must be equal */
+    put_node(&g, "e", "Add", "x,first10", "sum10", NULL, NULL, 0, NULL, 0);
     built b = infer("shape_slice", &g);
     type_is(&b, "tail", "float32[batch,seq-1,64]");
     type_is(&b, "head", "float32[batch,seq-1,64]");
-    type_is(&b, "first10", "float32[batch,?,64]");
+    /* x[:10] is as long as the shorter of seq and 10 */
+    type_is(&b, "first10", "float32[batch,min(seq,10),64]");
     type_is(&b, "even", "float32[batch,(seq+1)/2,64]");
+    type_is(&b, "sum10", "float32[batch,seq,64]");
     done(&b);
 }
 
