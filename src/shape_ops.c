@@ -2473,11 +2473,20 @@ static int r_rnn(IX)
 
 /* ---- Einsum ---- */
 
+/* One byte of the equation for a reason: any byte of the file can stand
+ * there, and reasons reach the terminal. */
+static const char *esc_byte(char c, char *buf)
+{
+    nnav_text_escape((const uint8_t *)&c, 1, buf, 8);
+    return buf;
+}
+
 static int r_einsum(IX)
 {
     uint32_t a = nnav_ix_attr(ix, "equation");
     nnav_span eq;
     nnav_error e;
+    char eb[8];
     if (a == NNAV_NONE || nnav_attr_string(ix->m, a, &eq, &e) < 0)
         return nnav_ix_fail(ix, "no equation");
     char buf[256];
@@ -2511,7 +2520,7 @@ static int r_einsum(IX)
         for (char *c = t; *c; c++)
             if (*c != '.') {
                 if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-                    return nnav_ix_fail(ix, "equation has '%c'", *c);
+                    return nnav_ix_fail(ix, "equation has '%s'", esc_byte(*c, eb));
                 letters++;
             }
         int32_t ne = has_ell ? r - letters : 0;
@@ -2563,7 +2572,7 @@ static int r_einsum(IX)
             }
             int l = (unsigned char)*c;
             if (l >= 128 || !count[l] || r >= NNAV_RANK_MAX)
-                return nnav_ix_fail(ix, "output letter '%c' is in no input", *c);
+                return nnav_ix_fail(ix, "output letter '%s' is in no input", esc_byte(*c, eb));
             d[r++] = letter[l];
             c++;
         }
