@@ -310,11 +310,9 @@ static op_count *op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
         oc->count++;
         if (sh) {
             const nnav_cost *c = nnav_shapes_node_cost(sh, i);
-            if (c) {
-                oc->macs += c->macs;
-                oc->flops += c->flops;
-                oc->params += c->params;
-            }
+            oc->macs += c->macs;
+            oc->flops += c->flops;
+            oc->params += c->params;
         }
     }
     free(tab);
@@ -503,8 +501,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
         nnav_shapes_graph_cost(s, 0, &cost);
         nnav_shapes_assumed(s, assumed, sizeof assumed);
         for (uint32_t i = 0; i < g0->node_count; i++) {
-            const nnav_cost *nc = nnav_shapes_node_cost(s, g0->node_first + i);
-            partial += !nc || !nc->known;
+            partial += !nnav_shapes_node_cost(s, g0->node_first + i)->known;
         }
         nnav_shapes_free(s);
     }
@@ -1874,8 +1871,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             break;
         }
         for (uint32_t i = 0; i < gr->node_count; i++) {
-            const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-            partial += !nc || !nc->known;
+            partial += !nnav_shapes_node_cost(s, gr->node_first + i)->known;
         }
         nnav_graph_path(m, g, path, sizeof path);
         if (o->yaml) {
@@ -1903,13 +1899,12 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                 for (uint32_t i = 0; i < gr->node_count; i++) {
                     const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
                     const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                    nnav_cost zero = {0};
                     nnav_yw_map_flow(&w);
                     nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
                     nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
                     nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-                    yaml_cost_keys(&w, nc ? nc : &zero);
-                    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, nc && nc->known);
+                    yaml_cost_keys(&w, nc);
+                    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, nc->known);
                     nnav_yw_map_end(&w);
                 }
                 nnav_yw_seq_end(&w);
@@ -1938,9 +1933,6 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             for (uint32_t i = 0; i < gr->node_count; i++) {
                 const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
                 const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                nnav_cost zero = {0};
-                if (!nc)
-                    nc = &zero;
                 si(nc->macs, a, sizeof a);
                 si(nc->flops, b, sizeof b);
                 si((double)nc->params, c, sizeof c);

@@ -899,14 +899,6 @@ int64_t nnav_ix_attr_i(const nnav_ictx *ix, const char *name, int64_t dflt)
     return a != NNAV_NONE && nnav_attr_int(ix->m, a, &v, &e) == 0 ? v : dflt;
 }
 
-double nnav_ix_attr_f(const nnav_ictx *ix, const char *name, double dflt)
-{
-    uint32_t a = nnav_ix_attr(ix, name);
-    double v;
-    nnav_error e;
-    return a != NNAV_NONE && nnav_attr_float(ix->m, a, &v, &e) == 0 ? v : dflt;
-}
-
 int nnav_ix_attr_ints(const nnav_ictx *ix, const char *name, int64_t *buf, size_t max)
 {
     uint32_t a = nnav_ix_attr(ix, name);

@@ -109,6 +109,7 @@ const char *nnav_shapes_why(const nnav_shapes *s, uint32_t why);
 /* The folded value of a small integer value, as dims; 0 when none. */
 size_t nnav_shapes_folded(const nnav_shapes *s, uint32_t value, const nnav_dim **vals);
 
+/* Never NULL: past the last node, a cost of nothing, not known. */
 const nnav_cost *nnav_shapes_node_cost(const nnav_shapes *s, uint32_t node);
 /* Sum over a graph's nodes (not its bodies: their trip counts are unknown). */
 void nnav_shapes_graph_cost(const nnav_shapes *s, uint32_t graph, nnav_cost *out);

@@ -41,7 +41,6 @@ nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b);
 int nnav_sd_same(nnav_dim a, nnav_dim b);
 /* Numpy broadcasting of one axis; -1 (with *bad set) when two sizes clash. */
 nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad);
-static inline int nnav_sd_known(nnav_dim d) { return d >= 0; } /* a size */
 
 /* ---- inputs ---- */
 uint32_t nnav_ix_nin(const nnav_ictx *ix);
@@ -63,7 +62,6 @@ int nnav_ix_floats(const nnav_ictx *ix, uint32_t i, double *buf, size_t max);
 /* ---- attributes ---- */
 uint32_t nnav_ix_attr(const nnav_ictx *ix, const char *name); /* attr id or NNAV_NONE */
 int64_t nnav_ix_attr_i(const nnav_ictx *ix, const char *name, int64_t dflt);
-double nnav_ix_attr_f(const nnav_ictx *ix, const char *name, double dflt);
 /* Count, or -1 when absent (or refers to a caller's attribute). */
 int nnav_ix_attr_ints(const nnav_ictx *ix, const char *name, int64_t *buf, size_t max);
 int nnav_ix_attr_floats(const nnav_ictx *ix, const char *name, double *buf, size_t max);

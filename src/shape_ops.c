@@ -2139,7 +2139,6 @@ static int r_gather_nd(IX)
     return 0;
 }
 
-/* Compress: how many are kept depends on the condition's values. */
 /* Compress: how many are kept depends on the condition's values, known
  * when it is a constant (only its first `size of the axis` entries count). */
 static int r_compress(IX)

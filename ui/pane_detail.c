@@ -543,9 +543,8 @@ static void draw_value_type(ui *u, uint32_t v, int indent, int y, int x, int w, 
 }
 
 /* "  (assumed batch=1)": named dims the cost took at a value. */
-static void draw_assumed(ui *u, const nnav_shapes *sh, int y, int x, int w, attr_t sel)
+static void draw_assumed(const nnav_shapes *sh, int y, int x, int w, attr_t sel)
 {
-    (void)u;
     char a[200];
     a[0] = '\0';
     nnav_shapes_assumed(sh, a, sizeof a);
@@ -652,13 +651,9 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         char t[200];
         c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
         const nnav_cost *cost = nnav_shapes_node_cost(sh, l->a);
-        if (!cost) {
-            draw_text(y, x + c, w - c, "unknown", sel | draw_attr(R_DIM));
-            break;
-        }
         c += draw_text(y, x + c, w - c, typed_cost_text(cost, TYPED_FULL, t, sizeof t), sel);
         if (cost->symbolic)
-            draw_assumed(u, sh, y, x + c, w - c, sel);
+            draw_assumed(sh, y, x + c, w - c, sel);
         break;
     }
     case DL_G_COST: {
@@ -670,7 +665,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         c += draw_text(y, x + c, w - c, typed_cost_text(&d->gcost, TYPED_FULL, t, sizeof t), sel);
         c += draw_text(y, x + c, w - c, "  (bodies not counted)", sel | draw_attr(R_DIM));
         if (d->gcost.symbolic)
-            draw_assumed(u, sh, y, x + c, w - c, sel);
+            draw_assumed(sh, y, x + c, w - c, sel);
         break;
     }
     case DL_G_TYPES: {
