@@ -1782,6 +1782,7 @@ static int cmd_shapes(const nnav_model *m, const opts *o)
             uint32_t v = vals[i];
             const nnav_fact *f = nnav_shapes_fact(s, v);
             uint8_t src = f ? f->src : NNAV_SRC_NONE;
+            const char *why = why_text(s, f);
             count_fact(&st, s, f);
             value_type(s, v, ty, sizeof ty);
             ft[0] = 0;
@@ -1797,8 +1798,8 @@ static int cmd_shapes(const nnav_model *m, const opts *o)
                 nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, src_word(src));
                 if (src == NNAV_SRC_DISAGREE)
                     nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, ft);
-                if (why_text(s, f))
-                    nnav_yw_key(&w, "why"), nnav_yw_cstr(&w, why_text(s, f));
+                if (why)
+                    nnav_yw_key(&w, "why"), nnav_yw_cstr(&w, why);
                 nnav_yw_map_end(&w);
                 continue;
             }
@@ -1806,8 +1807,8 @@ static int cmd_shapes(const nnav_model *m, const opts *o)
             printf("%-36s %-30s %s", nm, ty, src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src));
             if (src == NNAV_SRC_DISAGREE)
                 printf("  file says %s", ft[0] ? ft : "?");
-            if (why_text(s, f))
-                printf("  (%s)", why_text(s, f));
+            if (why)
+                printf("  (%s)", why);
             printf("\n");
         }
         free(vals);
