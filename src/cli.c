@@ -200,6 +200,15 @@ static void yaml_cost_keys(nnav_yw *w, const nnav_cost *c)
     nnav_yw_key(w, "output_bytes"), yaml_count(w, c->out_bytes);
 }
 
+/* How many of a graph's nodes have partial costs: their shapes are not all known. */
+static uint64_t partial_nodes(const nnav_shapes *s, const nnav_graph *gr)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < gr->node_count; i++)
+        n += !nnav_shapes_node_cost(s, gr->node_first + i)->known;
+    return n;
+}
+
 /* The type a value has as best known, "?" when nothing is. */
 static const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_t n)
 {
@@ -497,12 +506,9 @@ static int cmd_info(const nnav_model *m, const opts *o)
     char assumed[1024] = "";
     int have_cost = s != NULL;
     if (s) {
-        const nnav_graph *g0 = nnav_graph_get(m, 0);
         nnav_shapes_graph_cost(s, 0, &cost);
         nnav_shapes_assumed(s, assumed, sizeof assumed);
-        for (uint32_t i = 0; i < g0->node_count; i++) {
-            partial += !nnav_shapes_node_cost(s, g0->node_first + i)->known;
-        }
+        partial = partial_nodes(s, nnav_graph_get(m, 0));
         nnav_shapes_free(s);
     }
     if (o->yaml) {
@@ -1600,6 +1606,50 @@ static int graph_range(const nnav_model *m, const opts *o, const char *cmd, uint
     return 0;
 }
 
+/* One run of shapes, cost or check: the graphs asked for, the typed view,
+ * and a byte per value for graph_values() (shapes and check). */
+typedef struct typed_run {
+    uint32_t first, end;
+    nnav_shapes *s;
+    uint8_t *seen;
+} typed_run;
+
+/* With --yaml, w is opened on a map whose `key` holds a sequence. */
+static int typed_run_begin(typed_run *t, nnav_yw *w, const nnav_model *m, const opts *o,
+                           const char *cmd, int want_seen, const char *key)
+{
+    *t = (typed_run){0};
+    int rc = graph_range(m, o, cmd, &t->first, &t->end);
+    if (rc)
+        return rc;
+    if ((want_seen && !(t->seen = calloc((size_t)nnav_value_count(m) + 1, 1))) ||
+        !(t->s = shapes_of(m, o)) || (o->yaml && nnav_yw_open(w, stdout) < 0)) {
+        nnav_shapes_free(t->s);
+        free(t->seen);
+        return EXIT_BADINPUT;
+    }
+    if (o->yaml) {
+        nnav_yw_map(w);
+        nnav_yw_key(w, key);
+        nnav_yw_seq(w);
+    }
+    return 0;
+}
+
+/* Frees the run and, with --yaml, ends the document after the caller's
+ * closing keys: rc, or EXIT_BADINPUT when it could not be written. */
+static int typed_run_end(typed_run *t, nnav_yw *w, const opts *o, int rc)
+{
+    nnav_shapes_free(t->s);
+    free(t->seen);
+    if (o->yaml) {
+        nnav_yw_map_end(w);
+        if (nnav_yw_close(w) < 0 && rc == 0)
+            rc = EXIT_BADINPUT;
+    }
+    return rc;
+}
+
 static void add_value(const nnav_model *m, uint32_t g, uint32_t id, uint8_t *seen, uint32_t *v,
                       size_t *n)
 {
@@ -1738,31 +1788,17 @@ static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
 
 static int cmd_shapes(const nnav_model *m, const opts *o)
 {
-    uint32_t first, end;
-    int rc = graph_range(m, o, "shapes", &first, &end);
+    typed_run t;
+    nnav_yw w;
+    int rc = typed_run_begin(&t, &w, m, o, "shapes", 1, "graphs");
     if (rc)
         return rc;
-    uint8_t *seen = calloc((size_t)nnav_value_count(m) + 1, 1);
-    nnav_shapes *s = seen ? shapes_of(m, o) : NULL;
-    if (!s) {
-        free(seen);
-        return EXIT_BADINPUT;
-    }
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0) {
-            nnav_shapes_free(s);
-            free(seen);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "graphs");
-        nnav_yw_seq(&w);
-    }
+    const nnav_shapes *s = t.s;
+    uint32_t first = t.first, end = t.end;
     char path[2048], nm[1100], ty[1100], ft[1100];
     for (uint32_t g = first; g < end && rc == 0; g++) {
         size_t n;
-        uint32_t *vals = graph_values(m, g, seen, &n);
+        uint32_t *vals = graph_values(m, g, t.seen, &n);
         if (!vals) {
             fprintf(stderr, "nnav shapes: out of memory\n");
             rc = EXIT_BADINPUT;
@@ -1826,44 +1862,27 @@ static int cmd_shapes(const nnav_model *m, const opts *o)
                (unsigned long long)st.agree, (unsigned long long)st.disagree,
                (unsigned long long)st.unknown);
     }
-    nnav_shapes_free(s);
-    free(seen);
-    if (o->yaml) {
+    if (o->yaml)
         nnav_yw_seq_end(&w);
-        nnav_yw_map_end(&w);
-        if (nnav_yw_close(&w) < 0 && rc == 0)
-            rc = EXIT_BADINPUT;
-    }
-    return rc;
+    return typed_run_end(&t, &w, o, rc);
 }
 
 static int cmd_cost(const nnav_model *m, const opts *o)
 {
-    uint32_t first, end;
-    int rc = graph_range(m, o, "cost", &first, &end);
+    typed_run t;
+    nnav_yw w;
+    int rc = typed_run_begin(&t, &w, m, o, "cost", 0, "graphs");
     if (rc)
         return rc;
-    nnav_shapes *s = shapes_of(m, o);
-    if (!s)
-        return EXIT_BADINPUT;
+    const nnav_shapes *s = t.s;
+    uint32_t first = t.first, end = t.end;
     char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[512];
     char assumed[2048];
     nnav_shapes_assumed(s, assumed, sizeof assumed);
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0) {
-            nnav_shapes_free(s);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "graphs");
-        nnav_yw_seq(&w);
-    }
     for (uint32_t g = first; g < end && rc == 0; g++) {
         const nnav_graph *gr = nnav_graph_get(m, g);
         nnav_cost tot;
         size_t nops = 0;
-        uint64_t partial = 0;
         nnav_shapes_graph_cost(s, g, &tot);
         op_count *ops = op_histogram(m, gr->node_first, gr->node_count, s, &nops);
         if (!ops) {
@@ -1871,9 +1890,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             rc = EXIT_BADINPUT;
             break;
         }
-        for (uint32_t i = 0; i < gr->node_count; i++) {
-            partial += !nnav_shapes_node_cost(s, gr->node_first + i)->known;
-        }
+        uint64_t partial = partial_nodes(s, gr);
         nnav_graph_path(m, g, path, sizeof path);
         if (o->yaml) {
             nnav_yw_map(&w);
@@ -1949,47 +1966,29 @@ static int cmd_cost(const nnav_model *m, const opts *o)
         nnav_yw_seq_end(&w);
         nnav_yw_key(&w, "assumed");
         assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
-        nnav_yw_map_end(&w);
-        if (nnav_yw_close(&w) < 0 && rc == 0)
-            rc = EXIT_BADINPUT;
     } else if (assumed[0] && rc == 0) {
         /* Names in it were escaped by the engine. */
         printf("assumed (named dims in costs; --dim NAME=N sets them): %s\n", assumed);
     }
-    nnav_shapes_free(s);
-    return rc;
+    return typed_run_end(&t, &w, o, rc);
 }
 
 /* Exit 2 when the file contradicts itself: a value whose recorded type
  * (value_info, an output's type) is not what its producer gives. */
 static int cmd_check(const nnav_model *m, const opts *o)
 {
-    uint32_t first, end;
-    int rc = graph_range(m, o, "check", &first, &end);
+    typed_run t;
+    nnav_yw w;
+    int rc = typed_run_begin(&t, &w, m, o, "check", 1, "disagreements");
     if (rc)
         return rc;
-    uint8_t *seen = calloc((size_t)nnav_value_count(m) + 1, 1);
-    nnav_shapes *s = seen ? shapes_of(m, o) : NULL;
-    if (!s) {
-        free(seen);
-        return EXIT_BADINPUT;
-    }
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0) {
-            nnav_shapes_free(s);
-            free(seen);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "disagreements");
-        nnav_yw_seq(&w);
-    }
+    const nnav_shapes *s = t.s;
+    uint32_t first = t.first, end = t.end;
     uint64_t checked = 0, agree = 0, bad = 0;
     char path[2048], nm[1100], ty[1100], ft[1100], from[2400];
     for (uint32_t g = first; g < end && rc == 0; g++) {
         size_t n;
-        uint32_t *vals = graph_values(m, g, seen, &n);
+        uint32_t *vals = graph_values(m, g, t.seen, &n);
         if (!vals) {
             fprintf(stderr, "nnav check: out of memory\n");
             rc = EXIT_BADINPUT;
@@ -2029,21 +2028,17 @@ static int cmd_check(const nnav_model *m, const opts *o)
         }
         free(vals);
     }
-    nnav_shapes_free(s);
-    free(seen);
     if (o->yaml) {
         nnav_yw_seq_end(&w);
         nnav_yw_key(&w, "count"), nnav_yw_uint(&w, bad);
         nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
         nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
-        nnav_yw_map_end(&w);
-        if (nnav_yw_close(&w) < 0 && rc == 0)
-            rc = EXIT_BADINPUT;
     } else if (rc == 0) {
         printf("%llu values checked: %llu where the file's type agrees with the inferred one, "
                "%llu where it disagrees\n", (unsigned long long)checked, (unsigned long long)agree,
                (unsigned long long)bad);
     }
+    rc = typed_run_end(&t, &w, o, rc);
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
                         "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");

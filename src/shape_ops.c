@@ -137,6 +137,53 @@ static int rank_missing(IX)
     return 0;
 }
 
+/* Output 0: input 0's shape, of element type dt. */
+static int out_as_input(IX, int32_t dt)
+{
+    const nnav_fact *f = nnav_ix_in(ix, 0);
+    if (!f)
+        return nnav_ix_fail(ix, "input 0 is missing");
+    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
+    return 0;
+}
+
+/* Output 0 of rank r, its sizes unknown. */
+static int out_rank_only(IX, int32_t dt, int32_t r)
+{
+    nnav_dim d[NNAV_RANK_MAX];
+    for (int32_t i = 0; i < r; i++)
+        d[i] = NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, dt, r, d);
+    return 0;
+}
+
+/* Input i folded to one value (a scalar or a 1-vector), else unknown. */
+static nnav_dim fold_one(IX, uint32_t i)
+{
+    const nnav_dim *v;
+    return nnav_ix_fold(ix, i, &v) == 1 ? v[0] : NNAV_DIM_UNKNOWN;
+}
+
+/* Input i's folded values copied into out: their count, -1 when they are
+ * not folded or more than max. */
+static int fold_copy(IX, uint32_t i, nnav_dim *out, int max)
+{
+    const nnav_dim *v;
+    int n = nnav_ix_fold(ix, i, &v);
+    if (n < 0 || n > max)
+        return -1;
+    memcpy(out, v, (size_t)n * sizeof *out);
+    return n;
+}
+
+/* A constant's number as a dim: INT64_MAX and its like (Slice's "to the
+ * end") clamped, for the double does not fit back and the lowest values
+ * are not numbers to nnav_dim. */
+static nnav_dim dim_of_double(double x)
+{
+    return x >= 4.0e18 ? INT64_MAX : x <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)x;
+}
+
 /* ---- same shape as the first input ---- */
 
 static int r_same(IX)
@@ -147,12 +194,8 @@ static int r_same(IX)
     return 0;
 }
 
-/* Unary ops that keep folded integers meaningful. */
-static int r_identity(IX)
-{
-    return r_same(ix);
-}
-
+/* Unary ops that keep folded integers meaningful (Identity: r_same keeps
+ * them as they are). */
 static int r_neg(IX)
 {
     const nnav_dim *v;
@@ -169,11 +212,7 @@ static int r_neg(IX)
 
 static int r_to_bool(IX)
 {
-    const nnav_fact *f = nnav_ix_in(ix, 0);
-    if (!f)
-        return nnav_ix_fail(ix, "input 0 is missing");
-    nnav_ix_out(ix, 0, NNAV_DT_BOOL, f->rank, nnav_ix_dims(ix, 0));
-    return 0;
+    return out_as_input(ix, NNAV_DT_BOOL);
 }
 
 static int r_cast(IX)
@@ -189,8 +228,7 @@ static int r_cast(IX)
         nnav_ix_out_fold(ix, 0, dt, f->rank == 0, v, (size_t)n);
         return 0;
     }
-    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
-    return 0;
+    return out_as_input(ix, dt);
 }
 
 static int r_dropout(IX)
@@ -412,12 +450,8 @@ static int out_tensor(IX, uint32_t o, uint32_t t)
         nnav_error e;
         if (nnav_tensor_values(m, t, NNAV_FOLD_MAX, 0, &vals, &e) == 0 && vals.count == tt->nelems) {
             nnav_dim f[NNAV_FOLD_MAX];
-            /* INT64_MAX and its like (Slice's "to the end") as clamped
-             * numbers: the double does not fit back, and the lowest values
-             * are not numbers to nnav_dim. */
             for (size_t i = 0; i < vals.count; i++)
-                f[i] = buf[i] >= 4.0e18 ? INT64_MAX
-                       : buf[i] <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)buf[i];
+                f[i] = dim_of_double(buf[i]);
             nnav_ix_out_fold(ix, o, tt->dtype, tt->ndims == 0, f, vals.count);
             return 0;
         }
@@ -496,13 +530,8 @@ static int r_constant_of_shape(IX)
     if (n < 0) {
         /* The rank is the shape operand's length even when its values are unknown. */
         const nnav_dim *len = nnav_ix_dims(ix, 0);
-        if (nnav_ix_rank(ix, 0) == 1 && nnav_dim_is_num(len[0]) && len[0] <= NNAV_RANK_MAX) {
-            nnav_dim d[NNAV_RANK_MAX];
-            for (int64_t i = 0; i < len[0]; i++)
-                d[i] = NNAV_DIM_UNKNOWN;
-            nnav_ix_out(ix, 0, dt, (int32_t)len[0], d);
-            return 0;
-        }
+        if (nnav_ix_rank(ix, 0) == 1 && nnav_dim_is_num(len[0]) && len[0] <= NNAV_RANK_MAX)
+            return out_rank_only(ix, dt, (int32_t)len[0]);
         nnav_ix_fail(ix, "its shape operand is not known");
         nnav_ix_out(ix, 0, dt, -1, NULL);
         return 0;
@@ -549,6 +578,19 @@ static int shape_operand(IX, uint32_t i, nnav_dim *d, int32_t *n)
     return 0;
 }
 
+/* Output 0: input 0's type with shape d (rank r), and its folded values
+ * carried over while the rank stays at most 1. */
+static int out_reshaped(IX, int32_t r, const nnav_dim *d, int scalar)
+{
+    const nnav_dim *v;
+    int nv = nnav_ix_fold(ix, 0, &v);
+    if (nv >= 0 && r <= 1)
+        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), scalar, v, (size_t)nv);
+    else
+        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
+    return 0;
+}
+
 static int r_reshape(IX)
 {
     nnav_dim d[NNAV_RANK_MAX];
@@ -563,12 +605,7 @@ static int r_reshape(IX)
     } else if (shape_operand(ix, 1, d, &n) < 0) {
         /* Values unknown, length known: the rank. */
         n = operand_len(ix, 1);
-        if (n < 0)
-            return typed_only(ix);
-        for (int32_t i = 0; i < n; i++)
-            d[i] = NNAV_DIM_UNKNOWN;
-        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), n, d);
-        return 0;
+        return n < 0 ? typed_only(ix) : out_rank_only(ix, nnav_ix_dtype(ix, 0), n);
     }
     int32_t r = nnav_ix_rank(ix, 0);
     const nnav_dim *in = nnav_ix_dims(ix, 0);
@@ -611,14 +648,7 @@ static int r_reshape(IX)
         if (nnav_dim_is_num(total) && nnav_dim_is_num(out) && total != out)
             return nnav_ix_fail(ix, "%lld elements reshaped to %lld", (long long)total, (long long)out);
     }
-    const nnav_dim *v;
-    int nv = nnav_ix_fold(ix, 0, &v);
-    if (nv >= 0 && n <= 1) {
-        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), n == 0, v, (size_t)nv);
-        return 0;
-    }
-    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), n, d);
-    return 0;
+    return out_reshaped(ix, n, d, n == 0);
 }
 
 static int r_flatten(IX)
@@ -668,11 +698,7 @@ static int r_unsqueeze(IX)
         int32_t out = nnav_ix_rank(ix, 0) + n;
         if (n < 0 || out > NNAV_RANK_MAX)
             return typed_only(ix);
-        nnav_dim d[NNAV_RANK_MAX];
-        for (int32_t i = 0; i < out; i++)
-            d[i] = NNAV_DIM_UNKNOWN;
-        nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), out, d);
-        return 0;
+        return out_rank_only(ix, nnav_ix_dtype(ix, 0), out);
     }
     if (na < 0)
         return nnav_ix_fail(ix, "no axes");
@@ -688,17 +714,11 @@ static int r_unsqueeze(IX)
             return nnav_ix_fail(ix, "axis %lld given twice", (long long)axes[i]);
         at[a] = 1;
     }
-    const nnav_dim *in = nnav_ix_dims(ix, 0), *v;
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t i = 0, k = 0; i < out; i++)
         d[i] = at[i] ? 1 : in[k++];
-    int nv = nnav_ix_fold(ix, 0, &v);
-    if (nv >= 0 && out <= 1) {
-        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, v, (size_t)nv);
-        return 0;
-    }
-    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), out, d);
-    return 0;
+    return out_reshaped(ix, out, d, 0);
 }
 
 static int r_squeeze(IX)
@@ -708,7 +728,7 @@ static int r_squeeze(IX)
     if (need_rank(ix, 0) < 0 || axes_of(ix, 1, axes, &na) < 0)
         return typed_only(ix);
     int32_t r = nnav_ix_rank(ix, 0);
-    const nnav_dim *in = nnav_ix_dims(ix, 0), *v;
+    const nnav_dim *in = nnav_ix_dims(ix, 0);
     uint8_t drop[NNAV_RANK_MAX] = {0};
     if (na < 0) {
         for (int32_t i = 0; i < r; i++) {
@@ -730,13 +750,7 @@ static int r_squeeze(IX)
     for (int32_t i = 0; i < r; i++)
         if (!drop[i])
             d[out++] = in[i];
-    int nv = nnav_ix_fold(ix, 0, &v);
-    if (nv >= 0 && out <= 1) {
-        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), out == 0, v, (size_t)nv);
-        return 0;
-    }
-    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), out, d);
-    return 0;
+    return out_reshaped(ix, out, d, out == 0);
 }
 
 static int r_transpose(IX)
@@ -1288,8 +1302,8 @@ static int r_if(IX)
         return nnav_ix_fail(ix, "a branch could not be inferred");
     /* A condition folded from shapes (a rank test in a scripted model)
      * says which branch runs; otherwise what both branches say. */
-    const nnav_dim *c;
-    int taken = nnav_ix_fold(ix, 0, &c) == 1 && nnav_dim_is_num(c[0]) ? (c[0] != 0) : -1;
+    nnav_dim c = fold_one(ix, 0);
+    int taken = nnav_dim_is_num(c) ? c != 0 : -1;
     for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
         const nnav_fact *ft = nnav_ix_body_out(ix, gt, o, NULL), *fe = nnav_ix_body_out(ix, ge, o, NULL);
         nnav_fact f = taken < 0 ? merge2(ix, ft, fe) : taken ? (ft ? *ft : merge2(ix, NULL, NULL))
@@ -1342,6 +1356,22 @@ static uint32_t carried_body(IX, const nnav_fact **seed, size_t nseed, uint32_t 
     return nnav_ix_body(ix, "body", seed, nseed);
 }
 
+/* Output o: body output f with the dims `pre` (n of them) inserted at axis at. */
+static void out_stacked(IX, uint32_t o, const nnav_fact *f, int32_t at, const nnav_dim *pre, int n)
+{
+    if (!f || f->not_tensor)
+        return;
+    if (f->rank < 0 || f->rank + n > NNAV_RANK_MAX) {
+        nnav_ix_out(ix, o, f->dtype, -1, NULL);
+        return;
+    }
+    const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
+    nnav_dim s[NNAV_RANK_MAX];
+    for (int32_t j = 0, k = 0; j < f->rank + n; j++)
+        s[j] = j >= at && j < at + n ? pre[j - at] : d[k++];
+    nnav_ix_out(ix, o, f->dtype, f->rank + n, s);
+}
+
 static int r_loop(IX)
 {
     uint32_t nin = nnav_ix_nin(ix), ncarried = nin > 2 ? nin - 2 : 0;
@@ -1361,21 +1391,9 @@ static int r_loop(IX)
     for (uint32_t k = 0; k < ncarried; k++)
         out_fact(ix, k, &merged[k]);
     /* Scan outputs: one slice per iteration, stacked on a new first axis. */
-    const nnav_dim *trip;
-    int nt = nnav_ix_fold(ix, 0, &trip);
-    nnav_dim count = nt == 1 && !nnav_ix_present(ix, 1) ? trip[0] : NNAV_DIM_UNKNOWN;
-    for (uint32_t k = ncarried; k < nnav_ix_nout(ix); k++) {
-        const nnav_fact *f = nnav_ix_body_out(ix, g, 1 + k, NULL);
-        if (!f || f->rank < 0 || f->rank >= NNAV_RANK_MAX || f->not_tensor) {
-            if (f && !f->not_tensor)
-                nnav_ix_out(ix, k, f->dtype, -1, NULL);
-            continue;
-        }
-        nnav_dim d[NNAV_RANK_MAX];
-        d[0] = count;
-        memcpy(d + 1, nnav_shapes_dims(ix->S, f->dims), (size_t)f->rank * sizeof *d);
-        nnav_ix_out(ix, k, f->dtype, f->rank + 1, d);
-    }
+    nnav_dim count = nnav_ix_present(ix, 1) ? NNAV_DIM_UNKNOWN : fold_one(ix, 0);
+    for (uint32_t k = ncarried; k < nnav_ix_nout(ix); k++)
+        out_stacked(ix, k, nnav_ix_body_out(ix, g, 1 + k, NULL), 0, &count, 1);
     return 0;
 }
 
@@ -1389,22 +1407,6 @@ static nnav_fact drop_axes(IX, const nnav_fact *f, int32_t a, int32_t b)
         if (j != a && j != b)
             s[k++] = d[j];
     return nnav_ix_make(ix, f->dtype, k, s);
-}
-
-/* Output o: body output f with the dims `pre` (n of them) inserted at axis at. */
-static void out_stacked(IX, uint32_t o, const nnav_fact *f, int32_t at, const nnav_dim *pre, int n)
-{
-    if (!f || f->not_tensor)
-        return;
-    if (f->rank < 0 || f->rank + n > NNAV_RANK_MAX) {
-        nnav_ix_out(ix, o, f->dtype, -1, NULL);
-        return;
-    }
-    const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
-    nnav_dim s[NNAV_RANK_MAX];
-    for (int32_t j = 0, k = 0; j < f->rank + n; j++)
-        s[j] = j >= at && j < at + n ? pre[j - at] : d[k++];
-    nnav_ix_out(ix, o, f->dtype, f->rank + n, s);
 }
 
 /* Scan of opset 8: a batch axis in front of everything, the optional
@@ -1573,28 +1575,38 @@ static int list_operand(IX, const char *attr, int64_t attr_until, uint32_t in, n
     for (int i = 0; i < n; i++) {
         if (f[i] != floor(f[i]))
             return -1;
-        out[i] = f[i] >= 4.0e18 ? INT64_MAX : f[i] <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)f[i];
+        out[i] = dim_of_double(f[i]);
     }
     return n < 0 ? -1 : n;
 }
 
-/* Rank known, sizes not: the input's dims with the listed axes (all when
- * axes is NULL) unknown. */
-static int out_axes_unknown(IX, uint32_t o, int32_t dt, const int64_t *axes, int na)
+/* The axes attribute, or else every axis of a rank-r input: their count. */
+static int attr_axes(IX, int32_t r, int64_t *axes)
+{
+    int na = nnav_ix_attr_ints(ix, "axes", axes, NNAV_RANK_MAX);
+    if (na >= 0)
+        return na;
+    for (int32_t i = 0; i < r; i++)
+        axes[i] = i;
+    return r;
+}
+
+/* Rank known, sizes not: output 0 of input 0's type and dims with the
+ * listed axes (all when axes is NULL) unknown. */
+static int out_axes_unknown(IX, const int64_t *axes, int na)
 {
     int32_t r = nnav_ix_rank(ix, 0);
+    if (!axes)
+        return out_rank_only(ix, nnav_ix_dtype(ix, 0), r);
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
-    for (int32_t i = 0; i < r; i++)
-        if (!axes)
-            d[i] = NNAV_DIM_UNKNOWN;
-    for (int i = 0; axes && i < na; i++) {
+    for (int i = 0; i < na; i++) {
         int64_t a = 0;
         if (norm_axis(ix, axes[i], r, &a) < 0)
             return -1;
         d[a] = NNAV_DIM_UNKNOWN;
     }
-    nnav_ix_out(ix, o, dt, r, d);
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
 }
 
@@ -1608,19 +1620,19 @@ static int r_slice(IX)
     int na = list_operand(ix, "axes", 10, 3, ax), nk = list_operand(ix, "steps", 10, 4, sp);
     int64_t axes[NNAV_RANK_MAX];
     if (na == -1)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        return out_axes_unknown(ix, NULL, 0);
     int count = ns >= 0 ? ns : ne >= 0 ? ne : nnav_ix_opset(ix) >= 10 ? operand_len(ix, 1) : -1;
     if (na >= 0)
         count = na;
     if (count < 0 || count > r)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        return out_axes_unknown(ix, NULL, 0);
     for (int i = 0; i < count; i++) {
         if (na >= 0 && !nnav_dim_is_num(ax[i]))
-            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+            return out_axes_unknown(ix, NULL, 0);
         axes[i] = na >= 0 ? ax[i] : i;
     }
     if (ns < 0 || ne < 0 || nk == -1)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, count);
+        return out_axes_unknown(ix, axes, count);
     if (ns != count || ne != count || (nk >= 0 && nk != count))
         return nnav_ix_fail(ix, "starts, ends, axes and steps differ in length");
     const nnav_dim *in = nnav_ix_dims(ix, 0);
@@ -1685,12 +1697,7 @@ static int r_split(IX)
         for (int i = 0; i < ns; i++)
             sz[i] = b[i];
     } else if (nnav_ix_present(ix, 1)) {
-        const nnav_dim *v;
-        ns = nnav_ix_fold(ix, 1, &v);
-        if (ns > NNAV_FOLD_MAX)
-            ns = -1;
-        if (ns >= 0)
-            memcpy(sz, v, (size_t)ns * sizeof *sz);
+        ns = fold_copy(ix, 1, sz, NNAV_FOLD_MAX);
     }
     /* Copies: every output written may move the dims store. */
     nnav_dim in[NNAV_RANK_MAX], fv[NNAV_FOLD_MAX];
@@ -1721,12 +1728,7 @@ static int r_split(IX)
                 return nnav_ix_fail(ix, "size %lld does not split in %u parts", (long long)dd, nout);
         }
     }
-    const nnav_dim *v;
-    int nv = nnav_ix_fold(ix, 0, &v);
-    if (nv > NNAV_FOLD_MAX)
-        nv = -1;
-    if (nv > 0)
-        memcpy(fv, v, (size_t)nv * sizeof *fv);
+    int nv = fold_copy(ix, 0, fv, NNAV_FOLD_MAX);
     int64_t at = 0;
     for (uint32_t o = 0; o < nout; o++) {
         if (r == 1 && nv >= 0 && at >= 0 && nnav_dim_is_num(sz[o]) && sz[o] >= 0 &&
@@ -1754,7 +1756,7 @@ static int r_tile(IX)
     const nnav_dim *rep;
     int n = nnav_ix_fold(ix, 1, &rep);
     if (n < 0)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+        return out_axes_unknown(ix, NULL, 0);
     if (n != r)
         return nnav_ix_fail(ix, "repeats has %d entries for rank %d", n, r);
     const nnav_dim *in = nnav_ix_dims(ix, 0);
@@ -1780,12 +1782,7 @@ static int r_pad(IX)
         for (int i = 0; i < np; i++)
             p[i] = b[i];
     } else {
-        const nnav_dim *v;
-        np = nnav_ix_fold(ix, 1, &v);
-        if (np > 2 * NNAV_RANK_MAX)
-            np = -1;
-        if (np >= 0)
-            memcpy(p, v, (size_t)np * sizeof *p);
+        np = fold_copy(ix, 1, p, 2 * NNAV_RANK_MAX);
     }
     int64_t axes[NNAV_RANK_MAX];
     int na = r;
@@ -1794,15 +1791,15 @@ static int r_pad(IX)
     if (nnav_ix_present(ix, 3)) {
         na = list_operand(ix, "", 0, 3, ax);
         if (na < 0)
-            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+            return out_axes_unknown(ix, NULL, 0);
         for (int i = 0; i < na; i++) {
             if (!nnav_dim_is_num(ax[i]))
-                return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+                return out_axes_unknown(ix, NULL, 0);
             axes[i] = ax[i];
         }
     }
     if (np < 0)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+        return out_axes_unknown(ix, axes, na);
     if (np != 2 * na)
         return nnav_ix_fail(ix, "pads has %d entries for %d axes", np, na);
     const nnav_dim *in = nnav_ix_dims(ix, 0);
@@ -1869,12 +1866,7 @@ static int r_resize(IX)
         }
     }
     int64_t axes[NNAV_RANK_MAX];
-    int na = nnav_ix_attr_ints(ix, "axes", axes, NNAV_RANK_MAX);
-    if (na < 0) {
-        na = r;
-        for (int32_t i = 0; i < r; i++)
-            axes[i] = i;
-    }
+    int na = attr_axes(ix, r, axes);
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, in, (size_t)r * sizeof *d);
@@ -1882,7 +1874,7 @@ static int r_resize(IX)
                   nnav_ix_attr_s(ix, "keep_aspect_ratio_policy", "stretch");
     int have = nsz > 0 ? nsz : nsc > 0 ? nsc : -1;
     if (have < 0)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+        return out_axes_unknown(ix, axes, na);
     if (have != na)
         return nnav_ix_fail(ix, "%d scales or sizes for %d axes", have, na);
     for (int i = 0; i < na; i++) {
@@ -1960,12 +1952,11 @@ static int r_topk(IX)
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", -1), r, &axis) < 0)
         return -1;
-    nnav_dim k = NNAV_DIM_UNKNOWN;
-    const nnav_dim *v;
+    nnav_dim k;
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 10)
         k = nnav_ix_attr_i(ix, "k", -1) >= 0 ? nnav_ix_attr_i(ix, "k", -1) : NNAV_DIM_UNKNOWN;
-    else if (nnav_ix_fold(ix, 1, &v) == 1)
-        k = v[0];
+    else
+        k = fold_one(ix, 1);
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
     if (nnav_dim_is_num(k) && nnav_dim_is_num(d[axis]) && k > d[axis])
@@ -2028,12 +2019,7 @@ static int r_random(IX)
 /* RandomNormalLike, RandomUniformLike, Bernoulli: the input's shape. */
 static int r_random_like(IX)
 {
-    const nnav_fact *f = nnav_ix_in(ix, 0);
-    if (!f)
-        return nnav_ix_fail(ix, "input 0 is missing");
-    int32_t dt = (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0));
-    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
-    return 0;
+    return out_as_input(ix, (int32_t)nnav_ix_attr_i(ix, "dtype", nnav_ix_dtype(ix, 0)));
 }
 
 static int r_multinomial(IX)
@@ -2050,22 +2036,16 @@ static int r_multinomial(IX)
 /* HannWindow, HammingWindow, BlackmanWindow: a vector of `size`. */
 static int r_window(IX)
 {
-    nnav_dim n = NNAV_DIM_UNKNOWN;
-    const nnav_dim *v;
-    if (nnav_ix_fold(ix, 0, &v) == 1)
-        n = v[0];
+    nnav_dim n = fold_one(ix, 0);
     nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "output_datatype", NNAV_DT_FLOAT), 1, &n);
     return 0;
 }
 
 static int r_mel_weight(IX)
 {
-    nnav_dim d[2] = {NNAV_DIM_UNKNOWN, NNAV_DIM_UNKNOWN};
-    const nnav_dim *v;
-    if (nnav_ix_fold(ix, 1, &v) == 1)
-        d[0] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, v[0], 2), 1);
-    if (nnav_ix_fold(ix, 0, &v) == 1)
-        d[1] = v[0];
+    /* dft_length/2+1 rows, num_mel_bins columns */
+    nnav_dim rows = nnav_sd_add(ix->S, nnav_sd_div(ix->S, fold_one(ix, 1), 2), 1);
+    nnav_dim d[2] = {rows, fold_one(ix, 0)};
     nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "output_datatype", NNAV_DT_FLOAT), 2, d);
     return 0;
 }
@@ -2192,7 +2172,7 @@ static int r_unique(IX)
         if (need_rank(ix, 0) < 0)
             return typed_only(ix);
         int64_t a = nnav_ix_attr_i(ix, "axis", 0);
-        if (out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), &a, 1) < 0)
+        if (out_axes_unknown(ix, &a, 1) < 0)
             return -1;
     }
     for (uint32_t o = 1; o < nnav_ix_nout(ix) && o < 4; o++)
@@ -2219,14 +2199,9 @@ static int r_center_crop_pad(IX)
     const nnav_dim *s;
     int n = nnav_ix_fold(ix, 1, &s);
     int64_t axes[NNAV_RANK_MAX];
-    int na = nnav_ix_attr_ints(ix, "axes", axes, NNAV_RANK_MAX);
-    if (na < 0) {
-        na = r;
-        for (int32_t i = 0; i < r; i++)
-            axes[i] = i;
-    }
+    int na = attr_axes(ix, r, axes);
     if (n < 0)
-        return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), axes, na);
+        return out_axes_unknown(ix, axes, na);
     if (n != na)
         return nnav_ix_fail(ix, "shape has %d entries for %d axes", n, na);
     nnav_dim d[NNAV_RANK_MAX];
@@ -2245,37 +2220,27 @@ static int r_center_crop_pad(IX)
 
 static int r_quantize(IX)
 {
-    const nnav_fact *f = nnav_ix_in(ix, 0);
-    if (!f)
-        return nnav_ix_fail(ix, "input 0 is missing");
     int32_t dt = nnav_ix_dtype(ix, 2);
     if (!dt)
         dt = (int32_t)nnav_ix_attr_i(ix, "output_dtype", 0);
     if (!dt && !nnav_ix_present(ix, 2))
         dt = NNAV_DT_UINT8;
-    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
-    return 0;
+    return out_as_input(ix, dt);
 }
 
 static int r_dequantize(IX)
 {
-    const nnav_fact *f = nnav_ix_in(ix, 0);
-    if (!f)
-        return nnav_ix_fail(ix, "input 0 is missing");
     /* From opset 19 the result has the scale's type; float before. */
     int32_t dt = NNAV_DT_FLOAT;
     if (nnav_ix_opset(ix) >= 19 || nnav_ix_opset(ix) == 0)
         dt = nnav_ix_dtype(ix, 1);
-    nnav_ix_out(ix, 0, dt, f->rank, nnav_ix_dims(ix, 0));
-    return 0;
+    return out_as_input(ix, dt);
 }
 
 static int r_dyn_quantize(IX)
 {
-    const nnav_fact *f = nnav_ix_in(ix, 0);
-    if (!f)
-        return nnav_ix_fail(ix, "input 0 is missing");
-    nnav_ix_out(ix, 0, NNAV_DT_UINT8, f->rank, nnav_ix_dims(ix, 0));
+    if (out_as_input(ix, NNAV_DT_UINT8) < 0)
+        return -1;
     nnav_ix_out(ix, 1, NNAV_DT_FLOAT, 0, NULL);
     nnav_ix_out(ix, 2, NNAV_DT_UINT8, 0, NULL);
     return 0;
@@ -2349,7 +2314,7 @@ static int r_dft(IX)
         int64_t a[1];
         axis = -2;
         if (nnav_ix_present(ix, 2) && nnav_ix_ints(ix, 2, a, 1) != 1)
-            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+            return out_axes_unknown(ix, NULL, 0);
         if (nnav_ix_present(ix, 2))
             axis = a[0];
     } else {
@@ -2359,11 +2324,8 @@ static int r_dft(IX)
         return nnav_ix_fail(ix, "axis out of range");
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
-    const nnav_dim *v;
-    if (nnav_ix_present(ix, 1) && nnav_ix_fold(ix, 1, &v) == 1)
-        d[axis] = v[0];
-    else if (nnav_ix_present(ix, 1))
-        d[axis] = NNAV_DIM_UNKNOWN;
+    if (nnav_ix_present(ix, 1))
+        d[axis] = fold_one(ix, 1);
     if (nnav_ix_attr_i(ix, "onesided", 0))
         d[axis] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, d[axis], 2), 1);
     d[r - 1] = 2;
@@ -2413,7 +2375,7 @@ static int r_max_unpool(IX)
     int32_t n;
     if (nnav_ix_present(ix, 2)) {
         if (shape_operand(ix, 2, s, &n) < 0)
-            return out_axes_unknown(ix, 0, nnav_ix_dtype(ix, 0), NULL, 0);
+            return out_axes_unknown(ix, NULL, 0);
         if (n != r)
             return nnav_ix_fail(ix, "output_shape has %d entries for rank %d", n, r);
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, s);
@@ -2644,9 +2606,7 @@ static int r_stft(IX)
     if (nnav_ix_rank(ix, 0) != 3)
         return nnav_ix_fail(ix, "signal of rank %d", nnav_ix_rank(ix, 0));
     const nnav_dim *x = nnav_ix_dims(ix, 0), *v;
-    nnav_dim step = NNAV_DIM_UNKNOWN, len = NNAV_DIM_UNKNOWN;
-    if (nnav_ix_fold(ix, 1, &v) == 1)
-        step = v[0];
+    nnav_dim step = fold_one(ix, 1), len = NNAV_DIM_UNKNOWN;
     if (nnav_ix_present(ix, 3) && nnav_ix_fold(ix, 3, &v) == 1)
         len = v[0];
     else if (nnav_ix_present(ix, 2) && nnav_ix_rank(ix, 2) == 1)
@@ -2835,7 +2795,7 @@ const nnav_rule nnav_shape_rules[] = {
     {"ThresholdedRelu", r_same}, {"CumSum", r_same}, {"Trilu", r_same},
     {"ReverseSequence", r_same}, {"ScatterElements", r_same}, {"ScatterND", r_same},
     {"Scatter", r_same}, {"BitwiseNot", r_same},
-    {"Identity", r_identity}, {"Neg", r_neg}, {"Not", r_to_bool}, {"IsNaN", r_to_bool},
+    {"Identity", r_same}, {"Neg", r_neg}, {"Not", r_to_bool}, {"IsNaN", r_to_bool},
     {"IsInf", r_to_bool}, {"Cast", r_cast}, {"CastLike", r_cast}, {"Dropout", r_dropout},
     {"BatchNormalization", r_batchnorm},
     /* broadcasting */

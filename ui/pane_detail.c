@@ -555,6 +555,18 @@ static void draw_assumed(const nnav_shapes *sh, int y, int x, int w, attr_t sel)
     draw_text(y, x + c, w - c, ")", sel | draw_attr(R_DIM));
 }
 
+/* "cost 4.09 G MACs ...", a note, and the named dims the cost took at a value. */
+static void draw_cost(const nnav_shapes *sh, const nnav_cost *cost, const char *note, int y, int x,
+                      int w, attr_t sel)
+{
+    char t[200];
+    int c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
+    c += draw_text(y, x + c, w - c, typed_cost_text(cost, TYPED_FULL, t, sizeof t), sel);
+    c += draw_text(y, x + c, w - c, note, sel | draw_attr(R_DIM));
+    if (cost->symbolic)
+        draw_assumed(sh, y, x + c, w - c, sel);
+}
+
 static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
 {
     detail *d = D(p);
@@ -644,28 +656,13 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_IO_TYPE:
         draw_value_type(u, l->a, 6, y, x, w, sel);
         break;
-    case DL_NODE_COST: {
-        const nnav_shapes *sh = typed_shapes(u);
-        if (!sh)
-            break;
-        char t[200];
-        c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
-        const nnav_cost *cost = nnav_shapes_node_cost(sh, l->a);
-        c += draw_text(y, x + c, w - c, typed_cost_text(cost, TYPED_FULL, t, sizeof t), sel);
-        if (cost->symbolic)
-            draw_assumed(sh, y, x + c, w - c, sel);
-        break;
-    }
+    case DL_NODE_COST:
     case DL_G_COST: {
         const nnav_shapes *sh = typed_shapes(u);
-        if (!sh)
-            break;
-        char t[200];
-        c = draw_text(y, x, w, "cost ", sel | draw_attr(R_DIM));
-        c += draw_text(y, x + c, w - c, typed_cost_text(&d->gcost, TYPED_FULL, t, sizeof t), sel);
-        c += draw_text(y, x + c, w - c, "  (bodies not counted)", sel | draw_attr(R_DIM));
-        if (d->gcost.symbolic)
-            draw_assumed(sh, y, x + c, w - c, sel);
+        int node = l->type == DL_NODE_COST;
+        if (sh)
+            draw_cost(sh, node ? nnav_shapes_node_cost(sh, l->a) : &d->gcost,
+                      node ? NULL : "  (bodies not counted)", y, x, w, sel);
         break;
     }
     case DL_G_TYPES: {
