@@ -2162,7 +2162,7 @@ static int cmd_export(const nnav_model *m, const opts *o)
     nnav_error err;
     int rc;
     uint32_t g = 0;
-    nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0};
+    nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0, NULL};
     if (o->format && strcmp(o->format, "yaml") && strcmp(o->format, "onnx"))
         return usage_error("export", "--format takes yaml or onnx, not '%s'", o->format);
     if (o->format && !strcmp(o->format, "onnx"))

@@ -142,7 +142,8 @@ typedef struct ctx {
     nnav_error *err;
     int32_t *ranks; /* of the selection's graph, computed when first needed */
     uint32_t graph;
-    nnav_shapes *shapes; /* the typed view, likewise */
+    const nnav_shapes *shapes; /* the typed view: the caller's, or likewise */
+    nnav_shapes *own_shapes;   /* the one inferred here, freed at the end */
     int shapes_tried;
 } ctx;
 
@@ -212,7 +213,7 @@ static const nnav_fact *inferred_fact(ctx *x, uint32_t v)
 {
     if (!x->shapes_tried) {
         x->shapes_tried = 1;
-        x->shapes = nnav_shapes_infer(x->m, NULL);
+        x->shapes = x->own_shapes = nnav_shapes_infer(x->m, NULL);
     }
     const nnav_fact *f = x->shapes ? nnav_shapes_fact(x->shapes, v) : NULL;
     if (!f || f->src != NNAV_SRC_INFERRED || f->not_tensor || !f->dtype)
@@ -401,7 +402,7 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         err->status = 1;
         return -1;
     }
-    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, NULL, 0};
+    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL};
     plan pl = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
@@ -465,7 +466,7 @@ oom:
 fail:
     free(fns);
     free(x.ranks);
-    nnav_shapes_free(x.shapes);
+    nnav_shapes_free(x.own_shapes);
     plan_free(&pl);
     return rc;
 }

@@ -17,7 +17,8 @@
 /* The inferred types, computed on first need: only a value the file leaves
  * untyped asks for them, and most exports have none. */
 typedef struct typed_view {
-    nnav_shapes *s;
+    const nnav_shapes *s; /* the caller's (nnav_export_opts.shapes), or own */
+    nnav_shapes *own;     /* inferred here, freed at the end */
     int tried;
 } typed_view;
 
@@ -25,7 +26,7 @@ static const nnav_fact *inferred_fact(const nnav_model *m, typed_view *tv, uint3
 {
     if (!tv->tried) {
         tv->tried = 1;
-        tv->s = nnav_shapes_infer(m, NULL);
+        tv->s = tv->own = nnav_shapes_infer(m, NULL);
     }
     if (!tv->s)
         return NULL;
@@ -566,7 +567,7 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
 {
     const nnav_model_facts *fa = &m->facts;
     nnav_yw w;
-    typed_view tv = {0};
+    typed_view tv = {o->shapes, NULL, o->shapes != NULL};
     uint32_t *fns = NULL;
     size_t nf = 0;
     if (nnav_export_functions(m, sel, &fns, &nf) < 0) {
@@ -615,7 +616,7 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
     }
     nnav_yw_map_end(&w);
     free(fns);
-    nnav_shapes_free(tv.s);
+    nnav_shapes_free(tv.own);
     if (nnav_yw_close(&w) < 0 || rc < 0) {
         if (!err->msg[0])
             nnav_err_set(err, 0, 0, "the YAML emitter failed (out of memory or a write error)");

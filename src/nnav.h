@@ -489,6 +489,8 @@ typedef struct nnav_export_opts {
     int binary;           /* YAML: also raw bytes as !!binary base64 (within max_values) */
     int keep_external;    /* ONNX: external data stays external, copied to OUT.data;
                              default is to inline it */
+    const struct nnav_shapes *shapes; /* types already inferred for this model (the
+                             explorer's), or NULL: inferred when first needed */
 } nnav_export_opts;
 
 /* Write the selection to a stream (YAML only: ONNX needs a file). */
