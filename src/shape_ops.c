@@ -324,7 +324,7 @@ static int fold_binary(IX, char op, int32_t dtype)
 static int r_broadcast_as(IX, int32_t dtype, char fold_op)
 {
     nnav_dim d[NNAV_RANK_MAX];
-    int32_t r;
+    int32_t r = 0;
     uint32_t n = nnav_ix_nin(ix);
     if (n == 0)
         return nnav_ix_fail(ix, "no inputs");
@@ -360,7 +360,7 @@ static int r_compare(IX) { return r_broadcast_as(ix, NNAV_DT_BOOL, 0); }
 static int r_where(IX)
 {
     nnav_dim d[NNAV_RANK_MAX];
-    int32_t r;
+    int32_t r = 0;
     if (broadcast_shape(ix, 0, 3, d, &r) < 0)
         return rank_missing(ix) ? typed_only(ix) : -1;
     const nnav_dim *c, *x, *y;
@@ -594,7 +594,7 @@ static int out_reshaped(IX, int32_t r, const nnav_dim *d, int scalar)
 static int r_reshape(IX)
 {
     nnav_dim d[NNAV_RANK_MAX];
-    int32_t n;
+    int32_t n = 0;
     int64_t attr[NNAV_RANK_MAX];
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 5) { /* the shape was an attribute */
         n = nnav_ix_attr_ints(ix, "shape", attr, NNAV_RANK_MAX);
@@ -882,7 +882,7 @@ static int r_gather(IX)
 static int r_expand(IX)
 {
     nnav_dim s[NNAV_RANK_MAX];
-    int32_t n;
+    int32_t n = 0;
     if (need_rank(ix, 0) < 0)
         return typed_only(ix);
     if (shape_operand(ix, 1, s, &n) < 0) {
@@ -1913,8 +1913,8 @@ static int scalar_of(IX, uint32_t i, nnav_dim *d, double *f)
 static int r_range(IX)
 {
     int32_t dt = nnav_ix_dtype(ix, 0) ? nnav_ix_dtype(ix, 0) : nnav_ix_dtype(ix, 1);
-    nnav_dim s, l, k;
-    double fs, fl, fk;
+    nnav_dim s = NNAV_DIM_UNKNOWN, l = NNAV_DIM_UNKNOWN, k = NNAV_DIM_UNKNOWN;
+    double fs = 0, fl = 0, fk = 0;
     nnav_dim len = NNAV_DIM_UNKNOWN;
     int ks = scalar_of(ix, 0, &s, &fs), kl = scalar_of(ix, 1, &l, &fl), kk = scalar_of(ix, 2, &k, &fk);
     if (ks == 0 && kl == 0 && kk == 0 && isfinite(fs) && isfinite(fl) && isfinite(fk)) {
@@ -2372,7 +2372,7 @@ static int r_max_unpool(IX)
     if (r < 3)
         return nnav_ix_fail(ix, "input of rank %d", r);
     nnav_dim s[NNAV_RANK_MAX];
-    int32_t n;
+    int32_t n = 0;
     if (nnav_ix_present(ix, 2)) {
         if (shape_operand(ix, 2, s, &n) < 0)
             return out_axes_unknown(ix, NULL, 0);
