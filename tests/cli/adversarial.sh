@@ -167,11 +167,12 @@ while read -r name action status re; do
         head -3 "$R/$name.$action.err" | sed 's/^/  stderr: /'
         head -3 "$R/$name.$action.out" | sed 's/^/  stdout: /'
     fi
-done < "$A/expect.txt"
-# Every committed case is pinned by at least one line.
+done < <(cat "$A"/expect*.txt)
+# Every committed case is pinned by at least one line (expect.txt, or the
+# expect_TOPIC.txt beside a cases_TOPIC.py).
 for f in "$A"/cases/*; do
     name=$(basename "$f")
-    grep -q "^$name " "$A/expect.txt" || fail "expect.txt says nothing of $name"
+    cat "$A"/expect*.txt | grep -q "^$name " || fail "expect*.txt say nothing of $name"
 done
 
 # ---- messages that quote what the user typed ----
