@@ -70,10 +70,9 @@ static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nna
     return refuse(err, t, "it names a folder, not a file");
 }
 
-int nnav_ext_map(const nnav_model *m, uint32_t tid, nnav_span *out, void **cookie,
-                 nnav_error *err)
+int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
+                        void **cookie, nnav_error *err)
 {
-    const nnav_tensor *t = &m->tensors.v[tid];
     nnav_span loc = t->ext_location;
     *cookie = NULL;
     if (!loc.p || loc.n == 0)
@@ -147,4 +146,10 @@ void nnav_ext_release(void *cookie)
         return;
     nnav_map_close(&c->map);
     free(c);
+}
+
+int nnav_ext_map(const nnav_model *m, uint32_t tid, nnav_span *out, void **cookie,
+                 nnav_error *err)
+{
+    return nnav_ext_map_tensor(m, &m->tensors.v[tid], out, cookie, err);
 }

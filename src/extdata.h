@@ -8,6 +8,11 @@
  * anywhere on the way, hard-linked and non-regular files, and offset/length
  * outside the data file. The data file is opened here, never at model open. */
 int nnav_ext_map(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie, nnav_error *err);
+/* The same for a tensor described by `t` though not one of the index's: the
+ * exporter meets TensorProtos the index does not keep (in sparse_tensor
+ * attributes). Only t's ext_location, ext_offset, ext_length and warn are read. */
+int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
+                        void **cookie, nnav_error *err);
 void nnav_ext_release(void *cookie);
 
 #endif
