@@ -12,6 +12,11 @@ int nnav_export_functions(const nnav_model *m, const nnav_selection *sel, uint32
                           size_t *n);
 int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
                      FILE *out, nnav_error *err);
+/* Every external data location a tensor of the model names (the index's
+ * tensors, and those in sparse_tensor attributes, which it does not keep),
+ * each at least once; stops when fn returns nonzero, and returns that. */
+typedef int (*nnav_location_fn)(void *ctx, nnav_span location);
+int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *ctx);
 /* data_path: where external data goes with keep_external (NULL otherwise);
  * data_name: the location written into the model for it. */
 int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,

@@ -12,9 +12,11 @@
 
 #include "dtype.h"
 #include "export.h"
+#include "extdata.h"
 #include "model.h"
 #include "onnx.pb-c.h"
 #include "shape.h"
+#include "walk.h"
 #include "wire.h"
 
 typedef struct chunk {
@@ -133,6 +135,12 @@ static void plan_free(plan *pl)
     nnav_vec_free(pl->cookies);
 }
 
+/* An external tensor of the index, by where its TensorProto starts. */
+typedef struct ext_ref {
+    const uint8_t *p;
+    uint32_t id;
+} ext_ref;
+
 typedef struct ctx {
     const nnav_model *m;
     const nnav_export_opts *o;
@@ -145,65 +153,352 @@ typedef struct ctx {
     const nnav_shapes *shapes; /* the typed view: the caller's, or likewise */
     nnav_shapes *own_shapes;   /* the one inferred here, freed at the end */
     int shapes_tried;
+    NNAV_VEC(ext_ref) ext; /* the index's external tensors, sorted, built on first need */
+    int ext_built;
 } ctx;
 
-/* A TensorProto: copied as it is, or, for external data, rewritten with the
- * bytes inline (default) or in the new model's own data file. */
-static int add_tensor(ctx *x, plan *pl, uint32_t field, uint32_t t)
+/* ---- external data, wherever a TensorProto sits ----
+ *
+ * A node, body or function is copied as its bytes unless a TensorProto inside
+ * it, at any depth, keeps its data in a file: that tensor is rewritten (its
+ * bytes inline, or appended to OUT.data) and every message enclosing it is
+ * re-emitted field by field under a new length. A location is never copied:
+ * the old one is relative to the input's folder, not the output's, and one
+ * that leaves the folder is refused here as it is at top level. Each message
+ * is walked once; one with nothing to rewrite is then copied as it was. */
+
+enum { K_TENSOR, K_NODE, K_ATTR, K_GRAPH, K_SPARSE, K_FUNCTION };
+
+/* The message kind field `num` of a `kind` message holds, -1 for none; and
+ * the field's name for error paths. */
+static int sub_kind(int kind, uint32_t num, const char **name)
+{
+    static const struct { uint8_t kind; uint8_t num; uint8_t sub; const char *name; } t[] = {
+        {K_NODE, 5, K_ATTR, "attribute"},
+        {K_ATTR, 5, K_TENSOR, "t"},          {K_ATTR, 10, K_TENSOR, "tensors"},
+        {K_ATTR, 6, K_GRAPH, "g"},           {K_ATTR, 11, K_GRAPH, "graphs"},
+        {K_ATTR, 22, K_SPARSE, "sparse_tensor"}, {K_ATTR, 23, K_SPARSE, "sparse_tensors"},
+        {K_GRAPH, 1, K_NODE, "node"},        {K_GRAPH, 5, K_TENSOR, "initializer"},
+        {K_GRAPH, 15, K_SPARSE, "sparse_initializer"},
+        {K_SPARSE, 1, K_TENSOR, "values"},   {K_SPARSE, 2, K_TENSOR, "indices"},
+        {K_FUNCTION, 7, K_NODE, "node"},     {K_FUNCTION, 11, K_ATTR, "attribute_proto"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].kind == kind && t[i].num == num) {
+            *name = t[i].name;
+            return t[i].sub;
+        }
+    return -1;
+}
+
+/* Repeated fields get an index in error paths, singular ones do not. */
+static int repeated(int kind, uint32_t num)
+{
+    return !(kind == K_ATTR && (num == 5 || num == 6 || num == 22)) && kind != K_SPARSE;
+}
+
+static int cmp_ext(const void *a, const void *b)
+{
+    const uint8_t *pa = ((const ext_ref *)a)->p, *pb = ((const ext_ref *)b)->p;
+    return pa < pb ? -1 : pa > pb;
+}
+
+/* The index's tensor whose TensorProto starts at p, among its external ones;
+ * NNAV_NONE when the index does not keep it. */
+static uint32_t ext_lookup(ctx *x, const uint8_t *p)
+{
+    if (!x->ext_built) {
+        const nnav_model *m = x->m;
+        x->ext_built = 1;
+        for (uint32_t t = 0; t < m->tensors.n; t++) {
+            if (m->tensors.v[t].storage != NNAV_STORE_EXTERNAL || !m->tensors.v[t].msg.p)
+                continue;
+            ext_ref *slot = nnav_vec_push(x->ext);
+            if (!slot) {
+                nnav_vec_free(x->ext); /* the local reading of each tensor stands in */
+                return NNAV_NONE;
+            }
+            slot->p = m->tensors.v[t].msg.p;
+            slot->id = t;
+        }
+        if (x->ext.n)
+            qsort(x->ext.v, x->ext.n, sizeof *x->ext.v, cmp_ext);
+    }
+    size_t lo = 0, hi = x->ext.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint8_t *q = x->ext.v[mid].p;
+        if (q == p)
+            return x->ext.v[mid].id;
+        if (q < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NNAV_NONE;
+}
+
+/* A non-negative decimal with no sign and no overflow, as the reader wants. */
+static int decimal(nnav_span s, int64_t *out)
+{
+    int64_t v = 0;
+    if (s.n == 0 || s.n > 19)
+        return -1;
+    for (uint64_t i = 0; i < s.n; i++) {
+        if (s.p[i] < '0' || s.p[i] > '9' || v > (INT64_MAX - (s.p[i] - '0')) / 10)
+            return -1;
+        v = v * 10 + (s.p[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* The external_data of a TensorProto the index does not keep (in a
+ * sparse_tensor attribute), read by the reader's rules: a duplicate, unknown
+ * or malformed key marks it, and extdata.c refuses a marked tensor. */
+static int read_external(const nnav_model *m, nnav_span s, nnav_tensor *t, nnav_error *err)
+{
+    nnav_wire r, kr;
+    nnav_field f, kf;
+    int k, seen = 0;
+    memset(t, 0, sizeof *t);
+    t->msg = s;
+    t->ext_offset = t->ext_length = -1;
+    t->graph = NNAV_NONE;
+    nnav_wire_init(&r, m->map.base, s);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num == 8 && f.wt == NNAV_WT_LEN)
+            t->name = f.s;
+        if (f.num != 13)
+            continue;
+        nnav_span key = {0}, val = {0};
+        int kk = -1;
+        if (f.wt == NNAV_WT_LEN) {
+            nnav_wire_init(&kr, m->map.base, f.s);
+            while ((kk = nnav_wire_next(&kr, &kf, err)) == 1) {
+                if ((kf.num == 1 || kf.num == 2) && kf.wt != NNAV_WT_LEN)
+                    break;
+                if (kf.num == 1)
+                    key = kf.s;
+                else if (kf.num == 2)
+                    val = kf.s;
+            }
+        }
+        if (kk != 0) {
+            t->warn |= NNAV_TW_BAD_EXTERNAL;
+            continue;
+        }
+        int bit = nnav_span_eqs(key, "location") ? 1
+                  : nnav_span_eqs(key, "offset") ? 2
+                  : nnav_span_eqs(key, "length") ? 4
+                  : nnav_span_eqs(key, "checksum") ? 8 : 16;
+        if ((seen & bit) || bit == 16)
+            t->warn |= NNAV_TW_BAD_EXTERNAL;
+        seen |= bit;
+        if (bit == 1)
+            t->ext_location = val;
+        else if ((bit == 2 && decimal(val, &t->ext_offset) < 0) ||
+                 (bit == 4 && decimal(val, &t->ext_length) < 0))
+            t->warn |= NNAV_TW_BAD_EXTERNAL;
+    }
+    if (k < 0)
+        return -1;
+    if (!(seen & 1))
+        t->warn |= NNAV_TW_BAD_EXTERNAL;
+    t->storage = NNAV_STORE_EXTERNAL;
+    return 0;
+}
+
+int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *cx)
+{
+    nnav_span last = {0};
+    for (uint32_t t = 0; t < m->tensors.n; t++) {
+        nnav_span loc = m->tensors.v[t].ext_location;
+        if (!loc.n || nnav_span_same(loc, last))
+            continue; /* tensors in a row mostly share one file: asked once */
+        last = loc;
+        if (fn(cx, loc))
+            return 1;
+    }
+    /* TensorProtos the index does not keep: in sparse_tensor(s) attributes. */
+    for (uint32_t a = 0; a < m->attrs.n; a++) {
+        nnav_wire ra, rs;
+        nnav_field fa, fs;
+        nnav_error e;
+        nnav_wire_init(&ra, m->map.base, m->attrs.v[a].msg);
+        while (nnav_wire_next(&ra, &fa, &e) == 1) {
+            if ((fa.num != 22 && fa.num != 23) || fa.wt != NNAV_WT_LEN)
+                continue;
+            nnav_wire_init(&rs, m->map.base, fa.s);
+            while (nnav_wire_next(&rs, &fs, &e) == 1) {
+                nnav_tensor t;
+                if ((fs.num != 1 && fs.num != 2) || fs.wt != NNAV_WT_LEN ||
+                    read_external(m, fs.s, &t, &e) < 0 || !t.ext_location.n)
+                    continue;
+                if (fn(cx, t.ext_location))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Say which tensor was refused and where it sits, in front of extdata's why. */
+static int refused(ctx *x, const nnav_tensor *t)
 {
     const nnav_model *m = x->m;
-    const nnav_tensor *tt = &m->tensors.v[t];
-    if (tt->storage != NNAV_STORE_EXTERNAL) {
-        add_bytes_field(pl, field, tt->msg.p, tt->msg.n);
-        return 0;
+    char why[sizeof x->err->msg], name[160], where[300] = "";
+    memcpy(why, x->err->msg, sizeof why);
+    nnav_text_escape(t->name.p, t->name.n, name, sizeof name);
+    if (t->graph != NNAV_NONE && t->graph < m->graphs.n) {
+        char gp[256];
+        nnav_graph_path(m, t->graph, gp, sizeof gp);
+        snprintf(where, sizeof where, " in graph %s", gp);
     }
-    nnav_span bytes;
-    void *cookie;
-    if (nnav_tensor_bytes(m, t, &bytes, &cookie, x->err) < 0)
-        return -1;
-    void **slot = nnav_vec_push(pl->cookies);
-    if (!slot) {
-        nnav_tensor_bytes_release(cookie);
-        pl->failed = 1;
-        return -1;
-    }
-    *slot = cookie;
-    uint32_t from = pl->c.n;
+    nnav_err_set(x->err, (uint64_t)(t->msg.p - m->map.base), 1, "tensor '%s'%s: %s", name, where,
+                 why);
+    return -1;
+}
+
+/* Append a field's bytes as they are (tag, length, payload). */
+static void add_field(const nnav_model *m, plan *pl, const nnav_field *f)
+{
+    const uint8_t *start = m->map.base + f->off;
+    add(pl, start, (uint64_t)(f->s.p + f->s.n - start));
+}
+
+/* The body of TensorProto s, rewritten when it has external data (bytes
+ * inline or in OUT.data) or stray external_data/data_location fields (dropped:
+ * they mean nothing without EXTERNAL, and a location must not pass). 1 when
+ * chunks were added, 0 when the tensor stays as it is (nothing added), -1. */
+static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
+{
+    const nnav_model *m = x->m;
     nnav_wire r;
     nnav_field f;
-    nnav_wire_init(&r, m->map.base, tt->msg);
-    while (nnav_wire_next(&r, &f, x->err) == 1) {
-        if (f.num == 13 || f.num == 14 || f.num == 9)
-            continue; /* external_data, data_location, a stray raw_data */
-        add(pl, m->map.base + f.off, (uint64_t)(f.s.p + f.s.n - (m->map.base + f.off)));
-    }
-    if (!x->data) {
-        add_bytes_field(pl, 9, bytes.p, bytes.n);
-    } else {
-        /* Page-aligned, as the ONNX tools write it, so the data can be mapped. */
-        static const uint8_t zeros[4096];
-        uint64_t pad = (4096 - x->data_off % 4096) % 4096;
-        if ((pad && fwrite(zeros, 1, (size_t)pad, x->data) != pad) ||
-            (bytes.n && fwrite(bytes.p, 1, (size_t)bytes.n, x->data) != bytes.n)) {
-            nnav_err_set(x->err, 0, 0, "writing the external data file failed");
+    int k, external = 0, stray = 0;
+    nnav_wire_init(&r, m->map.base, s);
+    while ((k = nnav_wire_next(&r, &f, x->err)) == 1)
+        if (f.num == 13 || f.num == 14) {
+            stray = 1;
+            if (f.num == 14)
+                external = f.wt == NNAV_WT_VARINT && f.v == 1; /* the last one counts */
+        }
+    if (k < 0)
+        return -1;
+    if (!stray)
+        return 0;
+    nnav_span bytes = {0};
+    if (external) {
+        nnav_tensor local;
+        const nnav_tensor *t;
+        if (tid == NNAV_NONE)
+            tid = ext_lookup(x, s.p);
+        if (tid != NNAV_NONE) {
+            t = &m->tensors.v[tid];
+        } else {
+            if (read_external(m, s, &local, x->err) < 0)
+                return -1;
+            t = &local;
+        }
+        void *cookie = NULL;
+        if (nnav_ext_map_tensor(m, t, &bytes, &cookie, x->err) < 0)
+            return refused(x, t);
+        void **slot = nnav_vec_push(pl->cookies);
+        if (!slot) {
+            nnav_ext_release(cookie);
+            pl->failed = 1;
             return -1;
         }
-        x->data_off += pad;
-        char num[2][32];
-        snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)x->data_off);
-        snprintf(num[1], sizeof num[1], "%llu", (unsigned long long)bytes.n);
-        x->data_off += bytes.n;
-        const char *keys[3] = {"location", "offset", "length"};
-        const char *vals[3] = {x->data_name, num[0], num[1]};
-        for (int i = 0; i < 3; i++) {
-            Onnx__StringStringEntryProto kv = ONNX__STRING_STRING_ENTRY_PROTO__INIT;
-            kv.key = (char *)keys[i];
-            kv.value = (char *)vals[i];
-            add_packed(pl, 13, &kv.base);
-        }
-        add_varint_field(pl, 14, 1);
+        *slot = cookie;
     }
-    wrap(pl, from, field);
+    nnav_wire_init(&r, m->map.base, s);
+    while (nnav_wire_next(&r, &f, x->err) == 1)
+        if (f.num != 13 && f.num != 14 && !(external && f.num == 9))
+            add_field(m, pl, &f); /* a stray raw_data goes: the file's bytes are the data */
+    if (!external)
+        return pl->failed ? -1 : 1;
+    if (!x->data) {
+        add_bytes_field(pl, 9, bytes.p, bytes.n);
+        return pl->failed ? -1 : 1;
+    }
+    /* Page-aligned, as the ONNX tools write it, so the data can be mapped. */
+    static const uint8_t zeros[4096];
+    uint64_t pad = (4096 - x->data_off % 4096) % 4096;
+    if ((pad && fwrite(zeros, 1, (size_t)pad, x->data) != pad) ||
+        (bytes.n && fwrite(bytes.p, 1, (size_t)bytes.n, x->data) != bytes.n)) {
+        nnav_err_set(x->err, 0, 0, "writing the external data file failed");
+        return -1;
+    }
+    x->data_off += pad;
+    char num[2][32];
+    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)x->data_off);
+    snprintf(num[1], sizeof num[1], "%llu", (unsigned long long)bytes.n);
+    x->data_off += bytes.n;
+    const char *keys[3] = {"location", "offset", "length"};
+    const char *vals[3] = {x->data_name, num[0], num[1]};
+    for (int i = 0; i < 3; i++) {
+        Onnx__StringStringEntryProto kv = ONNX__STRING_STRING_ENTRY_PROTO__INIT;
+        kv.key = (char *)keys[i];
+        kv.value = (char *)vals[i];
+        add_packed(pl, 13, &kv.base);
+    }
+    add_varint_field(pl, 14, 1);
+    return pl->failed ? -1 : 1;
+}
+
+/* The body of a `kind` message, re-emitted when a TensorProto inside it is
+ * (1: chunks added), else nothing added (0); -1 with the field path. */
+static int emit_msg(ctx *x, plan *pl, int kind, nnav_span s, unsigned depth)
+{
+    const nnav_model *m = x->m;
+    if (depth > 512) {
+        nnav_err_set(x->err, (uint64_t)(s.p - m->map.base), 1, "messages nest too deeply");
+        return -1;
+    }
+    uint32_t from = pl->c.n, count[24] = {0};
+    int changed = 0, k;
+    nnav_wire r;
+    nnav_field f;
+    nnav_wire_init(&r, m->map.base, s);
+    while ((k = nnav_wire_next(&r, &f, x->err)) == 1) {
+        const char *name = NULL;
+        int sub = f.wt == NNAV_WT_LEN ? sub_kind(kind, f.num, &name) : -1;
+        if (sub >= 0) {
+            uint32_t at = pl->c.n, i = count[f.num]++;
+            int rc = sub == K_TENSOR ? emit_tensor(x, pl, f.s, NNAV_NONE)
+                                     : emit_msg(x, pl, sub, f.s, depth + 1);
+            if (rc < 0)
+                return repeated(kind, f.num) ? nnav_err_prepend(x->err, "%s[%u]", name, i)
+                                             : nnav_err_prepend(x->err, "%s", name);
+            if (rc == 1) {
+                wrap(pl, at, f.num);
+                changed = 1;
+                continue;
+            }
+        }
+        add_field(m, pl, &f);
+    }
+    if (k < 0)
+        return -1;
+    if (pl->failed)
+        return -1;
+    if (!changed)
+        pl->c.n = from;
+    return changed;
+}
+
+/* A top-level message: re-emitted or copied, behind the head of `field`. */
+static int add_msg(ctx *x, plan *pl, uint32_t field, int kind, nnav_span s, uint32_t tid)
+{
+    uint32_t at = pl->c.n;
+    int rc = kind == K_TENSOR ? emit_tensor(x, pl, s, tid) : emit_msg(x, pl, kind, s, 0);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        wrap(pl, at, field);
+    else
+        add_bytes_field(pl, field, s.p, s.n);
     return pl->failed ? -1 : 0;
 }
 
@@ -240,7 +535,8 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
         pl->failed = 1;
         return;
     }
-    memcpy(name, val->name.p, val->name.n);
+    if (val->name.n) /* an unnamed value has no bytes to copy (p is NULL) */
+        memcpy(name, val->name.p, val->name.n);
     name[val->name.n] = 0;
     Onnx__ValueInfoProto vi = ONNX__VALUE_INFO_PROTO__INIT;
     Onnx__TypeProto tp = ONNX__TYPE_PROTO__INIT;
@@ -322,21 +618,31 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
     const nnav_graph *g = &m->graphs.v[sel->graph];
     for (size_t i = 0; i < sel->n_nodes; i++) {
         const nnav_node *nd = &m->nodes.v[sel->nodes[i]];
-        add_bytes_field(pl, 1, nd->msg.p, nd->msg.n);
+        if (add_msg(x, pl, 1, K_NODE, nd->msg, NNAV_NONE) < 0)
+            return nnav_err_prepend(x->err, "graph.node[%u]", sel->nodes[i] - g->node_first);
     }
     if (g->name.n)
         add_bytes_field(pl, 2, g->name.p, g->name.n);
     else
         add_bytes_field(pl, 2, (const uint8_t *)"extracted", 9);
-    for (size_t i = 0; i < sel->n_inits; i++)
-        if (add_tensor(x, pl, 5, sel->inits[i]) < 0)
-            return -1;
+    for (size_t i = 0; i < sel->n_inits; i++) {
+        uint32_t t = sel->inits[i];
+        if (add_msg(x, pl, 5, K_TENSOR, m->tensors.v[t].msg, t) < 0)
+            return t - g->init_first < g->init_count
+                       ? nnav_err_prepend(x->err, "graph.initializer[%u]", t - g->init_first)
+                       : -1;
+    }
     for (size_t i = 0; i < sel->n_sparse; i++) {
         const nnav_sparse *sp = &m->sparse.v[sel->sparse[i]];
         uint32_t from = pl->c.n;
-        if ((sp->values != NNAV_NONE && add_tensor(x, pl, 1, sp->values) < 0) ||
-            (sp->indices != NNAV_NONE && add_tensor(x, pl, 2, sp->indices) < 0))
-            return -1;
+        if ((sp->values != NNAV_NONE &&
+             add_msg(x, pl, 1, K_TENSOR, m->tensors.v[sp->values].msg, sp->values) < 0) ||
+            (sp->indices != NNAV_NONE &&
+             add_msg(x, pl, 2, K_TENSOR, m->tensors.v[sp->indices].msg, sp->indices) < 0))
+            return sel->sparse[i] - g->sparse_first < g->sparse_count
+                       ? nnav_err_prepend(x->err, "graph.sparse_initializer[%u]",
+                                          sel->sparse[i] - g->sparse_first)
+                       : -1;
         for (uint32_t d = 0; d < sp->ndims; d++)
             add_varint_field(pl, 3, (uint64_t)m->dims.v[sp->dims_first + d]);
         wrap(pl, from, 15);
@@ -402,7 +708,8 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         err->status = 1;
         return -1;
     }
-    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL};
+    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL,
+             {0}, 0};
     plan pl = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
@@ -449,7 +756,10 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
     }
     for (size_t i = 0; i < nf; i++) {
         const nnav_function *fn = &m->functions.v[fns[i]];
-        add_bytes_field(&pl, 25, fn->msg.p, fn->msg.n);
+        if (add_msg(&x, &pl, 25, K_FUNCTION, fn->msg, NNAV_NONE) < 0) {
+            nnav_err_prepend(err, "functions[%u]", fns[i]);
+            goto fail;
+        }
     }
     if (pl.failed)
         goto oom;
@@ -464,6 +774,9 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
 oom:
     nnav_err_set(err, 0, 0, "out of memory while planning the ONNX output");
 fail:
+    if (rc < 0 && !err->msg[0])
+        nnav_err_set(err, 0, 0, "out of memory while planning the ONNX output");
+    nnav_vec_free(x.ext);
     free(fns);
     free(x.ranks);
     nnav_shapes_free(x.own_shapes);
