@@ -117,35 +117,75 @@ static int refuse(nnav_error *err, const char *path, const char *why, int status
     return -1;
 }
 
-/* Files the export must never replace: the model and its external data. */
-static int is_input(const nnav_model *m, const struct stat *st)
+/* Files the export must never replace: every file the model reads, told
+ * by device and inode (a hard link, a symbolic link or another spelling of
+ * the path is the same file): the model, a SavedModel's
+ * variables/variables.index, and every external data file a tensor names
+ * (a TensorFlow variables shard, an ONNX data file, wherever the tensor sits).
+ * The file's name goes into what, for the refusal. */
+typedef struct input_probe {
+    const nnav_model *m;
+    struct stat st;      /* the target */
+    char what[300];      /* the input it is, when found */
+} input_probe;
+
+static int same_file(const input_probe *pr, const char *rel, size_t n)
 {
+    char p[4096];
+    struct stat ds;
+    if (n > 2000)
+        return 0; /* no such path can be opened; the model never read it */
+    snprintf(p, sizeof p, "%s/%.*s", pr->m->dir, (int)n, rel);
+    return stat(p, &ds) == 0 && ds.st_dev == pr->st.st_dev && ds.st_ino == pr->st.st_ino;
+}
+
+static int probe_location(void *cx, nnav_span loc)
+{
+    input_probe *pr = cx;
+    if (!same_file(pr, (const char *)loc.p, (size_t)loc.n))
+        return 0;
+    char esc[256];
+    nnav_text_escape(loc.p, (size_t)loc.n, esc, sizeof esc);
+    snprintf(pr->what, sizeof pr->what, "its external data file %s", esc);
+    return 1;
+}
+
+static int is_input(const nnav_model *m, const struct stat *st, char *what, size_t n)
+{
+    input_probe pr;
+    pr.m = m;
+    pr.st = *st;
+    pr.what[0] = 0;
+    static const char index[] = "variables/variables.index";
     if (st->st_dev == m->map.dev && st->st_ino == m->map.ino)
-        return 1;
-    for (uint32_t t = 0; t < m->tensors.n; t++) {
-        const nnav_tensor *tt = &m->tensors.v[t];
-        if (tt->storage != NNAV_STORE_EXTERNAL || !tt->ext_location.n || tt->ext_location.n > 1000)
-            continue;
-        char p[4096];
-        snprintf(p, sizeof p, "%s/%.*s", m->dir, (int)tt->ext_location.n,
-                 (const char *)tt->ext_location.p);
-        struct stat ds;
-        if (stat(p, &ds) == 0 && ds.st_dev == st->st_dev && ds.st_ino == st->st_ino)
-            return 1;
-    }
-    return 0;
+        snprintf(pr.what, sizeof pr.what, "the model file");
+    else if (m->facts.format != NNAV_FMT_ONNX && same_file(&pr, index, sizeof index - 1))
+        snprintf(pr.what, sizeof pr.what, "its %s", index);
+    else
+        nnav_export_locations(m, probe_location, &pr);
+    snprintf(what, n, "%s", pr.what);
+    return pr.what[0] != 0;
 }
 
 static int check_target(const nnav_model *m, const char *path, nnav_error *err)
 {
-    struct stat st;
+    struct stat st, to;
+    char what[300], why[400];
     if (lstat(path, &st) == 0) {
-        if (S_ISLNK(st.st_mode))
+        if (S_ISLNK(st.st_mode)) {
+            if (stat(path, &to) == 0 && is_input(m, &to, what, sizeof what)) {
+                snprintf(why, sizeof why, "it is a symbolic link to the model being read (or "
+                         "its data): %s", what);
+                return refuse(err, path, why, 2);
+            }
             return refuse(err, path, "it is a symbolic link (nnav never writes through one)", 2);
+        }
         if (!S_ISREG(st.st_mode))
             return refuse(err, path, "it exists and is not a regular file", 2);
-        if (is_input(m, &st))
-            return refuse(err, path, "it is the model being read (or its data)", 2);
+        if (is_input(m, &st, what, sizeof what)) {
+            snprintf(why, sizeof why, "it is the model being read (or its data): %s", what);
+            return refuse(err, path, why, 2);
+        }
     } else if (errno != ENOENT) {
         return refuse(err, path, strerror(errno), 2);
     }
@@ -161,6 +201,12 @@ static int check_target(const nnav_model *m, const char *path, nnav_error *err)
         rc = refuse(err, path, "its folder is not a folder", 2);
     free(copy);
     return rc;
+}
+
+int nnav_export_check(const nnav_model *m, const char *path, nnav_error *err)
+{
+    memset(err, 0, sizeof *err);
+    return check_target(m, path, err);
 }
 
 typedef struct tmpfile_ {

@@ -17,6 +17,12 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
  * each at least once; stops when fn returns nonzero, and returns that. */
 typedef int (*nnav_location_fn)(void *ctx, nnav_span location);
 int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *ctx);
+/* What nnav_export_file checks before it writes `path` (the ONNX data file
+ * beside it aside): 0 when it may write there; -1 with err (status 2) when
+ * it would refuse: a symbolic link, not a regular file, no such folder, or a
+ * file the model reads (named in the message). The explorer asks this before
+ * its overwrite question. */
+int nnav_export_check(const nnav_model *m, const char *path, nnav_error *err);
 /* data_path: where external data goes with keep_external (NULL otherwise);
  * data_name: the location written into the model for it. */
 int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,

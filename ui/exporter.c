@@ -3,6 +3,8 @@
  * core's (nnav_select_*, nnav_export_file); this file only asks and tells. */
 #include "exporter.h"
 
+#include "export.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,9 +415,16 @@ static void write_file(ui *u, exporter *x, const char *path)
     drop(x);
 }
 
-static void path_given(ui *u, exporter *x, const char *typed)
+int exporter_target(const nnav_model *m, const char *path, nnav_error *err)
 {
     struct stat st;
+    if (nnav_export_check(m, path, err) < 0)
+        return -1;
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void path_given(ui *u, exporter *x, const char *typed)
+{
     char esc[600], label[700];
     if (!*typed) {
         drop(x);
@@ -427,12 +436,17 @@ static void path_given(ui *u, exporter *x, const char *typed)
         ui_message(u, R_ERROR, "export: the file name is too long");
         return;
     }
-    /* Only a regular file is worth the question: a symlink, a folder or the
-     * model itself is refused by the write, with the reason. */
-    struct stat model;
-    int is_model = stat(u->path, &model) == 0 && lstat(x->path, &st) == 0 &&
-                   st.st_dev == model.st_dev && st.st_ino == model.st_ino;
-    if (!is_model && lstat(x->path, &st) == 0 && S_ISREG(st.st_mode)) {
+    /* Only an ordinary file is worth the question: a symlink, a folder, a
+     * missing folder or a file the model reads is refused at once, with the
+     * reason (the write would refuse it all the same). */
+    nnav_error err;
+    int target = exporter_target(u->m, x->path, &err);
+    if (target < 0) {
+        report(u, "export failed", &err);
+        drop(x);
+        return;
+    }
+    if (target == 1) {
         snprintf(x->typed, sizeof x->typed, "%s", typed);
         path_tail(x->path, 40, esc, sizeof esc);
         snprintf(label, sizeof label, "%s exists: overwrite? y/n ", esc);

@@ -5,9 +5,11 @@
  * is reported before a file name is asked for); then the file name, with a
  * suggestion typed in (Tab flips .yaml/.onnx; the extension picks the
  * format); then, for an existing file, "overwrite? y/n" (n goes back to the
- * name); then nnav_export_file, which refuses symlinks, the model itself and
- * missing folders and never leaves a partial file. What was written, or why
- * not, ends up in the status line, escaped.
+ * name), unless the name is refused at once (a symlink, a folder, a missing
+ * folder, or any file the model reads: the model, a SavedModel's index and
+ * shards, external data); then nnav_export_file, which checks the same again
+ * and never leaves a partial file. What was written, or why not, ends up in
+ * the status line, escaped.
  */
 #ifndef NNAV_UI_EXPORTER_H
 #define NNAV_UI_EXPORTER_H
@@ -47,6 +49,10 @@ nnav_export_format exporter_toggle_ext(char *buf, size_t cap);
 /* "a, b,,c " -> {"a", "b", "c"}: blanks around names trimmed, empty items
  * dropped. One allocation (free() it); NULL when out of memory. */
 char **exporter_split(const char *s, size_t *n);
+/* Where the file name typed leads: -1 refused (err says why, naming the file
+ * of the model it would replace), 1 an ordinary file that exists (asked
+ * about before it is replaced), 0 a new file. */
+int exporter_target(const nnav_model *m, const char *path, nnav_error *err);
 /* "~/x" -> "$HOME/x"; anything else copied. 0, or -1 when it does not fit. */
 int exporter_expand_home(const char *in, char *out, size_t n);
 

@@ -75,6 +75,56 @@ cmp -s "$S/external.onnx.data" "$T/external.onnx.data" || fail "the input's data
 for f in xsym xhard xfifo; do [ -e "$T/$f.onnx" ] && fail "$f.onnx written though its data was refused"; done
 ls -A "$T" | grep -q '\.nnav-' && fail "temporary file left behind"
 
+# Size, mtime (to the nanosecond) and inode: a refused target keeps all three.
+stamp() { stat -c '%s %.9Y %i' "$1"; }
+
+# A SavedModel: every file it reads is refused as the target, compared by
+# device and inode: its variables/variables.index under its own name, a hard
+# link, a symbolic link, a linked folder and a detour through ..; its shard and
+# saved_model.pb. Each refusal names the file; the index is left unchanged.
+cp -r "$S/tf_saved_model" "$T/sm"
+IDX=$T/sm/variables/variables.index
+touch -d '2001-02-03 04:05:06' "$IDX"
+cp "$IDX" "$T/index.orig"
+before=$(stamp "$IDX")
+ln "$IDX" "$T/idx-hard.yaml"
+ln -s "$IDX" "$T/idx-sym.yaml"
+ln -s "$T/sm/variables" "$T/vlink"
+for model in "$T/sm" "$T/sm/saved_model.pb"; do
+    for target in "$IDX" "$T/idx-hard.yaml" "$T/idx-sym.yaml" "$T/vlink/variables.index" \
+                  "$T/sm/variables/../variables/variables.index"; do
+        expect_status 2 "$NNAV_BIN" export "$model" -o "$target"
+        grep -q 'model being read (or its data): its variables/variables.index' "$ERR" ||
+            fail "-o $target refused naming the index: $(cat "$ERR")"
+        cmp -s "$T/index.orig" "$IDX" || fail "-o $target changed the index"
+        [ "$(stamp "$IDX")" = "$before" ] || fail "-o $target touched the index"
+    done
+done
+expect_status 2 "$NNAV_BIN" export "$T/sm" -o "$T/sm/variables/variables.data-00000-of-00001"
+grep -q 'its external data file variables/variables.data-00000-of-00001' "$ERR" || fail "shard refused: $(cat "$ERR")"
+expect_status 2 "$NNAV_BIN" export "$T/sm" -o "$T/sm/saved_model.pb"
+grep -q 'model being read (or its data): the model file' "$ERR" || fail "saved_model.pb refused: $(cat "$ERR")"
+cmp -s "$S/tf_saved_model/saved_model.pb" "$T/sm/saved_model.pb" || fail "saved_model.pb changed"
+cmp -s "$S/tf_saved_model/variables/variables.data-00000-of-00001" \
+    "$T/sm/variables/variables.data-00000-of-00001" || fail "the shard changed"
+ls -A "$T" "$T/sm" "$T/sm/variables" | grep -q '\.nnav-' && fail "temporary file left behind"
+# An ordinary file beside it is still written.
+expect_status 0 "$NNAV_BIN" export "$T/sm" -o "$T/sm/variables/export.yaml"
+
+# An ONNX model's data file under -o, by name and by hard link: bytes and
+# mtime unchanged.
+touch -d '2001-02-03 04:05:06' "$T/external.onnx.data"
+before=$(stamp "$T/external.onnx.data")
+for target in "$T/external.onnx.data" "$T/xhard.onnx.data"; do
+    for fmt in yaml onnx; do
+        expect_status 2 "$NNAV_BIN" export "$T/external.onnx" --format $fmt -o "$target"
+        grep -q 'model being read (or its data): its external data file external.onnx.data' "$ERR" ||
+            fail "-o $target ($fmt) refused naming the data file: $(cat "$ERR")"
+    done
+done
+[ "$(stamp "$T/external.onnx.data")" = "$before" ] || fail "the data file was touched"
+cmp -s "$S/external.onnx.data" "$T/external.onnx.data" || fail "the input's data changed"
+
 # A full disk: a small tmpfs when we may mount one, else a file-size limit.
 D=$T/full; mkdir -p "$D"
 if mount -t tmpfs -o size=16k tmpfs "$D" 2> /dev/null; then

@@ -1,6 +1,9 @@
 /* The curses-free pieces of the explorer's export: the suggested file name,
  * the format from the extension and Tab's switch, the comma lists of the
- * region prompts, and the set of marked nodes. */
+ * region prompts, the set of marked nodes, and which file names are refused
+ * before the overwrite question. */
+#include "testutil.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -187,6 +190,79 @@ static void test_marks(void **state)
     assert_false(marks_has(&s, 2));
 }
 
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    uint8_t *p = tu_read(from, &n);
+    tu_write(to, p, n);
+    free(p);
+}
+
+/* Every file a SavedModel reads is refused at the file name prompt, by
+ * device and inode: its index under its own name, a hard link, a symbolic
+ * link, a path through a linked folder; its shard and saved_model.pb too.
+ * An ordinary file gets the question, a new name none. */
+static void test_target_inputs(void **state)
+{
+    (void)state;
+    char sm[4096], vars[4096], index[4096], p[4096];
+    const char *d = tu_tmpdir("ui_export_target");
+    snprintf(sm, sizeof sm, "%s/sm", d);
+    snprintf(vars, sizeof vars, "%s/variables", sm);
+    snprintf(index, sizeof index, "%s/variables.index", vars);
+    assert_int_equal(mkdir(sm, 0755), 0);
+    assert_int_equal(mkdir(vars, 0755), 0);
+    static const char *files[] = {"saved_model.pb", "variables/variables.index",
+                                  "variables/variables.data-00000-of-00001"};
+    for (size_t i = 0; i < 3; i++) {
+        char from[4096];
+        snprintf(from, sizeof from, "tf_saved_model/%s", files[i]);
+        snprintf(p, sizeof p, "%s/%s", sm, files[i]);
+        copy_file(tu_sample(from), p);
+    }
+    size_t n0, n1;
+    uint8_t *before = tu_read(index, &n0);
+    nnav_model *m = tu_open(sm);
+    nnav_error err;
+
+    snprintf(p, sizeof p, "%s/hard.yaml", d);
+    assert_int_equal(link(index, p), 0);
+    char sym[4096], vdir[4096];
+    snprintf(sym, sizeof sym, "%s/sym.yaml", d);
+    assert_int_equal(symlink(index, sym), 0);
+    snprintf(vdir, sizeof vdir, "%s/vdir", d);
+    assert_int_equal(symlink(vars, vdir), 0);
+    char via_dir[4096];
+    snprintf(via_dir, sizeof via_dir, "%s/variables.index", vdir);
+    const char *index_names[] = {index, p, sym, via_dir};
+    for (size_t i = 0; i < 4; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(exporter_target(m, index_names[i], &err), -1);
+        assert_int_equal(err.status, 2);
+        if (!strstr(err.msg, "model being read (or its data): its variables/variables.index"))
+            fail_msg("%s: %s", index_names[i], err.msg);
+    }
+    snprintf(p, sizeof p, "%s/variables.data-00000-of-00001", vars);
+    assert_int_equal(exporter_target(m, p, &err), -1);
+    assert_non_null(strstr(err.msg, "its external data file variables/variables.data-00000-of-00001"));
+    snprintf(p, sizeof p, "%s/saved_model.pb", sm);
+    assert_int_equal(exporter_target(m, p, &err), -1);
+    assert_non_null(strstr(err.msg, "the model file"));
+
+    snprintf(p, sizeof p, "%s/other.yaml", d);
+    tu_write(p, "old\n", 4);
+    assert_int_equal(exporter_target(m, p, &err), 1);
+    snprintf(p, sizeof p, "%s/new.yaml", d);
+    assert_int_equal(exporter_target(m, p, &err), 0);
+
+    uint8_t *after = tu_read(index, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    nnav_model_close(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_expand_home),
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_target_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
