@@ -4,16 +4,46 @@
 #include <string.h>
 
 #include "nnav.h"
+#include "unicode_marks.h"
 
 /* Code points that must not reach a terminal even though they are valid UTF-8:
- * C1 controls, bidi embeddings/overrides/isolates and marks, line/paragraph
- * separators, and the BOM / zero-width no-break space. */
+ * C1 controls, line/paragraph separators, every format character (bidi
+ * embeddings, overrides, isolates and marks, zero-width spaces and joiners,
+ * the BOM, invisible operators, tags: a name holding one looks like a name
+ * without it, or shifts the columns after it), and the Hangul fillers, which
+ * are letters that draw nothing. */
+static int in_table(const uint32_t (*t)[2], size_t n, uint32_t c)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c < t[mid][0])
+            hi = mid;
+        else if (c > t[mid][1])
+            lo = mid + 1;
+        else
+            return 1;
+    }
+    return 0;
+}
+
 static int cp_unsafe(uint32_t c)
 {
-    return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
-           (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c ||
-           c == 0x2028 || c == 0x2029 || c == 0xfeff;
+    if (c < 0xa0)
+        return c >= 0x80;
+    return c == 0x2028 || c == 0x2029 || c == 0x115f || c == 0x1160 || c == 0x3164 ||
+           c == 0xffa0 || in_table(uc_format, sizeof uc_format / sizeof *uc_format, c);
 }
+
+/* A nonspacing or enclosing mark: drawn on the character before it. */
+static int cp_mark(uint32_t c)
+{
+    return c >= 0x300 && in_table(uc_marks, sizeof uc_marks / sizeof *uc_marks, c);
+}
+
+/* Marks kept on one character: an accent, or two (Vietnamese, a keycap);
+ * past that a pile of them (Zalgo) is escaped. */
+#define MARKS_KEPT 2
 
 /* Length of one valid UTF-8 sequence at p (1..4) and its code point, or 0. */
 static int utf8_seq(const uint8_t *p, size_t len, uint32_t *cp)
@@ -53,6 +83,10 @@ static int utf8_seq(const uint8_t *p, size_t len, uint32_t *cp)
 static size_t escape(const uint8_t *p, size_t len, char *buf, size_t n, int keep_backslash)
 {
     size_t o = 0;
+    /* Marks shown on the last character written raw; -1 when there is none
+     * to sit on (the start, or just after an escape): a mark then would
+     * land on whatever the terminal drew before, or on the escape. */
+    int marks = -1;
     if (n == 0)
         return 0;
     for (size_t i = 0; i < len;) {
@@ -74,7 +108,7 @@ static size_t escape(const uint8_t *p, size_t len, char *buf, size_t n, int keep
                 memcpy(tmp, "\\r", 2), tl = 2;
             else
                 tl = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", cp);
-        } else if (cp_unsafe(cp)) {
+        } else if (cp_unsafe(cp) || (cp_mark(cp) && (marks < 0 || marks >= MARKS_KEPT))) {
             tl = (size_t)snprintf(tmp, sizeof tmp, "\\u{%04X}", cp);
         } else {
             memcpy(tmp, p + i, (size_t)k);
@@ -90,6 +124,12 @@ static size_t escape(const uint8_t *p, size_t len, char *buf, size_t n, int keep
         memcpy(buf + o, tmp, tl);
         o += tl;
         i += (size_t)k;
+        if (tmp[0] == '\\' && tl > 1)
+            marks = -1;
+        else if (cp_mark(cp))
+            marks++;
+        else
+            marks = 0;
     }
     buf[o] = 0;
     return o;

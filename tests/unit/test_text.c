@@ -54,16 +54,58 @@ static int cp_forbidden(uint32_t c)
            (c >= 0x202a && c <= 0x202e) ||                         /* LRE..RLO */
            (c >= 0x2066 && c <= 0x2069) ||                         /* LRI..PDI */
            c == 0x200e || c == 0x200f || c == 0x061c ||            /* LRM RLM ALM */
-           c == 0x2028 || c == 0x2029 || c == 0xfeff;
+           c == 0x2028 || c == 0x2029 || c == 0xfeff ||
+           (c >= 0x200b && c <= 0x200d) ||                         /* ZWSP ZWNJ ZWJ */
+           (c >= 0x2060 && c <= 0x2064) || c == 0x00ad ||          /* WJ, invisible ops, SHY */
+           (c >= 0x206a && c <= 0x206f) || c == 0x180e ||          /* deprecated formats, MVS */
+           c == 0xe0001 || (c >= 0xe0020 && c <= 0xe007f);         /* tags */
 }
 
-/* NULL when s is safe for a terminal, else what is wrong with it. */
+/* Combining marks that stack on the character before them (a subset: the
+ * general blocks, Zalgo's favourites). */
+static int cp_mark(uint32_t c)
+{
+    return (c >= 0x0300 && c <= 0x036f) || (c >= 0x0483 && c <= 0x0489) ||
+           (c >= 0x1ab0 && c <= 0x1abe) || (c >= 0x1dc0 && c <= 0x1dff) ||
+           (c >= 0x20d0 && c <= 0x20f0) || (c >= 0xfe20 && c <= 0xfe2f);
+}
+
+/* Length of the escape at s[i] (s[i] == '\\'): \\ \n \t \r \xNN \u{N...}; 0 if
+ * malformed or cut. */
+static size_t escape_len(const char *s, size_t n, size_t i)
+{
+    if (i + 1 >= n)
+        return 0;
+    char c = s[i + 1];
+    if (c == '\\' || c == 'n' || c == 't' || c == 'r')
+        return 2;
+    if (c == 'x')
+        return i + 4 <= n ? 4 : 0;
+    if (c != 'u' || i + 2 >= n || s[i + 2] != '{')
+        return 0;
+    size_t j = i + 3;
+    while (j < n && s[j] != '}' && j - i < 12)
+        j++;
+    return j < n && s[j] == '}' ? j + 1 - i : 0;
+}
+
+/* NULL when s is safe for a terminal, else what is wrong with it. Besides
+ * the forbidden code points: no combining mark opens the text or follows an
+ * escape (it would sit on whatever the terminal drew before it, or on the
+ * escape's last character), and at most two follow one character. */
 static const char *unsafe(const char *s, size_t n)
 {
     static char why[64];
     const uint8_t *p = (const uint8_t *)s;
+    int marks = -1; /* marks on the last character; -1: no character to sit on */
     for (size_t i = 0; i < n;) {
         uint32_t cp;
+        if (p[i] == '\\') {
+            size_t e = escape_len(s, n, i);
+            i += e ? e : 1;
+            marks = -1;
+            continue;
+        }
         int k = utf8_dec(p + i, n - i, &cp);
         if (k == 0) {
             snprintf(why, sizeof why, "invalid UTF-8 byte 0x%02X at %zu", p[i], i);
@@ -72,6 +114,16 @@ static const char *unsafe(const char *s, size_t n)
         if (cp_forbidden(cp)) {
             snprintf(why, sizeof why, "U+%04X at %zu", cp, i);
             return why;
+        }
+        if (cp_mark(cp)) {
+            if (marks < 0 || marks >= 2) {
+                snprintf(why, sizeof why, "combining U+%04X at %zu (%s)", cp, i,
+                         marks < 0 ? "on nothing" : "a third mark");
+                return why;
+            }
+            marks++;
+        } else {
+            marks = 0;
         }
         i += (size_t)k;
     }
@@ -170,21 +222,22 @@ static void check_all(const uint8_t *in, size_t len, int cuts)
     if (bl != (long)len || memcmp(back, in, len) != 0)
         fail_msg("\"%s\" does not unescape to the %zu input bytes (got %ld)", full, len, bl);
     if (cuts) {
-        /* Unit boundaries in the output, from our own decoder. */
-        size_t *bound = malloc((len + 2) * sizeof *bound);
+        /* Unit boundaries in the output (whole escapes, whole characters),
+         * from our own reading of the documented forms: how a character is
+         * shown may depend on the ones before it (a third combining mark),
+         * so the output is cut up, not each input character escaped alone. */
+        size_t *bound = malloc((fl + 2) * sizeof *bound);
         size_t nb = 0, o = 0;
         bound[nb++] = 0;
-        for (size_t i = 0; i < len;) {
+        while (o < fl) {
             uint32_t cp;
-            int k = utf8_dec(in + i, len - i, &cp);
+            size_t k = full[o] == '\\' ? escape_len(full, fl, o)
+                                       : (size_t)utf8_dec((const uint8_t *)full + o, fl - o, &cp);
             if (k == 0)
-                k = 1;
-            char tmp[32];
-            o += nnav_text_escape(in + i, (size_t)k, tmp, sizeof tmp);
+                fail_msg("\"%s\": no whole escape or character at %zu", full, o);
+            o += k;
             bound[nb++] = o;
-            i += (size_t)k;
         }
-        assert_int_equal(o, fl);
         for (size_t n = 1; n <= fl + 2; n++) {
             char *cut;
             size_t cl = esc(in, len, &cut, n);
@@ -271,6 +324,71 @@ static void test_c1_and_bidi(void **state)
     EXPECT("\x9b", "\\x9B");
 }
 
+/* Invisible characters: two names that differ only by one look the same, and
+ * a zero-width character shifts the columns after it. */
+static void test_zero_width(void **state)
+{
+    (void)state;
+    EXPECT("a\xe2\x80\x8d" "b", "a\\u{200D}b");                 /* ZWJ */
+    EXPECT("a\xe2\x80\x8b" "b", "a\\u{200B}b");                 /* ZWSP */
+    EXPECT("a\xe2\x80\x8c" "b", "a\\u{200C}b");                 /* ZWNJ */
+    EXPECT("a\xe2\x81\xa0" "b", "a\\u{2060}b");                 /* word joiner */
+    EXPECT("a\xe2\x81\xa2" "b", "a\\u{2062}b");                 /* invisible times */
+    EXPECT("conv\xef\xbb\xbf", "conv\\u{FEFF}");                /* BOM at the end */
+    EXPECT("soft\xc2\xad" "hyphen", "soft\\u{00AD}hyphen");     /* SHY */
+    EXPECT("\xe1\xa0\x8e", "\\u{180E}");                        /* Mongolian vowel sep. */
+    EXPECT("t\xf3\xa0\x81\x81" "g", "t\\u{E0041}g");            /* tag LATIN A */
+    EXPECT("\xf3\xa0\x80\x81", "\\u{E0001}");                   /* language tag */
+    /* An emoji family keeps its pictures; the joiners between show. */
+    EXPECT("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",
+           "\xf0\x9f\x91\xa8\\u{200D}\xf0\x9f\x91\xa9");
+    /* Two look-alike names do not look alike once shown. */
+    char a[64], b[64];
+    nnav_text_escape((const uint8_t *)"weight", 6, a, sizeof a);
+    nnav_text_escape((const uint8_t *)"wei\xe2\x80\x8bght", 9, b, sizeof b);
+    assert_string_not_equal(a, b);
+}
+
+/* Combining marks: one or two on a character is normal text (an accent,
+ * Vietnamese's two) and kept; from the third on, and a mark with no
+ * character before it to sit on, they are escaped. */
+static void test_combining_marks(void **state)
+{
+    (void)state;
+    EXPECT("e\xcc\x81", "e\xcc\x81");                            /* e + acute */
+    EXPECT("e\xcc\xa3\xcc\x82", "e\xcc\xa3\xcc\x82");            /* Vietnamese, decomposed */
+    EXPECT("e\xcc\x81\xcc\x82\xcc\x83", "e\xcc\x81\xcc\x82\\u{0303}");
+    EXPECT("Z\xcd\x91\xcd\x8b\xcd\x8c\xcd\x8a\xcc\xbd" "a",
+           "Z\xcd\x91\xcd\x8b\\u{034C}\\u{034A}\\u{033D}a"); /* Zalgo */
+    /* The count starts again at each character. */
+    EXPECT("a\xcc\x81\xcc\x81\xcc\x81" "b\xcc\x81",
+           "a\xcc\x81\xcc\x81\\u{0301}b\xcc\x81");
+    /* Nothing to sit on: at the start, and after an escape. */
+    EXPECT("\xcc\x81" "x", "\\u{0301}x");
+    EXPECT("\x1b\xcc\x81", "\\x1B\\u{0301}");
+    EXPECT("\\\xcc\x81", "\\\\\\u{0301}");
+    EXPECT("a\xe2\x80\x8d\xcc\x81", "a\\u{200D}\\u{0301}");
+    /* Marks of other blocks count too: Hebrew points, an enclosing circle,
+     * Devanagari signs. */
+    EXPECT("\xd7\xa9\xd7\x81\xd6\xbc", "\xd7\xa9\xd7\x81\xd6\xbc"); /* shin, dot, dagesh */
+    EXPECT("\xd7\xa9\xd7\x81\xd6\xbc\xd6\xb8\xd6\xb8", "\xd7\xa9\xd7\x81\xd6\xbc\\u{05B8}\\u{05B8}");
+    EXPECT("x\xe2\x83\x9d\xe2\x83\x9d\xe2\x83\x9d", "x\xe2\x83\x9d\xe2\x83\x9d\\u{20DD}");
+    EXPECT("\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7", "\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7"); /* क्ष */
+    /* An emoji with its presentation selector, a keycap: one and two marks. */
+    EXPECT("\xe2\x9d\xa4\xef\xb8\x8f", "\xe2\x9d\xa4\xef\xb8\x8f");
+    EXPECT("1\xef\xb8\x8f\xe2\x83\xa3", "1\xef\xb8\x8f\xe2\x83\xa3");
+    /* Precomposed accents and CJK are not marks at all. */
+    EXPECT("\xc3\xa9\xc3\xa9\xc3\xa9\xe6\xa8\xa1", "\xc3\xa9\xc3\xa9\xc3\xa9\xe6\xa8\xa1");
+    /* A long run stays bounded on screen: each further mark is 8 columns
+     * of plain text, never a pile on one cell. */
+    uint8_t z[2 + 2 * 60];
+    z[0] = 'o';
+    for (int i = 0; i < 60; i++)
+        z[1 + 2 * i] = 0xcd, z[2 + 2 * i] = (uint8_t)(0x80 + i % 0x30);
+    z[1 + 2 * 60] = 'k';
+    check_all(z, sizeof z, 1);
+}
+
 static void test_invalid_utf8(void **state)
 {
     (void)state;
@@ -323,7 +441,9 @@ static void test_random(void **state)
     static const uint8_t pool[] = {'a', '\\', 0x1b, 0x00, 0x7f, '\n', 0xc2, 0x80, 0x9b, 0xe2,
                                    0x80, 0xae, 0x81, 0xa6, 0xf0, 0x9f, 0x99, 0x82, 0xed, 0xa0,
                                    0xc3, 0xb6, 0xe6, 0xa8, 0xa1, 0xf4, 0x90, 0xf5, 0xbf, 0xef,
-                                   0xbb, 0xc0, 0xaf, 'x', '{', '}'};
+                                   0xbb, 0xc0, 0xaf, 'x', '{', '}',
+                                   /* combining marks (CC xx, CD 8F) and ZWJ (E2 80 8D) */
+                                   0xcc, 0xcc, 0xcc, 0x81, 0xcd, 0x8f, 0x8d};
     uint32_t s = 2024;
     uint8_t buf[24];
     for (int iter = 0; iter < 60000; iter++) {
@@ -458,6 +578,8 @@ int main(void)
         cmocka_unit_test(test_kept),
         cmocka_unit_test(test_controls),
         cmocka_unit_test(test_c1_and_bidi),
+        cmocka_unit_test(test_zero_width),
+        cmocka_unit_test(test_combining_marks),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_exhaustive_short),
         cmocka_unit_test(test_random),
