@@ -78,6 +78,17 @@ static int guard_add(const uint8_t *base, uint64_t size)
     return -1;
 }
 
+static int not_regular(const struct stat *st, const char *what, nnav_error *err)
+{
+    snprintf(err->msg, sizeof err->msg, "%s is not a regular file (%s)", what,
+             S_ISFIFO(st->st_mode) ? "a named pipe"
+             : S_ISDIR(st->st_mode) ? "a folder"
+             : S_ISSOCK(st->st_mode) ? "a socket"
+             : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device" : "not a file");
+    err->status = 2;
+    return -1;
+}
+
 int nnav_map_fd(int fd, const char *what, nnav_map *m, nnav_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -88,13 +99,17 @@ int nnav_map_fd(int fd, const char *what, nnav_map *m, nnav_error *err)
         err->status = 2;
         return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err->msg, sizeof err->msg, "%s is not a regular file", what);
-        err->status = 2;
-        return -1;
-    }
+    if (!S_ISREG(st.st_mode))
+        return not_regular(&st, what, err);
+    /* Opened with O_NONBLOCK so that a FIFO or a device could not hold
+     * open() forever; a regular file gets its ordinary blocking reads back. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0 && (fl & O_NONBLOCK))
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     m->dev = st.st_dev;
     m->ino = st.st_ino;
+    m->mtime = st.st_mtim;
+    m->ctime = st.st_ctim;
     m->size = (uint64_t)st.st_size;
     if (m->size == 0)
         return 0;
@@ -120,7 +135,13 @@ int nnav_map_open(const char *path, nnav_map *m, nnav_error *err)
 {
     memset(m, 0, sizeof *m);
     m->slot = -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Not a regular file: said without opening it (opening a device can do
+     * things, opening a FIFO waits for a writer). The descriptor is checked
+     * again below: the name may change hands in between. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return not_regular(&st, "the model", err);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         snprintf(err->msg, sizeof err->msg, "cannot open: %s", strerror(errno));
         err->status = 2;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include "nnav.h"
 
 typedef struct nnav_map {
@@ -11,6 +12,7 @@ typedef struct nnav_map {
     uint64_t size;
     dev_t dev;
     ino_t ino;
+    struct timespec mtime, ctime; /* when mapped: a later change is seen by comparing */
     int slot; /* in the SIGBUS guard's table, -1 when not guarded */
 } nnav_map;
 
