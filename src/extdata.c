@@ -11,6 +11,9 @@
 
 typedef struct ext_cookie {
     nnav_map map;
+    const char *dir;     /* the model's folder, where the name is walked again */
+    nnav_span loc, name; /* the location and the tensor's name, in the model's map */
+    uint64_t end;        /* offset + length: the file must hold this many bytes */
 } ext_cookie;
 
 static int refuse(nnav_error *err, const nnav_tensor *t, const char *why)
@@ -48,7 +51,16 @@ static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nna
         }
         memcpy(comp, loc.p + i, len);
         comp[len] = 0;
-        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        /* The data file is looked at before it is opened: opening a FIFO
+         * with a writer waiting would feed the writer, a device may act on
+         * open. O_NONBLOCK still covers what changes in between. */
+        struct stat pre;
+        if (last && fstatat(fd, comp, &pre, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(pre.st_mode) &&
+            !S_ISLNK(pre.st_mode)) {
+            close(fd);
+            return refuse(err, t, "not a regular file");
+        }
+        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK | O_NOCTTY : O_DIRECTORY);
         int nfd = openat(fd, comp, flags);
         int e = errno;
         close(fd);
@@ -135,8 +147,45 @@ int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *ou
     }
     out->p = c->map.base ? c->map.base + off : (const uint8_t *)"";
     out->n = len;
+    c->dir = m->dir;
+    c->loc = loc;
+    c->name = t->name;
+    c->end = off + len;
     *cookie = c;
     return 0;
+}
+
+int nnav_ext_shrank(const void *cookie, nnav_error *err)
+{
+    const ext_cookie *c = cookie;
+    if (!c)
+        return 0;
+    int gone = nnav_map_truncated(&c->map);
+    if (!gone) {
+        /* Cut inside the last page, the rest of that page reads as zeros
+         * without a fault: only the file's size now tells. The name is
+         * walked again as at open; if it leads to another file (replaced,
+         * removed), the mapped one is intact unless the guard saw a fault. */
+        nnav_error e;
+        nnav_tensor t = {.ext_location = c->loc};
+        int fd = open_inside(c->dir, c->loc, &t, &e);
+        struct stat st;
+        if (fd >= 0) {
+            gone = fstat(fd, &st) == 0 && st.st_dev == c->map.dev && st.st_ino == c->map.ino &&
+                   (uint64_t)st.st_size < c->end;
+            close(fd);
+        }
+    }
+    if (gone && err) {
+        char loc[200], name[200];
+        nnav_text_escape(c->loc.p, c->loc.n, loc, sizeof loc);
+        nnav_text_escape(c->name.p, c->name.n, name, sizeof name);
+        nnav_err_set(err, 0, 0,
+                     "external data file \"%s\" of tensor \"%s\" shrank while it was read: "
+                     "its values are not the file's",
+                     loc, name);
+    }
+    return gone;
 }
 
 void nnav_ext_release(void *cookie)

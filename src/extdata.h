@@ -14,5 +14,9 @@ int nnav_ext_map(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,
 int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
                         void **cookie, nnav_error *err);
 void nnav_ext_release(void *cookie);
+/* Nonzero when the data file behind a mapping lost bytes of the mapped range
+ * since it was mapped (what was read there is zeros, not the file's): check
+ * after reading, before release. Sets err, naming the file and the tensor. */
+int nnav_ext_shrank(const void *cookie, nnav_error *err);
 
 #endif

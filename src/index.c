@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model.h"
 
@@ -677,6 +678,29 @@ void nnav_model_close(nnav_model *m)
 }
 
 int nnav_model_truncated(const nnav_model *m) { return nnav_map_truncated(&m->map); }
+
+int nnav_model_changed(const nnav_model *m, char *why, size_t n)
+{
+    struct stat st;
+    const nnav_map *mp = &m->map;
+    const char *w = NULL;
+    if (stat(m->path, &st) != 0)
+        w = "it was removed or renamed";
+    else if (st.st_dev != mp->dev || st.st_ino != mp->ino)
+        w = "another file took its name";
+    else if ((uint64_t)st.st_size != mp->size)
+        w = "its size changed";
+    else if (st.st_mtim.tv_sec != mp->mtime.tv_sec || st.st_mtim.tv_nsec != mp->mtime.tv_nsec)
+        w = "it was written to";
+    else if (st.st_ctim.tv_sec != mp->ctime.tv_sec || st.st_ctim.tv_nsec != mp->ctime.tv_nsec)
+        w = "its inode changed";
+    if (!w)
+        return 0;
+    if (why && n)
+        snprintf(why, n, "%s", w);
+    return 1;
+}
+
 const nnav_model_facts *nnav_model_facts_get(const nnav_model *m) { return &m->facts; }
 
 /* ---- accessors ---- */

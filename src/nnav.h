@@ -243,6 +243,12 @@ void nnav_model_close(nnav_model *m);
 
 /* Nonzero when the mapped file shrank while open: what is shown may be stale. */
 int nnav_model_truncated(const nnav_model *m);
+/* Whether the file on disk is still the one opened: 0 when it is; 1 when it
+ * changed since (removed or renamed, another file under its name, or its
+ * size, modification time or inode status time differ), why in buf (may be
+ * NULL). Written in place, its bytes no longer match the index: a front end
+ * asks before it reads the file again (values, export). One stat() call. */
+int nnav_model_changed(const nnav_model *m, char *why, size_t n);
 
 const nnav_model_facts *nnav_model_facts_get(const nnav_model *m);
 
@@ -410,11 +416,20 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
 int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,
                       nnav_error *err);
 void nnav_tensor_bytes_release(void *cookie);
+/* Before release, after the bytes were used: nonzero (err set, naming the
+ * data file and the tensor) when the external data file lost part of the
+ * range since it was mapped, so what was read there is zeros, not the file's.
+ * 0 for a NULL cookie (raw bytes live in the model's own map). */
+int nnav_tensor_bytes_shrank(const void *cookie, nnav_error *err);
 
 /* ---- text ---- */
 /* Escape bytes from the file for a terminal: printable UTF-8 kept; control
- * characters, C1 controls, bidi overrides and invalid UTF-8 escaped as \xNN or
- * \u{NNNN}; backslash doubled. Always NUL-terminates; returns the length written. */
+ * characters, C1 controls, invalid UTF-8 and every invisible formatting
+ * character (bidi controls, zero-width spaces and joiners, the BOM, tags)
+ * escaped as \xNN or \u{NNNN}; combining marks kept up to two on a character,
+ * escaped from the third on and where there is no character to sit on (at
+ * the start, after an escape); backslash doubled. Always NUL-terminates;
+ * returns the length written. */
 size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n);
 /* Same for a NUL-terminated string (e.g. a path given on the command line). */
 size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);

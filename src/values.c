@@ -658,6 +658,8 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
         if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
             return -1;
         rc = values_raw(tt, data, &a, err);
+        if (rc == 0 && nnav_ext_shrank(cookie, err))
+            rc = -1;
         nnav_tensor_bytes_release(cookie);
     }
     if (rc < 0)
@@ -692,6 +694,11 @@ int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **co
 void nnav_tensor_bytes_release(void *cookie)
 {
     nnav_ext_release(cookie);
+}
+
+int nnav_tensor_bytes_shrank(const void *cookie, nnav_error *err)
+{
+    return nnav_ext_shrank(cookie, err);
 }
 
 /* ---- structured types ---- */

@@ -569,6 +569,24 @@ static void goto_target(ui *u, const char *s)
     ui_message(u, R_ERROR, "no node index, graph path or name '%s'", esc);
 }
 
+/* The model file was changed on disk since it was opened (written in place,
+ * replaced, removed): the index no longer says where its bytes are, so what
+ * would be read now is not what is shown. Says so on the status line and
+ * returns 1; the caller refuses to read the file (values, statistics,
+ * export). Moving about goes on, on what was read at open. */
+static int model_changed(ui *u)
+{
+    char why[128], name[300];
+    if (!nnav_model_changed(u->m, why, sizeof why))
+        return 0;
+    const char *slash = strrchr(u->path, '/');
+    nnav_text_escape_cstr(slash && slash[1] ? slash + 1 : u->path, name, sizeof name);
+    ui_message(u, R_ERROR, "%s changed on disk since it was opened (%s): values and export "
+                           "refused; quit and reopen it",
+               name, why);
+    return 1;
+}
+
 static void prompt_done(ui *u, int accept)
 {
     int kind = u->prompt;
@@ -602,6 +620,16 @@ static void prompt_done(ui *u, int accept)
     case PROMPT_REGION_IN:
     case PROMPT_REGION_OUT:
     case PROMPT_OVERWRITE:
+        /* The file may have changed while the name was typed. */
+        if (accept && model_changed(u)) {
+            char msg[sizeof u->msg];
+            memcpy(msg, u->msg, sizeof msg);
+            exporter_prompt_done(u, kind, 0);
+            u->prompt = PROMPT_NONE;
+            memcpy(u->msg, msg, sizeof msg);
+            u->msg_role = R_ERROR;
+            break;
+        }
         exporter_prompt_done(u, kind, accept);
         break;
     default:
@@ -722,6 +750,8 @@ static void help_key(ui *u, enum request r, int code, wint_t wc)
 static void request(ui *u, enum request r)
 {
     pane *p = ui_pane(u, u->focus);
+    if ((r == REQ_STATS || r == REQ_EXPORT || r == REQ_EXPORT_REGION) && model_changed(u))
+        return;
     if (r != REQ_NONE && p->ops->request && p->ops->request(u, p, r))
         return;
     switch (r) {
@@ -1021,6 +1051,8 @@ int nnav_tui_run(const char *path)
     while (!u->quit && !got_signal) {
         if (nnav_model_truncated(m) && !u->msg[0])
             ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+        else if (!u->msg[0] && !u->prompt)
+            model_changed(u);
         draw_screen(u);
         /* Busy with a search: poll for keys between slices; idle: wake for signals. */
         timeout(find_pending(u) ? 0 : 250);

@@ -10,7 +10,9 @@
 #include "testutil.h"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
@@ -200,6 +202,70 @@ static void test_short_length_stays_inside(void **state)
     nnav_error err;
     assert_int_equal(nnav_tensor_values(m, tu_tensor(m, "w"), NVALS, 0, &vals, &err), 0);
     assert_int_equal(vals.count, 0); /* offset == size: nothing to read */
+    nnav_model_close(m);
+}
+
+/* ---- a data file that shrinks while it is read ---- */
+
+/* The cut comes at a set moment, not by racing a reader: this program's own
+ * mmap (the core is linked in statically, so its calls come here instead of
+ * libc's) cuts the armed file right after it is mapped, before a byte of the
+ * mapping is read. */
+static char cut_path[4096];
+static off_t cut_to;
+static int cuts_done;
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    void *p = (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+    struct stat a, b;
+    if (cut_path[0] && fd >= 0 && p != MAP_FAILED && fstat(fd, &a) == 0 &&
+        stat(cut_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+        truncate(cut_path, cut_to) == 0)
+        cuts_done++;
+    return p;
+}
+
+/* Cut to nothing, the mapped pages are gone (a read faults, the guard puts
+ * zeros there); cut inside the page that holds the tensor, the rest of that
+ * page reads as zeros without any fault. Either way the values are not the
+ * file's: an error naming the data file and the tensor, not zeros. */
+static void test_shrinks_while_read(void **state)
+{
+    (void)state;
+    const char *dir = tu_tmpdir("ext_shrink");
+    static const off_t cuts[] = {0, 100, DATA_OFF};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        for (int stats = 0; stats <= 1; stats++) {
+            write_data(tu_join(dir, "w.bin"));
+            nnav_model *m = tu_open(std_model(dir, "w.bin"));
+            uint32_t t = tu_tensor(m, "w");
+            double v[NVALS];
+            nnav_values vals = {.v = v};
+            nnav_error err;
+            memset(&err, 0, sizeof err);
+            snprintf(cut_path, sizeof cut_path, "%s", tu_join(dir, "w.bin"));
+            cut_to = cuts[i];
+            cuts_done = 0;
+            int r = nnav_tensor_values(m, t, NVALS, stats, &vals, &err);
+            cut_path[0] = 0;
+            nnav_model_close(m);
+            assert_int_equal(cuts_done, 1);
+            if (r == 0)
+                fail_msg("cut to %lld bytes while read: %zu values given (first %g, min %g, "
+                         "max %g), no error",
+                         (long long)cuts[i], vals.count, vals.count ? v[0] : 0.0, vals.min,
+                         vals.max);
+            assert_int_equal(err.status, 2);
+            tu_assert_contains(err.msg, "\"w.bin\"");
+            tu_assert_contains(err.msg, "tensor \"w\"");
+            tu_assert_contains(err.msg, "shrank");
+        }
+    }
+    /* Untouched, the same read is fine: the check does not cry wolf. */
+    write_data(tu_join(dir, "w.bin"));
+    nnav_model *m = tu_open(std_model(dir, "w.bin"));
+    check_good_values(m, NVALS);
     nnav_model_close(m);
 }
 
@@ -501,6 +567,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good),
         cmocka_unit_test(test_short_length_stays_inside),
+        cmocka_unit_test(test_shrinks_while_read),
         cmocka_unit_test(test_dotdot),
         cmocka_unit_test(test_absolute),
         cmocka_unit_test(test_symlinked_file),

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nnav.h"
@@ -113,6 +114,74 @@ static void test_external_truncated_while_reading(void **state)
     rmdir(dir);
 }
 
+/* nnav_model_changed: the file on disk against what was opened. */
+static void test_model_changed(void **state)
+{
+    char path[8192], other[8192], src[8192], why[128];
+    snprintf(path, sizeof path, "%s/changed_model.onnx", tmp);
+    snprintf(other, sizeof other, "%s/changed_other.onnx", tmp);
+    snprintf(src, sizeof src, "%s/cnn.onnx", samples);
+    copy_file(src, path);
+    nnav_model *m;
+    nnav_error err;
+    assert_int_equal(nnav_model_open(path, NULL, &m, &err), 0);
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 0);
+    /* Read again, nothing written: unchanged. */
+    copy_file(path, other);
+    assert_int_equal(nnav_model_changed(m, NULL, 0), 0);
+    /* One byte written in place, the size kept: the modification time moves
+     * (set here, so no clock granularity is waited for). */
+    int fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, "x", 1, 200), 1);
+    struct timespec ts[2] = {{0, UTIME_OMIT}, {1000000000, 0}};
+    assert_int_equal(futimens(fd, ts), 0);
+    close(fd);
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 1);
+    assert_string_equal(why, "it was written to");
+    nnav_model_close(m);
+
+    /* Only the inode's status: a new hard link. */
+    copy_file(src, path);
+    assert_int_equal(nnav_model_open(path, NULL, &m, &err), 0);
+    unlink(other);
+    struct stat before, after;
+    assert_int_equal(stat(path, &before), 0);
+    for (int i = 0; i < 200; i++) {
+        /* ctime has the kernel's coarse clock: link until it moves. */
+        unlink(other);
+        assert_int_equal(link(path, other), 0);
+        assert_int_equal(stat(path, &after), 0);
+        if (after.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+            after.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
+            break;
+        usleep(1000);
+    }
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 1);
+    assert_string_equal(why, "its inode changed");
+    unlink(other);
+    /* Grown: the size. */
+    FILE *f = fopen(path, "ab");
+    assert_non_null(f);
+    fputc(0, f);
+    fclose(f);
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 1);
+    assert_string_equal(why, "its size changed");
+    nnav_model_close(m);
+
+    /* Another file renamed over it; then gone. */
+    copy_file(src, path);
+    assert_int_equal(nnav_model_open(path, NULL, &m, &err), 0);
+    copy_file(src, other);
+    assert_int_equal(rename(other, path), 0);
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 1);
+    assert_string_equal(why, "another file took its name");
+    unlink(path);
+    assert_int_equal(nnav_model_changed(m, why, sizeof why), 1);
+    assert_string_equal(why, "it was removed or renamed");
+    nnav_model_close(m);
+}
+
 int main(void)
 {
     const char *t = getenv("NNAV_TMP"), *s = getenv("NNAV_SAMPLES");
@@ -125,6 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_truncated_while_open),
         cmocka_unit_test(test_external_truncated_while_reading),
+        cmocka_unit_test(test_model_changed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
