@@ -1717,7 +1717,7 @@ static void count_fact(nnav_shapes_stats *st, const nnav_shapes *s, const nnav_f
         const nnav_dim *d = nnav_shapes_dims(s, f->dims);
         int full = 1;
         for (int32_t i = 0; i < f->rank; i++)
-            full &= d[i] != NNAV_DIM_UNKNOWN;
+            full &= !nnav_dim_is_unknown(d[i]);
         st->shaped++;
         st->full += full;
     }
@@ -1742,7 +1742,7 @@ static void yaml_fact_shape(nnav_yw *w, const nnav_shapes *s, const nnav_fact *f
     nnav_yw_seq_flow(w);
     for (int32_t i = 0; i < f->rank; i++) {
         if (nnav_dim_is_num(dims[i])) {
-            nnav_yw_int(w, dims[i]);
+            nnav_yw_int(w, nnav_dim_val(dims[i]));
         } else if (nnav_dim_is_sym(dims[i])) {
             nnav_dim_format(s, dims[i], d, sizeof d);
             nnav_yw_cstr(w, d);
@@ -1780,7 +1780,7 @@ static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
     if (whole && !f->not_tensor) {
         const nnav_dim *d = nnav_shapes_dims(s, f->dims);
         for (int32_t i = 0; i < f->rank; i++)
-            whole &= d[i] != NNAV_DIM_UNKNOWN;
+            whole &= !nnav_dim_is_unknown(d[i]);
     }
     const char *why = nnav_shapes_why(s, f->why);
     return !whole && why && why[0] ? why : NULL;

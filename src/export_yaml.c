@@ -57,7 +57,7 @@ static void emit_inferred(nnav_yw *w, const nnav_shapes *s, const nnav_fact *f)
         nnav_yw_seq_flow(w);
         for (int32_t i = 0; i < f->rank; i++) {
             if (nnav_dim_is_num(d[i])) {
-                nnav_yw_int(w, d[i]);
+                nnav_yw_int(w, nnav_dim_val(d[i]));
             } else if (nnav_dim_is_sym(d[i])) {
                 nnav_dim_format(s, d[i], buf, sizeof buf);
                 nnav_yw_cstr(w, buf);

@@ -28,11 +28,16 @@ typedef struct sd_str {
     uint32_t off, len;
     uint8_t sum;   /* has a top-level + or -: needs parentheses under * and / */
     uint8_t atom;  /* a named dim from the file */
+    uint8_t min;   /* "min(a,b)": its operands are min_a and min_b */
     int64_t eval;  /* its number with named dims at their bound values */
-    nnav_dim min_a, min_b; /* "min(a,b)": its operands (both 0 for other bases) */
+    nnav_dim min_a, min_b;
 } sd_str;
 
-/* A symbolic dim: coef * base + add. */
+/* A symbolic dim: coef * base + add, coef and add of magnitude at most
+ * NNAV_DIM_MAX (so that negating them or adding two never overflows). Its
+ * nnav_dim encodes its index in S->syms: SYM0 + index, below -NNAV_DIM_MAX
+ * and above INT64_MIN (unknown), which no number reaches. */
+#define SYM0 (INT64_MIN + 1)
 typedef struct sd_sym {
     uint32_t base;
     int64_t coef, add;
@@ -168,7 +173,8 @@ static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int sum, int64_
         S->oom = 1;
         return NNAV_NONE;
     }
-    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, eval, 0, 0};
+    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, 0, eval, NNAV_DIM_UNKNOWN,
+                  NNAV_DIM_UNKNOWN};
     id = S->strs.n - 1;
     if (tab_put(S, &S->strtab, h, id, str_rehash) < 0)
         return NNAV_NONE;
@@ -189,19 +195,32 @@ static int sym_eq(const nnav_shapes *S, uint32_t id, const void *key)
     return a->base == b->base && a->coef == b->coef && a->add == b->add;
 }
 
+/* The only place a symbolic dim is made. */
+static nnav_dim sym_dim(uint32_t id)
+{
+    nnav_dim d;
+    d.enc_ = SYM0 + (int64_t)id;
+    return d;
+}
+
+static int in_range(int64_t v)
+{
+    return v >= -NNAV_DIM_MAX && v <= NNAV_DIM_MAX;
+}
+
 static nnav_dim sym_get(nnav_shapes *S, uint32_t base, int64_t coef, int64_t add)
 {
-    if (base == NNAV_NONE)
+    if (base == NNAV_NONE || !in_range(coef) || !in_range(add))
         return NNAV_DIM_UNKNOWN;
     if (coef == 0)
-        return add;
+        return nnav_dim_num(add);
     sd_sym key;
     memset(&key, 0, sizeof key); /* padding takes part in the hash */
     key.base = base, key.coef = coef, key.add = add;
     uint64_t h = sym_hash(&key);
     uint32_t id = tab_find(S, &S->symtab, h, sym_eq, &key);
     if (id != NNAV_NONE)
-        return NNAV_DIM_SYM0 + (nnav_dim)id;
+        return sym_dim(id);
     sd_sym *y = nnav_vec_push(S->syms);
     if (!y) {
         S->oom = 1;
@@ -211,12 +230,20 @@ static nnav_dim sym_get(nnav_shapes *S, uint32_t base, int64_t coef, int64_t add
     id = S->syms.n - 1;
     if (tab_put(S, &S->symtab, h, id, sym_rehash) < 0)
         return NNAV_DIM_UNKNOWN;
-    return NNAV_DIM_SYM0 + (nnav_dim)id;
+    return sym_dim(id);
 }
 
-static const sd_sym *sym_of(const nnav_shapes *S, nnav_dim d)
+/* The symbol d stands for, copied (making symbols moves the table), or 0
+ * when d is not a symbol of this table. */
+static int sym_of(const nnav_shapes *S, nnav_dim d, sd_sym *out)
 {
-    return nnav_dim_is_sym(d) ? &S->syms.v[d - NNAV_DIM_SYM0] : NULL;
+    if (!nnav_dim_is_sym(d))
+        return 0;
+    uint64_t k = (uint64_t)(d.enc_ - SYM0);
+    if (k >= S->syms.n)
+        return 0;
+    *out = S->syms.v[k];
+    return 1;
 }
 
 /* A named dim from the file. */
@@ -236,12 +263,12 @@ static nnav_dim sd_atom(nnav_shapes *S, nnav_span name)
 int64_t nnav_dim_eval(const nnav_shapes *S, nnav_dim d)
 {
     if (nnav_dim_is_num(d))
-        return d >= 0 ? d : -1;
-    const sd_sym *y = sym_of(S, d);
-    if (!y)
+        return nnav_dim_val(d) >= 0 ? nnav_dim_val(d) : -1;
+    sd_sym y;
+    if (!sym_of(S, d, &y))
         return -1;
-    int64_t b = S->strs.v[y->base].eval, r;
-    if (b < 0 || __builtin_mul_overflow(b, y->coef, &r) || __builtin_add_overflow(r, y->add, &r) ||
+    int64_t b = S->strs.v[y.base].eval, r;
+    if (b < 0 || __builtin_mul_overflow(b, y.coef, &r) || __builtin_add_overflow(r, y.add, &r) ||
         r < 0)
         return -1;
     return r;
@@ -279,10 +306,11 @@ static void sym_put(const nnav_shapes *S, nnav_sbuf *b, const sd_sym *y, int par
 
 static void dim_put(const nnav_shapes *S, nnav_sbuf *b, nnav_dim d, int paren)
 {
+    sd_sym y;
     if (nnav_dim_is_num(d))
-        nnav_sb_printf(b, "%lld", (long long)d);
-    else if (nnav_dim_is_sym(d))
-        sym_put(S, b, sym_of(S, d), paren);
+        nnav_sb_printf(b, "%lld", (long long)nnav_dim_val(d));
+    else if (sym_of(S, d, &y))
+        sym_put(S, b, &y, paren);
     else
         nnav_sb_put(b, "?");
 }
@@ -333,7 +361,13 @@ static int64_t eval2(const nnav_shapes *S, nnav_dim a, nnav_dim b, char op)
 }
 
 #define NUM(d) nnav_dim_is_num(d)
-#define UNK(d) ((d) == NNAV_DIM_UNKNOWN)
+#define UNK(d) nnav_dim_is_unknown(d)
+#define VAL(d) nnav_dim_val(d)
+
+/* Every result below is made by nnav_dim_num() or sym_get(), both of which
+ * give unknown past the dim range, and every int64_t operation on the
+ * numbers is checked: an overflow gives unknown. Symbols are copied out of
+ * the table (sym_of) before any call that may add to it. */
 
 nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b)
 {
@@ -341,33 +375,36 @@ nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b)
         return NNAV_DIM_UNKNOWN;
     int64_t r;
     if (NUM(a) && NUM(b))
-        return __builtin_add_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+        return __builtin_add_overflow(VAL(a), VAL(b), &r) ? NNAV_DIM_UNKNOWN : nnav_dim_num(r);
     if (NUM(a)) {
         nnav_dim t = a;
         a = b, b = t;
     }
-    const sd_sym *x = sym_of(S, a);
+    sd_sym x, y;
+    if (!sym_of(S, a, &x))
+        return NNAV_DIM_UNKNOWN;
     if (NUM(b))
-        return __builtin_add_overflow(x->add, b, &r) ? NNAV_DIM_UNKNOWN
-                                                     : sym_get(S, x->base, x->coef, r);
-    const sd_sym *y = sym_of(S, b);
+        return __builtin_add_overflow(x.add, VAL(b), &r) ? NNAV_DIM_UNKNOWN
+                                                        : sym_get(S, x.base, x.coef, r);
+    if (!sym_of(S, b, &y))
+        return NNAV_DIM_UNKNOWN;
     int64_t c;
-    if (x->base == y->base) {
-        if (__builtin_add_overflow(x->coef, y->coef, &c) ||
-            __builtin_add_overflow(x->add, y->add, &r))
+    if (x.base == y.base) {
+        if (__builtin_add_overflow(x.coef, y.coef, &c) || __builtin_add_overflow(x.add, y.add, &r))
             return NNAV_DIM_UNKNOWN;
-        return sym_get(S, x->base, c, r);
+        return sym_get(S, x.base, c, r);
     }
     return sd_combine(S, a, "+", b, eval2(S, a, b, '+'));
 }
 
 static nnav_dim sd_scale(nnav_shapes *S, nnav_dim a, int64_t k)
 {
-    const sd_sym *x = sym_of(S, a);
+    sd_sym x;
     int64_t c, r;
-    if (__builtin_mul_overflow(x->coef, k, &c) || __builtin_mul_overflow(x->add, k, &r))
+    if (!sym_of(S, a, &x) || __builtin_mul_overflow(x.coef, k, &c) ||
+        __builtin_mul_overflow(x.add, k, &r))
         return NNAV_DIM_UNKNOWN;
-    return sym_get(S, x->base, c, r);
+    return sym_get(S, x.base, c, r);
 }
 
 nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b)
@@ -376,14 +413,19 @@ nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b)
         return NNAV_DIM_UNKNOWN;
     int64_t r;
     if (NUM(a) && NUM(b))
-        return __builtin_sub_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+        return __builtin_sub_overflow(VAL(a), VAL(b), &r) ? NNAV_DIM_UNKNOWN : nnav_dim_num(r);
+    sd_sym x, y;
     if (NUM(b)) {
-        const sd_sym *x = sym_of(S, a);
-        return __builtin_sub_overflow(x->add, b, &r) ? NNAV_DIM_UNKNOWN
-                                                     : sym_get(S, x->base, x->coef, r);
+        if (!sym_of(S, a, &x) || __builtin_sub_overflow(x.add, VAL(b), &r))
+            return NNAV_DIM_UNKNOWN;
+        return sym_get(S, x.base, x.coef, r);
     }
     nnav_dim nb = sd_scale(S, b, -1);
-    if (UNK(nb) || NUM(a) || sym_of(S, a)->base == sym_of(S, nb)->base)
+    if (UNK(nb) || NUM(a))
+        return nnav_sd_add(S, a, nb);
+    if (!sym_of(S, a, &x) || !sym_of(S, nb, &y))
+        return NNAV_DIM_UNKNOWN;
+    if (x.base == y.base)
         return nnav_sd_add(S, a, nb);
     int64_t ea = nnav_dim_eval(S, a), eb = nnav_dim_eval(S, b);
     return sd_combine(S, a, "-", b, ea >= 0 && eb >= 0 && ea >= eb ? ea - eb : -1);
@@ -391,26 +433,30 @@ nnav_dim nnav_sd_sub(nnav_shapes *S, nnav_dim a, nnav_dim b)
 
 nnav_dim nnav_sd_mul(nnav_shapes *S, nnav_dim a, nnav_dim b)
 {
-    if (a == 0 || b == 0)
-        return 0;
+    if (nnav_dim_is(a, 0) || nnav_dim_is(b, 0))
+        return nnav_dim_num(0);
     if (UNK(a) || UNK(b))
         return NNAV_DIM_UNKNOWN;
     int64_t r;
     if (NUM(a) && NUM(b))
-        return __builtin_mul_overflow(a, b, &r) || !NUM(r) ? NNAV_DIM_UNKNOWN : r;
+        return __builtin_mul_overflow(VAL(a), VAL(b), &r) ? NNAV_DIM_UNKNOWN : nnav_dim_num(r);
     if (NUM(a))
-        return sd_scale(S, b, a);
+        return sd_scale(S, b, VAL(a));
     if (NUM(b))
-        return sd_scale(S, a, b);
-    const sd_sym *x = sym_of(S, a), *y = sym_of(S, b);
-    if (!x->add && !y->add) {
+        return sd_scale(S, a, VAL(b));
+    sd_sym x, y;
+    if (!sym_of(S, a, &x) || !sym_of(S, b, &y))
+        return NNAV_DIM_UNKNOWN;
+    if (!x.add && !y.add) {
         /* (2*h)*(3*w) is h*w*6: numbers out, bases in a fixed order, so
          * that the same product is the same symbol however it was built. */
         int64_t k;
-        if (__builtin_mul_overflow(x->coef, y->coef, &k))
+        if (__builtin_mul_overflow(x.coef, y.coef, &k))
             return NNAV_DIM_UNKNOWN;
-        nnav_dim p = sym_get(S, x->base, 1, 0), q = sym_get(S, y->base, 1, 0);
-        const sd_str *ps = &S->strs.v[x->base], *qs = &S->strs.v[y->base];
+        nnav_dim p = sym_get(S, x.base, 1, 0), q = sym_get(S, y.base, 1, 0);
+        if (UNK(p) || UNK(q))
+            return NNAV_DIM_UNKNOWN;
+        const sd_str *ps = &S->strs.v[x.base], *qs = &S->strs.v[y.base];
         size_t n = ps->len < qs->len ? ps->len : qs->len;
         int c = memcmp(S->text.v + ps->off, S->text.v + qs->off, n);
         if (c > 0 || (c == 0 && ps->len > qs->len)) {
@@ -423,58 +469,63 @@ nnav_dim nnav_sd_mul(nnav_shapes *S, nnav_dim a, nnav_dim b)
     return sd_combine(S, a, "*", b, eval2(S, a, b, '*'));
 }
 
+/* Floor of a / k for k > 0 (callers check; then neither / nor % overflows). */
 static int64_t floor_div(int64_t a, int64_t k)
 {
     int64_t q = a / k;
-    return (a % k != 0 && ((a < 0) != (k < 0))) ? q - 1 : q;
+    return (a % k != 0 && a < 0) ? q - 1 : q;
 }
 
 nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b)
 {
-    if (a == 0)
-        return 0;
-    if (UNK(a) || UNK(b) || b == 0 || (NUM(b) && b < 0))
-        return NNAV_DIM_UNKNOWN;
-    if (b == 1)
+    if (nnav_dim_is(a, 0))
+        return a;
+    if (UNK(a) || UNK(b) || (NUM(b) && VAL(b) <= 0))
+        return NNAV_DIM_UNKNOWN; /* no division by 0, by a negative, or of INT64_MIN by -1 */
+    if (nnav_dim_is(b, 1))
         return a;
     if (NUM(a) && NUM(b))
-        return floor_div(a, b);
+        return nnav_dim_num(floor_div(VAL(a), VAL(b)));
+    sd_sym x, y;
     if (NUM(b)) {
-        const sd_sym *x = sym_of(S, a);
-        if (x->coef % b == 0)
-            return sym_get(S, x->base, x->coef / b, floor_div(x->add, b));
+        if (!sym_of(S, a, &x))
+            return NNAV_DIM_UNKNOWN;
+        if (x.coef % VAL(b) == 0)
+            return sym_get(S, x.base, x.coef / VAL(b), floor_div(x.add, VAL(b)));
         int64_t e = nnav_dim_eval(S, a);
-        return sd_combine(S, a, "/", b, e >= 0 ? e / b : -1);
+        return sd_combine(S, a, "/", b, e >= 0 ? e / VAL(b) : -1);
     }
-    if (a == b)
-        return 1;
-    const sd_sym *x = sym_of(S, a), *y = sym_of(S, b);
-    if (x && y && x->base == y->base && !x->add && !y->add && x->coef % y->coef == 0)
-        return x->coef / y->coef; /* batch*seq*768 / (batch*seq*12) */
+    if (nnav_dim_eq(a, b))
+        return nnav_dim_num(1);
+    /* batch*seq*768 / (batch*seq*12); coefficients are within the dim range
+     * and never 0, so neither % nor / overflows */
+    if (sym_of(S, a, &x) && sym_of(S, b, &y) && x.base == y.base && !x.add && !y.add &&
+        y.coef != 0 && x.coef % y.coef == 0)
+        return nnav_dim_num(x.coef / y.coef);
     return sd_combine(S, a, "/", b, eval2(S, a, b, '/'));
 }
 
 nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b)
 {
-    if (NUM(b) && b >= 1)
-        return nnav_sd_div(S, nnav_sd_add(S, a, b - 1), b);
-    if (a == b && !UNK(a))
-        return 1;
+    if (NUM(b) && VAL(b) >= 1)
+        return nnav_sd_div(S, nnav_sd_add(S, a, nnav_dim_num(VAL(b) - 1)), b);
+    if (nnav_dim_eq(a, b) && !UNK(a))
+        return nnav_dim_num(1);
     return NNAV_DIM_UNKNOWN;
 }
 
 int nnav_sd_same(nnav_dim a, nnav_dim b)
 {
-    return a == b && !UNK(a);
+    return nnav_dim_eq(a, b) && !UNK(a);
 }
 
 /* The operands of a "min(x,y)" dim, or 0. */
 static int min_args(const nnav_shapes *S, nnav_dim d, nnav_dim *x, nnav_dim *y)
 {
-    const sd_sym *s = sym_of(S, d);
-    if (!s || s->coef != 1 || s->add || !S->strs.v[s->base].min_a)
+    sd_sym s;
+    if (!sym_of(S, d, &s) || s.coef != 1 || s.add || !S->strs.v[s.base].min)
         return 0;
-    *x = S->strs.v[s->base].min_a, *y = S->strs.v[s->base].min_b;
+    *x = S->strs.v[s.base].min_a, *y = S->strs.v[s.base].min_b;
     return 1;
 }
 
@@ -483,8 +534,8 @@ nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b)
     if (UNK(a) || UNK(b))
         return NNAV_DIM_UNKNOWN;
     if (NUM(a) && NUM(b))
-        return a < b ? a : b;
-    if (a == b)
+        return VAL(a) < VAL(b) ? a : b;
+    if (nnav_dim_eq(a, b))
         return a;
     if (NUM(a)) { /* "min(seq,512)": the symbol first, one spelling per pair */
         nnav_dim t = a;
@@ -503,15 +554,15 @@ nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b)
     uint32_t base = str_get(S, buf, sb.o, 0, x < 0 || y < 0 ? -1 : x < y ? x : y, 0);
     if (base == NNAV_NONE)
         return NNAV_DIM_UNKNOWN;
-    S->strs.v[base].min_a = a, S->strs.v[base].min_b = b;
+    S->strs.v[base].min = 1, S->strs.v[base].min_a = a, S->strs.v[base].min_b = b;
     return sym_get(S, base, 1, 0);
 }
 
 nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad)
 {
-    if (a == 1)
+    if (nnav_dim_is(a, 1))
         return b;
-    if (b == 1 || a == b)
+    if (nnav_dim_is(b, 1) || nnav_dim_eq(a, b))
         return a;
     if (NUM(a) && NUM(b)) {
         *bad = 1;
@@ -521,9 +572,9 @@ nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad)
      * ids are): min(x,c) is 1 only when x is, and otherwise the two must be
      * equal, so the result is x. */
     nnav_dim x, y;
-    if (min_args(S, b, &x, &y) && (x == a || y == a))
+    if (min_args(S, b, &x, &y) && (nnav_dim_eq(x, a) || nnav_dim_eq(y, a)))
         return a;
-    if (min_args(S, a, &x, &y) && (x == b || y == b))
+    if (min_args(S, a, &x, &y) && (nnav_dim_eq(x, b) || nnav_dim_eq(y, b)))
         return b;
     /* A size other than 1 wins over what is not known: the other must be
      * that size or 1, and either way the result is that size. */
@@ -628,7 +679,8 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
         if (nd <= NNAV_RANK_MAX) {
             f->rank = (int32_t)nd;
             for (uint32_t i = 0; i < nd; i++)
-                d[i] = m->dims.v[first + i] >= 0 ? m->dims.v[first + i] : NNAV_DIM_UNKNOWN;
+                d[i] = m->dims.v[first + i] >= 0 ? nnav_dim_num(m->dims.v[first + i])
+                                                 : NNAV_DIM_UNKNOWN;
         }
         f->src = NNAV_SRC_FILE;
         return 1;
@@ -663,7 +715,8 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
     if (hs && rank <= NNAV_RANK_MAX) {
         f->rank = (int32_t)rank;
         for (size_t i = 0; i < rank; i++)
-            d[i] = raw[i] >= 0 ? raw[i] : params[i].n ? sd_atom(S, params[i]) : NNAV_DIM_UNKNOWN;
+            d[i] = raw[i] >= 0 ? nnav_dim_num(raw[i])
+                   : params[i].n ? sd_atom(S, params[i]) : NNAV_DIM_UNKNOWN;
     }
     return 1;
 }
@@ -686,6 +739,12 @@ int nnav_shapes_file_fact(const nnav_shapes *s, uint32_t v, nnav_fact *out, nnav
 static int fact_empty(const nnav_fact *f)
 {
     return f->dtype == 0 && f->rank < 0 && !f->not_tensor;
+}
+
+/* A size: a number >= 0 (not a symbol, an unknown or a folded -1). */
+static int is_size(nnav_dim d)
+{
+    return nnav_dim_is_num(d) && nnav_dim_val(d) >= 0;
 }
 
 /* Settle value v: its inferred fact (already in facts[v], src INFERRED or
@@ -716,7 +775,7 @@ static void settle(nnav_shapes *S, uint32_t v)
     if (!clash && F.rank >= 0 && I->rank >= 0) {
         const nnav_dim *id = S->dims.v + I->dims;
         for (int32_t i = 0; i < F.rank; i++)
-            if (fd[i] >= 0 && id[i] >= 0 && fd[i] != id[i])
+            if (is_size(fd[i]) && is_size(id[i]) && !nnav_dim_eq(fd[i], id[i]))
                 clash = 1;
     }
     if (clash) {
@@ -736,7 +795,8 @@ static void settle(nnav_shapes *S, uint32_t v)
         int better = 0;
         memcpy(d, S->dims.v + I->dims, (size_t)I->rank * sizeof *d);
         for (int32_t i = 0; i < F.rank; i++)
-            if ((fd[i] >= 0 && d[i] < 0) || (fd[i] != NNAV_DIM_UNKNOWN && d[i] == NNAV_DIM_UNKNOWN))
+            if ((is_size(fd[i]) && !is_size(d[i])) ||
+                (!nnav_dim_is_unknown(fd[i]) && nnav_dim_is_unknown(d[i])))
                 d[i] = fd[i], better = 1;
         if (better)
             I->dims = dims_put(S, d, (size_t)F.rank);
@@ -817,7 +877,7 @@ int nnav_ix_ints(const nnav_ictx *ix, uint32_t i, int64_t *buf, size_t max)
          * element is not a number. */
         if (!nnav_dim_is_num(v[k]))
             return -1;
-        buf[k] = v[k];
+        buf[k] = nnav_dim_val(v[k]);
     }
     return n;
 }
@@ -1002,7 +1062,7 @@ void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, cons
         return;
     nnav_dim tmp[NNAV_FOLD_MAX];
     memcpy(tmp, vals, n * sizeof *tmp);
-    nnav_dim len = (nnav_dim)n;
+    nnav_dim len = nnav_dim_num((int64_t)n);
     nnav_ix_out(ix, o, dtype, scalar ? 0 : 1, &len);
     nnav_fact *f = &ix->S->facts[v];
     f->fold = dims_put(ix->S, tmp, n);
@@ -1194,7 +1254,7 @@ static int fact_complete(const nnav_shapes *S, const nnav_fact *f)
     if (!f->dtype || f->rank < 0)
         return 0;
     for (int32_t i = 0; i < f->rank; i++)
-        if (S->dims.v[f->dims + i] == NNAV_DIM_UNKNOWN)
+        if (nnav_dim_is_unknown(S->dims.v[f->dims + i]))
             return 0;
     return 1;
 }
@@ -1222,8 +1282,8 @@ static int tf_const(nnav_ictx *ix)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
     nnav_dim d[NNAV_RANK_MAX];
     for (uint32_t i = 0; i < t->ndims; i++)
-        d[i] = ix->m->dims.v[t->dims_first + i] >= 0 ? ix->m->dims.v[t->dims_first + i]
-                                                      : NNAV_DIM_UNKNOWN;
+        d[i] = ix->m->dims.v[t->dims_first + i] >= 0
+                   ? nnav_dim_num(ix->m->dims.v[t->dims_first + i]) : NNAV_DIM_UNKNOWN;
     nnav_ix_out(ix, 0, t->dtype, (int32_t)t->ndims, d);
     return 0;
 }
@@ -1388,7 +1448,7 @@ static void fold_tensor(nnav_shapes *S, uint32_t v, uint32_t t)
     for (int i = 0; i < n; i++) {
         if (buf[i] < -9.0e15 || buf[i] > 9.0e15)
             return;
-        d[i] = (nnav_dim)buf[i];
+        d[i] = nnav_dim_num((int64_t)buf[i]);
     }
     f->fold = dims_put(S, d, (size_t)n);
     f->fold_n = f->fold == NNAV_NONE ? 0 : (uint32_t)n;
@@ -1646,7 +1706,7 @@ void nnav_shapes_stats_get(const nnav_shapes *S, uint32_t graph, nnav_shapes_sta
             st->shaped++;
             int full = 1;
             for (int32_t i = 0; i < f->rank; i++)
-                if (S->dims.v[f->dims + i] == NNAV_DIM_UNKNOWN)
+                if (nnav_dim_is_unknown(S->dims.v[f->dims + i]))
                     full = 0;
             st->full += (uint64_t)full;
         }

@@ -8,9 +8,13 @@
  *    and dims, never with weight bytes (only small integer tensors, up to
  *    NNAV_FOLD_MAX elements, are read, to fold shape computations).
  *  - Results live until nnav_shapes_free(); the model must outlive them.
- *  - A dimension is an nnav_dim: a number, NNAV_DIM_UNKNOWN, or a symbolic
+ *  - A dimension is an nnav_dim: a number, unknown, or a symbolic
  *    dimension (nnav_dim_is_sym) rendered by nnav_dim_format(): "batch",
- *    "seq*4", "(h-3)/2+1".
+ *    "seq*4", "(h-3)/2+1". Its kind cannot be forged by an integer: the
+ *    only way from an int64_t to a dim is nnav_dim_num(), which gives
+ *    unknown outside [-NNAV_DIM_MAX, NNAV_DIM_MAX]; symbolic dims are made
+ *    by the engine alone, and a symbolic dim is looked up in its table only
+ *    after a bounds check.
  *  - Symbolic dimensions also carry a number, evaluated with each named
  *    dimension bound to a value (nnav_shapes_opts.bind, 1 by default), so
  *    that costs have numbers; the output says which bindings were assumed.
@@ -20,15 +24,39 @@
 
 #include "nnav.h"
 
-typedef int64_t nnav_dim;
 /* A dim is a number (a size is >= 0; folded shape operands such as a
  * Reshape's -1 may be negative), a symbolic dim (nnav_dim_is_sym), or
- * NNAV_DIM_UNKNOWN. */
-#define NNAV_DIM_UNKNOWN INT64_MIN
-#define NNAV_DIM_SYM0 (INT64_MIN + 1)
-#define NNAV_DIM_SYM_END (INT64_MIN + 1 + ((int64_t)1 << 32))
-static inline int nnav_dim_is_sym(nnav_dim d) { return d >= NNAV_DIM_SYM0 && d < NNAV_DIM_SYM_END; }
-static inline int nnav_dim_is_num(nnav_dim d) { return d != NNAV_DIM_UNKNOWN && !nnav_dim_is_sym(d); }
+ * unknown. A struct, so that no integer becomes a dim by assignment: the
+ * encoding (enc_) is private to shape.c; everyone else goes through the
+ * functions below. Numbers are those of magnitude at most NNAV_DIM_MAX
+ * (2^62): every sum or difference of two of them fits in an int64_t, and a
+ * result past the range is unknown, never another kind of dim. */
+typedef struct nnav_dim {
+    int64_t enc_; /* private: a number, INT64_MIN unknown, below -2^62 a symbol */
+} nnav_dim;
+#define NNAV_DIM_MAX ((int64_t)1 << 62)
+/* The dim of number v; unknown when |v| > NNAV_DIM_MAX. */
+static inline nnav_dim nnav_dim_num(int64_t v)
+{
+    nnav_dim d = {v >= -NNAV_DIM_MAX && v <= NNAV_DIM_MAX ? v : INT64_MIN};
+    return d;
+}
+static inline nnav_dim nnav_dim_unknown(void)
+{
+    nnav_dim d = {INT64_MIN};
+    return d;
+}
+#define NNAV_DIM_UNKNOWN nnav_dim_unknown()
+static inline int nnav_dim_is_num(nnav_dim d) { return d.enc_ >= -NNAV_DIM_MAX && d.enc_ <= NNAV_DIM_MAX; }
+static inline int nnav_dim_is_unknown(nnav_dim d) { return d.enc_ == INT64_MIN; }
+static inline int nnav_dim_is_sym(nnav_dim d) { return d.enc_ != INT64_MIN && d.enc_ < -NNAV_DIM_MAX; }
+/* The number of a numeric dim; 0 for any other (test nnav_dim_is_num first). */
+static inline int64_t nnav_dim_val(nnav_dim d) { return nnav_dim_is_num(d) ? d.enc_ : 0; }
+/* 1 when d is the number v. */
+static inline int nnav_dim_is(nnav_dim d, int64_t v) { return nnav_dim_is_num(d) && d.enc_ == v; }
+/* 1 when a and b are the same dim: the same number, the same symbolic
+ * expression (symbols are interned), or both unknown. */
+static inline int nnav_dim_eq(nnav_dim a, nnav_dim b) { return a.enc_ == b.enc_; }
 #define NNAV_FOLD_MAX 64
 
 /* Where a value's type comes from. */

@@ -18,6 +18,43 @@
 
 #define IX nnav_ictx *ix
 
+/* A number as a dim (unknown past the dim range: a number from the file
+ * never becomes another kind of dim), and a numeric dim's number. */
+static nnav_dim dnum(int64_t v)
+{
+    return nnav_dim_num(v);
+}
+
+static int64_t dval(nnav_dim d)
+{
+    return nnav_dim_val(d);
+}
+
+/* A size: a number >= 0. */
+static int is_size(nnav_dim d)
+{
+    return nnav_dim_is_num(d) && nnav_dim_val(d) >= 0;
+}
+
+/* A size from an attribute: a negative one is not a size. */
+static nnav_dim size_attr(int64_t v)
+{
+    return v >= 0 ? dnum(v) : NNAV_DIM_UNKNOWN;
+}
+
+/* Sums, differences and products of numbers from the file, checked: the
+ * result as a dim, unknown on overflow (nnav_sd_* on numbers never adds a
+ * symbol, and is checked the same way). */
+static nnav_dim num_add(nnav_shapes *S, int64_t a, int64_t b)
+{
+    return nnav_sd_add(S, dnum(a), dnum(b));
+}
+
+static nnav_dim num_mul(nnav_shapes *S, int64_t a, int64_t b)
+{
+    return nnav_sd_mul(S, dnum(a), dnum(b));
+}
+
 static int need_rank(IX, uint32_t i)
 {
     if (!nnav_ix_present(ix, i))
@@ -176,12 +213,20 @@ static int fold_copy(IX, uint32_t i, nnav_dim *out, int max)
     return n;
 }
 
-/* A constant's number as a dim: INT64_MAX and its like (Slice's "to the
- * end") clamped, for the double does not fit back and the lowest values
- * are not numbers to nnav_dim. */
+/* A bound (Slice's starts and ends, where INT64_MAX and its like mean "to
+ * the end") as a dim: clamped to the dim range, which is still past any
+ * axis. */
+static nnav_dim dim_clamped(int64_t x)
+{
+    return dnum(x > NNAV_DIM_MAX ? NNAV_DIM_MAX : x < -NNAV_DIM_MAX ? -NNAV_DIM_MAX : x);
+}
+
+/* A constant's number as a dim, clamped the same way (the double of
+ * INT64_MAX does not fit back in an int64_t). */
 static nnav_dim dim_of_double(double x)
 {
-    return x >= 4.0e18 ? INT64_MAX : x <= -4.0e18 ? -((int64_t)1 << 62) : (nnav_dim)x;
+    return x >= 4.0e18 ? dnum(NNAV_DIM_MAX) : x <= -4.0e18 ? dnum(-NNAV_DIM_MAX)
+                                                          : dnum((int64_t)x);
 }
 
 /* ---- same shape as the first input ---- */
@@ -203,7 +248,7 @@ static int r_neg(IX)
     if (n >= 0) {
         nnav_dim o[NNAV_FOLD_MAX];
         for (int i = 0; i < n; i++)
-            o[i] = nnav_sd_mul(ix->S, v[i], -1);
+            o[i] = nnav_sd_mul(ix->S, v[i], dnum(-1));
         nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 0) == 0, o, (size_t)n);
         return 0;
     }
@@ -265,7 +310,7 @@ static int broadcast_shape(IX, uint32_t first, uint32_t count, nnav_dim *out, in
     if (r > NNAV_RANK_MAX)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
     for (int32_t k = 0; k < r; k++)
-        out[k] = 1;
+        out[k] = dnum(1);
     for (uint32_t i = first; i < first + count; i++) {
         int32_t ri = nnav_ix_rank(ix, i);
         const nnav_dim *d = nnav_ix_dims(ix, i);
@@ -300,18 +345,18 @@ static int fold_binary(IX, char op, int32_t dtype)
         case '=':
             /* A symbolic size is never negative: it is not the -1 a
              * Where(Equal(shape, -1), ...) looks for. */
-            o[i] = nnav_sd_same(x, y) ? 1
+            o[i] = nnav_sd_same(x, y) ? dnum(1)
                    : (nnav_dim_is_num(x) && nnav_dim_is_num(y)) ||
-                           (nnav_dim_is_sym(x) && nnav_dim_is_num(y) && y < 0) ||
-                           (nnav_dim_is_sym(y) && nnav_dim_is_num(x) && x < 0)
-                       ? 0
+                           (nnav_dim_is_sym(x) && nnav_dim_is_num(y) && dval(y) < 0) ||
+                           (nnav_dim_is_sym(y) && nnav_dim_is_num(x) && dval(x) < 0)
+                       ? dnum(0)
                        : NNAV_DIM_UNKNOWN;
             break;
         case '>':
         case '<':
             if (!nnav_dim_is_num(x) || !nnav_dim_is_num(y))
                 return 0;
-            o[i] = (op == '>') == (x > y) ? x : y;
+            o[i] = (op == '>') == (dval(x) > dval(y)) ? x : y;
             break;
         default: return 0;
         }
@@ -375,7 +420,7 @@ static int r_where(IX)
             if (!nnav_dim_is_num(ci))
                 ok = 0;
             else
-                o[i] = ci ? x[nx == 1 ? 0 : i] : y[ny == 1 ? 0 : i];
+                o[i] = dval(ci) ? x[nx == 1 ? 0 : i] : y[ny == 1 ? 0 : i];
         }
         if (ok) {
             nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 1), r == 0, o, (size_t)n);
@@ -416,7 +461,7 @@ static int r_size(IX)
         nnav_ix_out(ix, 0, NNAV_DT_INT64, 0, NULL); /* a scalar whatever the input */
         return nnav_ix_present(ix, 0) ? 0 : -1;
     }
-    nnav_dim p = 1;
+    nnav_dim p = dnum(1);
     const nnav_dim *d = nnav_ix_dims(ix, 0);
     for (int32_t i = 0; i < nnav_ix_rank(ix, 0); i++)
         p = nnav_sd_mul(ix->S, p, d[i]);
@@ -442,7 +487,8 @@ static int out_tensor(IX, uint32_t o, uint32_t t)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
     nnav_dim d[NNAV_RANK_MAX];
     for (uint32_t i = 0; i < tt->ndims; i++)
-        d[i] = m->dims.v[tt->dims_first + i] >= 0 ? m->dims.v[tt->dims_first + i] : NNAV_DIM_UNKNOWN;
+        d[i] = m->dims.v[tt->dims_first + i] >= 0 ? dnum(m->dims.v[tt->dims_first + i])
+                                                  : NNAV_DIM_UNKNOWN;
     if (is_int_type(tt->dtype) && tt->ndims <= 1 && tt->nelems <= NNAV_FOLD_MAX && !tt->warn) {
         double buf[NNAV_FOLD_MAX];
         nnav_values vals = {0};
@@ -466,21 +512,24 @@ static int r_constant(IX)
     if (t != NNAV_NONE)
         return out_tensor(ix, 0, t);
     int64_t ints[NNAV_FOLD_MAX];
-    nnav_dim one = 1;
+    nnav_dim one;
     if (nnav_ix_attr_has(ix, "value_int")) {
-        nnav_dim v = nnav_ix_attr_i(ix, "value_int", 0);
+        nnav_dim v = dnum(nnav_ix_attr_i(ix, "value_int", 0));
         nnav_ix_out_fold(ix, 0, NNAV_DT_INT64, 1, &v, 1);
         return 0;
     }
     if (nnav_ix_attr_has(ix, "value_ints")) {
         int n = nnav_ix_attr_ints(ix, "value_ints", ints, NNAV_FOLD_MAX);
         if (n >= 0) {
-            nnav_ix_out_fold(ix, 0, NNAV_DT_INT64, 0, ints, (size_t)n);
+            nnav_dim v[NNAV_FOLD_MAX];
+            for (int i = 0; i < n; i++)
+                v[i] = dnum(ints[i]);
+            nnav_ix_out_fold(ix, 0, NNAV_DT_INT64, 0, v, (size_t)n);
         } else {
             size_t total = 0;
             nnav_error e;
             nnav_attr_ints(ix->m, nnav_ix_attr(ix, "value_ints"), NULL, 0, &total, &e);
-            nnav_dim len = (nnav_dim)total;
+            nnav_dim len = total <= (uint64_t)NNAV_DIM_MAX ? dnum((int64_t)total) : NNAV_DIM_UNKNOWN;
             nnav_ix_out(ix, 0, NNAV_DT_INT64, 1, &len);
         }
         return 0;
@@ -505,7 +554,7 @@ static int r_constant(IX)
             nnav_span first;
             nnav_attr_strings(ix->m, a, &first, 1, &total, &e);
         }
-        one = (nnav_dim)total;
+        one = total <= (uint64_t)NNAV_DIM_MAX ? dnum((int64_t)total) : NNAV_DIM_UNKNOWN;
         nnav_ix_out(ix, 0, K[k].dt, 1, &one);
         return 0;
     }
@@ -530,8 +579,8 @@ static int r_constant_of_shape(IX)
     if (n < 0) {
         /* The rank is the shape operand's length even when its values are unknown. */
         const nnav_dim *len = nnav_ix_dims(ix, 0);
-        if (nnav_ix_rank(ix, 0) == 1 && nnav_dim_is_num(len[0]) && len[0] <= NNAV_RANK_MAX)
-            return out_rank_only(ix, dt, (int32_t)len[0]);
+        if (nnav_ix_rank(ix, 0) == 1 && is_size(len[0]) && dval(len[0]) <= NNAV_RANK_MAX)
+            return out_rank_only(ix, dt, (int32_t)dval(len[0]));
         nnav_ix_fail(ix, "its shape operand is not known");
         nnav_ix_out(ix, 0, dt, -1, NULL);
         return 0;
@@ -539,15 +588,15 @@ static int r_constant_of_shape(IX)
     if (n > NNAV_RANK_MAX)
         return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
     for (int i = 0; i < n; i++)
-        if (nnav_dim_is_num(s[i]) && s[i] < 0)
+        if (nnav_dim_is_num(s[i]) && dval(s[i]) < 0)
             return nnav_ix_fail(ix, "negative size in its shape operand");
     /* A small integer fill folds (an int vector of ones, of -1s...). */
-    if (n <= 1 && is_int_type(dt) && isfinite(fill) && fill == floor(fill)) {
-        nnav_dim cnt = n == 0 ? 1 : s[0];
-        if (nnav_dim_is_num(cnt) && cnt <= NNAV_FOLD_MAX) {
+    if (n <= 1 && is_int_type(dt) && fabs(fill) <= 9.0e15 && fill == floor(fill)) {
+        int64_t cnt = n == 0 ? 1 : is_size(s[0]) ? dval(s[0]) : -1;
+        if (cnt >= 0 && cnt <= NNAV_FOLD_MAX) {
             nnav_dim o[NNAV_FOLD_MAX];
-            for (nnav_dim i = 0; i < cnt; i++)
-                o[i] = (nnav_dim)fill;
+            for (int64_t i = 0; i < cnt; i++)
+                o[i] = dnum((int64_t)fill);
             nnav_ix_out_fold(ix, 0, dt, n == 0, o, (size_t)cnt);
             return 0;
         }
@@ -560,9 +609,9 @@ static int r_constant_of_shape(IX)
 static int operand_len(IX, uint32_t i)
 {
     const nnav_dim *d = nnav_ix_dims(ix, i);
-    if (!d || nnav_ix_rank(ix, i) != 1 || !nnav_dim_is_num(d[0]) || d[0] > NNAV_RANK_MAX)
+    if (!d || nnav_ix_rank(ix, i) != 1 || !is_size(d[0]) || dval(d[0]) > NNAV_RANK_MAX)
         return -1;
-    return (int)d[0];
+    return (int)dval(d[0]);
 }
 
 static int shape_operand(IX, uint32_t i, nnav_dim *d, int32_t *n)
@@ -601,7 +650,7 @@ static int r_reshape(IX)
         if (n < 0)
             return nnav_ix_fail(ix, "no shape attribute");
         for (int32_t i = 0; i < n; i++)
-            d[i] = attr[i];
+            d[i] = dnum(attr[i]);
     } else if (shape_operand(ix, 1, d, &n) < 0) {
         /* Values unknown, length known: the rank. */
         n = operand_len(ix, 1);
@@ -612,41 +661,42 @@ static int r_reshape(IX)
     int allowzero = (int)nnav_ix_attr_i(ix, "allowzero", 0);
     int infer = -1;
     for (int32_t i = 0; i < n; i++) {
-        if (d[i] == 0 && !allowzero) {
+        if (nnav_dim_is(d[i], 0) && !allowzero) {
             if (i >= r)
                 return nnav_ix_fail(ix, "0 copies axis %d, beyond the input's rank", i);
             d[i] = in[i];
-        } else if (d[i] == -1) {
+        } else if (nnav_dim_is(d[i], -1)) {
             if (infer >= 0)
                 return nnav_ix_fail(ix, "more than one -1");
             infer = i;
-        } else if (nnav_dim_is_num(d[i]) && d[i] < 0) {
-            return nnav_ix_fail(ix, "size %lld in its shape operand", (long long)d[i]);
+        } else if (nnav_dim_is_num(d[i]) && dval(d[i]) < 0) {
+            return nnav_ix_fail(ix, "size %lld in its shape operand", (long long)dval(d[i]));
         }
     }
     if (infer >= 0) {
         d[infer] = NNAV_DIM_UNKNOWN;
         if (r >= 0) {
-            nnav_dim total = 1, known = 1;
+            nnav_dim total = dnum(1), known = dnum(1);
             for (int32_t i = 0; i < r; i++)
                 total = nnav_sd_mul(ix->S, total, in[i]);
             for (int32_t i = 0; i < n; i++)
                 if (i != infer)
                     known = nnav_sd_mul(ix->S, known, d[i]);
-            if (nnav_dim_is_num(total) && nnav_dim_is_num(known) && known && total % known)
-                return nnav_ix_fail(ix, "%lld elements do not divide by %lld", (long long)total,
-                                    (long long)known);
+            if (is_size(total) && is_size(known) && dval(known) && dval(total) % dval(known))
+                return nnav_ix_fail(ix, "%lld elements do not divide by %lld",
+                                    (long long)dval(total), (long long)dval(known));
             d[infer] = nnav_sd_div(ix->S, total, known);
         }
     } else if (r >= 0) {
         /* Every size given: the counts must match, or the file is wrong. */
-        nnav_dim total = 1, out = 1;
+        nnav_dim total = dnum(1), out = dnum(1);
         for (int32_t i = 0; i < r; i++)
             total = nnav_sd_mul(ix->S, total, in[i]);
         for (int32_t i = 0; i < n; i++)
             out = nnav_sd_mul(ix->S, out, d[i]);
-        if (nnav_dim_is_num(total) && nnav_dim_is_num(out) && total != out)
-            return nnav_ix_fail(ix, "%lld elements reshaped to %lld", (long long)total, (long long)out);
+        if (nnav_dim_is_num(total) && nnav_dim_is_num(out) && !nnav_dim_eq(total, out))
+            return nnav_ix_fail(ix, "%lld elements reshaped to %lld", (long long)dval(total),
+                                (long long)dval(out));
     }
     return out_reshaped(ix, n, d, n == 0);
 }
@@ -662,7 +712,7 @@ static int r_flatten(IX)
     if (axis < 0 || axis > r)
         return nnav_ix_fail(ix, "axis out of range");
     const nnav_dim *in = nnav_ix_dims(ix, 0);
-    nnav_dim d[2] = {1, 1};
+    nnav_dim d[2] = {dnum(1), dnum(1)};
     for (int32_t i = 0; i < r; i++)
         d[i >= axis] = nnav_sd_mul(ix->S, d[i >= axis], in[i]);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 2, d);
@@ -717,7 +767,7 @@ static int r_unsqueeze(IX)
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t i = 0, k = 0; i < out; i++)
-        d[i] = at[i] ? 1 : in[k++];
+        d[i] = at[i] ? dnum(1) : in[k++];
     return out_reshaped(ix, out, d, 0);
 }
 
@@ -734,15 +784,16 @@ static int r_squeeze(IX)
         for (int32_t i = 0; i < r; i++) {
             if (!nnav_dim_is_num(in[i]))
                 return typed_fail(ix, "no axes, and axis %d's size is not known", i);
-            drop[i] = in[i] == 1;
+            drop[i] = nnav_dim_is(in[i], 1);
         }
     }
     for (int i = 0; i < na; i++) {
         int64_t a = 0;
         if (norm_axis(ix, axes[i], r, &a) < 0)
             return -1;
-        if (nnav_dim_is_num(in[a]) && in[a] != 1)
-            return nnav_ix_fail(ix, "axis %lld has size %lld, not 1", (long long)a, (long long)in[a]);
+        if (nnav_dim_is_num(in[a]) && !nnav_dim_is(in[a], 1))
+            return nnav_ix_fail(ix, "axis %lld has size %lld, not 1", (long long)a,
+                                (long long)dval(in[a]));
         drop[a] = 1;
     }
     nnav_dim d[NNAV_RANK_MAX];
@@ -812,7 +863,7 @@ static int r_concat(IX)
     }
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t k = 0; k < r; k++)
-        d[k] = k == axis ? 0 : NNAV_DIM_UNKNOWN;
+        d[k] = k == axis ? dnum(0) : NNAV_DIM_UNKNOWN;
     int32_t dt = 0;
     for (uint32_t i = 0; i < n; i++) {
         const nnav_dim *in = nnav_ix_dims(ix, i);
@@ -827,7 +878,7 @@ static int r_concat(IX)
         for (int32_t k = 0; k < r; k++) {
             if (k == axis)
                 d[k] = nnav_sd_add(ix->S, d[k], in[k]);
-            else if (d[k] == NNAV_DIM_UNKNOWN || (!nnav_dim_is_num(d[k]) && nnav_dim_is_num(in[k])))
+            else if (nnav_dim_is_unknown(d[k]) || (!nnav_dim_is_num(d[k]) && nnav_dim_is_num(in[k])))
                 d[k] = in[k];
         }
     }
@@ -853,9 +904,9 @@ static int r_gather(IX)
             if (!nnav_dim_is_num(iv[i]))
                 ok = 0;
             else {
-                int64_t k = iv[i] < 0 ? iv[i] + nd : iv[i];
+                int64_t k = dval(iv[i]) < 0 ? dval(iv[i]) + nd : dval(iv[i]);
                 if (k < 0 || k >= nd)
-                    return nnav_ix_fail(ix, "index %lld out of range", (long long)iv[i]);
+                    return nnav_ix_fail(ix, "index %lld out of range", (long long)dval(iv[i]));
                 o[i] = dv[k];
             }
         }
@@ -898,8 +949,8 @@ static int r_expand(IX)
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t k = 0; k < out; k++) {
-        nnav_dim a = k - (out - r) >= 0 ? in[k - (out - r)] : 1;
-        nnav_dim b = k - (out - n) >= 0 ? s[k - (out - n)] : 1;
+        nnav_dim a = k - (out - r) >= 0 ? in[k - (out - r)] : dnum(1);
+        nnav_dim b = k - (out - n) >= 0 ? s[k - (out - n)] : dnum(1);
         int bad = 0;
         d[k] = nnav_sd_broadcast(ix->S, a, b, &bad);
         if (bad)
@@ -924,22 +975,23 @@ static int matmul_of(IX, uint32_t xa, uint32_t xb, int32_t dt)
     /* Vectors are promoted to matrices, and the added axis dropped after. */
     int32_t na = ra, nb = rb;
     if (ra == 1)
-        A[0] = 1, A[1] = a[0], na = 2;
+        A[0] = dnum(1), A[1] = a[0], na = 2;
     else
         memcpy(A, a, (size_t)ra * sizeof *A);
     if (rb == 1)
-        B[0] = b[0], B[1] = 1, nb = 2;
+        B[0] = b[0], B[1] = dnum(1), nb = 2;
     else
         memcpy(B, b, (size_t)rb * sizeof *B);
     nnav_dim ka = A[na - 1], kb = B[nb - 2];
-    if (nnav_dim_is_num(ka) && nnav_dim_is_num(kb) && ka != kb)
-        return nnav_ix_fail(ix, "inner sizes %lld and %lld differ", (long long)ka, (long long)kb);
+    if (nnav_dim_is_num(ka) && nnav_dim_is_num(kb) && !nnav_dim_eq(ka, kb))
+        return nnav_ix_fail(ix, "inner sizes %lld and %lld differ", (long long)dval(ka),
+                            (long long)dval(kb));
     int32_t batch = (na > nb ? na : nb) - 2;
     nnav_dim d[NNAV_RANK_MAX + 2];
     for (int32_t k = 0; k < batch; k++) {
         int32_t ia = k - (batch - (na - 2)), ib = k - (batch - (nb - 2));
         int bad = 0;
-        d[k] = nnav_sd_broadcast(ix->S, ia >= 0 ? A[ia] : 1, ib >= 0 ? B[ib] : 1, &bad);
+        d[k] = nnav_sd_broadcast(ix->S, ia >= 0 ? A[ia] : dnum(1), ib >= 0 ? B[ib] : dnum(1), &bad);
         if (bad)
             return nnav_ix_fail(ix, "batch axes cannot be broadcast");
     }
@@ -1000,20 +1052,24 @@ static int spatial(IX, const nnav_dim *in, int32_t ns, const int64_t *kernel, nn
     int same = nnav_ix_attr_s(ix, "auto_pad", "SAME_UPPER") ||
                nnav_ix_attr_s(ix, "auto_pad", "SAME_LOWER");
     int valid = nnav_ix_attr_s(ix, "auto_pad", "VALID");
+    nnav_shapes *S = ix->S;
     for (int32_t i = 0; i < ns; i++) {
         if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1)
             return nnav_ix_fail(ix, "stride, dilation or kernel below 1");
+        nnav_dim st = dnum(strides[i]);
         if (same) {
-            out[i] = nnav_sd_cdiv(ix->S, in[i], strides[i]);
+            out[i] = nnav_sd_cdiv(S, in[i], st);
             continue;
         }
         int64_t pb = valid ? 0 : pads[i], pe = valid ? 0 : pads[i + ns];
-        int64_t span = dil[i] * (kernel[i] - 1) + 1;
-        nnav_dim x = nnav_sd_add(ix->S, in[i], pb + pe - span);
-        out[i] = nnav_sd_add(ix->S, ceil_mode ? nnav_sd_cdiv(ix->S, x, strides[i])
-                                              : nnav_sd_div(ix->S, x, strides[i]), 1);
-        if (nnav_dim_is_num(out[i]) && out[i] < 1)
-            return nnav_ix_fail(ix, "axis %d would have size %lld", i + 2, (long long)out[i]);
+        /* in + pads - (dil * (kernel - 1) + 1), each step checked */
+        nnav_dim span = nnav_sd_add(S, num_mul(S, dil[i], kernel[i] - 1), dnum(1));
+        nnav_dim x = nnav_sd_add(S, in[i], nnav_sd_sub(S, num_add(S, pb, pe), span));
+        out[i] = nnav_sd_add(S, ceil_mode ? nnav_sd_cdiv(S, x, st) : nnav_sd_div(S, x, st),
+                             dnum(1));
+        if (nnav_dim_is_num(out[i]) && dval(out[i]) < 1)
+            return nnav_ix_fail(ix, "axis %d would have size %lld", i + 2,
+                                (long long)dval(out[i]));
     }
     return 0;
 }
@@ -1036,7 +1092,7 @@ static int r_conv(IX)
         for (int32_t i = 0; i < ns; i++) {
             if (!nnav_dim_is_num(w[i + 2]))
                 return typed_fail(ix, "the kernel's size is not known");
-            kernel[i] = w[i + 2];
+            kernel[i] = dval(w[i + 2]);
         }
     } else if (nk != ns) {
         return nnav_ix_fail(ix, "kernel_shape has %d entries for %d spatial axes", nk, ns);
@@ -1067,7 +1123,7 @@ static int r_conv_transpose(IX)
     int64_t kernel[NNAV_RANK_MAX], strides[NNAV_RANK_MAX], dil[NNAV_RANK_MAX],
         pads[2 * NNAV_RANK_MAX], opad[NNAV_RANK_MAX], oshape[NNAV_RANK_MAX];
     for (int32_t i = 0; i < ns; i++) {
-        kernel[i] = nnav_dim_is_num(w[i + 2]) ? w[i + 2] : -1;
+        kernel[i] = nnav_dim_is_num(w[i + 2]) ? dval(w[i + 2]) : -1;
         strides[i] = dil[i] = 1, pads[i] = pads[i + ns] = opad[i] = 0;
     }
     nnav_ix_attr_ints(ix, "kernel_shape", kernel, NNAV_RANK_MAX);
@@ -1078,23 +1134,33 @@ static int r_conv_transpose(IX)
     int nos = nnav_ix_attr_ints(ix, "output_shape", oshape, NNAV_RANK_MAX);
     int same = nnav_ix_attr_s(ix, "auto_pad", "SAME_UPPER") ||
                nnav_ix_attr_s(ix, "auto_pad", "SAME_LOWER");
+    if (group < 1)
+        return nnav_ix_fail(ix, "group %lld", (long long)group);
+    nnav_shapes *S = ix->S;
     nnav_dim d[NNAV_RANK_MAX];
     d[0] = x[0];
-    d[1] = nnav_sd_mul(ix->S, w[1], group);
+    d[1] = nnav_sd_mul(S, w[1], dnum(group));
     for (int32_t i = 0; i < ns; i++) {
         if (nos == ns) {
-            d[i + 2] = oshape[i];
+            d[i + 2] = oshape[i] >= 0 ? dnum(oshape[i]) : NNAV_DIM_UNKNOWN;
             continue;
         }
+        if (strides[i] < 1 || dil[i] < 1)
+            return nnav_ix_fail(ix, "stride or dilation below 1");
         if (same) { /* SAME_UPPER, SAME_LOWER: the input's size times the stride */
-            d[i + 2] = nnav_sd_mul(ix->S, x[i + 2], strides[i]);
+            d[i + 2] = nnav_sd_mul(S, x[i + 2], dnum(strides[i]));
             continue;
         }
         if (kernel[i] < 1)
             return typed_fail(ix, "the kernel's size is not known");
-        int64_t extra = opad[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[i + ns];
-        d[i + 2] = nnav_sd_add(ix->S, nnav_sd_mul(ix->S, nnav_sd_sub(ix->S, x[i + 2], 1), strides[i]),
-                               extra);
+        /* output_padding + (kernel - 1) * dilation + 1 - pads, each step checked */
+        nnav_dim extra = nnav_sd_add(S, num_add(S, opad[i], 1), num_mul(S, kernel[i] - 1, dil[i]));
+        extra = nnav_sd_sub(S, extra, num_add(S, pads[i], pads[i + ns]));
+        d[i + 2] = nnav_sd_add(S, nnav_sd_mul(S, nnav_sd_sub(S, x[i + 2], dnum(1)),
+                                              dnum(strides[i])), extra);
+        if (nnav_dim_is_num(d[i + 2]) && dval(d[i + 2]) < 1)
+            return nnav_ix_fail(ix, "axis %d would have size %lld", i + 2,
+                                (long long)dval(d[i + 2]));
     }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
@@ -1132,7 +1198,7 @@ static int r_global_pool(IX)
     nnav_dim d[NNAV_RANK_MAX];
     d[0] = x[0], d[1] = x[1];
     for (int32_t i = 2; i < r; i++)
-        d[i] = 1;
+        d[i] = dnum(1);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
 }
@@ -1155,7 +1221,7 @@ static int reduce_to(IX, int32_t dtype, int axes_from_input)
             nnav_dim d[NNAV_RANK_MAX];
             memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
             for (int32_t i = 0; i < r; i++)
-                if (d[i] != 1)
+                if (!nnav_dim_is(d[i], 1))
                     d[i] = NNAV_DIM_UNKNOWN;
             nnav_ix_out(ix, 0, dtype ? dtype : nnav_ix_dtype(ix, 0), r, d);
             return 0;
@@ -1186,7 +1252,7 @@ static int reduce_to(IX, int32_t dtype, int axes_from_input)
         if (!red[i])
             d[k++] = x[i];
         else if (keep)
-            d[k++] = 1;
+            d[k++] = dnum(1);
     }
     nnav_ix_out(ix, 0, dtype ? dtype : nnav_ix_dtype(ix, 0), k, d);
     return 0;
@@ -1208,7 +1274,7 @@ static int r_reduce(IX)
         return 0;
     if (na <= 0 && nnav_ix_attr_i(ix, "noop_with_empty_axes", 0))
         return 0;
-    nnav_dim r = prod ? 1 : 0;
+    nnav_dim r = dnum(prod ? 1 : 0);
     for (int i = 0; i < n; i++)
         r = prod ? nnav_sd_mul(ix->S, r, v[i]) : nnav_sd_add(ix->S, r, v[i]);
     nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_attr_i(ix, "keepdims", 1) == 0, &r, 1);
@@ -1262,7 +1328,7 @@ static nnav_fact merge2(IX, const nnav_fact *a, const nnav_fact *b)
     nnav_dim d[NNAV_RANK_MAX];
     const nnav_dim *da = nnav_shapes_dims(ix->S, a->dims), *db = nnav_shapes_dims(ix->S, b->dims);
     for (int32_t i = 0; i < a->rank; i++)
-        d[i] = da[i] == db[i] ? da[i] : NNAV_DIM_UNKNOWN;
+        d[i] = nnav_dim_eq(da[i], db[i]) ? da[i] : NNAV_DIM_UNKNOWN;
     return nnav_ix_make(ix, dt, a->rank, d);
 }
 
@@ -1303,7 +1369,7 @@ static int r_if(IX)
     /* A condition folded from shapes (a rank test in a scripted model)
      * says which branch runs; otherwise what both branches say. */
     nnav_dim c = fold_one(ix, 0);
-    int taken = nnav_dim_is_num(c) ? c != 0 : -1;
+    int taken = nnav_dim_is_num(c) ? dval(c) != 0 : -1;
     for (uint32_t o = 0; o < nnav_ix_nout(ix); o++) {
         const nnav_fact *ft = nnav_ix_body_out(ix, gt, o, NULL), *fe = nnav_ix_body_out(ix, ge, o, NULL);
         nnav_fact f = taken < 0 ? merge2(ix, ft, fe) : taken ? (ft ? *ft : merge2(ix, NULL, NULL))
@@ -1430,9 +1496,9 @@ static int scan8(IX)
         if (!f || f->rank < need)
             continue;
         const nnav_dim *d = nnav_shapes_dims(ix->S, f->dims);
-        if (batch == NNAV_DIM_UNKNOWN)
+        if (nnav_dim_is_unknown(batch))
             batch = d[0];
-        if (i > nstate && len == NNAV_DIM_UNKNOWN)
+        if (i > nstate && nnav_dim_is_unknown(len))
             len = d[1];
         parts[i - 1] = drop_axes(ix, f, 0, i <= nstate ? -1 : 1);
         seed[i - 1] = &parts[i - 1];
@@ -1474,7 +1540,7 @@ static int r_scan(IX)
             ax += f->rank;
         if (ax < 0 || ax >= f->rank)
             return nnav_ix_fail(ix, "scan_input_axes out of range");
-        if (len == NNAV_DIM_UNKNOWN)
+        if (nnav_dim_is_unknown(len))
             len = nnav_shapes_dims(ix->S, f->dims)[ax];
         slices[i] = drop_axes(ix, f, (int32_t)ax, -1);
         seed[i] = &slices[i];
@@ -1510,38 +1576,43 @@ static int r_scan(IX)
  * least as long as the offsets); anything else is unknown. */
 static nnav_dim slice_len(nnav_shapes *S, nnav_dim d, nnav_dim s, nnav_dim e, int64_t k)
 {
-    if (nnav_dim_is_num(d) && nnav_dim_is_num(s) && nnav_dim_is_num(e)) {
-        if (s < 0)
-            s += d;
-        if (e < 0)
-            e += d;
-        if (k > 0) {
-            s = s < 0 ? 0 : s > d ? d : s;
-            e = e < 0 ? 0 : e > d ? d : e;
-            return e > s ? (e - s) / k + ((e - s) % k != 0) : 0;
-        }
-        s = s < 0 ? 0 : s > d - 1 ? d - 1 : s;
-        e = e < -1 ? -1 : e > d - 1 ? d - 1 : e;
-        return s > e ? (s - e) / -k + ((s - e) % -k != 0) : 0;
-    }
-    if (d == NNAV_DIM_UNKNOWN || !nnav_dim_is_num(s))
+    if (k == 0 || k < -NNAV_DIM_MAX || k > NNAV_DIM_MAX)
         return NNAV_DIM_UNKNOWN;
+    if (nnav_dim_is_num(d) && nnav_dim_is_num(s) && nnav_dim_is_num(e)) {
+        /* all three within the dim range: no sum or difference overflows */
+        int64_t n = dval(d), a = dval(s), b = dval(e);
+        if (a < 0)
+            a += n;
+        if (b < 0)
+            b += n;
+        if (k > 0) {
+            a = a < 0 ? 0 : a > n ? n : a;
+            b = b < 0 ? 0 : b > n ? n : b;
+            return dnum(b > a ? (b - a) / k + ((b - a) % k != 0) : 0);
+        }
+        a = a < 0 ? 0 : a > n - 1 ? n - 1 : a;
+        b = b < -1 ? -1 : b > n - 1 ? n - 1 : b;
+        return dnum(a > b ? (a - b) / -k + ((a - b) % -k != 0) : 0);
+    }
+    if (nnav_dim_is_unknown(d) || nnav_dim_is_unknown(e) || !nnav_dim_is_num(s))
+        return NNAV_DIM_UNKNOWN;
+    int64_t sv = dval(s), ev = dval(e);
     nnav_dim from, to;
     if (k > 0) {
-        from = s >= 0 ? s : s <= -END_BIG ? 0 : nnav_sd_add(S, d, s);
-        if (e == d)
+        from = sv >= 0 ? s : sv <= -END_BIG ? dnum(0) : nnav_sd_add(S, d, s);
+        if (nnav_dim_eq(e, d))
             to = d;
-        else if ((nnav_dim_is_num(e) && e >= 0 && e < END_BIG) || nnav_dim_is_sym(e))
+        else if ((nnav_dim_is_num(e) && ev >= 0 && ev < END_BIG) || nnav_dim_is_sym(e))
             to = nnav_sd_min(S, e, d); /* an end from a Shape, x[:10] on seq... */
         else
-            to = e >= END_BIG ? d : e <= -END_BIG ? 0 : nnav_sd_add(S, d, e);
-        return nnav_sd_cdiv(S, nnav_sd_sub(S, to, from), k);
+            to = ev >= END_BIG ? d : ev <= -END_BIG ? dnum(0) : nnav_sd_add(S, d, e);
+        return nnav_sd_cdiv(S, nnav_sd_sub(S, to, from), dnum(k));
     }
-    if (!nnav_dim_is_num(e) || (s >= 0 && s < END_BIG) || (e >= 0 && e < END_BIG))
+    if (!nnav_dim_is_num(e) || (sv >= 0 && sv < END_BIG) || (ev >= 0 && ev < END_BIG))
         return NNAV_DIM_UNKNOWN;
-    from = s >= END_BIG ? nnav_sd_sub(S, d, 1) : nnav_sd_add(S, d, s);
-    to = e <= -END_BIG ? -1 : nnav_sd_add(S, d, e);
-    return nnav_sd_cdiv(S, nnav_sd_sub(S, from, to), -k);
+    from = sv >= END_BIG ? nnav_sd_sub(S, d, dnum(1)) : nnav_sd_add(S, d, s);
+    to = ev <= -END_BIG ? dnum(-1) : nnav_sd_add(S, d, e);
+    return nnav_sd_cdiv(S, nnav_sd_sub(S, from, to), dnum(-k));
 }
 
 /* A list operand (attribute before `attr_until`, else input `in`) as dims:
@@ -1555,7 +1626,7 @@ static int list_operand(IX, const char *attr, int64_t attr_until, uint32_t in, n
         if (n < 0)
             return nnav_ix_attr_has(ix, attr) ? -1 : -2;
         for (int i = 0; i < n; i++)
-            out[i] = buf[i];
+            out[i] = dim_clamped(buf[i]);
         return n;
     }
     if (!nnav_ix_present(ix, in))
@@ -1629,7 +1700,7 @@ static int r_slice(IX)
     for (int i = 0; i < count; i++) {
         if (na >= 0 && !nnav_dim_is_num(ax[i]))
             return out_axes_unknown(ix, NULL, 0);
-        axes[i] = na >= 0 ? ax[i] : i;
+        axes[i] = na >= 0 ? dval(ax[i]) : i;
     }
     if (ns < 0 || ne < 0 || nk == -1)
         return out_axes_unknown(ix, axes, count);
@@ -1639,39 +1710,41 @@ static int r_slice(IX)
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, in, (size_t)r * sizeof *d);
     uint8_t seen[NNAV_RANK_MAX] = {0};
-    int64_t fs = 0, fe = INT64_MAX, fk = 1; /* axis 0 of a folded vector */
+    /* axis 0 of a folded vector: start, end, step (0: not known) */
+    nnav_dim fs = dnum(0), fe = dnum(NNAV_DIM_MAX);
+    int64_t fk = 1;
     for (int i = 0; i < count; i++) {
         int64_t a = 0;
         if (norm_axis(ix, axes[i], r, &a) < 0)
             return -1;
         if (seen[a]++)
             return nnav_ix_fail(ix, "axis %lld given twice", (long long)a);
-        nnav_dim k = nk >= 0 ? sp[i] : 1;
+        nnav_dim k = nk >= 0 ? sp[i] : dnum(1);
         if (!nnav_dim_is_num(k))
             d[a] = NNAV_DIM_UNKNOWN;
-        else if (k == 0)
+        else if (dval(k) == 0)
             return nnav_ix_fail(ix, "a step of 0");
         else
-            d[a] = slice_len(ix->S, in[a], st[i], en[i], k);
-        fs = nnav_dim_is_num(st[i]) ? st[i] : INT64_MIN;
-        fe = nnav_dim_is_num(en[i]) ? en[i] : INT64_MIN;
-        fk = nnav_dim_is_num(k) ? k : 0;
+            d[a] = slice_len(ix->S, in[a], st[i], en[i], dval(k));
+        fs = st[i], fe = en[i];
+        fk = nnav_dim_is_num(k) ? dval(k) : 0;
     }
     /* A folded vector is sliced as data. */
     const nnav_dim *v;
     int nv = nnav_ix_fold(ix, 0, &v);
-    nnav_dim cnt = nv >= 0 && fs != INT64_MIN && fe != INT64_MIN && fk
-                       ? slice_len(ix->S, nv, fs, fe, fk) : NNAV_DIM_UNKNOWN;
-    if (r == 1 && count <= 1 && nnav_dim_is_num(cnt) && cnt <= nv) {
+    nnav_dim cnt = nv >= 0 && nnav_dim_is_num(fs) && nnav_dim_is_num(fe) && fk
+                       ? slice_len(ix->S, dnum(nv), fs, fe, fk) : NNAV_DIM_UNKNOWN;
+    if (r == 1 && count <= 1 && is_size(cnt) && dval(cnt) <= nv) {
         nnav_dim o[NNAV_FOLD_MAX];
-        int64_t s = fs < 0 ? fs + nv : fs;
+        int64_t s = dval(fs) < 0 ? dval(fs) + nv : dval(fs);
         if (fk > 0)
             s = s < 0 ? 0 : s > nv ? nv : s;
         else
             s = s < 0 ? 0 : s > nv - 1 ? nv - 1 : s;
-        for (int64_t i = 0; i < cnt; i++)
+        /* slice_len counted cnt steps of fk from s inside the vector */
+        for (int64_t i = 0; i < dval(cnt); i++)
             o[i] = v[s + i * fk];
-        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, (size_t)cnt);
+        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, (size_t)dval(cnt));
         return 0;
     }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
@@ -1695,7 +1768,7 @@ static int r_split(IX)
         int64_t b[NNAV_FOLD_MAX];
         ns = nnav_ix_attr_ints(ix, "split", b, NNAV_FOLD_MAX);
         for (int i = 0; i < ns; i++)
-            sz[i] = b[i];
+            sz[i] = dnum(b[i]);
     } else if (nnav_ix_present(ix, 1)) {
         ns = fold_copy(ix, 1, sz, NNAV_FOLD_MAX);
     }
@@ -1714,27 +1787,27 @@ static int r_split(IX)
         int64_t parts = nnav_ix_attr_i(ix, "num_outputs", nout);
         if (parts != (int64_t)nout)
             return nnav_ix_fail(ix, "num_outputs %lld for %u outputs", (long long)parts, nout);
-        nnav_dim q = nnav_sd_div(ix->S, dd, parts);
-        int exact = nnav_sd_mul(ix->S, q, parts) == dd && dd != NNAV_DIM_UNKNOWN;
-        nnav_dim c = nnav_sd_cdiv(ix->S, dd, parts);
+        nnav_dim q = nnav_sd_div(ix->S, dd, dnum(parts));
+        int exact = nnav_sd_same(nnav_sd_mul(ix->S, q, dnum(parts)), dd);
+        nnav_dim c = nnav_sd_cdiv(ix->S, dd, dnum(parts));
         for (uint32_t o = 0; o < nout; o++)
             sz[o] = exact ? q : nnav_dim_is_num(dd) && o + 1 < nout ? c : NNAV_DIM_UNKNOWN;
         if (!exact && nnav_dim_is_num(dd)) {
             if (!nnav_ix_attr_has(ix, "num_outputs"))
                 return nnav_ix_fail(ix, "size %lld does not split in %u equal parts",
-                                    (long long)dd, nout);
-            sz[nout - 1] = dd - c * (int64_t)(nout - 1);
-            if (sz[nout - 1] < 0)
-                return nnav_ix_fail(ix, "size %lld does not split in %u parts", (long long)dd, nout);
+                                    (long long)dval(dd), nout);
+            sz[nout - 1] = nnav_sd_sub(ix->S, dd, nnav_sd_mul(ix->S, c, dnum((int64_t)nout - 1)));
+            if (!is_size(sz[nout - 1]))
+                return nnav_ix_fail(ix, "size %lld does not split in %u parts",
+                                    (long long)dval(dd), nout);
         }
     }
     int nv = fold_copy(ix, 0, fv, NNAV_FOLD_MAX);
     int64_t at = 0;
     for (uint32_t o = 0; o < nout; o++) {
-        if (r == 1 && nv >= 0 && at >= 0 && nnav_dim_is_num(sz[o]) && sz[o] >= 0 &&
-            at + sz[o] <= nv) {
-            nnav_ix_out_fold(ix, o, nnav_ix_dtype(ix, 0), 0, fv + at, (size_t)sz[o]);
-            at += sz[o];
+        if (r == 1 && nv >= 0 && at >= 0 && is_size(sz[o]) && dval(sz[o]) <= nv - at) {
+            nnav_ix_out_fold(ix, o, nnav_ix_dtype(ix, 0), 0, fv + at, (size_t)dval(sz[o]));
+            at += dval(sz[o]);
             continue;
         }
         at = -1;
@@ -1762,8 +1835,8 @@ static int r_tile(IX)
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t i = 0; i < r; i++)
-        d[i] = nnav_dim_is_num(rep[i]) && rep[i] < 0 ? NNAV_DIM_UNKNOWN
-                                                     : nnav_sd_mul(ix->S, in[i], rep[i]);
+        d[i] = nnav_dim_is_num(rep[i]) && dval(rep[i]) < 0 ? NNAV_DIM_UNKNOWN
+                                                           : nnav_sd_mul(ix->S, in[i], rep[i]);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
 }
@@ -1780,7 +1853,7 @@ static int r_pad(IX)
         np = nnav_ix_attr_ints(ix, nnav_ix_attr_has(ix, "pads") ? "pads" : "paddings", b,
                                2 * NNAV_RANK_MAX);
         for (int i = 0; i < np; i++)
-            p[i] = b[i];
+            p[i] = dnum(b[i]);
     } else {
         np = fold_copy(ix, 1, p, 2 * NNAV_RANK_MAX);
     }
@@ -1795,7 +1868,7 @@ static int r_pad(IX)
         for (int i = 0; i < na; i++) {
             if (!nnav_dim_is_num(ax[i]))
                 return out_axes_unknown(ix, NULL, 0);
-            axes[i] = ax[i];
+            axes[i] = dval(ax[i]);
         }
     }
     if (np < 0)
@@ -1810,8 +1883,9 @@ static int r_pad(IX)
         if (norm_axis(ix, axes[i], r, &a) < 0)
             return -1;
         d[a] = nnav_sd_add(ix->S, nnav_sd_add(ix->S, in[a], p[i]), p[i + na]);
-        if (nnav_dim_is_num(d[a]) && d[a] < 0)
-            return nnav_ix_fail(ix, "axis %lld would have size %lld", (long long)a, (long long)d[a]);
+        if (nnav_dim_is_num(d[a]) && dval(d[a]) < 0)
+            return nnav_ix_fail(ix, "axis %lld would have size %lld", (long long)a,
+                                (long long)dval(d[a]));
     }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
@@ -1825,17 +1899,21 @@ static nnav_dim scale_dim(nnav_shapes *S, nnav_dim d, double s)
 {
     if (s == 1)
         return d;
+    /* NaN, a negative, or a scale no float holds (converting it would be
+     * undefined) */
+    if (!(s >= 0 && s <= 3.0e38))
+        return NNAV_DIM_UNKNOWN;
     if (nnav_dim_is_num(d)) {
-        float p = (float)d * (float)s;
-        return p >= 0 && p < 9.0e15 ? (nnav_dim)floorf(p) : NNAV_DIM_UNKNOWN;
+        float p = (float)dval(d) * (float)s;
+        return p >= 0 && p < 9.0e15 ? dnum((int64_t)floorf(p)) : NNAV_DIM_UNKNOWN;
     }
     if (!nnav_dim_is_sym(d) || !(s > 0))
         return NNAV_DIM_UNKNOWN;
     if (s == floor(s) && s < 65536)
-        return nnav_sd_mul(S, d, (int64_t)s);
+        return nnav_sd_mul(S, d, dnum((int64_t)s));
     double inv = 1 / s;
     if (inv == floor(inv) && inv < 65536)
-        return nnav_sd_div(S, d, (int64_t)inv);
+        return nnav_sd_div(S, d, dnum((int64_t)inv));
     return NNAV_DIM_UNKNOWN;
 }
 
@@ -1898,13 +1976,14 @@ static int scalar_of(IX, uint32_t i, nnav_dim *d, double *f)
     const nnav_dim *v;
     if (nnav_ix_fold(ix, i, &v) == 1) {
         *d = v[0];
-        *f = nnav_dim_is_num(v[0]) ? (double)v[0] : NAN;
+        *f = nnav_dim_is_num(v[0]) ? (double)dval(v[0]) : NAN;
         return 0;
     }
     double b[1];
     if (nnav_ix_floats(ix, i, b, 1) == 1) {
         *f = b[0];
-        *d = b[0] == floor(b[0]) && fabs(b[0]) < 9.0e15 ? (nnav_dim)b[0] : NNAV_DIM_UNKNOWN;
+        /* a NaN fails the first test: only a whole number in range is cast */
+        *d = b[0] == floor(b[0]) && fabs(b[0]) < 9.0e15 ? dnum((int64_t)b[0]) : NNAV_DIM_UNKNOWN;
         return 0;
     }
     return -1;
@@ -1920,25 +1999,31 @@ static int r_range(IX)
     if (ks == 0 && kl == 0 && kk == 0 && isfinite(fs) && isfinite(fl) && isfinite(fk)) {
         if (fk == 0)
             return nnav_ix_fail(ix, "a delta of 0");
+        /* finite operands, but their difference may not be: n is NaN or
+         * infinite then, and both tests below fail */
         double n = ceil((fl - fs) / fk);
-        len = n < 0 ? 0 : n < 9.0e15 ? (nnav_dim)n : NNAV_DIM_UNKNOWN;
-        if (is_int_type(dt) && nnav_dim_is_num(len) && len <= NNAV_FOLD_MAX &&
+        len = n < 0 ? dnum(0) : n < 9.0e15 ? dnum((int64_t)n) : NNAV_DIM_UNKNOWN;
+        if (is_int_type(dt) && nnav_dim_is_num(len) && dval(len) <= NNAV_FOLD_MAX &&
             nnav_dim_is_num(s) && nnav_dim_is_num(k)) {
             nnav_dim o[NNAV_FOLD_MAX];
             int ok = 1;
-            for (int64_t i = 0; i < len && ok; i++)
-                ok = !__builtin_mul_overflow(i, k, &o[i]) && !__builtin_add_overflow(o[i], s, &o[i]) &&
-                     nnav_dim_is_num(o[i]);
+            for (int64_t i = 0; i < dval(len) && ok; i++) {
+                int64_t t;
+                ok = !__builtin_mul_overflow(i, dval(k), &t) &&
+                     !__builtin_add_overflow(t, dval(s), &t);
+                o[i] = dnum(t);
+                ok = ok && nnav_dim_is_num(o[i]);
+            }
             if (ok) {
-                nnav_ix_out_fold(ix, 0, dt, 0, o, (size_t)len);
+                nnav_ix_out_fold(ix, 0, dt, 0, o, (size_t)dval(len));
                 return 0;
             }
         }
-    } else if (ks == 0 && kl == 0 && kk == 0 && nnav_dim_is_num(k) && k != 0 &&
-               s != NNAV_DIM_UNKNOWN && l != NNAV_DIM_UNKNOWN) {
+    } else if (ks == 0 && kl == 0 && kk == 0 && nnav_dim_is_num(k) && dval(k) != 0 &&
+               !nnav_dim_is_unknown(s) && !nnav_dim_is_unknown(l)) {
         /* range(0, seq) is seq long */
-        len = k > 0 ? nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, l, s), k)
-                    : nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, s, l), -k);
+        len = dval(k) > 0 ? nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, l, s), k)
+                          : nnav_sd_cdiv(ix->S, nnav_sd_sub(ix->S, s, l), dnum(-dval(k)));
     }
     nnav_ix_out(ix, 0, dt, 1, &len);
     return 0;
@@ -1954,14 +2039,15 @@ static int r_topk(IX)
         return -1;
     nnav_dim k;
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 10)
-        k = nnav_ix_attr_i(ix, "k", -1) >= 0 ? nnav_ix_attr_i(ix, "k", -1) : NNAV_DIM_UNKNOWN;
+        k = nnav_ix_attr_i(ix, "k", -1) >= 0 ? dnum(nnav_ix_attr_i(ix, "k", -1)) : NNAV_DIM_UNKNOWN;
     else
         k = fold_one(ix, 1);
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
-    if (nnav_dim_is_num(k) && nnav_dim_is_num(d[axis]) && k > d[axis])
-        return nnav_ix_fail(ix, "k %lld over the axis' size %lld", (long long)k, (long long)d[axis]);
-    d[axis] = nnav_dim_is_num(k) && k < 0 ? NNAV_DIM_UNKNOWN : k;
+    if (nnav_dim_is_num(k) && nnav_dim_is_num(d[axis]) && dval(k) > dval(d[axis]))
+        return nnav_ix_fail(ix, "k %lld over the axis' size %lld", (long long)dval(k),
+                            (long long)dval(d[axis]));
+    d[axis] = nnav_dim_is_num(k) && dval(k) < 0 ? NNAV_DIM_UNKNOWN : k;
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     nnav_ix_out(ix, 1, NNAV_DT_INT64, r, d);
     return 0;
@@ -1981,8 +2067,8 @@ static int r_onehot(IX)
     double f;
     if (scalar_of(ix, 1, &depth, &f) < 0)
         depth = NNAV_DIM_UNKNOWN;
-    if (nnav_dim_is_num(depth) && depth < 1)
-        return nnav_ix_fail(ix, "depth %lld", (long long)depth);
+    if (nnav_dim_is_num(depth) && dval(depth) < 1)
+        return nnav_ix_fail(ix, "depth %lld", (long long)dval(depth));
     const nnav_dim *in = nnav_ix_dims(ix, 0);
     nnav_dim d[NNAV_RANK_MAX];
     for (int32_t i = 0, k = 0; i <= q; i++)
@@ -2011,7 +2097,7 @@ static int r_random(IX)
         return nnav_ix_fail(ix, "no shape attribute");
     nnav_dim d[NNAV_RANK_MAX];
     for (int i = 0; i < n; i++)
-        d[i] = s[i] >= 0 ? s[i] : NNAV_DIM_UNKNOWN;
+        d[i] = s[i] >= 0 ? dnum(s[i]) : NNAV_DIM_UNKNOWN;
     nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_FLOAT), n, d);
     return 0;
 }
@@ -2028,7 +2114,7 @@ static int r_multinomial(IX)
         return typed_only(ix);
     if (nnav_ix_rank(ix, 0) != 2)
         return nnav_ix_fail(ix, "input of rank %d", nnav_ix_rank(ix, 0));
-    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], nnav_ix_attr_i(ix, "sample_size", 1)};
+    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], size_attr(nnav_ix_attr_i(ix, "sample_size", 1))};
     nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "dtype", NNAV_DT_INT32), 2, d);
     return 0;
 }
@@ -2044,7 +2130,7 @@ static int r_window(IX)
 static int r_mel_weight(IX)
 {
     /* dft_length/2+1 rows, num_mel_bins columns */
-    nnav_dim rows = nnav_sd_add(ix->S, nnav_sd_div(ix->S, fold_one(ix, 1), 2), 1);
+    nnav_dim rows = nnav_sd_add(ix->S, nnav_sd_div(ix->S, fold_one(ix, 1), dnum(2)), dnum(1));
     nnav_dim d[2] = {rows, fold_one(ix, 0)};
     nnav_ix_out(ix, 0, (int32_t)nnav_ix_attr_i(ix, "output_datatype", NNAV_DT_FLOAT), 2, d);
     return 0;
@@ -2062,13 +2148,14 @@ static int r_depth_space(IX)
     if (b < 1 || b > 65536)
         return nnav_ix_fail(ix, "blocksize %lld", (long long)b);
     const nnav_dim *x = nnav_ix_dims(ix, 0);
-    nnav_dim d[4] = {x[0], 0, 0, 0};
+    nnav_dim d[4] = {x[0], x[1], x[2], x[3]};
+    nnav_dim bd = dnum(b), bb = dnum(b * b); /* b <= 65536: b * b fits */
     if (nnav_span_eqs(ix->nd->op, "DepthToSpace")) {
-        d[1] = nnav_sd_div(ix->S, x[1], b * b);
-        d[2] = nnav_sd_mul(ix->S, x[2], b), d[3] = nnav_sd_mul(ix->S, x[3], b);
+        d[1] = nnav_sd_div(ix->S, x[1], bb);
+        d[2] = nnav_sd_mul(ix->S, x[2], bd), d[3] = nnav_sd_mul(ix->S, x[3], bd);
     } else {
-        d[1] = nnav_sd_mul(ix->S, x[1], b * b);
-        d[2] = nnav_sd_div(ix->S, x[2], b), d[3] = nnav_sd_div(ix->S, x[3], b);
+        d[1] = nnav_sd_mul(ix->S, x[1], bb);
+        d[2] = nnav_sd_div(ix->S, x[2], bd), d[3] = nnav_sd_div(ix->S, x[3], bd);
     }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
     return 0;
@@ -2077,7 +2164,7 @@ static int r_depth_space(IX)
 /* NonZero: one row per axis, one column per element that is not zero. */
 static int r_nonzero(IX)
 {
-    nnav_dim d[2] = {nnav_ix_rank(ix, 0) >= 0 ? nnav_ix_rank(ix, 0) : NNAV_DIM_UNKNOWN,
+    nnav_dim d[2] = {nnav_ix_rank(ix, 0) >= 0 ? dnum(nnav_ix_rank(ix, 0)) : NNAV_DIM_UNKNOWN,
                      NNAV_DIM_UNKNOWN};
     nnav_ix_out(ix, 0, NNAV_DT_INT64, 2, d);
     return 0;
@@ -2101,9 +2188,9 @@ static int r_gather_nd(IX)
     const nnav_dim *x = nnav_ix_dims(ix, 0), *id = nnav_ix_dims(ix, 1);
     if (q < 1 || b < 0 || b >= q || b >= r)
         return nnav_ix_fail(ix, "batch_dims %lld for ranks %d and %d", (long long)b, r, q);
-    nnav_dim last = id[q - 1];
-    if (!nnav_dim_is_num(last))
+    if (!nnav_dim_is_num(id[q - 1]))
         return nnav_ix_fail(ix, "the indices' last axis has no known size");
+    int64_t last = dval(id[q - 1]); /* b < q <= 32: b + last does not overflow */
     if (last < 0 || last > r || b + last > r)
         return nnav_ix_fail(ix, "indices of depth %lld into rank %d", (long long)last, r);
     int32_t out = q - 1 + r - (int32_t)(b + last);
@@ -2132,16 +2219,17 @@ static int r_compress(IX)
     if (x && has_axis && norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), nnav_ix_rank(ix, 0), &a) < 0)
         return -1;
     if (x && !has_axis) { /* the input flattened */
-        limit = 1;
+        limit = dnum(1);
         for (int32_t i = 0; i < nnav_ix_rank(ix, 0); i++)
             limit = nnav_sd_mul(ix->S, limit, x[i]);
     } else if (x) {
         limit = x[a];
     }
     if (nc >= 0 && nnav_dim_is_num(limit)) {
-        kept = 0;
-        for (int i = 0; i < nc && i < limit; i++)
-            kept += c[i] != 0;
+        int64_t n = 0;
+        for (int i = 0; i < nc && i < dval(limit); i++)
+            n += c[i] != 0;
+        kept = dnum(n);
     }
     if (!has_axis) {
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 1, &kept);
@@ -2158,7 +2246,7 @@ static int r_compress(IX)
 
 static int r_nms(IX)
 {
-    nnav_dim d[2] = {NNAV_DIM_UNKNOWN, 3};
+    nnav_dim d[2] = {NNAV_DIM_UNKNOWN, dnum(3)};
     nnav_ix_out(ix, 0, NNAV_DT_INT64, 2, d);
     return 0;
 }
@@ -2260,7 +2348,7 @@ static int r_layernorm(IX)
     nnav_dim d[NNAV_RANK_MAX];
     memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
     for (int32_t i = (int32_t)axis; i < r; i++)
-        d[i] = 1;
+        d[i] = dnum(1);
     int32_t st = (int32_t)nnav_ix_attr_i(ix, "stash_type", NNAV_DT_FLOAT);
     for (uint32_t o = 1; o < nnav_ix_nout(ix) && o < 3; o++)
         nnav_ix_out(ix, o, st, r, d);
@@ -2327,8 +2415,8 @@ static int r_dft(IX)
     if (nnav_ix_present(ix, 1))
         d[axis] = fold_one(ix, 1);
     if (nnav_ix_attr_i(ix, "onesided", 0))
-        d[axis] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, d[axis], 2), 1);
-    d[r - 1] = 2;
+        d[axis] = nnav_sd_add(ix->S, nnav_sd_div(ix->S, d[axis], dnum(2)), dnum(1));
+    d[r - 1] = dnum(2);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, d);
     return 0;
 }
@@ -2342,8 +2430,8 @@ static int r_roialign(IX)
     const nnav_dim *x = nnav_ix_dims(ix, 0), *rois = nnav_ix_dims(ix, 1);
     if (nnav_ix_rank(ix, 0) != 4 || nnav_ix_rank(ix, 1) != 2)
         return nnav_ix_fail(ix, "input or rois of the wrong rank");
-    nnav_dim d[4] = {rois[0], x[1], nnav_ix_attr_i(ix, "output_height", 1),
-                     nnav_ix_attr_i(ix, "output_width", 1)};
+    nnav_dim d[4] = {rois[0], x[1], size_attr(nnav_ix_attr_i(ix, "output_height", 1)),
+                     size_attr(nnav_ix_attr_i(ix, "output_width", 1))};
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
     return 0;
 }
@@ -2378,6 +2466,9 @@ static int r_max_unpool(IX)
             return out_axes_unknown(ix, NULL, 0);
         if (n != r)
             return nnav_ix_fail(ix, "output_shape has %d entries for rank %d", n, r);
+        for (int32_t i = 0; i < r; i++)
+            if (nnav_dim_is_num(s[i]) && dval(s[i]) < 0)
+                s[i] = NNAV_DIM_UNKNOWN;
         nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, s);
         return 0;
     }
@@ -2389,10 +2480,19 @@ static int r_max_unpool(IX)
     nnav_ix_attr_ints(ix, "strides", strides, NNAV_RANK_MAX);
     nnav_ix_attr_ints(ix, "pads", pads, 2 * NNAV_RANK_MAX);
     const nnav_dim *x = nnav_ix_dims(ix, 0);
+    nnav_shapes *S = ix->S;
     s[0] = x[0], s[1] = x[1];
-    for (int32_t i = 0; i < ns; i++)
-        s[i + 2] = nnav_sd_add(ix->S, nnav_sd_mul(ix->S, nnav_sd_sub(ix->S, x[i + 2], 1), strides[i]),
-                               kernel[i] - pads[i] - pads[i + ns]);
+    for (int32_t i = 0; i < ns; i++) {
+        if (strides[i] < 1 || kernel[i] < 1)
+            return nnav_ix_fail(ix, "stride or kernel below 1");
+        /* (x - 1) * stride + kernel - pads, each step checked */
+        nnav_dim k = nnav_sd_sub(S, dnum(kernel[i]), num_add(S, pads[i], pads[i + ns]));
+        s[i + 2] = nnav_sd_add(S, nnav_sd_mul(S, nnav_sd_sub(S, x[i + 2], dnum(1)),
+                                              dnum(strides[i])), k);
+        if (nnav_dim_is_num(s[i + 2]) && dval(s[i + 2]) < 1)
+            return nnav_ix_fail(ix, "axis %d would have size %lld", i + 2,
+                                (long long)dval(s[i + 2]));
+    }
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), r, s);
     return 0;
 }
@@ -2411,12 +2511,12 @@ static int r_rnn(IX)
     const nnav_dim *x = nnav_ix_dims(ix, 0), *w = nnav_ix_dims(ix, 1), *rr = nnav_ix_dims(ix, 2);
     int layout = nnav_ix_attr_i(ix, "layout", 0) != 0;
     nnav_dim seq = x ? x[layout ? 1 : 0] : NNAV_DIM_UNKNOWN, batch = x ? x[layout ? 0 : 1] : NNAV_DIM_UNKNOWN;
-    nnav_dim nd = nnav_ix_attr_s(ix, "direction", "bidirectional") ? 2 : 1;
-    if (w && nnav_ix_rank(ix, 1) == 3 && nnav_dim_is_num(w[0]) && w[0] != nd)
-        return nnav_ix_fail(ix, "W has %lld directions", (long long)w[0]);
-    nnav_dim h = nnav_ix_attr_i(ix, "hidden_size", -1);
-    if (h < 0)
-        h = rr && nnav_ix_rank(ix, 2) == 3 ? rr[2] : NNAV_DIM_UNKNOWN;
+    nnav_dim nd = dnum(nnav_ix_attr_s(ix, "direction", "bidirectional") ? 2 : 1);
+    if (w && nnav_ix_rank(ix, 1) == 3 && nnav_dim_is_num(w[0]) && !nnav_dim_eq(w[0], nd))
+        return nnav_ix_fail(ix, "W has %lld directions", (long long)dval(w[0]));
+    int64_t hs = nnav_ix_attr_i(ix, "hidden_size", -1);
+    nnav_dim h = hs >= 0 ? dnum(hs)
+                 : rr && nnav_ix_rank(ix, 2) == 3 ? rr[2] : NNAV_DIM_UNKNOWN;
     int32_t dt = nnav_ix_dtype(ix, 0);
     nnav_dim y[4], yh[3];
     if (layout) {
@@ -2496,8 +2596,8 @@ static int r_einsum(IX)
                 for (int32_t j = 0; j < out; j++) {
                     int32_t ia = j - (out - nell), ib = j - (out - ne);
                     int bad = 0;
-                    m[j] = nnav_sd_broadcast(ix->S, ia >= 0 ? ell[ia] : 1, ib >= 0 ? d[at + ib] : 1,
-                                             &bad);
+                    m[j] = nnav_sd_broadcast(ix->S, ia >= 0 ? ell[ia] : dnum(1),
+                                             ib >= 0 ? d[at + ib] : dnum(1), &bad);
                     if (bad)
                         return nnav_ix_fail(ix, "ellipsis axes cannot be broadcast");
                 }
@@ -2509,8 +2609,8 @@ static int r_einsum(IX)
                 return nnav_ix_fail(ix, "a lone '.' in the equation");
             int l = (unsigned char)*c;
             count[l]++;
-            if (letter[l] == NNAV_DIM_UNKNOWN || (!nnav_dim_is_num(letter[l]) && nnav_dim_is_num(d[at])) ||
-                letter[l] == 1)
+            if (nnav_dim_is_unknown(letter[l]) ||
+                (!nnav_dim_is_num(letter[l]) && nnav_dim_is_num(d[at])) || nnav_dim_is(letter[l], 1))
                 letter[l] = d[at];
             at++, c++;
         }
@@ -2575,9 +2675,9 @@ static int r_tfidf(IX)
         mx = buf[i] > mx ? buf[i] : mx;
     if (mx >= INT32_MAX)
         return nnav_ix_fail(ix, "an n-gram index of %lld", (long long)mx);
-    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], mx + 1};
+    nnav_dim d[2] = {nnav_ix_dims(ix, 0)[0], dnum(mx + 1)};
     if (r == 1)
-        d[0] = mx + 1;
+        d[0] = dnum(mx + 1);
     nnav_ix_out(ix, 0, NNAV_DT_FLOAT, r, d);
     return 0;
 }
@@ -2592,7 +2692,7 @@ static int r_max_roi_pool(IX)
     const nnav_dim *x = nnav_ix_dims(ix, 0), *rois = nnav_ix_dims(ix, 1);
     if (nnav_ix_rank(ix, 0) != 4 || nnav_ix_rank(ix, 1) != 2)
         return nnav_ix_fail(ix, "input or rois of the wrong rank");
-    nnav_dim d[4] = {rois[0], x[1], ps[0], ps[1]};
+    nnav_dim d[4] = {rois[0], x[1], size_attr(ps[0]), size_attr(ps[1])};
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
     return 0;
 }
@@ -2612,12 +2712,13 @@ static int r_stft(IX)
     else if (nnav_ix_present(ix, 2) && nnav_ix_rank(ix, 2) == 1)
         len = nnav_ix_dims(ix, 2)[0];
     nnav_dim frames = NNAV_DIM_UNKNOWN;
-    if (nnav_dim_is_num(step) && step > 0 && len != NNAV_DIM_UNKNOWN)
-        frames = nnav_sd_add(ix->S, nnav_sd_div(ix->S, nnav_sd_sub(ix->S, x[1], len), step), 1);
+    if (nnav_dim_is_num(step) && dval(step) > 0 && !nnav_dim_is_unknown(len))
+        frames = nnav_sd_add(ix->S, nnav_sd_div(ix->S, nnav_sd_sub(ix->S, x[1], len), step),
+                             dnum(1));
     nnav_dim bins = len;
     if (nnav_ix_attr_i(ix, "onesided", 1))
-        bins = nnav_sd_add(ix->S, nnav_sd_div(ix->S, len, 2), 1);
-    nnav_dim d[4] = {x[0], frames, bins, 2};
+        bins = nnav_sd_add(ix->S, nnav_sd_div(ix->S, len, dnum(2)), dnum(1));
+    nnav_dim d[4] = {x[0], frames, bins, dnum(2)};
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 4, d);
     return 0;
 }
@@ -2721,7 +2822,7 @@ static int r_split_to_seq(IX)
     if (!nnav_ix_present(ix, 1)) {
         /* pieces of 1, the axis dropped unless keepdims */
         if (nnav_ix_attr_i(ix, "keepdims", 1)) {
-            d[axis] = 1;
+            d[axis] = dnum(1);
         } else {
             memmove(d + axis, d + axis + 1, (size_t)(r - axis - 1) * sizeof *d);
             out = r - 1;
@@ -2733,12 +2834,14 @@ static int r_split_to_seq(IX)
         if (n > 0) {
             piece = v[0];
             for (int i = 1; i < n; i++)
-                if (v[i] != piece)
+                if (!nnav_dim_eq(v[i], piece))
                     piece = NNAV_DIM_UNKNOWN;
             /* a scalar split leaves a shorter last piece unless it divides */
             if (nnav_ix_rank(ix, 1) == 0 &&
-                !(nnav_dim_is_num(piece) && nnav_dim_is_num(d[axis]) && piece > 0 &&
-                  d[axis] % piece == 0))
+                !(nnav_dim_is_num(piece) && nnav_dim_is_num(d[axis]) && dval(piece) > 0 &&
+                  dval(d[axis]) % dval(piece) == 0))
+                piece = NNAV_DIM_UNKNOWN;
+            if (nnav_dim_is_num(piece) && dval(piece) < 0)
                 piece = NNAV_DIM_UNKNOWN;
         }
         d[axis] = piece;

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include "shape.h"
+#include "shape_int.h"
 
 /* ---- building models ---- */
 
@@ -121,6 +122,7 @@ static built infer(const char *tag, tu_pb *graph)
     const char *path = tu_join(tu_tmpdir(tag), "model.onnx");
     tu_write(path, model.p, model.n);
     tu_pb_free(&model);
+    tu_pb_free(graph);
     built b;
     b.m = tu_open(path);
     b.s = nnav_shapes_infer(b.m, NULL);
@@ -255,13 +257,13 @@ static void folding_chain(void **state)
     nnav_dim_format(b.s, v[0], buf, sizeof buf);
     assert_string_equal(buf, "batch");
     assert_true(nnav_dim_is_sym(v[1]));
-    assert_int_equal(v[2], 12);
-    assert_int_equal(v[3], -1);
+    assert_true(nnav_dim_is(v[2], 12));
+    assert_true(nnav_dim_is(v[3], -1));
     assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "q4"), &v), 1);
     nnav_dim_format(b.s, v[0], buf, sizeof buf);
     assert_string_equal(buf, "seq*4");
     assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "hid"), &v), 1);
-    assert_int_equal(v[0], 768);
+    assert_true(nnav_dim_is(v[0], 768));
     done(&b);
 }
 
@@ -342,8 +344,8 @@ static void resize_split_range(void **state)
     type_is(&b, "small", "int64[3]");
     const nnav_dim *v;
     assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "small"), &v), 3);
-    assert_int_equal(v[0], 1);
-    assert_int_equal(v[2], 3);
+    assert_true(nnav_dim_is(v[0], 1));
+    assert_true(nnav_dim_is(v[2], 3));
     /* 8 elements do not make [1,2,3]: the rule says so, nothing is guessed */
     const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, "bad_rank"));
     assert_int_equal(f->rank, -1);
@@ -381,9 +383,126 @@ static void unknown_op(void **state)
     done(&b);
 }
 
+/* No integer becomes a symbolic dim: the old in-band symbol range
+ * (INT64_MIN+1 up) and everything past +-2^62 is unknown; the range's own
+ * edges are numbers. */
+static void dim_constructor(void **state)
+{
+    (void)state;
+    const int64_t unknown[] = {INT64_MIN, INT64_MIN + 1, INT64_MIN + 5, INT64_MIN + ((int64_t)1 << 32),
+                               INT64_MAX, NNAV_DIM_MAX + 1, -NNAV_DIM_MAX - 1};
+    for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+        nnav_dim d = nnav_dim_num(unknown[i]);
+        if (!nnav_dim_is_unknown(d) || nnav_dim_is_sym(d) || nnav_dim_is_num(d))
+            fail_msg("%lld is not unknown", (long long)unknown[i]);
+        assert_int_equal(nnav_dim_val(d), 0);
+    }
+    const int64_t nums[] = {0, -1, 1, (int64_t)1 << 32, NNAV_DIM_MAX, -NNAV_DIM_MAX};
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+        nnav_dim d = nnav_dim_num(nums[i]);
+        assert_true(nnav_dim_is_num(d) && !nnav_dim_is_sym(d) && !nnav_dim_is_unknown(d));
+        assert_true(nnav_dim_val(d) == nums[i]);
+        assert_true(nnav_dim_is(d, nums[i]));
+    }
+    assert_true(nnav_dim_is_unknown(NNAV_DIM_UNKNOWN));
+    assert_false(nnav_dim_is(NNAV_DIM_UNKNOWN, 0));
+}
+
+/* The dim arithmetic on numbers and symbols: a result past the dim range,
+ * an int64 overflow, a division by 0 or by a negative is unknown, never a
+ * wrapped number and never a symbol. */
+static void dim_arithmetic_checked(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    put_value(&g, 11, "x", DT_FLOAT, "batch,3");
+    put_node(&g, "r", "Relu", "x", "y", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_arith", &g);
+    nnav_shapes *S = b.s;
+    nnav_dim batch = nnav_shapes_dims(S, nnav_shapes_fact(S, value_of(&b, "x"))->dims)[0];
+    assert_true(nnav_dim_is_sym(batch));
+    nnav_dim max = nnav_dim_num(NNAV_DIM_MAX), min = nnav_dim_num(-NNAV_DIM_MAX);
+    nnav_dim one = nnav_dim_num(1), m1 = nnav_dim_num(-1), zero = nnav_dim_num(0);
+    /* numbers */
+    assert_true(nnav_dim_is_unknown(nnav_sd_add(S, max, one)));
+    assert_true(nnav_dim_is(nnav_sd_add(S, max, m1), NNAV_DIM_MAX - 1));
+    assert_true(nnav_dim_is_unknown(nnav_sd_sub(S, min, one)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_sub(S, max, min)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_mul(S, max, max)));   /* int64 overflow */
+    assert_true(nnav_dim_is_unknown(nnav_sd_mul(S, max, nnav_dim_num(2))));
+    assert_true(nnav_dim_is(nnav_sd_mul(S, nnav_dim_num((int64_t)1 << 31),
+                                        nnav_dim_num((int64_t)1 << 31)), (int64_t)1 << 62));
+    assert_true(nnav_dim_is_unknown(nnav_sd_div(S, max, zero)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_div(S, min, m1)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_cdiv(S, max, zero)));
+    assert_true(nnav_dim_is(nnav_sd_div(S, nnav_dim_num(-7), nnav_dim_num(2)), -4)); /* floor */
+    assert_true(nnav_dim_is(nnav_sd_cdiv(S, nnav_dim_num(7), nnav_dim_num(2)), 4));
+    /* an operand already unknown (what INT64_MIN + 5 now is) */
+    assert_true(nnav_dim_is_unknown(nnav_sd_add(S, nnav_dim_num(8), nnav_dim_num(INT64_MIN + 5))));
+    /* symbols: coefficient and offset stay within the range */
+    nnav_dim big = nnav_sd_mul(S, batch, max);
+    assert_true(nnav_dim_is_sym(big));
+    assert_true(nnav_dim_is_unknown(nnav_sd_mul(S, big, nnav_dim_num(2))));
+    assert_true(nnav_dim_is_unknown(nnav_sd_add(S, big, big)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_sub(S, nnav_sd_mul(S, batch, min), big)));
+    nnav_dim far = nnav_sd_add(S, batch, max);
+    assert_true(nnav_dim_is_sym(far));
+    assert_true(nnav_dim_is_unknown(nnav_sd_add(S, far, one)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_div(S, batch, zero)));
+    assert_true(nnav_dim_is_unknown(nnav_sd_div(S, batch, m1)));
+    char buf[64];
+    nnav_dim_format(S, nnav_sd_sub(S, batch, one), buf, sizeof buf);
+    assert_string_equal(buf, "batch-1");
+    nnav_dim_format(S, nnav_dim_num(INT64_MIN + 1), buf, sizeof buf);
+    assert_string_equal(buf, "?");
+    assert_int_equal(nnav_dim_eval(S, nnav_dim_num(INT64_MIN + 1)), -1);
+    done(&b);
+}
+
+/* Conv and ConvTranspose sizes computed from attributes at the int64 edges:
+ * a pad that puts the size in the old symbol range, a dilation whose span
+ * overflows, a stride past the dim range. The size is unknown; before, it
+ * was read as symbol 2^31 (a read far outside the symbol table). */
+static void conv_attr_edges(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t wd[4] = {4, 2, 3, 3}, wtd[4] = {2, 4, 3, 3};
+    int64_t pads[4] = {INT64_MIN + ((int64_t)1 << 31) + 3, 0, 0, 0};
+    int64_t dil[2] = {INT64_MAX, 1}, strides[2] = {((int64_t)1 << 62) + 1, 1};
+    put_weight(&g, "w", wd, 4);
+    put_weight(&g, "wt", wtd, 4);
+    put_value(&g, 11, "x", DT_FLOAT, "1,2,8,8");
+    put_value(&g, 11, "xs", DT_FLOAT, "N,2,h,w");
+    put_node(&g, "c1", "Conv", "x,w", "y1", "pads", pads, 4, NULL, 0);
+    put_node(&g, "c2", "Conv", "xs,w", "y2", "pads", pads, 4, NULL, 0);
+    put_node(&g, "c3", "Conv", "x,w", "y3", "dilations", dil, 2, NULL, 0);
+    put_node(&g, "c4", "Conv", "xs,w", "y4", "strides", strides, 2, NULL, 0);
+    put_node(&g, "t1", "ConvTranspose", "x,wt", "z1", "pads", pads, 4, NULL, 0);
+    put_node(&g, "t2", "ConvTranspose", "xs,wt", "z2", "strides", strides, 2, "group",
+             INT64_MIN + 5);
+    put_node(&g, "t3", "ConvTranspose", "xs,wt", "z3", "dilations", dil, 2, NULL, 0);
+    built b = infer("shape_conv_edges", &g);
+    type_is(&b, "y1", "float32[1,4,?,6]");
+    type_is(&b, "y2", "float32[N,4,?,w-2]");
+    type_is(&b, "y3", "float32[1,4,?,6]");
+    type_is(&b, "y4", "float32[N,4,?,w-2]");
+    type_is(&b, "z1", "float32[1,4,?,10]");
+    type_is(&b, "z3", "float32[N,4,?,w+2]");
+    /* a group below 1 is refused, with the reason */
+    const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, "z2"));
+    assert_int_equal(f->rank, -1);
+    if (!strstr(nnav_shapes_why(b.s, f->why), "group"))
+        fail_msg("why: %s", nnav_shapes_why(b.s, f->why));
+    done(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dim_constructor),
+        cmocka_unit_test(dim_arithmetic_checked),
+        cmocka_unit_test(conv_attr_edges),
         cmocka_unit_test(conv_symbolic),
         cmocka_unit_test(reshape_minus_one),
         cmocka_unit_test(folding_chain),
