@@ -10,6 +10,24 @@
  * The blocks needed (decompressed or copied) live in the reader's arena, so
  * names are spans into it and the index file is unmapped before open ends.
  *
+ * What an index may cost is bounded by its size, so that a small hostile
+ * index cannot ask for gigabytes (keys that each repeat the whole previous
+ * key, one block named by thousands of index entries, a Snappy block that
+ * expands 20-fold):
+ *  - the index block names data blocks in file order, each once, none
+ *    overlapping another (as every table writer lays them out): each block is
+ *    checked and decoded once, and the compressed bytes decoded add up to at
+ *    most the file's size;
+ *  - a key that shares nothing with the previous one is a span into its
+ *    block; only a key that shares a prefix is rebuilt (a copy);
+ *  - everything open keeps for the index (decoded or copied blocks, rebuilt
+ *    keys, and per variable one tensor record and its dims) is charged to a
+ *    budget of BUDGET_BASE + BUDGET_PER_BYTE x the index file's size (64 MiB
+ *    + 32 bytes per byte). A real index needs about a tenth of that (a
+ *    variable's entry of 20 to 60 bytes becomes a 136-byte record, its key
+ *    and dims); past it the index is refused with an error that names the
+ *    budget, the file and the byte offset reached.
+ *
  * Table layout: data blocks, a metaindex block, an index block, and a 48-byte
  * footer (two block handles as varints, padding, the 8-byte magic). Each
  * block is followed by a type byte (0 plain, 1 Snappy) and a masked CRC-32C of
@@ -33,6 +51,9 @@
 #define BUNDLE_INDEX "variables/variables.index"
 #define MAGIC 0xdb4775248b80fb57ull
 #define MAX_BLOCK (64u << 20) /* a table block larger than this is not a real one */
+#define BUDGET_BASE (64ull << 20)
+#define BUDGET_PER_BYTE 32u
+#define BLOCK_TRAILER 5 /* type byte and masked CRC-32C after every block */
 
 /* ---- CRC-32C ---- */
 
@@ -135,6 +156,7 @@ typedef struct bundle {
     nnav_error *err;
     const uint8_t *base; /* the index file, mapped */
     uint64_t size;
+    uint64_t budget, spent; /* bytes open may keep for the index, and kept so far */
 } bundle;
 
 static int bfail(bundle *b, uint64_t off, const char *where, const char *fmt, ...)
@@ -152,16 +174,32 @@ static int bfail(bundle *b, uint64_t off, const char *where, const char *fmt, ..
     return -1;
 }
 
+/* Count n more bytes kept for the index against its budget. */
+static int charge(bundle *b, uint64_t n, uint64_t off, const char *where)
+{
+    if (n <= b->budget - b->spent) {
+        b->spent += n;
+        return 0;
+    }
+    return bfail(b, off, where, "the index needs more memory than its budget of %llu bytes "
+                                "(64 MiB + %u bytes per byte of its %llu) for its blocks, keys "
+                                "and variables; no real index comes near it",
+                 (unsigned long long)b->budget, BUDGET_PER_BYTE, (unsigned long long)b->size);
+}
+
 /* Read a block handle (offset, size varints) at *p < end. */
 static int handle(const uint8_t **p, const uint8_t *end, uint64_t *off, uint64_t *len)
 {
     return nnav_wire_varint(p, end, off) || nnav_wire_varint(p, end, len) ? -1 : 0;
 }
 
-/* The contents of the block at (off, len): checked, uncompressed, in the arena. */
-static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_span *out)
+/* The contents of the block at (off, len): checked, uncompressed, in the arena
+ * (charged to the budget). *plain: the contents are the file's bytes as they
+ * are (not Snappy), so an offset in them is an offset in the file. */
+static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_span *out,
+                 int *plain)
 {
-    if (off > b->size || len > b->size - off || b->size - off - len < 5)
+    if (off > b->size || len > b->size - off || b->size - off - len < BLOCK_TRAILER)
         return bfail(b, off, what, "a block of %llu bytes at offset %llu runs past the end of "
                                    "the file (%llu bytes)", (unsigned long long)len,
                      (unsigned long long)off, (unsigned long long)b->size);
@@ -174,7 +212,10 @@ static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_s
         return bfail(b, off + len + 1, what, "block checksum 0x%08x does not match its "
                                              "contents (0x%08x): the file is damaged",
                      stored, crc);
+    *plain = type == 0;
     if (type == 0) {
+        if (charge(b, len, off, what) < 0)
+            return -1;
         uint8_t *copy = nnav_tf_alloc(b->m->tf, len ? len : 1);
         if (!copy)
             return bfail(b, off, what, "out of memory");
@@ -191,6 +232,13 @@ static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_s
         return bfail(b, off, what, "a Snappy block declares %s", ulen > MAX_BLOCK
                                                                      ? "more than 64 MiB"
                                                                      : "a malformed length");
+    /* Snappy's densest element is a 3-byte copy of 64 bytes. */
+    if (ulen > (len - hdr) / 3 * 64 + 64)
+        return bfail(b, off, what, "a Snappy block of %llu bytes declares %llu bytes, more "
+                                   "than Snappy can expand it to",
+                     (unsigned long long)len, (unsigned long long)ulen);
+    if (charge(b, ulen, off, what) < 0)
+        return -1;
     uint8_t *dst = nnav_tf_alloc(b->m->tf, ulen ? ulen : 1);
     if (!dst)
         return bfail(b, off, what, "out of memory");
@@ -200,12 +248,17 @@ static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_s
     return 0;
 }
 
-typedef int (*entry_fn)(bundle *b, nnav_span key, nnav_span value, uint64_t block_off,
-                        uint32_t idx, void *ctx);
+/* One entry: its key, its value, and its offset (in the file when its block
+ * is plain; the block's offset when the block was decompressed). */
+typedef int (*entry_fn)(bundle *b, nnav_span key, nnav_span value, uint64_t off, uint32_t idx,
+                        void *ctx);
 
-/* Each entry of a block, keys rebuilt (in the arena) from their shared prefix. */
-static int entries(bundle *b, nnav_span blk, uint64_t block_off, const char *what, entry_fn fn,
-                   void *ctx)
+/* Each entry of a block. With `keys`, each key is rebuilt from its shared
+ * prefix: a span into the block when it shares nothing, a copy charged to the
+ * budget when it does. Without, only the new bytes are handed on (the index
+ * block's keys are separators nnav has no use for) and nothing is copied. */
+static int entries(bundle *b, nnav_span blk, uint64_t block_off, int plain, int keys,
+                   const char *what, entry_fn fn, void *ctx)
 {
     if (blk.n < 4)
         return bfail(b, block_off, what, "a block too short for its restart count");
@@ -219,27 +272,34 @@ static int entries(bundle *b, nnav_span blk, uint64_t block_off, const char *wha
     uint32_t idx = 0;
     while (p < end) {
         uint64_t shared, unshared, vlen;
+        uint64_t at = block_off + (plain ? (uint64_t)(p - blk.p) : 0);
         char where[96];
         snprintf(where, sizeof where, "%s entry[%u]", what, idx);
         if (nnav_wire_varint(&p, end, &shared) || nnav_wire_varint(&p, end, &unshared) ||
             nnav_wire_varint(&p, end, &vlen))
-            return bfail(b, block_off, where, "a malformed entry header");
+            return bfail(b, at, where, "a malformed entry header");
         if (shared > prev.n || unshared > (uint64_t)(end - p) || vlen > (uint64_t)(end - p) - unshared)
-            return bfail(b, block_off, where, "an entry's key or value runs past its block");
-        uint8_t *key = nnav_tf_alloc(b->m->tf, shared + unshared + 1);
-        if (!key)
-            return bfail(b, block_off, where, "out of memory");
-        if (shared)
+            return bfail(b, at, where, "an entry's key or value runs past its block");
+        nnav_span k = {p, shared + unshared};
+        if (keys && shared) {
+            if (charge(b, shared + unshared, at, where) < 0)
+                return -1;
+            uint8_t *key = nnav_tf_alloc(b->m->tf, shared + unshared);
+            if (!key)
+                return bfail(b, at, where, "out of memory");
             memcpy(key, prev.p, shared);
-        if (unshared)
-            memcpy(key + shared, p, unshared);
-        key[shared + unshared] = 0;
+            if (unshared)
+                memcpy(key + shared, p, unshared);
+            k.p = key;
+        } else if (!keys) {
+            k.n = unshared; /* prev.n stays the key's length; its bytes are not needed */
+        }
         p += unshared;
-        nnav_span k = {key, shared + unshared}, v = {p, vlen};
+        nnav_span v = {p, vlen};
         p += vlen;
-        if (fn(b, k, v, block_off, idx, ctx) < 0)
+        if (fn(b, k, v, at, idx, ctx) < 0)
             return -1;
-        prev = k;
+        prev = (nnav_span){k.p, shared + unshared};
         idx++;
     }
     return 0;
@@ -250,17 +310,20 @@ typedef struct bundle_ctx {
     int64_t shards;
     int big_endian;
     uint32_t count;
+    int64_t loc_shard;  /* the shard ext_location names (-1: none yet), shared */
+    nnav_span location; /* by the variables of one shard */
+    uint64_t block_off; /* the data block being read, for error paths */
 } bundle_ctx;
 
 /* Field-level errors inside a BundleEntryProto / BundleHeaderProto: the wire
- * reader's offsets are relative to the (decompressed) block, so the path
- * says which block and entry. */
-static int entry_fail(bundle *b, nnav_error *e, uint64_t block_off, const char *where)
+ * reader's offsets are relative to the entry's value, so the error has the
+ * entry's offset and the path says which block and entry. */
+static int entry_fail(bundle *b, nnav_error *e, uint64_t off, const char *where)
 {
-    return bfail(b, block_off, where, "%s", e->msg);
+    return bfail(b, off, where, "%s", e->msg);
 }
 
-static int read_header(bundle *b, nnav_span v, uint64_t block_off, bundle_ctx *c)
+static int read_header(bundle *b, nnav_span v, uint64_t off, bundle_ctx *c)
 {
     nnav_wire r;
     nnav_field f;
@@ -271,7 +334,7 @@ static int read_header(bundle *b, nnav_span v, uint64_t block_off, bundle_ctx *c
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
         if (f.num == 1 || f.num == 2) {
             if (f.wt != NNAV_WT_VARINT)
-                return bfail(b, block_off, "header", "field %u has wire type %u, expected 0",
+                return bfail(b, off, "header", "field %u has wire type %u, expected 0",
                              f.num, f.wt);
             if (f.num == 1)
                 c->shards = (int32_t)f.v;
@@ -279,19 +342,23 @@ static int read_header(bundle *b, nnav_span v, uint64_t block_off, bundle_ctx *c
                 c->big_endian = f.v == 1;
         }
     }
-    return k < 0 ? entry_fail(b, &e, block_off, "header") : 0;
+    return k < 0 ? entry_fail(b, &e, off, "header") : 0;
 }
 
-static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, uint32_t idx,
+static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_t idx,
                     void *ctx)
 {
     bundle_ctx *c = ctx;
     nnav_model *m = b->m;
     char where[200], kb[96];
     if (key.n == 0)
-        return read_header(b, v, block_off, c);
+        return read_header(b, v, off, c);
     nnav_text_escape(key.p, key.n, kb, 64);
-    snprintf(where, sizeof where, "entry \"%s\"", kb);
+    snprintf(where, sizeof where, "data block @%llu entry[%u] \"%s\"",
+             (unsigned long long)c->block_off, idx, kb);
+    /* The tensor record and its dims are what a variable costs beyond its key. */
+    if (charge(b, sizeof(nnav_tensor), off, where) < 0)
+        return -1;
     nnav_tensor t;
     memset(&t, 0, sizeof t);
     t.name = key;
@@ -318,7 +385,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
         if (fd && f.wt != want) {
             char w2[260];
             snprintf(w2, sizeof w2, "%s.%s", where, fd->name);
-            return bfail(b, block_off, w2, "field %u (%s) has wire type %u, expected %u", f.num,
+            return bfail(b, off, w2, "field %u (%s) has wire type %u, expected %u", f.num,
                          fd->name, f.wt, want);
         }
         switch (f.num) {
@@ -332,7 +399,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
         }
     }
     if (k < 0)
-        return entry_fail(b, &e, block_off, where);
+        return entry_fail(b, &e, off, where);
     if (has_shape) {
         nnav_wire s;
         nnav_field d;
@@ -345,7 +412,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
             if (d.num != 2)
                 continue;
             if (d.wt != NNAV_WT_LEN)
-                return bfail(b, block_off, where, "shape.dim has wire type %u, expected 2", d.wt);
+                return bfail(b, off, where, "shape.dim has wire type %u, expected 2", d.wt);
             int64_t size = 0;
             nnav_wire dd;
             nnav_field g;
@@ -355,16 +422,18 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
                 if (g.num == 1 && g.wt == NNAV_WT_VARINT)
                     size = (int64_t)g.v;
             if (kk < 0)
-                return entry_fail(b, &e, block_off, where);
+                return entry_fail(b, &e, off, where);
             if (m->dims.n - t.dims_first >= 1024)
-                return bfail(b, block_off, where, "a shape with more than 1024 dims");
+                return bfail(b, off, where, "a shape with more than 1024 dims");
+            if (charge(b, sizeof(int64_t), off, where) < 0)
+                return -1;
             int64_t *slot = nnav_vec_push(m->dims);
             if (!slot)
-                return bfail(b, block_off, where, "out of memory");
+                return bfail(b, off, where, "out of memory");
             *slot = size;
         }
         if (k < 0)
-            return entry_fail(b, &e, block_off, where);
+            return entry_fail(b, &e, off, where);
     }
     t.ndims = m->dims.n - t.dims_first;
     uint64_t ne = 1;
@@ -398,26 +467,33 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
             t.nbytes = t.stored; /* length-prefixed strings: the stored size is the size */
         else if (t.nbytes != UINT64_MAX && t.stored != t.nbytes)
             t.warn |= NNAV_TW_SIZE_MISMATCH;
-        t.ext_location = nnav_tf_printf(m->tf, "variables/variables.data-%05lld-of-%05lld",
-                                        (long long)shard,
-                                        (long long)(c->shards > 0 ? c->shards : 1));
-        if (!t.ext_location.p)
-            return bfail(b, block_off, where, "out of memory");
+        if (shard != c->loc_shard || !c->location.p) {
+            c->location = nnav_tf_printf(m->tf, "variables/variables.data-%05lld-of-%05lld",
+                                         (long long)shard,
+                                         (long long)(c->shards > 0 ? c->shards : 1));
+            if (!c->location.p)
+                return bfail(b, off, where, "out of memory");
+            c->loc_shard = shard;
+            if (charge(b, c->location.n + 1, off, where) < 0)
+                return -1;
+        }
+        t.ext_location = c->location;
     }
     nnav_tensor *slot = nnav_vec_push(m->tensors);
     if (!slot)
-        return bfail(b, block_off, where, "out of memory");
+        return bfail(b, off, where, "out of memory");
     *slot = t;
     c->count++;
-    (void)idx;
     return 0;
 }
 
 typedef struct index_ctx {
     bundle_ctx *c;
+    uint64_t next; /* where the previous data block's trailer ends */
+    uint32_t prev; /* the index entry that named it */
 } index_ctx;
 
-static int on_index(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, uint32_t idx,
+static int on_index(bundle *b, nnav_span key, nnav_span v, uint64_t at, uint32_t idx,
                     void *ctx)
 {
     index_ctx *ic = ctx;
@@ -426,12 +502,24 @@ static int on_index(bundle *b, nnav_span key, nnav_span v, uint64_t block_off, u
     char what[64];
     (void)key;
     if (handle(&p, v.p + v.n, &off, &len) < 0)
-        return bfail(b, block_off, "index block", "entry[%u] holds a malformed block handle", idx);
+        return bfail(b, at, "index block", "entry[%u] holds a malformed block handle", idx);
+    /* Blocks in file order, each named once: each is decoded once, and what
+     * is decoded never adds up to more than the file. */
+    if (idx > 0 && off < ic->next)
+        return bfail(b, at, "index block",
+                     "entry[%u] names the data block at offset %llu, which is not past the "
+                     "block entry[%u] named (it ends at %llu): a table names its data "
+                     "blocks once each, in file order",
+                     idx, (unsigned long long)off, ic->prev, (unsigned long long)ic->next);
     nnav_span blk;
+    int plain;
     snprintf(what, sizeof what, "data block @%llu", (unsigned long long)off);
-    if (block(b, off, len, what, &blk) < 0)
+    if (block(b, off, len, what, &blk, &plain) < 0)
         return -1;
-    return entries(b, blk, off, what, on_entry, ic->c);
+    ic->next = off + len + BLOCK_TRAILER; /* within the file: block() checked */
+    ic->prev = idx;
+    ic->c->block_off = off;
+    return entries(b, blk, off, plain, 1, what, on_entry, ic->c);
 }
 
 /* Open DIR/variables/variables.index one component at a time, never through
@@ -479,9 +567,14 @@ int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err)
         snprintf(err->path, sizeof err->path, "%s", BUNDLE_INDEX);
         return -1;
     }
-    bundle b = {m, err, map.base, map.size};
-    bundle_ctx c = {graph, -1, 0, 0};
-    index_ctx ic = {&c};
+    bundle b = {m, err, map.base, map.size, 0, 0};
+    /* 64 MiB + 32 bytes per byte of index, saturating (an index of petabytes
+     * is not mapped anyway). */
+    b.budget = map.size > (UINT64_MAX - BUDGET_BASE) / BUDGET_PER_BYTE
+                   ? UINT64_MAX
+                   : BUDGET_BASE + BUDGET_PER_BYTE * map.size;
+    bundle_ctx c = {graph, -1, 0, 0, -1, {0}, 0};
+    index_ctx ic = {&c, 0, 0};
     int rc = -1;
     if (map.size < 48) {
         bfail(&b, 0, "", "%llu bytes: too short for a table footer (48 bytes)",
@@ -503,8 +596,9 @@ int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err)
         goto out;
     }
     nnav_span index;
-    if (block(&b, ioff, ilen, "index block", &index) < 0 ||
-        entries(&b, index, ioff, "index block", on_index, &ic) < 0)
+    int plain;
+    if (block(&b, ioff, ilen, "index block", &index, &plain) < 0 ||
+        entries(&b, index, ioff, plain, 0, "index block", on_index, &ic) < 0)
         goto out;
     if (nnav_map_truncated(&map)) {
         nnav_err_set(err, 0, 0, "the file shrank while it was being read");
