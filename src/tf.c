@@ -172,6 +172,7 @@ void nnav_tf_free(nnav_tf *tf)
 {
     if (!tf)
         return;
+    nnav_tf_values_free(tf);
     for (tf_chunk *c = tf->arena, *n; c; c = n) {
         n = c->next;
         free(c);

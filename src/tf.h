@@ -34,6 +34,14 @@ enum { TF_T_DTYPE = 1, TF_T_SHAPE = 2, TF_T_VERSION = 3, TF_T_CONTENT = 4, TF_T_
 
 typedef struct tf_chunk tf_chunk;
 
+/* A checkpoint string variable's bytes, mapped when its values are read and
+ * kept for the spans handed out: the last TF_STRMAPS stay mapped (the oldest
+ * is released when another is mapped), all are released at close. */
+#define TF_STRMAPS 8
+typedef struct tf_strmap {
+    void *cookie; /* nnav_tensor_bytes's, NULL when the slot is free */
+} tf_strmap;
+
 typedef struct nnav_tf {
     tf_chunk *arena;
     NNAV_VEC(nnav_metagraph) metas;
@@ -45,6 +53,8 @@ typedef struct nnav_tf {
     uint32_t variables;      /* tensors read from it */
     uint32_t bundle_shards;
     int sigs_linked;         /* sig_tensors' values resolved */
+    tf_strmap strmaps[TF_STRMAPS];
+    uint32_t strmap_next;    /* the slot the next mapping takes */
 } nnav_tf;
 
 /* Bytes that live until the model is closed; NULL when out of memory. */
@@ -75,8 +85,14 @@ int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *o
 int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,
                       nnav_span *spans, size_t max, size_t *total, nnav_error *err);
 void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+/* A checkpoint variable of dtype string (a DT_STRING tensor in a data shard)
+ * gives its strings as spans into the shard, mapped for the purpose; they
+ * stay valid until TF_STRMAPS more string variables are read or the model is
+ * closed (every caller uses them at once). */
 int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                           nnav_values *out, nnav_error *err);
+/* Releases what nnav_tf_tensor_values keeps mapped (nnav_tf_free calls it). */
+void nnav_tf_values_free(nnav_tf *tf);
 void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
 /* A TensorShapeProto as "[?,3]", "[]" (scalar) or "[...]" (unknown rank). */
 void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_t n);

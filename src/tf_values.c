@@ -450,6 +450,102 @@ static int typed_put(void *c, uint64_t v)
     return 0;
 }
 
+/* ---- string variables ---- */
+
+void nnav_tf_values_free(nnav_tf *tf)
+{
+    for (uint32_t i = 0; i < TF_STRMAPS; i++) {
+        nnav_tensor_bytes_release(tf->strmaps[i].cookie);
+        tf->strmaps[i].cookie = NULL;
+    }
+}
+
+static int str_fail(nnav_error *err, const nnav_tensor *tt, uint64_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int str_fail(nnav_error *err, const nnav_tensor *tt, uint64_t at, const char *fmt, ...)
+{
+    char msg[300], loc[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    nnav_text_escape(tt->ext_location.p, tt->ext_location.n, loc, sizeof loc);
+    /* The offset is in the data shard, not in the model file: said in words. */
+    nnav_err_set(err, 0, 0, "%s at byte %llu of %s", msg,
+                 (unsigned long long)((uint64_t)tt->ext_offset + at), loc);
+    return -1;
+}
+
+/* A DT_STRING tensor in a tensor bundle's data shard, as TensorFlow writes it:
+ * the length of each element as a varint, then a masked CRC-32C of those
+ * lengths (each taken as a little-endian uint32, or uint64 past 2^32-1), then
+ * the bytes of every element, one after another. The lengths are all read and
+ * their checksum checked; the first `want` strings are spans into the shard. */
+static int bundle_strings(const nnav_model *m, uint32_t t, size_t want, nnav_values *out,
+                          nnav_error *err)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    nnav_tf *tf = m->tf;
+    nnav_span data;
+    void *cookie;
+    if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
+        return -1;
+    /* Kept mapped for the spans; the oldest of the kept mappings goes. */
+    tf_strmap *slot = &tf->strmaps[tf->strmap_next];
+    tf->strmap_next = (tf->strmap_next + 1) % TF_STRMAPS;
+    nnav_tensor_bytes_release(slot->cookie);
+    slot->cookie = cookie;
+    uint64_t n = tt->nelems;
+    out->total = n;
+    /* Every element takes at least its length byte. */
+    if (n > data.n)
+        return str_fail(err, tt, 0, "%llu strings cannot be held in the %llu bytes stored",
+                        (unsigned long long)n, (unsigned long long)data.n);
+    const uint8_t *p = data.p, *end = data.p + data.n;
+    uint64_t bytes = 0;
+    uint32_t crc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t len;
+        uint64_t at = (uint64_t)(p - data.p);
+        if (nnav_wire_varint(&p, end, &len) != 0)
+            return str_fail(err, tt, at, "string %llu's length is malformed or cut short",
+                            (unsigned long long)i);
+        uint8_t le[8];
+        for (int k = 0; k < 8; k++)
+            le[k] = (uint8_t)(len >> (8 * k));
+        crc = nnav_tf_crc32c(crc, le, len <= 0xffffffffu ? 4 : 8);
+        if (len > data.n || __builtin_add_overflow(bytes, len, &bytes) || bytes > data.n)
+            return str_fail(err, tt, at, "the strings' lengths add up to more than the %llu "
+                                         "bytes stored", (unsigned long long)data.n);
+    }
+    uint64_t at = (uint64_t)(p - data.p);
+    if (end - p < 4)
+        return str_fail(err, tt, at, "the strings' lengths are not followed by their checksum");
+    uint32_t stored = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                      (uint32_t)p[3] << 24;
+    if (stored != nnav_tf_crc_mask(crc))
+        return str_fail(err, tt, at, "the strings' lengths do not match their checksum "
+                                     "(0x%08x stored, 0x%08x computed): the data is damaged",
+                        stored, nnav_tf_crc_mask(crc));
+    p += 4;
+    if (bytes > (uint64_t)(end - p))
+        return str_fail(err, tt, at + 4, "the strings need %llu bytes, %llu are stored",
+                        (unsigned long long)bytes, (unsigned long long)(end - p));
+    /* The lengths again, for the strings asked for. */
+    const uint8_t *q = data.p, *s = p;
+    for (uint64_t i = 0; i < n && out->count < want; i++) {
+        uint64_t len;
+        nnav_wire_varint(&q, end, &len); /* read once already */
+        if (out->s)
+            out->s[out->count] = (nnav_span){s, len};
+        out->count++;
+        s += len;
+    }
+    if (nnav_tensor_bytes_shrank(cookie, err))
+        return -1;
+    return 0;
+}
+
 int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                           nnav_values *out, nnav_error *err)
 {
@@ -475,6 +571,8 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
     acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    if (tt->dtype == NNAV_DT_STRING && tt->storage == NNAV_STORE_EXTERNAL)
+        return bundle_strings(m, t, want, out, err);
     if (!nnav_dtype_bits(tt->dtype) && tt->storage != NNAV_STORE_TYPED) {
         /* Strings, resources and variants in raw or checkpoint form have no
          * fixed-size elements to show: nothing is decoded, nothing claimed. */
@@ -494,7 +592,10 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
                     break; /* stored bytes end early: the size warning says so */
                 acc_put(&a, v, 1);
             }
+        int gone = nnav_tensor_bytes_shrank(cookie, err);
         nnav_tensor_bytes_release(cookie);
+        if (gone)
+            return -1;
     } else if (tt->storage == NNAV_STORE_TYPED && tt->typed_field == TF_T_STRING) {
         nnav_wire r;
         nnav_field f;
