@@ -347,16 +347,15 @@ int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *cx)
 static int refused(ctx *x, const nnav_tensor *t)
 {
     const nnav_model *m = x->m;
-    char why[sizeof x->err->msg], name[160], where[300] = "";
+    char why[sizeof x->err->msg], name[160], gp[256] = "";
     memcpy(why, x->err->msg, sizeof why);
     nnav_text_escape(t->name.p, t->name.n, name, sizeof name);
-    if (t->graph != NNAV_NONE && t->graph < m->graphs.n) {
-        char gp[256];
+    if (t->graph != NNAV_NONE && t->graph < m->graphs.n)
         nnav_graph_path(m, t->graph, gp, sizeof gp);
-        snprintf(where, sizeof where, " in graph %s", gp);
-    }
-    nnav_err_set(x->err, (uint64_t)(t->msg.p - m->map.base), 1, "tensor '%s'%s: %s", name, where,
-                 why);
+    /* The offset goes inside: the reason stays the end of the line. */
+    nnav_err_set(x->err, 0, 0, "tensor '%s' (%s%s%sTensorProto at offset %llu): %s", name,
+                 gp[0] ? "in graph " : "", gp[0] ? gp : "", gp[0] ? ", " : "",
+                 (unsigned long long)(t->msg.p - m->map.base), why);
     return -1;
 }
 
@@ -365,6 +364,30 @@ static void add_field(const nnav_model *m, plan *pl, const nnav_field *f)
 {
     const uint8_t *start = m->map.base + f->off;
     add(pl, start, (uint64_t)(f->s.p + f->s.n - start));
+}
+
+static int has_word(nnav_span s, const char *w)
+{
+    size_t n = strlen(w);
+    for (uint64_t i = 0; s.n >= n && i <= s.n - n; i++)
+        if (!memcmp(s.p + i, w, n))
+            return 1;
+    return 0;
+}
+
+/* A message nnav's wire reader cannot read (the reader checks no deeper than
+ * what it indexes: a sparse_tensor attribute's bytes, say) is copied as it
+ * is, as it always was: unless its bytes spell "location", which every
+ * external tensor needs and which a more lenient parser might honour. */
+static int unreadable(ctx *x, nnav_span s)
+{
+    if (!has_word(s, "location"))
+        return 0;
+    char why[sizeof x->err->msg];
+    memcpy(why, x->err->msg, sizeof why);
+    nnav_err_set(x->err, (uint64_t)(s.p - x->m->map.base), 1,
+                 "a message that cannot be read names an external data location (%s)", why);
+    return -1;
 }
 
 /* The body of TensorProto s, rewritten when it has external data (bytes
@@ -385,7 +408,7 @@ static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
                 external = f.wt == NNAV_WT_VARINT && f.v == 1; /* the last one counts */
         }
     if (k < 0)
-        return -1;
+        return unreadable(x, s);
     if (!stray)
         return 0;
     nnav_span bytes = {0};
@@ -447,52 +470,148 @@ static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
     return pl->failed ? -1 : 1;
 }
 
-/* The body of a `kind` message, re-emitted when a TensorProto inside it is
- * (1: chunks added), else nothing added (0); -1 with the field path. */
-static int emit_msg(ctx *x, plan *pl, int kind, nnav_span s, unsigned depth)
+/* One message being walked: the emitter keeps its own stack on the heap, so
+ * bodies nested as deep as the reader allows cost no C stack. */
+typedef struct frame {
+    nnav_wire r;
+    uint8_t kind, changed;
+    uint32_t head;       /* the chunk kept for this message's tag and length */
+    uint32_t field;      /* its field number in the enclosing message */
+    uint32_t index;      /* which occurrence of that field, for error paths */
+    const char *name;    /* that field's name, likewise */
+    nnav_span whole;     /* the field as it is in the file: tag to end */
+    uint64_t bytes;      /* body bytes planned so far */
+    uint32_t count[24];  /* occurrences of each field that holds a message */
+} frame;
+
+#define MAX_FRAMES 200000 /* above the reader's 20,000 levels of bodies, 3 frames each */
+
+static void set_head(plan *pl, uint32_t at, uint32_t field, uint64_t n)
+{
+    uint8_t *b = own(pl, 20);
+    if (!b)
+        return;
+    size_t k = varint(b, (uint64_t)field << 3 | NNAV_WT_LEN);
+    k += varint(b + k, n);
+    pl->c.v[at].p = b;
+    pl->c.v[at].n = k;
+}
+
+/* Message s of kind `kind` as field `field`: re-emitted when a TensorProto
+ * inside it changes, else copied as it is. -1 with the field path below s. */
+static int add_msg_walk(ctx *x, plan *pl, uint32_t field, int kind, nnav_span s)
 {
     const nnav_model *m = x->m;
-    if (depth > 512) {
-        nnav_err_set(x->err, (uint64_t)(s.p - m->map.base), 1, "messages nest too deeply");
-        return -1;
-    }
-    uint32_t from = pl->c.n, count[24] = {0};
-    int changed = 0, k;
-    nnav_wire r;
+    NNAV_VEC(frame) st = {0};
     nnav_field f;
-    nnav_wire_init(&r, m->map.base, s);
-    while ((k = nnav_wire_next(&r, &f, x->err)) == 1) {
-        const char *name = NULL;
-        int sub = f.wt == NNAV_WT_LEN ? sub_kind(kind, f.num, &name) : -1;
-        if (sub >= 0) {
-            uint32_t at = pl->c.n, i = count[f.num]++;
-            int rc = sub == K_TENSOR ? emit_tensor(x, pl, f.s, NNAV_NONE)
-                                     : emit_msg(x, pl, sub, f.s, depth + 1);
-            if (rc < 0)
-                return repeated(kind, f.num) ? nnav_err_prepend(x->err, "%s[%u]", name, i)
-                                             : nnav_err_prepend(x->err, "%s", name);
-            if (rc == 1) {
-                wrap(pl, at, f.num);
-                changed = 1;
+    int rc = -1;
+    frame *fr = nnav_vec_push(st);
+    if (!fr)
+        goto oom;
+    memset(fr, 0, sizeof *fr);
+    nnav_wire_init(&fr->r, m->map.base, s);
+    fr->kind = (uint8_t)kind;
+    fr->field = field;
+    fr->head = pl->c.n;
+    add(pl, NULL, 0);
+    while (st.n && !pl->failed) {
+        fr = &st.v[st.n - 1];
+        int k = nnav_wire_next(&fr->r, &f, x->err);
+        if (k < 0 && st.n > 1 && unreadable(x, fr->whole) == 0)
+            k = 2; /* copied as it is */
+        else if (k < 0)
+            goto fail;
+        if (k == 1) {
+            const char *name = NULL;
+            int sub = f.wt == NNAV_WT_LEN ? sub_kind(fr->kind, f.num, &name) : -1;
+            nnav_span whole = {m->map.base + f.off, (uint64_t)(f.s.p + f.s.n - (m->map.base + f.off))};
+            if (sub == K_TENSOR) {
+                uint32_t at = pl->c.n, i = fr->count[f.num]++;
+                int t = emit_tensor(x, pl, f.s, NNAV_NONE);
+                if (t < 0) {
+                    if (repeated(fr->kind, f.num))
+                        nnav_err_prepend(x->err, "%s[%u]", name, i);
+                    else
+                        nnav_err_prepend(x->err, "%s", name);
+                    goto fail;
+                }
+                if (t == 1) {
+                    wrap(pl, at, f.num);
+                    fr->bytes += plan_size(pl, at);
+                    fr->changed = 1;
+                    continue;
+                }
+            } else if (sub >= 0) {
+                if (st.n >= MAX_FRAMES) {
+                    nnav_err_set(x->err, f.off, 1, "messages nested deeper than %u levels",
+                                 MAX_FRAMES);
+                    goto fail;
+                }
+                uint32_t i = fr->count[f.num]++;
+                uint8_t parent_kind = fr->kind;
+                frame *ch = nnav_vec_push(st);
+                if (!ch)
+                    goto oom;
+                memset(ch, 0, sizeof *ch);
+                nnav_wire_init(&ch->r, m->map.base, f.s);
+                ch->kind = (uint8_t)sub;
+                ch->field = f.num;
+                ch->index = repeated(parent_kind, f.num) ? i : UINT32_MAX;
+                ch->name = name;
+                ch->whole = whole;
+                ch->head = pl->c.n;
+                add(pl, NULL, 0);
                 continue;
             }
+            add(pl, whole.p, whole.n);
+            fr->bytes += whole.n;
+            continue;
         }
-        add_field(m, pl, &f);
+        /* The end of this message (k == 0), or one copied as it is (k == 2). */
+        frame done = *fr;
+        st.n--;
+        if (done.changed && k == 0) {
+            set_head(pl, done.head, done.field, done.bytes);
+            if (st.n) {
+                st.v[st.n - 1].bytes += pl->c.v[done.head].n + done.bytes;
+                st.v[st.n - 1].changed = 1;
+            }
+        } else {
+            pl->c.n = done.head;
+            if (st.n) {
+                add(pl, done.whole.p, done.whole.n);
+                st.v[st.n - 1].bytes += done.whole.n;
+            } else {
+                add_bytes_field(pl, field, s.p, s.n);
+            }
+        }
     }
-    if (k < 0)
-        return -1;
     if (pl->failed)
-        return -1;
-    if (!changed)
-        pl->c.n = from;
-    return changed;
+        goto oom;
+    rc = 0;
+    goto out;
+oom:
+    nnav_err_set(x->err, 0, 0, "out of memory while planning the ONNX output");
+fail:
+    /* The path from s down to where it failed. */
+    for (uint32_t i = st.n; i-- > 1;) {
+        if (st.v[i].index != UINT32_MAX)
+            nnav_err_prepend(x->err, "%s[%u]", st.v[i].name, st.v[i].index);
+        else
+            nnav_err_prepend(x->err, "%s", st.v[i].name);
+    }
+out:
+    nnav_vec_free(st);
+    return rc;
 }
 
 /* A top-level message: re-emitted or copied, behind the head of `field`. */
 static int add_msg(ctx *x, plan *pl, uint32_t field, int kind, nnav_span s, uint32_t tid)
 {
+    if (kind != K_TENSOR)
+        return add_msg_walk(x, pl, field, kind, s);
     uint32_t at = pl->c.n;
-    int rc = kind == K_TENSOR ? emit_tensor(x, pl, s, tid) : emit_msg(x, pl, kind, s, 0);
+    int rc = emit_tensor(x, pl, s, tid);
     if (rc < 0)
         return -1;
     if (rc == 1)
@@ -569,9 +688,9 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
         for (int32_t i = 0; i < rank; i++) {
             Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
             dims[i] = d0;
-            if (nnav_dim_is_num(d[i]) && d[i] >= 0) {
+            if (nnav_dim_is_num(d[i]) && nnav_dim_val(d[i]) >= 0) {
                 dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-                dims[i].dim_value = d[i];
+                dims[i].dim_value = nnav_dim_val(d[i]);
             } else if (nnav_dim_is_sym(d[i])) {
                 nnav_dim_format(x->shapes, d[i], params[i], sizeof params[i]);
                 dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
@@ -769,6 +888,10 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
             goto fail;
         }
     }
+    /* Bytes read from a data file that shrank meanwhile are zeros, not its. */
+    for (uint32_t i = 0; i < pl.cookies.n; i++)
+        if (nnav_ext_shrank(pl.cookies.v[i], err))
+            goto fail;
     rc = 0;
     goto fail;
 oom:
