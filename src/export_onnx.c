@@ -737,6 +737,10 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
     const nnav_graph *g = &m->graphs.v[sel->graph];
     for (size_t i = 0; i < sel->n_nodes; i++) {
         const nnav_node *nd = &m->nodes.v[sel->nodes[i]];
+        if (nd->attr_count == 0) { /* no attribute, no tensor: as it is, unwalked */
+            add_bytes_field(pl, 1, nd->msg.p, nd->msg.n);
+            continue;
+        }
         if (add_msg(x, pl, 1, K_NODE, nd->msg, NNAV_NONE) < 0)
             return nnav_err_prepend(x->err, "graph.node[%u]", sel->nodes[i] - g->node_first);
     }
