@@ -672,6 +672,8 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
             nd = t->ndims, first = t->dims_first;
         } else {
             const nnav_sparse *sp = &m->sparse.v[val->producer];
+            if (sp->values == NNAV_NONE)
+                return 0;
             t = &m->tensors.v[sp->values];
             nd = sp->ndims, first = sp->dims_first;
         }
@@ -1475,6 +1477,8 @@ static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed
             fold_tensor(S, v, t);
     }
     for (uint32_t sp = gr->sparse_first; sp < gr->sparse_first + gr->sparse_count; sp++) {
+        if (m->sparse.v[sp].values == NNAV_NONE)
+            continue; /* no values tensor, so no name: no value was defined */
         nnav_span nm = m->tensors.v[m->sparse.v[sp].values].name;
         uint32_t v = nnav_value_lookup(m, g, (const char *)nm.p, (size_t)nm.n);
         if (v != NNAV_NONE && m->values.v[v].graph == g)
@@ -1533,7 +1537,8 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         const nnav_value *val = &m->values.v[v];
         if (val->kind == NNAV_VAL_INITIALIZER && m->tensors.v[val->producer].nelems != UINT64_MAX)
             c->params += m->tensors.v[val->producer].nelems;
-        else if (val->kind == NNAV_VAL_SPARSE)
+        else if (val->kind == NNAV_VAL_SPARSE && m->sparse.v[val->producer].values != NNAV_NONE &&
+                 m->tensors.v[m->sparse.v[val->producer].values].nelems != UINT64_MAX)
             c->params += m->tensors.v[m->sparse.v[val->producer].values].nelems;
     }
     for (uint32_t o = 0; o < nd->out_count; o++) {

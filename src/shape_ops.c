@@ -1667,6 +1667,8 @@ static int attr_axes(IX, int32_t r, int64_t *axes)
 static int out_axes_unknown(IX, const int64_t *axes, int na)
 {
     int32_t r = nnav_ix_rank(ix, 0);
+    if (r < 0)
+        return typed_fail(ix, "input 0 has no known rank");
     if (!axes)
         return out_rank_only(ix, nnav_ix_dtype(ix, 0), r);
     nnav_dim d[NNAV_RANK_MAX];
@@ -2578,6 +2580,10 @@ static int r_einsum(IX)
         int32_t r = nnav_ix_rank(ix, k);
         const nnav_dim *d = nnav_ix_dims(ix, k);
         int32_t letters = 0, has_ell = strstr(t, "...") != NULL;
+        /* One ellipsis a term: a second would take the same axes again,
+         * past the input's rank. */
+        if (has_ell && strstr(strstr(t, "...") + 3, "..."))
+            return nnav_ix_fail(ix, "term %u has more than one ellipsis", k);
         for (char *c = t; *c; c++)
             if (*c != '.') {
                 if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
@@ -2762,6 +2768,9 @@ static int r_seq_construct(IX)
     uint32_t n = nnav_ix_nin(ix);
     if (n == 0)
         return nnav_ix_fail(ix, "no inputs");
+    for (uint32_t i = 0; i < n; i++)
+        if (!nnav_ix_present(ix, i))
+            return nnav_ix_fail(ix, "input %u is missing", i);
     nnav_fact m = *nnav_ix_in(ix, 0);
     for (uint32_t i = 1; i < n; i++)
         m = merge2(ix, &m, nnav_ix_in(ix, i));
