@@ -7,6 +7,7 @@
  * `_output_shapes`) seeds the pass; a node's inferred outputs are then
  * compared with what the file says of them, so that disagreements can be
  * listed, and where a rule is missing the file's word is carried on. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1448,7 +1449,9 @@ static void fold_tensor(nnav_shapes *S, uint32_t v, uint32_t t)
         return;
     nnav_dim d[NNAV_FOLD_MAX];
     for (int i = 0; i < n; i++) {
-        if (buf[i] < -9.0e15 || buf[i] > 9.0e15)
+        /* Written so that a NaN fails too (its data in double_data, say):
+         * casting it, an infinity or a number past int64_t is undefined. */
+        if (!(buf[i] >= -9.0e15 && buf[i] <= 9.0e15) || buf[i] != floor(buf[i]))
             return;
         d[i] = nnav_dim_num((int64_t)buf[i]);
     }

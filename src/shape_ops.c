@@ -222,11 +222,23 @@ static nnav_dim dim_clamped(int64_t x)
 }
 
 /* A constant's number as a dim, clamped the same way (the double of
- * INT64_MAX does not fit back in an int64_t). */
+ * INT64_MAX does not fit back in an int64_t). A NaN is unknown: casting it
+ * (or an infinity, or anything past int64_t) would be undefined. */
 static nnav_dim dim_of_double(double x)
 {
+    if (isnan(x))
+        return NNAV_DIM_UNKNOWN;
     return x >= 4.0e18 ? dnum(NNAV_DIM_MAX) : x <= -4.0e18 ? dnum(-NNAV_DIM_MAX)
                                                           : dnum((int64_t)x);
+}
+
+/* A value read from an integer tensor that folding may take: a whole
+ * number an int64 can hold (INT64_MAX reads as 2^63, the double nearest).
+ * A NaN, an infinity or 1e300 (data in a float field of an int64 tensor)
+ * is not foldable. */
+static int foldable(double x)
+{
+    return x >= -9223372036854775808.0 && x <= 9223372036854775808.0 && x == floor(x);
 }
 
 /* ---- same shape as the first input ---- */
@@ -494,7 +506,11 @@ static int out_tensor(IX, uint32_t o, uint32_t t)
         nnav_values vals = {0};
         vals.v = buf;
         nnav_error e;
-        if (nnav_tensor_values(m, t, NNAV_FOLD_MAX, 0, &vals, &e) == 0 && vals.count == tt->nelems) {
+        int ok = nnav_tensor_values(m, t, NNAV_FOLD_MAX, 0, &vals, &e) == 0 &&
+                 vals.count == tt->nelems;
+        for (size_t i = 0; ok && i < vals.count; i++)
+            ok = foldable(buf[i]);
+        if (ok) {
             nnav_dim f[NNAV_FOLD_MAX];
             for (size_t i = 0; i < vals.count; i++)
                 f[i] = dim_of_double(buf[i]);

@@ -497,9 +497,70 @@ static void conv_attr_edges(void **state)
     done(&b);
 }
 
+/* An INT64 tensor whose data sits in double_data, holding NaN, an infinity
+ * or a number no int64 holds, feeding a Reshape's shape (as an initializer
+ * and as a Constant): nothing is folded (casting those is undefined), the
+ * Reshape knows only its rank. */
+static void int64_nan_not_folded(void **state)
+{
+    (void)state;
+    const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, 9.3e18};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        tu_pb g = {0}, t = {0}, packed = {0}, node = {0}, a = {0};
+        double v[2] = {1.0, bad[k]};
+        tu_pb_int(&t, 1, 2);
+        tu_pb_int(&t, 2, DT_INT64);
+        tu_pb_raw(&packed, v, sizeof v); /* little-endian doubles */
+        tu_pb_msg(&t, 10, &packed);      /* double_data */
+        tu_pb_str(&t, 8, "s");
+        tu_pb_bytes(&g, 5, t.p, t.n);    /* an initializer */
+        tu_pb_node(&node, "c", "Constant", "", "cs");
+        tu_pb_str(&a, 1, "value");
+        tu_pb_msg(&a, 5, &t);
+        tu_pb_int(&a, 20, 4); /* TENSOR */
+        tu_pb_msg(&node, 5, &a);
+        tu_pb_msg(&g, 1, &node);
+        tu_pb_free(&t);
+        put_value(&g, 11, "x", DT_FLOAT, "2,4,1,1");
+        put_node(&g, "r", "Reshape", "x,s", "r", NULL, NULL, 0, NULL, 0);
+        put_node(&g, "rc", "Reshape", "x,cs", "rc", NULL, NULL, 0, NULL, 0);
+        built b = infer("shape_nan", &g);
+        const nnav_dim *f;
+        assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "s"), &f), 0);
+        assert_int_equal(nnav_shapes_folded(b.s, value_of(&b, "cs"), &f), 0);
+        type_is(&b, "r", "float32[?,?]");
+        type_is(&b, "rc", "float32[?,?]");
+        done(&b);
+    }
+}
+
+/* A Slice end that is not known, on a named axis: the length is unknown,
+ * not 0 (an unknown end used to count as "before the first"). */
+static void slice_unknown_end(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    int64_t zero[1] = {0}, ax1[1] = {1}, i1[1] = {1};
+    put_ints(&g, "zero", zero, 1);
+    put_ints(&g, "ax1", ax1, 1);
+    put_ints(&g, "i1", i1, 1);
+    put_value(&g, 11, "x", DT_FLOAT, "batch,seq,64");
+    /* NonZero's second size is not known */
+    put_node(&g, "nz", "NonZero", "x", "u", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "s", "Shape", "u", "us", NULL, NULL, 0, NULL, 0);
+    put_node(&g, "g", "Gather", "us,i1", "end", NULL, NULL, 0, "axis", 0);
+    put_node(&g, "a", "Slice", "x,zero,end,ax1", "cut", NULL, NULL, 0, NULL, 0);
+    built b = infer("shape_slice_unknown", &g);
+    type_is(&b, "end", "int64[1]");
+    type_is(&b, "cut", "float32[batch,?,64]");
+    done(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(int64_nan_not_folded),
+        cmocka_unit_test(slice_unknown_end),
         cmocka_unit_test(dim_constructor),
         cmocka_unit_test(dim_arithmetic_checked),
         cmocka_unit_test(conv_attr_edges),
