@@ -22,11 +22,13 @@
  *    block; only a key that shares a prefix is rebuilt (a copy);
  *  - everything open keeps for the index (decoded or copied blocks, rebuilt
  *    keys, and per variable one tensor record and its dims) is charged to a
- *    budget of BUDGET_BASE + BUDGET_PER_BYTE x the index file's size (64 MiB
- *    + 32 bytes per byte). A real index needs about a tenth of that (a
+ *    budget of BUDGET_BASE + BUDGET_PER_BYTE x the index file's size (16 MiB
+ *    + 32 bytes per byte). A real index needs a fifth of that or less (a
  *    variable's entry of 20 to 60 bytes becomes a 136-byte record, its key
  *    and dims); past it the index is refused with an error that names the
- *    budget, the file and the byte offset reached.
+ *    budget, the file and the byte offset reached. The budget also bounds
+ *    the variables a small index can declare (a 900 KB one, 340,000), and so
+ *    the work every later command does for them.
  *
  * Table layout: data blocks, a metaindex block, an index block, and a 48-byte
  * footer (two block handles as varints, padding, the 8-byte magic). Each
@@ -51,7 +53,7 @@
 #define BUNDLE_INDEX "variables/variables.index"
 #define MAGIC 0xdb4775248b80fb57ull
 #define MAX_BLOCK (64u << 20) /* a table block larger than this is not a real one */
-#define BUDGET_BASE (64ull << 20)
+#define BUDGET_BASE (16ull << 20)
 #define BUDGET_PER_BYTE 32u
 #define BLOCK_TRAILER 5 /* type byte and masked CRC-32C after every block */
 
@@ -182,9 +184,10 @@ static int charge(bundle *b, uint64_t n, uint64_t off, const char *where)
         return 0;
     }
     return bfail(b, off, where, "the index needs more memory than its budget of %llu bytes "
-                                "(64 MiB + %u bytes per byte of its %llu) for its blocks, keys "
-                                "and variables; no real index comes near it",
-                 (unsigned long long)b->budget, BUDGET_PER_BYTE, (unsigned long long)b->size);
+                                "(%llu MiB + %u bytes per byte of its %llu) for its blocks, "
+                                "keys and variables; no real index comes near it",
+                 (unsigned long long)b->budget, (unsigned long long)(BUDGET_BASE >> 20),
+                 BUDGET_PER_BYTE, (unsigned long long)b->size);
 }
 
 /* Read a block handle (offset, size varints) at *p < end. */
@@ -568,7 +571,7 @@ int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err)
         return -1;
     }
     bundle b = {m, err, map.base, map.size, 0, 0};
-    /* 64 MiB + 32 bytes per byte of index, saturating (an index of petabytes
+    /* 16 MiB + 32 bytes per byte of index, saturating (an index of petabytes
      * is not mapped anyway). */
     b.budget = map.size > (UINT64_MAX - BUDGET_BASE) / BUDGET_PER_BYTE
                    ? UINT64_MAX

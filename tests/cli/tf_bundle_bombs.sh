@@ -65,10 +65,10 @@ bomb() {
 }
 
 bomb keybomb "$T/keybomb: variables/variables.index: data block @0 entry[" \
-    "needs more memory than its budget of 91112160 bytes (64 MiB + 32 bytes per byte of its 750103)" \
+    "needs more memory than its budget of $((16 * 1048576 + 32 * 750103)) bytes (16 MiB + 32 bytes per byte of its 750103)" \
     " at offset "
 bomb tinybomb "variables/variables.index: data block @0 entry[" \
-    "needs more memory than its budget of 79695520 bytes (64 MiB + 32 bytes per byte of its 393333)"
+    "needs more memory than its budget of $((16 * 1048576 + 32 * 393333)) bytes (16 MiB + 32 bytes per byte of its 393333)"
 bomb refbomb "variables/variables.index: index block: entry[1] names the data block at offset 0" \
     "a table names its data blocks once each, in file order" "at offset 140057"
 bomb snappybomb "variables/variables.index: index block: entry[1] names the data block at offset 0" \

@@ -221,22 +221,22 @@ static void key_chain(buf *file, size_t first, size_t count, uint64_t *at)
 static void test_long_shared_keys_within_budget(void **state)
 {
     (void)state;
-    /* 4,000 keys of 2,000 to 5,999 bytes: 16 MB rebuilt from a 30 KB index,
-     * within the 64 MiB base of the budget; every key whole. */
+    /* 3,000 keys of 2,000 to 4,999 bytes: 10.5 MB rebuilt from a 23 KB
+     * index, within the 16 MiB base of the budget; every key whole. */
     buf file = {0};
-    key_chain(&file, 2000, 4000, NULL);
-    assert_true(file.n < 40000);
+    key_chain(&file, 2000, 3000, NULL);
+    assert_true(file.n < 30000);
     nnav_model *m = tu_open(model_with("tfb_keys_ok", &file, NULL));
-    assert_int_equal(variables(m), 4000);
+    assert_int_equal(variables(m), 3000);
     uint32_t longest = 0;
     for (uint32_t t = 0; t < nnav_tensor_count(m); t++)
         if (nnav_tensor_get(m, t)->name.n > nnav_tensor_get(m, longest)->name.n)
             longest = t;
     nnav_span name = nnav_tensor_get(m, longest)->name;
-    assert_int_equal(name.n, 2000 + 3999);
+    assert_int_equal(name.n, 2000 + 2999);
     assert_int_equal(name.p[0], 'k');
     assert_int_equal(name.p[1999], 'k');
-    for (uint64_t i = 1; i < 4000; i++)
+    for (uint64_t i = 1; i < 3000; i++)
         assert_int_equal(name.p[2000 + i - 1], 'A' + i % 26);
     nnav_model_close(m);
     buf_free(&file);
@@ -253,9 +253,9 @@ static void test_key_bomb_refused(void **state)
     tu_open_fails(model_with("tfb_keys_bomb", &file, NULL), NULL, &err);
     char want[200];
     snprintf(want, sizeof want,
-             "needs more memory than its budget of %llu bytes (64 MiB + 32 bytes per byte of "
+             "needs more memory than its budget of %llu bytes (16 MiB + 32 bytes per byte of "
              "its %zu)",
-             (64ull << 20) + 32ull * file.n, file.n);
+             (16ull << 20) + 32ull * file.n, file.n);
     tu_assert_contains(err.msg, want);
     tu_assert_contains(err.path, "variables/variables.index: data block @0 entry[");
     /* The offset is the entry where the budget ran out, as the path says. */
