@@ -358,7 +358,9 @@ static void compute_totals(const nnav_model *m, totals *t)
         const nnav_tensor *tt = nnav_tensor_get(m, i);
         if (tt->warn)
             t->warnings++;
-        uint64_t b = tt->nbytes != UINT64_MAX ? tt->nbytes : 0;
+        uint64_t b = nnav_tensor_present_bytes(m, i); /* what is stored, not what dims say */
+        if (b == UINT64_MAX)
+            b = 0;
         if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES) {
             t->init_all += tt->owner == NNAV_TOWN_INITIALIZER;
             t->init_bytes += b;
@@ -371,6 +373,46 @@ static void compute_totals(const nnav_model *m, totals *t)
     for (uint32_t v = 0; v < nnav_value_count(m); v++)
         if (nnav_value_get(m, v)->kind == NNAV_VAL_UNDEFINED)
             t->undefined++;
+}
+
+/* Sparse initializers of graphs [first, end) whose indices are wrong
+ * (negative, out of range, out of order, repeated, miscounted): a line each
+ * (info's "warning" rows, or check's "PATH  NAME: why"), or a
+ * sparse_warnings list in YAML. Reads the indices: only info and check ask.
+ * Returns how many. */
+static uint32_t sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
+                                int check)
+{
+    uint32_t bad = 0;
+    char why[1024], nm[600], path[1024];
+    if (w) {
+        nnav_yw_key(w, "sparse_warnings");
+        nnav_yw_seq(w);
+    }
+    for (uint32_t i = 0; i < nnav_sparse_count(m); i++) {
+        const nnav_sparse *sp = nnav_sparse_get(m, i);
+        if (sp->graph < first || sp->graph >= end || !nnav_sparse_check(m, i, why, sizeof why))
+            continue;
+        bad++;
+        nnav_span name = sp->values != NNAV_NONE ? nnav_tensor_get(m, sp->values)->name
+                                                 : (nnav_span){(const uint8_t *)"", 0};
+        nnav_graph_path(m, sp->graph, path, sizeof path);
+        if (w) {
+            nnav_yw_map(w);
+            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
+            nnav_yw_key(w, "name"), nnav_yw_span(w, name);
+            nnav_yw_key(w, "problem"), nnav_yw_cstr(w, why);
+            nnav_yw_map_end(w);
+        } else if (check) {
+            printf("%s  sparse initializer %s: %s\n", path, esc(name, nm, sizeof nm), why);
+        } else {
+            printf("%-14s sparse initializer \"%s\" in %s: %s\n", "warning", esc(name, nm, sizeof nm),
+                   path, why);
+        }
+    }
+    if (w)
+        nnav_yw_seq_end(w);
+    return bad;
 }
 
 static const char *graph_kind_name(uint8_t k)
@@ -495,6 +537,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
     const nnav_model_facts *f = nnav_model_facts_get(m);
     totals t;
     size_t nops = 0;
+    nnav_tensors_measure(m); /* external data as stored, not as dims say */
     compute_totals(m, &t);
     op_count *ops = op_histogram(m, 0, nnav_node_count(m), NULL, &nops);
     char a[4096], b[1024];
@@ -602,6 +645,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
             nnav_yw_map_end(&w);
         }
         nnav_yw_seq_end(&w);
+        sparse_warnings(m, 0, nnav_graph_count(m), &w, 0);
         yaml_tf_info(&w, m);
         nnav_yw_map_end(&w);
         free(ops);
@@ -681,6 +725,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
     if (t.warnings)
         printf("%-14s %u tensors whose stored data does not match dims x dtype (see tensors)\n",
                "warning", t.warnings);
+    sparse_warnings(m, 0, nnav_graph_count(m), NULL, 0);
     print_tf_info(m);
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
         const nnav_unknown *u = nnav_unknown_get(m, i);
@@ -1367,6 +1412,8 @@ static void warn_text(uint32_t w, char *buf, size_t n)
         strncat(buf, " unsafe-or-malformed-external-data", n - strlen(buf) - 1);
     if (w & NNAV_TW_MANY_FIELDS)
         strncat(buf, " data-in-several-fields", n - strlen(buf) - 1);
+    if (w & NNAV_TW_WRONG_FIELD)
+        strncat(buf, " data-in-the-wrong-field-for-its-type", n - strlen(buf) - 1);
 }
 
 /* Values on request: the first n and min/max/mean over all elements. Reads the
@@ -1440,6 +1487,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         return usage_error("tensors", "--sort takes size or name, not '%s'", o->sort);
     if ((rc = pick_graph(m, o, "tensors", &g)) != 0)
         return rc;
+    nnav_tensors_measure(m); /* external data as stored, not as dims say */
     uint32_t nt = nnav_tensor_count(m);
     trow *rows = malloc(sizeof *rows * (nt + 1));
     size_t nr = 0;
@@ -2033,7 +2081,9 @@ static int cmd_check(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "count"), nnav_yw_uint(&w, bad);
         nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
         nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
-    } else if (rc == 0) {
+    }
+    uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1) : 0;
+    if (!o->yaml && rc == 0) {
         printf("%llu values checked: %llu where the file's type agrees with the inferred one, "
                "%llu where it disagrees\n", (unsigned long long)checked, (unsigned long long)agree,
                (unsigned long long)bad);
@@ -2042,6 +2092,11 @@ static int cmd_check(const nnav_model *m, const opts *o)
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
                         "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");
+        rc = EXIT_BADINPUT;
+    }
+    if (sparse_bad) {
+        fprintf(stderr, "nnav check: %u sparse initializer%s whose indices contradict %s dims\n",
+                sparse_bad, sparse_bad == 1 ? "" : "s", sparse_bad == 1 ? "its" : "their");
         rc = EXIT_BADINPUT;
     }
     return rc;

@@ -132,6 +132,21 @@ unsigned nnav_dtype_per_word(int32_t dtype)
     return 1;
 }
 
+int nnav_dtype_typed_field(int32_t dtype)
+{
+    switch (dtype) {
+    case NNAV_DT_FLOAT: case NNAV_DT_COMPLEX64: return 4;    /* float_data */
+    case NNAV_DT_DOUBLE: case NNAV_DT_COMPLEX128: return 10; /* double_data */
+    case NNAV_DT_INT64: return 7;                            /* int64_data */
+    case NNAV_DT_UINT32: case NNAV_DT_UINT64: return 11;     /* uint64_data */
+    case NNAV_DT_STRING: return 6;                           /* string_data */
+    default:
+        /* int32_data holds the rest: int32 and everything narrower, bool,
+         * the 16-, 8-, 4- and 2-bit floats and integers. */
+        return dtype > NNAV_DT_UNDEFINED && dtype <= NNAV_DT_MAX ? 5 : 0;
+    }
+}
+
 int nnav_dtype_raw_bytes(int32_t dtype, uint64_t nelems, uint64_t *out)
 {
     unsigned bits = nnav_dtype_bits(dtype);

@@ -33,6 +33,11 @@ enum {
  * Returns 0 and sets *out, or -1 on overflow or a type with no fixed width. */
 int nnav_dtype_raw_bytes(int32_t dtype, uint64_t nelems, uint64_t *out);
 
+/* The TensorProto field an ONNX element type's values belong in when they are
+ * not raw: 4 float_data, 5 int32_data, 6 string_data, 7 int64_data,
+ * 10 double_data, 11 uint64_data; 0 for none (undefined, TensorFlow-only). */
+int nnav_dtype_typed_field(int32_t dtype);
+
 /* Scalar components per element: 2 for complex types, else 1. */
 unsigned nnav_dtype_components(int32_t dtype);
 

@@ -82,11 +82,11 @@ static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nna
     return refuse(err, t, "it names a folder, not a file");
 }
 
-int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
-                        void **cookie, nnav_error *err)
+/* The data file of t, opened after every check on its name and with its
+ * stat in *st: a descriptor, or -1 with err set (refused, or not there). */
+static int open_data(const nnav_model *m, const nnav_tensor *t, struct stat *st, nnav_error *err)
 {
     nnav_span loc = t->ext_location;
-    *cookie = NULL;
     if (!loc.p || loc.n == 0)
         return refuse(err, t, "no location key");
     if (memchr(loc.p, 0, loc.n))
@@ -108,15 +108,40 @@ int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *ou
     int fd = open_inside(m->dir, loc, t, err);
     if (fd < 0)
         return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
         close(fd);
         return refuse(err, t, "not a regular file");
     }
-    if (st.st_nlink > 1) {
+    if (st->st_nlink > 1) {
         close(fd);
         return refuse(err, t, "it has several hard links (it may be a file from elsewhere)");
     }
+    return fd;
+}
+
+int nnav_ext_avail(const nnav_model *m, const nnav_tensor *t, uint64_t *avail, nnav_error *err)
+{
+    struct stat st;
+    int fd = open_data(m, t, &st, err);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    uint64_t size = (uint64_t)st.st_size;
+    uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
+    uint64_t rest = off < size ? size - off : 0;
+    *avail = t->ext_length >= 0 && (uint64_t)t->ext_length < rest ? (uint64_t)t->ext_length : rest;
+    return 0;
+}
+
+int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
+                        void **cookie, nnav_error *err)
+{
+    nnav_span loc = t->ext_location;
+    *cookie = NULL;
+    struct stat st;
+    int fd = open_data(m, t, &st, err);
+    if (fd < 0)
+        return -1;
     uint64_t size = (uint64_t)st.st_size;
     uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
     if (off > size) {

@@ -14,6 +14,11 @@ int nnav_ext_map(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,
 int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *out,
                         void **cookie, nnav_error *err);
 void nnav_ext_release(void *cookie);
+/* The bytes the data file holds for t, without reading or mapping it: the
+ * declared length, or the rest of the file, cut to what the file has past
+ * the offset. -1 with err set when the file is refused or cannot be opened
+ * (the same checks as nnav_ext_map). */
+int nnav_ext_avail(const nnav_model *m, const nnav_tensor *t, uint64_t *avail, nnav_error *err);
 /* Nonzero when the data file behind a mapping lost bytes of the mapped range
  * since it was mapped (what was read there is zeros, not the file's): check
  * after reading, before release. Sets err, naming the file and the tensor. */

@@ -164,6 +164,8 @@ enum {
     NNAV_TW_BAD_DTYPE = 1u << 2,
     NNAV_TW_BAD_EXTERNAL = 1u << 3,  /* external_data keys malformed or unsafe */
     NNAV_TW_MANY_FIELDS = 1u << 4,   /* values in more than one data field */
+    NNAV_TW_WRONG_FIELD = 1u << 5,   /* values in a field not meant for the dtype
+                                        (int64 numbers in double_data...) */
 };
 
 typedef struct nnav_tensor {
@@ -421,6 +423,24 @@ void nnav_tensor_bytes_release(void *cookie);
  * range since it was mapped, so what was read there is zeros, not the file's.
  * 0 for a NULL cookie (raw bytes live in the model's own map). */
 int nnav_tensor_bytes_shrank(const void *cookie, nnav_error *err);
+
+/* Looks at the external data files (each opened safely and measured, not
+ * read or mapped; nnav_model_open opens none): afterwards each external
+ * tensor's `stored` is the bytes its file really holds for it (0 when the file
+ * is refused or missing), and one holding fewer than dims x dtype call for is
+ * flagged NNAV_TW_SIZE_MISMATCH, as raw data cut short is at open. For
+ * commands that report sizes (info, tensors); safe to call again. */
+void nnav_tensors_measure(const nnav_model *m);
+/* The payload bytes a tensor really has: dims x dtype, or fewer where its
+ * storage holds fewer (raw data cut short; external data as measured).
+ * UINT64_MAX when dims x dtype is unknown. */
+uint64_t nnav_tensor_present_bytes(const nnav_model *m, uint32_t t);
+/* A sparse tensor's indices against its dims and values, read now in one
+ * pass (linear in their size; nothing reads them at open): negative, out of
+ * range, out of ascending order, repeated, or shaped or counted wrong.
+ * 0 when sound; 1 with what is wrong (escaped text, the first of each kind
+ * and how many) in buf. */
+int nnav_sparse_check(const nnav_model *m, uint32_t sp, char *buf, size_t n);
 
 /* ---- text ---- */
 /* Escape bytes from the file for a terminal: printable UTF-8 kept; control

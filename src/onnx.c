@@ -367,6 +367,11 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
     }
     if (t.dtype == NNAV_DT_STRING && t.storage == NNAV_STORE_TYPED && typed_count != ne)
         t.warn |= NNAV_TW_SIZE_MISMATCH;
+    /* An int64 tensor's numbers in double_data (a NaN among them), floats in
+     * int64_data...: no reader takes them as the tensor's values. */
+    if (t.storage == NNAV_STORE_TYPED && nnav_dtype_valid(t.dtype) &&
+        t.typed_field != nnav_dtype_typed_field(t.dtype))
+        t.warn |= NNAV_TW_WRONG_FIELD;
     nnav_tensor *slot = nnav_vec_push(m->tensors);
     if (!slot)
         return oom(w->err);

@@ -615,6 +615,32 @@ static int values_typed(const nnav_model *m, const nnav_tensor *t, acc *a, nnav_
     return k < 0 ? -1 : 0;
 }
 
+static const char *typed_field_name(uint8_t f)
+{
+    switch (f) {
+    case 4: return "float_data";
+    case 5: return "int32_data";
+    case 6: return "string_data";
+    case 7: return "int64_data";
+    case 10: return "double_data";
+    case 11: return "uint64_data";
+    default: return "no data field";
+    }
+}
+
+static const char *typed_field_holds(uint8_t f)
+{
+    switch (f) {
+    case 4: return "float32 and complex64";
+    case 5: return "int32 and the narrower types";
+    case 6: return "strings";
+    case 7: return "int64";
+    case 10: return "float64 and complex128";
+    case 11: return "uint32 and uint64";
+    default: return "nothing";
+    }
+}
+
 static int values_raw(const nnav_tensor *t, nnav_span data, acc *a, nnav_error *err)
 {
     unsigned comps = nnav_dtype_components(t->dtype);
@@ -643,6 +669,17 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
     if (!nnav_dtype_valid(tt->dtype)) {
         nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
                      "tensor has unknown data_type %d", tt->dtype);
+        return -1;
+    }
+    if (tt->storage == NNAV_STORE_TYPED && (tt->warn & NNAV_TW_WRONG_FIELD)) {
+        /* Taken as they are, a double_data NaN would pass for an int64 value
+         * (and become undefined behaviour wherever it is cast to one). */
+        int want_field = nnav_dtype_typed_field(tt->dtype);
+        nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
+                     "%s tensor with its data in %s (the field for %s), not in %s: its values "
+                     "are not read",
+                     nnav_dtype_name(tt->dtype), typed_field_name(tt->typed_field),
+                     typed_field_holds(tt->typed_field), typed_field_name((uint8_t)want_field));
         return -1;
     }
     acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING,
@@ -699,6 +736,309 @@ void nnav_tensor_bytes_release(void *cookie)
 int nnav_tensor_bytes_shrank(const void *cookie, nnav_error *err)
 {
     return nnav_ext_shrank(cookie, err);
+}
+
+/* ---- what is really stored ---- */
+
+void nnav_tensors_measure(const nnav_model *m)
+{
+    /* The index is the model's own; what is measured is kept in it (as the
+     * other caches built on first use are). */
+    nnav_model *mm = (nnav_model *)m;
+    /* Exports write one data file for all tensors: walk to it once. */
+    nnav_span last = {0};
+    int64_t last_off = -1, last_len = -1;
+    uint64_t last_avail = 0;
+    int last_ok = 0;
+    for (uint32_t i = 0; i < mm->tensors.n; i++) {
+        nnav_tensor *t = &mm->tensors.v[i];
+        if (t->storage != NNAV_STORE_EXTERNAL)
+            continue;
+        uint64_t avail;
+        int ok;
+        nnav_error e;
+        if (last.p && nnav_span_same(last, t->ext_location) && !(t->warn & NNAV_TW_BAD_EXTERNAL) &&
+            last_ok && last_off == 0 && last_len < 0) {
+            /* Same file as the last, whose whole size is last_avail. */
+            uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
+            uint64_t rest = off < last_avail ? last_avail - off : 0;
+            avail = t->ext_length >= 0 && (uint64_t)t->ext_length < rest
+                        ? (uint64_t)t->ext_length : rest;
+            ok = 1;
+        } else {
+            /* Measured whole (offset 0, no length) so the next tensor of
+             * the same file can reuse it. */
+            nnav_tensor whole = *t;
+            whole.ext_offset = 0;
+            whole.ext_length = -1;
+            ok = nnav_ext_avail(m, &whole, &avail, &e) == 0;
+            last = t->ext_location, last_off = 0, last_len = -1, last_ok = ok, last_avail = avail;
+            if (ok) {
+                uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
+                uint64_t rest = off < avail ? avail - off : 0;
+                avail = t->ext_length >= 0 && (uint64_t)t->ext_length < rest
+                            ? (uint64_t)t->ext_length : rest;
+            }
+        }
+        t->stored = ok ? avail : 0;
+        if (ok && t->nbytes != UINT64_MAX && t->dtype != NNAV_DT_STRING && avail < t->nbytes)
+            t->warn |= NNAV_TW_SIZE_MISMATCH;
+    }
+}
+
+uint64_t nnav_tensor_present_bytes(const nnav_model *m, uint32_t t)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    if (tt->nbytes == UINT64_MAX)
+        return UINT64_MAX;
+    /* Varint fields hold fewer bytes than their values take (and TensorFlow's
+     * typed fields repeat their last value): what dims x dtype say is what
+     * is there. Elsewhere stored bytes are the payload's own bytes. */
+    if (tt->storage == NNAV_STORE_TYPED && (m->tf || !(tt->warn & NNAV_TW_SIZE_MISMATCH)))
+        return tt->nbytes;
+    return tt->stored < tt->nbytes ? tt->stored : tt->nbytes;
+}
+
+/* ---- sparse indices ---- */
+
+typedef int (*int_fn)(void *ctx, int64_t v);
+
+typedef struct ints_ctx {
+    int_fn fn;
+    void *ctx;
+    uint64_t left;
+    int32_t dtype;
+} ints_ctx;
+
+static int ints_put(void *c, uint64_t v)
+{
+    ints_ctx *x = c;
+    if (!x->left)
+        return 1;
+    x->left--;
+    return x->fn(x->ctx, x->dtype == NNAV_DT_INT32 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v);
+}
+
+/* Every element of an int64 (or int32) tensor, exactly (not through a
+ * double), in order, as many as are stored up to its element count. */
+static int tensor_ints(const nnav_model *m, uint32_t t, int_fn fn, void *ctx, nnav_error *err)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    unsigned size = tt->dtype == NNAV_DT_INT64 ? 8 : tt->dtype == NNAV_DT_INT32 ? 4 : 0;
+    ints_ctx x = {fn, ctx, tt->nelems == UINT64_MAX ? 0 : tt->nelems, tt->dtype};
+    memset(err, 0, sizeof *err);
+    if (!size) {
+        nnav_err_set(err, 0, 0, "they are %s, not int64", nnav_dtype_name(tt->dtype));
+        return -1;
+    }
+    if (tt->storage == NNAV_STORE_RAW || tt->storage == NNAV_STORE_EXTERNAL) {
+        nnav_span d;
+        void *cookie = NULL;
+        if (nnav_tensor_bytes(m, t, &d, &cookie, err) < 0)
+            return -1;
+        for (uint64_t i = 0; i < d.n / size && x.left; i++) {
+            uint64_t v = 0;
+            for (unsigned k = size; k-- > 0;)
+                v = v << 8 | d.p[i * size + k];
+            if (ints_put(&x, v))
+                break;
+        }
+        int rc = nnav_ext_shrank(cookie, err) ? -1 : 0;
+        nnav_tensor_bytes_release(cookie);
+        return rc;
+    }
+    if (tt->storage != NNAV_STORE_TYPED)
+        return 0;
+    if (tt->warn & NNAV_TW_WRONG_FIELD) {
+        nnav_err_set(err, 0, 0, "they are in %s, not in %s", typed_field_name(tt->typed_field),
+                     typed_field_name((uint8_t)nnav_dtype_typed_field(tt->dtype)));
+        return -1;
+    }
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    nnav_wire_init(&r, m->map.base, tt->msg);
+    while (x.left && (k = nnav_wire_next(&r, &f, err)) == 1)
+        if (f.num == tt->typed_field &&
+            nnav_wire_scalars(&f, NNAV_WT_VARINT, ints_put, &x, err, m->map.base) < 0 &&
+            err->msg[0])
+            return -1;
+    return x.left && k < 0 ? -1 : 0;
+}
+
+/* The first index of one kind of fault and how many there are. */
+typedef struct fault {
+    uint64_t count, at;
+    char what[96];
+} fault;
+
+typedef struct sparse_ctx {
+    const int64_t *dims;
+    uint32_t rank;
+    int coords;         /* indices are [NNZ, rank] rows of coordinates */
+    uint64_t dense;     /* elements the dims describe; UINT64_MAX: unknown */
+    uint64_t pos;       /* elements read */
+    uint64_t lin;       /* the row's linear index so far */
+    int row_bad, lin_ok, have_prev;
+    uint64_t prev;
+    char row[64];       /* the row's coordinates as text, for a message */
+    fault neg, out, down, dup;
+} sparse_ctx;
+
+static void fault_note(fault *f, uint64_t at, const char *what)
+{
+    if (!f->count++) {
+        f->at = at;
+        snprintf(f->what, sizeof f->what, "%s", what);
+    }
+}
+
+/* A sound linear index: in ascending order after the one before. */
+static void sparse_order(sparse_ctx *c, uint64_t lin, uint64_t at, const char *shown)
+{
+    if (c->have_prev && lin < c->prev)
+        fault_note(&c->down, at, shown);
+    else if (c->have_prev && lin == c->prev) {
+        fault_note(&c->dup, at, shown);
+    }
+    c->prev = lin;
+    c->have_prev = 1;
+}
+
+static int sparse_put(void *ctx, int64_t v)
+{
+    sparse_ctx *c = ctx;
+    uint64_t at = c->pos++;
+    char shown[64];
+    if (!c->coords) {
+        snprintf(shown, sizeof shown, "%lld", (long long)v);
+        if (v < 0)
+            fault_note(&c->neg, at, shown);
+        else if (c->dense != UINT64_MAX && (uint64_t)v >= c->dense)
+            fault_note(&c->out, at, shown);
+        else
+            sparse_order(c, (uint64_t)v, at, shown);
+        return 0;
+    }
+    uint32_t j = (uint32_t)(at % c->rank);
+    uint64_t rowno = at / c->rank;
+    if (j == 0) {
+        c->lin = 0;
+        c->row_bad = 0;
+        c->lin_ok = 1;
+        c->row[0] = 0;
+    }
+    size_t l = strlen(c->row);
+    if (l + 24 < sizeof c->row)
+        snprintf(c->row + l, sizeof c->row - l, "%s%lld", j ? "," : "", (long long)v);
+    else if (l + 4 < sizeof c->row && c->row[l - 1] != '.')
+        snprintf(c->row + l, sizeof c->row - l, ",...");
+    if (v < 0)
+        c->row_bad |= 1;
+    else if ((uint64_t)v >= (uint64_t)c->dims[j])
+        c->row_bad |= 2;
+    else if (__builtin_mul_overflow(c->lin, (uint64_t)c->dims[j], &c->lin) ||
+             __builtin_add_overflow(c->lin, (uint64_t)v, &c->lin))
+        c->lin_ok = 0;
+    if (j + 1 < c->rank)
+        return 0;
+    snprintf(shown, sizeof shown, "(%s)", c->row);
+    if (c->row_bad & 1)
+        fault_note(&c->neg, rowno, shown);
+    else if (c->row_bad & 2)
+        fault_note(&c->out, rowno, shown);
+    else if (c->lin_ok)
+        sparse_order(c, c->lin, rowno, shown);
+    return 0;
+}
+
+static void sparse_dims_text(const int64_t *dims, uint32_t rank, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    buf[0] = 0;
+    nnav_sb_put(&b, "[");
+    for (uint32_t i = 0; i < rank; i++)
+        nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)dims[i]);
+    nnav_sb_put(&b, "]");
+}
+
+int nnav_sparse_check(const nnav_model *m, uint32_t id, char *buf, size_t n)
+{
+    const nnav_sparse *sp = &m->sparse.v[id];
+    nnav_sbuf b = {buf, n, 0};
+    char dt[512];
+    buf[0] = 0;
+    if (sp->values == NNAV_NONE || sp->indices == NNAV_NONE) {
+        nnav_sb_put(&b, sp->values == NNAV_NONE ? "it has no values" : "it has no indices");
+        return 1;
+    }
+    const nnav_tensor *vt = &m->tensors.v[sp->values], *it = &m->tensors.v[sp->indices];
+    const int64_t *dims = &m->dims.v[sp->dims_first], *idims = &m->dims.v[it->dims_first];
+    sparse_ctx c = {.dims = dims, .rank = sp->ndims, .dense = 1};
+    for (uint32_t i = 0; i < sp->ndims; i++)
+        if (dims[i] < 0 || __builtin_mul_overflow(c.dense, (uint64_t)dims[i], &c.dense)) {
+            c.dense = UINT64_MAX;
+            break;
+        }
+    sparse_dims_text(dims, sp->ndims, dt, sizeof dt);
+    uint64_t nnz = vt->ndims == 1 && vt->nelems != UINT64_MAX ? vt->nelems : UINT64_MAX;
+    if (vt->ndims != 1) {
+        nnav_sb_put(&b, "its values are not a 1-D list");
+        return 1;
+    }
+    if (it->nelems == UINT64_MAX || (it->ndims != 1 && it->ndims != 2)) {
+        nnav_sb_put(&b, "its indices are shaped neither [NNZ] nor [NNZ, rank]");
+        return 1;
+    }
+    c.coords = it->ndims == 2;
+    if (c.coords && (idims[1] != (int64_t)sp->ndims || sp->ndims == 0)) {
+        nnav_sb_printf(&b, "its indices have %lld coordinates a row for the %u dims of %s",
+                       (long long)idims[1], sp->ndims, dt);
+        return 1;
+    }
+    if ((uint64_t)idims[0] != nnz) {
+        nnav_sb_printf(&b, "%lld indices for %llu values", (long long)idims[0],
+                       (unsigned long long)nnz);
+        return 1;
+    }
+    for (uint32_t i = 0; c.coords && i < sp->ndims; i++)
+        if (dims[i] < 0) {
+            nnav_sb_printf(&b, "its dims %s are negative", dt);
+            return 1;
+        }
+    nnav_error e;
+    if (tensor_ints(m, sp->indices, sparse_put, &c, &e) < 0) {
+        nnav_sb_put(&b, "its indices cannot be read: ");
+        nnav_sb_put(&b, e.msg);
+        return 1;
+    }
+    if (c.pos < it->nelems) {
+        nnav_sb_printf(&b, "%llu of its %llu index numbers are stored",
+                       (unsigned long long)c.pos, (unsigned long long)it->nelems);
+        return 1;
+    }
+    const char *unit = c.coords ? "row" : "position";
+    struct { const fault *f; const char *how; } kinds[] = {
+        {&c.neg, "is negative"},
+        {&c.out, "lies outside"},
+        {&c.down, "is below the one before (indices must ascend)"},
+        {&c.dup, "repeats the one before"},
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const fault *f = kinds[k].f;
+        if (!f->count)
+            continue;
+        nnav_sb_put(&b, bad++ ? "; " : "");
+        nnav_sb_printf(&b, "index %s at %s %llu ", f->what, unit, (unsigned long long)f->at);
+        if (k == 1)
+            nnav_sb_printf(&b, "lies outside %s", dt);
+        else
+            nnav_sb_put(&b, kinds[k].how);
+        if (f->count > 1)
+            nnav_sb_printf(&b, " (%llu such)", (unsigned long long)f->count);
+    }
+    return bad != 0;
 }
 
 /* ---- structured types ---- */
