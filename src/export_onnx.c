@@ -321,7 +321,7 @@ int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *cx)
             return 1;
     }
     /* TensorProtos the index does not keep: in sparse_tensor(s) attributes. */
-    for (uint32_t a = 0; a < m->attrs.n; a++) {
+    for (uint32_t a = 0; m->facts.format == NNAV_FMT_ONNX && a < m->attrs.n; a++) {
         nnav_wire ra, rs;
         nnav_field fa, fs;
         nnav_error e;
