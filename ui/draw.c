@@ -234,13 +234,34 @@ int draw_text(int y, int x, int maxw, const char *s, attr_t a)
     return cols;
 }
 
+/* Characters (not bytes) in UTF-8 text. */
+static size_t utf8_chars(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
 size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n)
 {
-    /* Enough input for maxw columns: a character is at most 4 bytes. */
-    size_t take = s.n < maxw * 4 + 8 ? (size_t)s.n : maxw * 4 + 8;
+    /* Only as much input as maxw columns and one more need (the one more
+     * shows the cut). A column is most often one character of at most 4
+     * bytes, but a character with the two combining marks the sanitiser
+     * keeps on it takes up to 12 bytes, and a wide one two columns: when
+     * the first try may hold too few columns (under three characters a
+     * column), take more. */
+    size_t take = maxw * 4 + 8, k;
     if (!s.p)
-        take = 0;
-    return nnav_text_escape(s.p, take, buf, n);
+        return nnav_text_escape(s.p, 0, buf, n);
+    for (;;) {
+        if (take >= s.n)
+            return nnav_text_escape(s.p, (size_t)s.n, buf, n);
+        k = nnav_text_escape(s.p, take, buf, n);
+        if (k + 16 >= n || utf8_chars(buf, k) >= 3 * (maxw + 1) || take > SIZE_MAX / 2)
+            return k;
+        take *= 2;
+    }
 }
 
 int draw_span(int y, int x, int maxw, nnav_span s, attr_t a)

@@ -581,9 +581,7 @@ static int model_changed(ui *u)
         return 0;
     const char *slash = strrchr(u->path, '/');
     nnav_text_escape_cstr(slash && slash[1] ? slash + 1 : u->path, name, sizeof name);
-    ui_message(u, R_ERROR, "%s changed on disk since it was opened (%s): values and export "
-                           "refused; quit and reopen it",
-               name, why);
+    ui_message(u, R_ERROR, "%s changed on disk (%s): not read again; reopen it", name, why);
     return 1;
 }
 

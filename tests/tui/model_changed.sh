@@ -29,12 +29,12 @@ open_on_weights() {
 # expect_refused WHY: the status line and m / e say the file changed.
 expect_refused() {
     local why=$1
-    wait_for "model.onnx changed on disk since it was opened ($why)"
+    wait_for "model.onnx changed on disk ($why)"
     keys m
-    wait_for "model.onnx changed on disk since it was opened ($why): values and export refused"
+    wait_for "model.onnx changed on disk ($why): not read again; reopen it"
     no_text "min/max/mean:"
     keys e
-    wait_for "model.onnx changed on disk since it was opened ($why): values and export refused"
+    wait_for "model.onnx changed on disk ($why): not read again; reopen it"
     no_text "export graph"
     keys j
     no_text "nnav exited"
@@ -75,7 +75,7 @@ wait_for "to: model-main.yaml"
 sleep 0.05
 printf 'x' | dd of="$dir/model.onnx" bs=1 seek=$((size - 400)) conv=notrunc status=none
 keys Enter
-wait_for "changed on disk since it was opened (it was written to): values and export refused"
+wait_for "changed on disk (it was written to): not read again; reopen it"
 [ ! -e "$dir/model-main.yaml" ] || fail "the export was written after the file changed"
 pass "changed while the file name was typed: the export is refused"
 quit_clean
