@@ -339,9 +339,10 @@ static int read_header(bundle *b, nnav_span v, uint64_t off, bundle_ctx *c)
             if (f.wt != NNAV_WT_VARINT)
                 return bfail(b, off, "header", "field %u has wire type %u, expected 0",
                              f.num, f.wt);
-            if (f.num == 1)
+            if (f.num == 1) {
                 c->shards = (int32_t)f.v;
-            else
+                c->location = (nnav_span){0}; /* its "-of-N" may change */
+            } else
                 c->big_endian = f.v == 1;
         }
     }

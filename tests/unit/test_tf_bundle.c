@@ -383,6 +383,35 @@ static void test_snappy_block_claims(void **state)
     buf_free(&snappy);
 }
 
+static void test_header_after_variables(void **state)
+{
+    (void)state;
+    /* The header sorts first (its key is empty); one placed after a variable
+     * changes the shard count for those after it only. */
+    buf blk = {0}, v = {0}, file = {0};
+    entry_value(&v, 1, NULL, 0, 0, 4);
+    put_entry(&blk, 0, "a", 1, &v);
+    v.n = 0;
+    put_byte(&v, 0x08);
+    put_byte(&v, 2); /* num_shards: 2 */
+    put_entry(&blk, 0, NULL, 0, &v);
+    v.n = 0;
+    entry_value(&v, 1, NULL, 0, 0, 4);
+    put_entry(&blk, 0, "b", 1, &v);
+    end_block(&blk);
+    handle h = add_block(&file, &blk, 0);
+    finish_table(&file, &h, 1, NULL);
+    nnav_model *m = tu_open(model_with("tfb_late_header", &file, NULL));
+    tu_assert_span(nnav_tensor_get(m, tu_tensor(m, "a"))->ext_location,
+                   "variables/variables.data-00000-of-00001");
+    tu_assert_span(nnav_tensor_get(m, tu_tensor(m, "b"))->ext_location,
+                   "variables/variables.data-00000-of-00002");
+    nnav_model_close(m);
+    buf_free(&blk);
+    buf_free(&v);
+    buf_free(&file);
+}
+
 /* ---- strings ---- */
 
 /* TensorFlow's layout of a string tensor: varint lengths, the masked CRC-32C
@@ -568,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_blocks_in_order),
         cmocka_unit_test(test_blocks_repeated_or_overlapping),
         cmocka_unit_test(test_snappy_block_claims),
+        cmocka_unit_test(test_header_after_variables),
         cmocka_unit_test(test_string_variable),
         cmocka_unit_test(test_string_spans_outlive_later_reads),
         cmocka_unit_test(test_damaged_strings),
