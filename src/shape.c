@@ -65,7 +65,29 @@ struct nnav_shapes {
     size_t n_rules;
     nnav_bind *bind;
     size_t n_bind;
-    uint64_t work; /* nodes inferred, counting re-inferred bodies */
+    /* Work done, in units of about one input, output, dim or folded value
+     * looked at (bodies count each time they are inferred), and its bound,
+     * proportional to the model (work_budget()). Past it, `over` is set and
+     * every node left gets `why_budget`. */
+    uint64_t work, work_max;
+    uint8_t over;
+    uint32_t why_budget;
+    /* Bumped whenever a result depends on where it was computed (a call
+     * nested too deep, a function reached from itself, the budget): a body
+     * inferred while it moved is not memoised. */
+    uint64_t impure;
+    /* Function calls memoised by their input facts (call_body). */
+    NNAV_VEC(struct call_memo) memo;
+    NNAV_VEC(nnav_fact) memo_facts;
+    idtab memotab;
+    uint8_t *uses_refs; /* per graph: a node in it or below reads a caller's attribute */
+    /* Per graph: its root (the main graph or a function's), and the root's
+     * ONNX opset version (INT64_MIN: not yet looked up): rules ask for it at every
+     * node, and a file may import thousands of opsets. */
+    uint32_t *root;
+    int64_t *onnx_opset;
+    /* Per node: its domain, read from its bytes once (dom_of). */
+    uint8_t *dom_kind;
     struct op_cache {
         char op[40];
         uint8_t len, cls;
@@ -75,6 +97,14 @@ struct nnav_shapes {
 };
 
 static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, 0, NNAV_NONE};
+
+/* A call's body as inferred for one set of input facts: the seeds and the
+ * outputs, copied (their dims stay in S->dims, which only grows). */
+typedef struct call_memo {
+    uint64_t h;
+    uint32_t graph, depth, caller; /* caller: NNAV_NONE when the body reads no caller attribute */
+    uint32_t first, n_in, n_out;   /* n_in seeds then n_out outputs from memo_facts[first] */
+} call_memo;
 
 /* ---- small tables ---- */
 
@@ -693,6 +723,7 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
     nnav_span type = m->vinfos.v[val->vinfo].type;
     if (!type.p)
         return 0;
+    S->work += type.n / 64; /* the type is read again at each inference of its graph */
     int32_t et;
     int hs;
     size_t rank;
@@ -820,10 +851,34 @@ static uint32_t out_value(const nnav_ictx *ix, uint32_t o)
 
 uint32_t nnav_ix_nin(const nnav_ictx *ix)
 {
-    uint32_t n = ix->nd->in_count;
-    while (n && nnav_ref_control(ix->m, ix->nd->in_first + n - 1))
-        n--;
-    return n;
+    return ix->nin;
+}
+
+/* The view of node n that rules get; its input count found once (rules
+ * ask for it in loops, and trailing control inputs take a walk back). */
+static void ix_init(nnav_ictx *ix, nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
+{
+    const nnav_model *m = S->m;
+    const nnav_node *nd = &m->nodes.v[n];
+    uint32_t k = nd->in_count;
+    while (k && nnav_ref_control(m, nd->in_first + k - 1))
+        k--;
+    ix->S = S, ix->m = m, ix->nd = nd, ix->node = n, ix->depth = depth, ix->caller = caller;
+    ix->nin = k;
+    ix->why[0] = 0; /* a reason is written whole by nnav_ix_fail */
+}
+
+enum { DOM_NONE = 1, DOM_AI_ONNX, DOM_OTHER };
+
+/* Node n's domain: none, "ai.onnx" or another. Reading it walks the node's
+ * bytes, so it is read once. */
+static int dom_of(nnav_shapes *S, uint32_t n)
+{
+    if (!S->dom_kind[n]) {
+        nnav_span d = nnav_node_domain(S->m, n);
+        S->dom_kind[n] = !d.n ? DOM_NONE : nnav_span_eqs(d, "ai.onnx") ? DOM_AI_ONNX : DOM_OTHER;
+    }
+    return S->dom_kind[n];
 }
 
 uint32_t nnav_ix_nout(const nnav_ictx *ix)
@@ -886,8 +941,9 @@ int nnav_ix_ints(const nnav_ictx *ix, uint32_t i, int64_t *buf, size_t max)
 }
 
 /* The tensor that holds a constant value: an initializer or a Constant's. */
-static uint32_t const_tensor(const nnav_model *m, uint32_t v)
+static uint32_t const_tensor(nnav_shapes *S, uint32_t v)
 {
+    const nnav_model *m = S->m;
     if (v == NNAV_NONE)
         return NNAV_NONE;
     const nnav_value *val = &m->values.v[v];
@@ -896,7 +952,7 @@ static uint32_t const_tensor(const nnav_model *m, uint32_t v)
     if (val->kind != NNAV_VAL_NODE)
         return NNAV_NONE;
     const nnav_node *nd = &m->nodes.v[val->producer];
-    if (!nnav_span_eqs(nd->op, "Constant") || nnav_node_domain(m, val->producer).n)
+    if (!nnav_span_eqs(nd->op, "Constant") || dom_of(S, val->producer) != DOM_NONE)
         return NNAV_NONE;
     for (uint32_t a = 0; a < nd->attr_count; a++) {
         const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
@@ -921,28 +977,36 @@ static int tensor_small(const nnav_model *m, uint32_t t, double *buf, size_t max
 
 int nnav_ix_floats(const nnav_ictx *ix, uint32_t i, double *buf, size_t max)
 {
-    uint32_t t = const_tensor(ix->m, in_value(ix, i));
+    uint32_t t = const_tensor(ix->S, in_value(ix, i));
     return t == NNAV_NONE ? -1 : tensor_small(ix->m, t, buf, max);
 }
 
+/* Looking an attribute up, and reading it after, cost the budget its
+ * scan and its bytes (a node may carry many, or big ones). */
 uint32_t nnav_ix_attr(const nnav_ictx *ix, const char *name)
 {
     const nnav_model *m = ix->m;
     const nnav_node *nd = ix->nd;
+    ix->S->work += nd->attr_count;
     for (uint32_t a = 0; a < nd->attr_count; a++) {
         const nnav_attr *at = &m->attrs.v[nd->attr_first + a];
         if (!nnav_span_eqs(at->name, name))
             continue;
-        if (!at->ref_attr_name.n)
+        if (!at->ref_attr_name.n) {
+            ix->S->work += at->msg.n / 64;
             return nd->attr_first + a;
+        }
         /* Inside a function: the value is the caller's attribute. */
         if (ix->caller == NNAV_NONE)
             return NNAV_NONE;
         const nnav_node *c = &m->nodes.v[ix->caller];
+        ix->S->work += c->attr_count;
         for (uint32_t b = 0; b < c->attr_count; b++) {
             const nnav_attr *cb = &m->attrs.v[c->attr_first + b];
-            if (nnav_span_same(cb->name, at->ref_attr_name) && !cb->ref_attr_name.n)
+            if (nnav_span_same(cb->name, at->ref_attr_name) && !cb->ref_attr_name.n) {
+                ix->S->work += cb->msg.n / 64;
                 return c->attr_first + b;
+            }
         }
         return NNAV_NONE;
     }
@@ -990,13 +1054,33 @@ int nnav_ix_attr_s(const nnav_ictx *ix, const char *name, const char *eq)
     return a != NNAV_NONE && nnav_attr_string(ix->m, a, &s, &e) == 0 && nnav_span_eqs(s, eq);
 }
 
+/* The root above graph g, found once per graph: each walk stops at a graph
+ * whose root is known and fills in the ones it passed. */
+static uint32_t root_of(nnav_shapes *S, uint32_t g)
+{
+    const nnav_model *m = S->m;
+    uint32_t r = g, steps = 0;
+    while (S->root[r] == NNAV_NONE && m->graphs.v[r].parent != NNAV_NONE && steps++ < m->graphs.n)
+        r = m->graphs.v[r].parent;
+    uint32_t top = S->root[r] != NNAV_NONE ? S->root[r] : r;
+    for (uint32_t x = g, k = 0; S->root[x] == NNAV_NONE && k <= steps; k++) {
+        S->root[x] = top;
+        if (m->graphs.v[x].parent == NNAV_NONE)
+            break;
+        x = m->graphs.v[x].parent;
+    }
+    return top;
+}
+
 int64_t nnav_ix_opset(const nnav_ictx *ix)
 {
     const nnav_model *m = ix->m;
-    nnav_span dom = nnav_node_domain(m, ix->node);
-    uint32_t g = ix->nd->graph;
-    while (m->graphs.v[g].parent != NNAV_NONE)
-        g = m->graphs.v[g].parent;
+    uint32_t g = root_of(ix->S, ix->nd->graph);
+    int onnx = dom_of(ix->S, ix->node) != DOM_OTHER;
+    if (onnx && ix->S->onnx_opset[g] != INT64_MIN)
+        return ix->S->onnx_opset[g];
+    nnav_span dom = onnx ? (nnav_span){0} : nnav_node_domain(m, ix->node);
+    int64_t v = 0;
     uint32_t first = 0, count = m->model_opset_count;
     const nnav_graph *root = &m->graphs.v[g];
     if (root->kind == NNAV_GRAPH_FUNCTION && root->function != NNAV_NONE &&
@@ -1008,15 +1092,21 @@ int64_t nnav_ix_opset(const nnav_ictx *ix)
         for (uint32_t i = first; i < first + count && i < m->opsets.n; i++) {
             nnav_span d = m->opsets.v[i].domain;
             if (d.n == 0 || nnav_span_eqs(d, "ai.onnx")) {
-                if (dom.n == 0 || nnav_span_eqs(dom, "ai.onnx"))
-                    return m->opsets.v[i].version;
+                if (onnx) {
+                    v = m->opsets.v[i].version;
+                    goto found;
+                }
             } else if (nnav_span_same(d, dom)) {
-                return m->opsets.v[i].version;
+                v = m->opsets.v[i].version;
+                goto found;
             }
         }
         first = 0, count = m->model_opset_count; /* a function without its own: the model's */
     }
-    return 0;
+found:
+    if (onnx)
+        ix->S->onnx_opset[g] = v;
+    return v;
 }
 
 nnav_fact nnav_ix_make(nnav_ictx *ix, int32_t dtype, int32_t rank, const nnav_dim *dims)
@@ -1110,13 +1200,34 @@ int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...)
 static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed, size_t n_seed,
                         int depth, uint32_t caller);
 
-/* A body is inferred again at each call, with the caller's facts. Calls
- * nested in calls could make that exponential on a hostile file: past a
- * budget of work proportional to the model, a body already inferred keeps
- * the facts it has. */
-static int rerun_ok(const nnav_shapes *S, uint32_t g)
+/* The budget: work proportional to the model's graphs as the file holds
+ * them (nodes, inputs and outputs, values, attributes, and the bytes of
+ * nodes and attributes, each of which costs the file at least a byte): 64
+ * passes over all of it, and a floor for small models. A linear pass
+ * costs a few units a node; bodies inferred again (Loop and Scan until
+ * their states settle, functions called with new facts) spend the rest. */
+static uint64_t work_budget(const nnav_model *m)
 {
-    return S->gstate[g] == 0 || S->work < 8 * (uint64_t)S->m->nodes.n + 100000;
+    uint64_t u = (uint64_t)m->nodes.n + m->refs.n + m->values.n + m->attrs.n;
+    for (uint32_t a = 0; a < m->attrs.n; a++)
+        u += m->attrs.v[a].msg.n / 64;
+    for (uint32_t n = 0; n < m->nodes.n; n++)
+        u += m->nodes.v[n].msg.n / 64;
+    return 64 * u + ((uint64_t)1 << 22);
+}
+
+/* Spend n units; 1 when the budget is exhausted (now or before). */
+static int spend(nnav_shapes *S, uint64_t n)
+{
+    S->work += n;
+    if (!S->over && S->work > S->work_max) {
+        S->over = 1;
+        S->impure++;
+        S->why_budget = why_add(S, "inference budget exhausted: %llu units of work, 64 times "
+                                   "the model's size, spent on bodies inferred again and again",
+                                (unsigned long long)S->work_max);
+    }
+    return S->over;
 }
 
 uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *in, size_t n)
@@ -1128,10 +1239,16 @@ uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *i
     if ((at->type != NNAV_ATTR_GRAPH && at->type != NNAV_ATTR_TF_FUNC) || at->graph_count != 1)
         return NNAV_NONE;
     uint32_t g = at->graph_first;
-    if (ix->S->gstate[g] == 1 || ix->depth + 1 >= SHAPE_DEPTH)
+    if (ix->S->gstate[g] == 1 || ix->depth + 1 >= SHAPE_DEPTH) {
+        ix->S->impure++;
         return NNAV_NONE;
-    if (rerun_ok(ix->S, g))
-        infer_graph(ix->S, g, in, n, ix->depth + 1, ix->caller);
+    }
+    /* If, Loop, Scan and SequenceMap bodies read the enclosing scope: not
+     * memoised, but Loop's and Scan's rounds are bounded (carried_body) and
+     * so is the whole by the budget. */
+    if (ix->S->over)
+        return NNAV_NONE;
+    infer_graph(ix->S, g, in, n, ix->depth + 1, ix->caller);
     return g;
 }
 
@@ -1171,6 +1288,198 @@ static const nnav_rule *rule_find(const nnav_shapes *S, nnav_span op)
     return NULL;
 }
 
+/* ---- calls, memoised ---- */
+
+/* A function body (ONNX model-local, or a TensorFlow library function)
+ * sees only its inputs and its caller's attributes, so what it makes of
+ * them is the same at every call with the same input facts: it is inferred
+ * once per distinct (body, input facts, caller attributes it reads,
+ * nesting depth), and other calls reuse the outputs. The body's own values
+ * show the facts of the last call that inferred it. */
+
+/* Every graph whose nodes, or whose bodies' nodes, read a caller's
+ * attribute (ref_attr_name): only for those do the caller's attributes
+ * take part in the memo key. */
+static int refs_mark(nnav_shapes *S)
+{
+    const nnav_model *m = S->m;
+    S->uses_refs = calloc(m->graphs.n ? m->graphs.n : 1, 1);
+    if (!S->uses_refs)
+        return -1;
+    for (uint32_t a = 0; a < m->attrs.n; a++) {
+        if (!m->attrs.v[a].ref_attr_name.n || m->attrs.v[a].node >= m->nodes.n)
+            continue;
+        /* up to the root, stopping at a graph already marked (its
+         * ancestors are): each graph is marked once */
+        for (uint32_t g = m->nodes.v[m->attrs.v[a].node].graph; g < m->graphs.n && !S->uses_refs[g];
+             g = m->graphs.v[g].parent)
+            S->uses_refs[g] = 1;
+    }
+    return 0;
+}
+
+static uint64_t fact_hash(const nnav_shapes *S, const nnav_fact *f, uint64_t h)
+{
+    int64_t k[6] = {f->dtype, f->rank, f->not_tensor, f->control, f->why,
+                    f->fold == NNAV_NONE ? -1 : (int64_t)f->fold_n};
+    h = nnav_hash_bytes((const uint8_t *)k, sizeof k, h);
+    if (f->rank > 0)
+        h = nnav_hash_bytes((const uint8_t *)(S->dims.v + f->dims), (uint64_t)f->rank * sizeof(nnav_dim), h);
+    if (f->fold != NNAV_NONE && f->fold_n)
+        h = nnav_hash_bytes((const uint8_t *)(S->dims.v + f->fold), (uint64_t)f->fold_n * sizeof(nnav_dim), h);
+    return h;
+}
+
+/* The same facts as far as a body can tell (its seeding reads no more). */
+static int fact_key_eq(const nnav_shapes *S, const nnav_fact *a, const nnav_fact *b)
+{
+    if (a->dtype != b->dtype || a->rank != b->rank || a->not_tensor != b->not_tensor ||
+        a->control != b->control || a->why != b->why || (a->fold == NNAV_NONE) != (b->fold == NNAV_NONE))
+        return 0;
+    if (a->rank > 0 && memcmp(S->dims.v + a->dims, S->dims.v + b->dims, (size_t)a->rank * sizeof(nnav_dim)))
+        return 0;
+    if (a->fold != NNAV_NONE &&
+        (a->fold_n != b->fold_n ||
+         (a->fold_n && memcmp(S->dims.v + a->fold, S->dims.v + b->fold, (size_t)a->fold_n * sizeof(nnav_dim)))))
+        return 0;
+    return 1;
+}
+
+/* Two callers whose attributes are the same bytes, in the same order. */
+static int attrs_same(const nnav_model *m, uint32_t x, uint32_t y)
+{
+    if (x == y)
+        return 1;
+    if (x == NNAV_NONE || y == NNAV_NONE)
+        return 0;
+    const nnav_node *a = &m->nodes.v[x], *b = &m->nodes.v[y];
+    if (a->attr_count != b->attr_count)
+        return 0;
+    for (uint32_t i = 0; i < a->attr_count; i++) {
+        nnav_span p = m->attrs.v[a->attr_first + i].msg, q = m->attrs.v[b->attr_first + i].msg;
+        if (p.n != q.n || (p.n && memcmp(p.p, q.p, (size_t)p.n)))
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct memo_key {
+    uint32_t graph, depth, caller;
+    const nnav_fact *const *seed;
+    size_t n;
+} memo_key;
+
+static uint64_t memo_rehash(const nnav_shapes *S, uint32_t id)
+{
+    return S->memo.v[id].h;
+}
+
+static int memo_eq(const nnav_shapes *S, uint32_t id, const void *key)
+{
+    const memo_key *k = key;
+    const call_memo *e = &S->memo.v[id];
+    if (e->graph != k->graph || e->depth != k->depth || e->n_in != k->n ||
+        !attrs_same(S->m, e->caller, k->caller))
+        return 0;
+    for (size_t i = 0; i < k->n; i++)
+        if (!fact_key_eq(S, &S->memo_facts.v[e->first + i], k->seed[i] ? k->seed[i] : &UNKNOWN))
+            return 0;
+    return 1;
+}
+
+/* Keep what body g made of the seeds: n seeds, then its outputs. Not when
+ * the memo has grown past a bound of its own, a sixteenth of the budget in
+ * entries and in facts (the budget still bounds the work). */
+static void memo_put(nnav_shapes *S, const memo_key *k, uint64_t h)
+{
+    const nnav_graph *gr = &S->m->graphs.v[k->graph];
+    uint64_t need = (uint64_t)S->memo_facts.n + k->n + gr->output_count;
+    if (need > S->work_max / 16 || S->memo.n >= S->work_max / 16 || need > UINT32_MAX / 2 ||
+        nnav_vec_reserve(S->memo_facts, (uint32_t)need) < 0)
+        return;
+    call_memo *e = nnav_vec_push(S->memo);
+    if (!e)
+        return;
+    *e = (call_memo){h, k->graph, k->depth, k->caller, S->memo_facts.n, (uint32_t)k->n,
+                     gr->output_count};
+    for (size_t i = 0; i < k->n; i++)
+        S->memo_facts.v[S->memo_facts.n++] = k->seed[i] ? *k->seed[i] : UNKNOWN;
+    for (uint32_t o = 0; o < gr->output_count; o++) {
+        uint32_t v = S->m->vinfos.v[gr->output_first + o].value;
+        S->memo_facts.v[S->memo_facts.n++] = v == NNAV_NONE ? UNKNOWN : S->facts[v];
+    }
+    if (tab_put(S, &S->memotab, h, S->memo.n - 1, memo_rehash) < 0)
+        S->memo.n--; /* out of memory: not kept (S->oom says so) */
+}
+
+/* Infer body g for a call from ix with seeds seed[0..n) (NULL: unknown),
+ * its caller attributes read from node `caller`. Returns its output facts
+ * (count in *nout; valid until the next call), or NULL with the reason in
+ * ix->why. */
+static const nnav_fact *call_body(nnav_ictx *ix, uint32_t g, const nnav_fact *const *seed,
+                                  size_t n, uint32_t caller, uint32_t *nout)
+{
+    nnav_shapes *S = ix->S;
+    const nnav_graph *gr = &S->m->graphs.v[g];
+    if (S->gstate[g] == 1) {
+        S->impure++;
+        nnav_ix_fail(ix, "the function calls itself");
+        return NULL;
+    }
+    if (ix->depth + 1 >= SHAPE_DEPTH) {
+        S->impure++;
+        nnav_ix_fail(ix, "calls nested deeper than %d", SHAPE_DEPTH);
+        return NULL;
+    }
+    memo_key k = {g, (uint32_t)ix->depth + 1, S->uses_refs[g] ? caller : NNAV_NONE, seed, n};
+    uint32_t hk[3] = {k.graph, k.depth, k.caller};
+    uint64_t h = nnav_hash_bytes((const uint8_t *)hk, sizeof hk, 0xca11);
+    uint64_t cost = 1 + gr->output_count;
+    for (size_t i = 0; i < n; i++) {
+        const nnav_fact *f = seed[i] ? seed[i] : &UNKNOWN;
+        h = fact_hash(S, f, h);
+        cost += 1 + (f->rank > 0 ? (uint64_t)f->rank : 0) + (f->fold != NNAV_NONE ? f->fold_n : 0);
+    }
+    if (k.caller != NNAV_NONE) {
+        const nnav_node *c = &S->m->nodes.v[caller];
+        for (uint32_t i = 0; i < c->attr_count; i++) {
+            nnav_span p = S->m->attrs.v[c->attr_first + i].msg;
+            h = nnav_hash_bytes(p.p, p.n, h);
+            cost += 1 + p.n / 64;
+        }
+    }
+    if (spend(S, cost)) {
+        nnav_ix_fail(ix, "%s", nnav_shapes_why(S, S->why_budget));
+        return NULL;
+    }
+    uint32_t id = tab_find(S, &S->memotab, h, memo_eq, &k);
+    if (id == NNAV_NONE) {
+        uint64_t impure = S->impure;
+        infer_graph(S, g, seed, n, ix->depth + 1, caller);
+        if (S->impure == impure)
+            memo_put(S, &k, h);
+        else if (S->over) {
+            nnav_ix_fail(ix, "%s", nnav_shapes_why(S, S->why_budget));
+            return NULL;
+        }
+        id = tab_find(S, &S->memotab, h, memo_eq, &k);
+    }
+    *nout = gr->output_count;
+    if (id != NNAV_NONE)
+        return S->memo_facts.v + S->memo.v[id].first + S->memo.v[id].n_in;
+    /* not memoised: the body's outputs as they stand */
+    if (nnav_vec_reserve(S->memo_facts, S->memo_facts.n + gr->output_count) < 0) {
+        S->oom = 1;
+        return NULL;
+    }
+    nnav_fact *out = S->memo_facts.v + S->memo_facts.n; /* scratch past the end */
+    for (uint32_t o = 0; o < gr->output_count; o++) {
+        uint32_t v = S->m->vinfos.v[gr->output_first + o].value;
+        out[o] = v == NNAV_NONE ? UNKNOWN : S->facts[v];
+    }
+    return out;
+}
+
 /* A call of a model-local function: its body with the caller's facts. */
 static int call_function(nnav_ictx *ix)
 {
@@ -1179,23 +1488,20 @@ static int call_function(nnav_ictx *ix)
     uint32_t g = fn->graph;
     if (g == NNAV_NONE)
         return nnav_ix_fail(ix, "its function has no body");
-    if (ix->S->gstate[g] == 1)
-        return nnav_ix_fail(ix, "the function calls itself");
-    if (ix->depth + 1 >= SHAPE_DEPTH)
-        return nnav_ix_fail(ix, "calls nested deeper than %d", SHAPE_DEPTH);
     const nnav_fact *seed[NNAV_RANK_MAX * 4];
     size_t n = nnav_ix_nin(ix);
     if (n > sizeof seed / sizeof *seed)
         n = sizeof seed / sizeof *seed;
     for (size_t i = 0; i < n; i++)
         seed[i] = nnav_ix_in(ix, (uint32_t)i);
-    if (rerun_ok(ix->S, g))
-        infer_graph(ix->S, g, seed, n, ix->depth + 1, ix->node);
-    for (uint32_t o = 0; o < ix->nd->out_count; o++) {
-        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
+    uint32_t nout = 0;
+    const nnav_fact *out = call_body(ix, g, seed, n, ix->node, &nout);
+    if (!out)
+        return -1;
+    for (uint32_t o = 0; o < ix->nd->out_count && o < nout; o++) {
         uint32_t v = out_value(ix, o);
-        if (f && v != NNAV_NONE) {
-            nnav_fact c = *f;
+        if (v != NNAV_NONE) {
+            nnav_fact c = out[o];
             c.src = fact_empty(&c) ? NNAV_SRC_NONE : NNAV_SRC_INFERRED;
             ix->S->facts[v] = c;
         }
@@ -1233,8 +1539,7 @@ static uint8_t cost_class(nnav_span op)
 static const struct op_cache *op_info(nnav_shapes *S, uint32_t n)
 {
     const nnav_node *nd = &S->m->nodes.v[n];
-    nnav_span dom = nnav_node_domain(S->m, n);
-    if (dom.n && !nnav_span_eqs(dom, "ai.onnx"))
+    if (dom_of(S, n) == DOM_OTHER)
         return NULL;
     static const struct op_cache none;
     if (nd->op.n == 0 || nd->op.n >= sizeof none.op)
@@ -1311,14 +1616,19 @@ static int tf_call(nnav_ictx *ix)
         return nnav_ix_fail(ix, "over 256 inputs");
     for (size_t i = 0; i < n; i++)
         seed[i] = nnav_ix_in(ix, (uint32_t)i);
-    uint32_t g = nnav_ix_body(ix, "f", seed, n);
-    if (g == NNAV_NONE)
+    uint32_t a = nnav_ix_attr(ix, "f");
+    const nnav_attr *at = a == NNAV_NONE ? NULL : &ix->m->attrs.v[a];
+    if (!at || (at->type != NNAV_ATTR_GRAPH && at->type != NNAV_ATTR_TF_FUNC) || at->graph_count != 1)
         return nnav_ix_fail(ix, "its function could not be inferred");
-    for (uint32_t o = 0; o < ix->nd->out_count; o++) {
-        const nnav_fact *f = nnav_ix_body_out(ix, g, o, NULL);
-        if (f && !nnav_ref_control(ix->m, ix->nd->out_first + o))
-            nnav_ix_out(ix, o, f->dtype, f->rank, f->rank >= 0 ? nnav_shapes_dims(ix->S, f->dims) : NULL);
-    }
+    uint32_t nout = 0;
+    const nnav_fact *out = call_body(ix, at->graph_first, seed, n, ix->caller, &nout);
+    if (!out)
+        return -1;
+    /* nnav_ix_out adds to the dims, never to the memo: out stays valid */
+    for (uint32_t o = 0; o < ix->nd->out_count && o < nout; o++)
+        if (!nnav_ref_control(ix->m, ix->nd->out_first + o))
+            nnav_ix_out(ix, o, out[o].dtype, out[o].rank,
+                        out[o].rank >= 0 ? nnav_shapes_dims(ix->S, out[o].dims) : NULL);
     return 0;
 }
 
@@ -1345,8 +1655,19 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
 {
     const nnav_model *m = S->m;
     const nnav_node *nd = &m->nodes.v[n];
-    nnav_ictx ix = {S, m, nd, n, depth, caller, {0}};
-    S->work++;
+    nnav_ictx ix;
+    ix_init(&ix, S, n, depth, caller);
+    /* What a rule looks at: the inputs and their dims, the outputs, the
+     * node's bytes when its domain is read from them. */
+    uint64_t cost = 1 + (uint64_t)nd->in_count + nd->out_count;
+    if (dom_of(S, n) != DOM_NONE)
+        cost += nd->msg.n / 64;
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        uint32_t v = in_value(&ix, i);
+        if (v != NNAV_NONE && S->facts[v].rank > 0)
+            cost += (uint64_t)S->facts[v].rank;
+    }
+    int budget = spend(S, cost);
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);
         if (v != NNAV_NONE && m->values.v[v].kind == NNAV_VAL_NODE && m->values.v[v].producer == n)
@@ -1355,7 +1676,9 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
     int rc;
     char ob[96], db[64];
     const struct op_cache *oc = op_info(S, n);
-    if (nd->function != NNAV_NONE) {
+    if (budget) {
+        rc = -1; /* past the budget: no rule runs */
+    } else if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
     } else if (m->tf) {
         rc = tf_rule(&ix, S);
@@ -1367,7 +1690,12 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
     } else {
         rc = oc->rule ? oc->rule->fn(&ix) : nnav_ix_fail(&ix, "no rule for this op");
     }
-    uint32_t why = NNAV_NONE;
+    if (!budget && S->over) {
+        /* a body it inferred ran out of budget: what it made is partial */
+        budget = 1;
+        rc = -1;
+    }
+    uint32_t why = budget ? S->why_budget : NNAV_NONE;
     if (rc < 0) {
         nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         S->node_failed[n] = 1;
@@ -1465,6 +1793,7 @@ static void infer_graph(nnav_shapes *S, uint32_t g, const nnav_fact *const *seed
     const nnav_model *m = S->m;
     const nnav_graph *gr = &m->graphs.v[g];
     S->gstate[g] = 1;
+    spend(S, 1 + (uint64_t)gr->input_count + gr->init_count + gr->sparse_count);
     for (uint32_t k = 0; k < gr->input_count; k++) {
         uint32_t v = m->vinfos.v[gr->input_first + k].value;
         if (v != NNAV_NONE && m->values.v[v].graph == g)
@@ -1529,7 +1858,8 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
     const nnav_model *m = S->m;
     const nnav_node *nd = &m->nodes.v[n];
     nnav_cost *c = &S->costs[n];
-    nnav_ictx ix = {S, m, nd, n, 0, NNAV_NONE, {0}};
+    nnav_ictx ix;
+    ix_init(&ix, S, n, 0, NNAV_NONE);
     int sym = 0;
     memset(c, 0, sizeof *c);
     c->known = 1;
@@ -1620,6 +1950,13 @@ void nnav_shapes_graph_cost(const nnav_shapes *S, uint32_t graph, nnav_cost *out
         out->known &= c->known;
         out->symbolic |= c->symbolic;
     }
+}
+
+uint64_t nnav_shapes_work(const nnav_shapes *S, int *exhausted)
+{
+    if (exhausted)
+        *exhausted = S->over;
+    return S->work;
 }
 
 void nnav_shapes_assumed(const nnav_shapes *S, char *buf, size_t n)
@@ -1748,6 +2085,13 @@ void nnav_shapes_free(nnav_shapes *S)
     nnav_vec_free(S->whys);
     free(S->strtab.slot);
     free(S->symtab.slot);
+    nnav_vec_free(S->memo);
+    nnav_vec_free(S->memo_facts);
+    free(S->root);
+    free(S->onnx_opset);
+    free(S->dom_kind);
+    free(S->memotab.slot);
+    free(S->uses_refs);
     free(S->rules);
     if (S->bind)
         for (size_t i = 0; i < S->n_bind; i++)
@@ -1772,6 +2116,17 @@ nnav_shapes *nnav_shapes_infer(const nnav_model *m, const nnav_shapes_opts *o)
     S->rules = malloc((S->n_rules ? S->n_rules : 1) * sizeof *S->rules);
     if (!S->facts || !S->costs || !S->node_failed || !S->gstate || !S->rules)
         goto oom;
+    S->work_max = work_budget(m);
+    S->why_budget = NNAV_NONE;
+    if (refs_mark(S) < 0)
+        goto oom;
+    S->root = malloc((m->graphs.n ? m->graphs.n : 1) * sizeof *S->root);
+    S->onnx_opset = malloc((m->graphs.n ? m->graphs.n : 1) * sizeof *S->onnx_opset);
+    S->dom_kind = calloc(m->nodes.n ? m->nodes.n : 1, 1);
+    if (!S->root || !S->onnx_opset || !S->dom_kind)
+        goto oom;
+    for (uint32_t g = 0; g < m->graphs.n; g++)
+        S->root[g] = NNAV_NONE, S->onnx_opset[g] = INT64_MIN;
     for (size_t i = 0; i < S->n_rules; i++)
         S->rules[i] = &nnav_shape_rules[i];
     qsort(S->rules, S->n_rules, sizeof *S->rules, rule_cmp);

@@ -18,6 +18,13 @@
  *  - Symbolic dimensions also carry a number, evaluated with each named
  *    dimension bound to a value (nnav_shapes_opts.bind, 1 by default), so
  *    that costs have numbers; the output says which bindings were assumed.
+ *  - Bodies are inferred where they are used: If/Loop/Scan bodies at their
+ *    node (Loop and Scan again until their states settle, at most 5 times),
+ *    a function's body once per distinct input facts (later calls with the
+ *    same facts reuse its outputs). All the work is bounded by a budget
+ *    proportional to the model's nodes, inputs, outputs and values; past it,
+ *    the values left are unknown with the reason "inference budget
+ *    exhausted", and inference ends in time linear in the model.
  */
 #ifndef NNAV_SHAPE_H
 #define NNAV_SHAPE_H
@@ -136,6 +143,11 @@ const char *nnav_shapes_why(const nnav_shapes *s, uint32_t why);
 
 /* The folded value of a small integer value, as dims; 0 when none. */
 size_t nnav_shapes_folded(const nnav_shapes *s, uint32_t value, const nnav_dim **vals);
+
+/* Units of work spent (about one per input, output, dim or folded value a
+ * rule looked at, counting bodies each time they were inferred), and
+ * whether the budget ran out. */
+uint64_t nnav_shapes_work(const nnav_shapes *s, int *exhausted);
 
 /* Never NULL: past the last node, a cost of nothing, not known. */
 const nnav_cost *nnav_shapes_node_cost(const nnav_shapes *s, uint32_t node);

@@ -17,6 +17,7 @@ typedef struct nnav_ictx {
     uint32_t node;
     int depth;          /* body nesting of this inference run */
     uint32_t caller;    /* inside a function body: the calling node, else NNAV_NONE */
+    uint32_t nin;       /* inputs but trailing TensorFlow control inputs (nnav_ix_nin) */
     char why[200];      /* set by nnav_ix_fail */
 } nnav_ictx;
 

@@ -304,6 +304,16 @@ def function_calls(inputs, calls):
                  extra=fb(8, opset("local", 1)))
 
 
+def function_distinct_calls(inputs, calls):
+    """The same function called with `calls` inputs of different shapes: the
+    memo cannot help, and the work budget ends inference with a reason."""
+    body = node("Concat", ["x"] * inputs, ["y"], "cat", attrs=[a_i("axis", 0)])
+    fn = function("f", [body])
+    nodes = [node("f", ["a%d" % i], ["y%d" % i], "c%d" % i, domain="local") for i in range(calls)]
+    return model(sgraph(nodes, [("a%d" % i, [i + 1, "n"]) for i in range(calls)]), functions=[fn],
+                 extra=fb(8, opset("local", 1)))
+
+
 def small_cases():
     c = {}
     q_extra = ("x_scale", "x_zp", "w_scale", "w_zp", "y_scale", "y_zp")
@@ -364,4 +374,7 @@ def small_cases():
     c["shape_int64_nan_fold.onnx"] = model(sgraph(nodes, [("x", [2, 4, 1, 1])], inits=inits))
     # A function with a 5,000-input Concat called 2,000 times.
     c["shape_function_called_2000.onnx"] = function_calls(5000, 2000)
+    # The same function with 400 inputs of different shapes: 6 million units
+    # of work, past the budget (64 times the model's size and a floor).
+    c["shape_function_budget.onnx"] = function_distinct_calls(5000, 400)
     return c

@@ -514,7 +514,7 @@ static void int64_nan_not_folded(void **state)
         tu_pb_msg(&t, 10, &packed);      /* double_data */
         tu_pb_str(&t, 8, "s");
         tu_pb_bytes(&g, 5, t.p, t.n);    /* an initializer */
-        tu_pb_node(&node, "c", "Constant", "", "cs");
+        tu_pb_node(&node, "c", "Constant", NULL, "cs");
         tu_pb_str(&a, 1, "value");
         tu_pb_msg(&a, 5, &t);
         tu_pb_int(&a, 20, 4); /* TENSOR */
@@ -556,9 +556,198 @@ static void slice_unknown_end(void **state)
     done(&b);
 }
 
+/* ---- functions called many times ---- */
+
+/* A Concat of `copies` copies of `in` on axis 0, into field `field` of owner. */
+static void put_concat(tu_pb *owner, uint32_t field, const char *name, const char *in, int copies,
+                       const char *out)
+{
+    tu_pb node = {0}, a = {0};
+    for (int i = 0; i < copies; i++)
+        tu_pb_str(&node, 1, in);
+    tu_pb_str(&node, 2, out);
+    tu_pb_str(&node, 3, name);
+    tu_pb_str(&node, 4, "Concat");
+    tu_pb_str(&a, 1, "axis");
+    tu_pb_int(&a, 3, 0);
+    tu_pb_int(&a, 20, 2); /* INT */
+    tu_pb_msg(&node, 5, &a);
+    tu_pb_msg(owner, field, &node);
+}
+
+/* A call of function `fn` of domain "local". */
+static void put_call(tu_pb *owner, uint32_t field, const char *name, const char *fn, const char *in,
+                     const char *out)
+{
+    tu_pb node = {0};
+    tu_pb_node(&node, name, fn, in, out);
+    tu_pb_str(&node, 7, "local");
+    tu_pb_msg(owner, field, &node);
+}
+
+static void put_opsets(tu_pb *owner, uint32_t field)
+{
+    tu_pb op = {0}, local = {0};
+    tu_pb_str(&op, 1, "");
+    tu_pb_int(&op, 2, 17);
+    tu_pb_msg(owner, field, &op);
+    tu_pb_str(&local, 1, "local");
+    tu_pb_int(&local, 2, 1);
+    tu_pb_msg(owner, field, &local);
+}
+
+/* FunctionProto `name` (domain "local", x -> y) whose nodes (field 7) are
+ * in `nodes`, appended to the functions in fns (ModelProto field 25). */
+static void put_function(tu_pb *fns, const char *name, tu_pb *nodes)
+{
+    tu_pb f = {0};
+    tu_pb_str(&f, 1, name);
+    tu_pb_str(&f, 4, "x");
+    tu_pb_str(&f, 5, "y");
+    tu_pb_raw(&f, nodes->p, nodes->n);
+    put_opsets(&f, 9);
+    tu_pb_str(&f, 10, "local");
+    tu_pb_msg(fns, 25, &f);
+    tu_pb_free(nodes);
+}
+
+static built infer_with_functions(const char *tag, tu_pb *graph, tu_pb *fns)
+{
+    tu_pb model = {0};
+    tu_pb_str(graph, 2, tag);
+    tu_pb_int(&model, 1, 8);
+    put_opsets(&model, 8);
+    tu_pb_msg(&model, 7, graph);
+    tu_pb_raw(&model, fns->p, fns->n);
+    tu_pb_free(fns);
+    const char *path = tu_join(tu_tmpdir(tag), "model.onnx");
+    tu_write(path, model.p, model.n);
+    tu_pb_free(&model);
+    built b;
+    b.m = tu_open(path);
+    b.s = nnav_shapes_infer(b.m, NULL);
+    assert_non_null(b.s);
+    return b;
+}
+
+/* A function whose body is a 500-input Concat, called 2,000 times: with the
+ * same input (inferred once, not 2,000 times: a million units of work),
+ * then alternating between two inputs (once for each). */
+static void function_memoised(void **state)
+{
+    (void)state;
+    for (int alternate = 0; alternate < 2; alternate++) {
+        tu_pb g = {0}, body = {0}, fns = {0};
+        put_concat(&body, 7, "cat", "x", 500, "y");
+        put_function(&fns, "f", &body);
+        put_value(&g, 11, "a", DT_FLOAT, "2,n");
+        put_value(&g, 11, "b", DT_FLOAT, "3,n");
+        char name[32], out[32];
+        for (int i = 0; i < 2000; i++) {
+            snprintf(name, sizeof name, "c%d", i);
+            snprintf(out, sizeof out, "y%d", i);
+            put_call(&g, 1, name, "f", alternate && i % 2 ? "b" : "a", out);
+        }
+        built b = infer_with_functions(alternate ? "shape_fn_alt" : "shape_fn_same", &g, &fns);
+        type_is(&b, "y0", "float32[1000,n]");
+        type_is(&b, "y1998", "float32[1000,n]");
+        type_is(&b, "y1999", alternate ? "float32[1500,n]" : "float32[1000,n]");
+        int exhausted = 1;
+        uint64_t work = nnav_shapes_work(b.s, &exhausted);
+        assert_int_equal(exhausted, 0);
+        if (work > 100000)
+            fail_msg("%llu units of work for 2,000 calls", (unsigned long long)work);
+        done(&b);
+    }
+}
+
+/* f0 calls f1 on x and on x twice over, f1 calls f2 the same way, ...
+ * f29 concatenates 10 copies: 2^30 calls of f29 if each were inferred, and
+ * the rows are 10 * 3^29 times x's. With the memo, each function is
+ * inferred once per distinct input (at most 30 each); before it, bodies
+ * past a budget kept the facts of an earlier call, and the count was wrong. */
+static void function_chain_memoised(void **state)
+{
+    (void)state;
+    tu_pb g = {0}, fns = {0};
+    char fn[16], next[16];
+    for (int d = 0; d < 30; d++) {
+        tu_pb body = {0};
+        snprintf(fn, sizeof fn, "f%d", d);
+        snprintf(next, sizeof next, "f%d", d + 1);
+        if (d == 29) {
+            put_concat(&body, 7, "cat", "x", 10, "y");
+        } else {
+            put_call(&body, 7, "c0", next, "x", "t0");
+            tu_pb twice = {0};
+            tu_pb_node(&twice, "x2", "Concat", "x,x", "xx");
+            tu_pb ax = {0};
+            tu_pb_str(&ax, 1, "axis");
+            tu_pb_int(&ax, 3, 0);
+            tu_pb_int(&ax, 20, 2);
+            tu_pb_msg(&twice, 5, &ax);
+            tu_pb_msg(&body, 7, &twice);
+            put_call(&body, 7, "c1", next, "xx", "t1");
+            tu_pb node = {0};
+            tu_pb_node(&node, "cat", "Concat", "t0,t1", "y");
+            tu_pb a = {0};
+            tu_pb_str(&a, 1, "axis");
+            tu_pb_int(&a, 3, 0);
+            tu_pb_int(&a, 20, 2);
+            tu_pb_msg(&node, 5, &a);
+            tu_pb_msg(&body, 7, &node);
+        }
+        put_function(&fns, fn, &body);
+    }
+    put_value(&g, 11, "a", DT_FLOAT, "1,n");
+    put_call(&g, 1, "top", "f0", "a", "y");
+    built b = infer_with_functions("shape_fn_chain", &g, &fns);
+    /* 10 * 3^29 rows */
+    type_is(&b, "y", "float32[686303773648830,n]");
+    int exhausted = 1;
+    nnav_shapes_work(b.s, &exhausted);
+    assert_int_equal(exhausted, 0);
+    done(&b);
+}
+
+/* 400 calls of a 5,000-input Concat, each with an input of another shape:
+ * the memo cannot help, and the work would be 6 million units; the budget
+ * (64 times the model's size, and a floor) stops it. The calls it reached
+ * are inferred; the rest are unknown, with the reason. */
+static void function_budget(void **state)
+{
+    (void)state;
+    tu_pb g = {0}, body = {0}, fns = {0};
+    put_concat(&body, 7, "cat", "x", 5000, "y");
+    put_function(&fns, "f", &body);
+    char name[32], in[32], dims[32], out[32];
+    for (int i = 0; i < 400; i++) {
+        snprintf(name, sizeof name, "c%d", i);
+        snprintf(in, sizeof in, "a%d", i);
+        snprintf(dims, sizeof dims, "%d,n", i + 1);
+        snprintf(out, sizeof out, "y%d", i);
+        put_value(&g, 11, in, DT_FLOAT, dims);
+        put_call(&g, 1, name, "f", in, out);
+    }
+    built b = infer_with_functions("shape_fn_budget", &g, &fns);
+    type_is(&b, "y0", "float32[5000,n]");
+    type_is(&b, "y1", "float32[10000,n]");
+    int exhausted = 0;
+    nnav_shapes_work(b.s, &exhausted);
+    assert_int_equal(exhausted, 1);
+    const nnav_fact *f = nnav_shapes_fact(b.s, value_of(&b, "y399"));
+    assert_int_equal(f->rank, -1);
+    if (!strstr(nnav_shapes_why(b.s, f->why), "inference budget exhausted"))
+        fail_msg("why: %s", nnav_shapes_why(b.s, f->why));
+    done(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(function_memoised),
+        cmocka_unit_test(function_chain_memoised),
+        cmocka_unit_test(function_budget),
         cmocka_unit_test(int64_nan_not_folded),
         cmocka_unit_test(slice_unknown_end),
         cmocka_unit_test(dim_constructor),
