@@ -23,16 +23,19 @@ ops="ConvTranspose ConvInteger QLinearConv SequenceConstruct MaxPool Conv"
 for op in $ops; do
     start 120 30 "$dir/$op.onnx"
     wait_ready
-    wait_for "sweep_$op"
+    wait_for "name n1"
     no_text "nnav exited"
-    keys Tab
-    keys j j j j j J J J J End
-    keys Tab Tab
+    # Down the node list to its end: the detail follows each node.
+    keys j j j
+    wait_for "#3 in main"
+    keys End
+    wait_gone "#3 in main"
+    wait_gone "node 1/"
+    # The typed view off and on again, then into the detail pane.
     keys T
     keys T
     keys Tab
-    keys Home
-    wait_for "n1 "
+    keys j j j j
     no_text "nnav exited"
     pass "$op: opens, moves and toggles types"
     quit_clean
