@@ -25,8 +25,11 @@
  *  - INT64 initializers and Constant nodes, preferred as later operands, so
  *    that shape computations fold; the odd sparse initializer.
  * Sizes are bounded (at most MAX_NODES nodes in all, rank <= 6, lists <= 12
- * items); running out of bytes reads zeros, so every input gives one model
- * and the same bytes give the same model.
+ * items). Once the bytes run out, the choices go on from a xorshift stream
+ * seeded with a hash of all of them: a short input still makes a model of
+ * some size, and a mutation anywhere changes its tail (breadth: random
+ * models find more than small edits of a few), while the leading bytes stay
+ * the fuzzer's to steer (depth). The same bytes always give the same model.
  *
  * Each model is opened (it must open: a refusal is a bug in the generator or
  * the reader, and aborts), touched as every target does (fuzz_common.h),
@@ -60,13 +63,28 @@
 enum { MAX_NODES = 64, FN_NODES = 24, MAX_VALUES = 1024, MAX_SCOPE = 256, MAX_DEPTH = 3,
        MAX_LIST = 12, MAX_FN = 2 };
 
-/* ---- the bytes, read front to back; zeros once they run out ---- */
+/* ---- the bytes, read front to back, then a stream they seed ---- */
 typedef struct src {
     const uint8_t *p;
     size_t n, i;
+    uint64_t x;         /* xorshift state, from a hash of all the bytes */
 } src;
 
-static unsigned u8(src *s) { return s->i < s->n ? s->p[s->i++] : 0; }
+static src src_of(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return (src){p, n, 0, h | 1};
+}
+
+static unsigned u8(src *s)
+{
+    if (s->i < s->n)
+        return s->p[s->i++];
+    s->x ^= s->x << 13, s->x ^= s->x >> 7, s->x ^= s->x << 17;
+    return (unsigned)(s->x >> 56);
+}
 static unsigned pick(src *s, unsigned n) { return n ? u8(s) % n : 0; }
 static unsigned pick16(src *s, unsigned n)
 {
@@ -1196,7 +1214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gen *g = calloc(1, sizeof *g);
     if (!g)
         return 0;
-    g->s = (src){data, size, 0};
+    g->s = src_of(data, size);
     while (nnav_shape_rules[g->nrules].op)
         g->nrules++;
     gen_model(g);
