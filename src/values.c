@@ -578,7 +578,9 @@ static int typed_put(void *c, uint64_t v)
     } else if (t->field == 7) {
         d = (double)(int64_t)v;
     } else {
-        d = (double)v;
+        /* uint64_data: a uint32 tensor's entry is cut to 32 bits, as
+         * int32_data's are to their type (numpy's astype does the same). */
+        d = t->dtype == NNAV_DT_UINT32 ? (double)(uint32_t)v : (double)v;
     }
     acc_put(t->a, d);
     return 0;
@@ -745,43 +747,29 @@ void nnav_tensors_measure(const nnav_model *m)
     /* The index is the model's own; what is measured is kept in it (as the
      * other caches built on first use are). */
     nnav_model *mm = (nnav_model *)m;
-    /* Exports write one data file for all tensors: walk to it once. */
+    /* Exports write one data file for all their tensors: a run of tensors
+     * naming the same file walks to it once. */
     nnav_span last = {0};
-    int64_t last_off = -1, last_len = -1;
-    uint64_t last_avail = 0;
-    int last_ok = 0;
+    uint64_t size = 0;
+    int ok = 0;
     for (uint32_t i = 0; i < mm->tensors.n; i++) {
         nnav_tensor *t = &mm->tensors.v[i];
         if (t->storage != NNAV_STORE_EXTERNAL)
             continue;
-        uint64_t avail;
-        int ok;
-        nnav_error e;
-        if (last.p && nnav_span_same(last, t->ext_location) && !(t->warn & NNAV_TW_BAD_EXTERNAL) &&
-            last_ok && last_off == 0 && last_len < 0) {
-            /* Same file as the last, whose whole size is last_avail. */
-            uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
-            uint64_t rest = off < last_avail ? last_avail - off : 0;
-            avail = t->ext_length >= 0 && (uint64_t)t->ext_length < rest
-                        ? (uint64_t)t->ext_length : rest;
-            ok = 1;
-        } else {
-            /* Measured whole (offset 0, no length) so the next tensor of
-             * the same file can reuse it. */
+        if (!last.p || !nnav_span_same(last, t->ext_location) || (t->warn & NNAV_TW_BAD_EXTERNAL)) {
+            /* The whole file, as nnav_ext_map would open it. */
             nnav_tensor whole = *t;
+            nnav_error e;
             whole.ext_offset = 0;
             whole.ext_length = -1;
-            ok = nnav_ext_avail(m, &whole, &avail, &e) == 0;
-            last = t->ext_location, last_off = 0, last_len = -1, last_ok = ok, last_avail = avail;
-            if (ok) {
-                uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
-                uint64_t rest = off < avail ? avail - off : 0;
-                avail = t->ext_length >= 0 && (uint64_t)t->ext_length < rest
-                            ? (uint64_t)t->ext_length : rest;
-            }
+            ok = nnav_ext_avail(m, &whole, &size, &e) == 0;
+            last = t->warn & NNAV_TW_BAD_EXTERNAL ? (nnav_span){0} : t->ext_location;
         }
-        t->stored = ok ? avail : 0;
-        if (ok && t->nbytes != UINT64_MAX && t->dtype != NNAV_DT_STRING && avail < t->nbytes)
+        uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
+        uint64_t rest = ok && off < size ? size - off : 0;
+        t->stored = t->ext_length >= 0 && (uint64_t)t->ext_length < rest ? (uint64_t)t->ext_length
+                                                                         : rest;
+        if (ok && t->nbytes != UINT64_MAX && t->dtype != NNAV_DT_STRING && t->stored < t->nbytes)
             t->warn |= NNAV_TW_SIZE_MISMATCH;
     }
 }
@@ -856,7 +844,7 @@ static int tensor_ints(const nnav_model *m, uint32_t t, int_fn fn, void *ctx, nn
     }
     nnav_wire r;
     nnav_field f;
-    int k;
+    int k = 0;
     nnav_wire_init(&r, m->map.base, tt->msg);
     while (x.left && (k = nnav_wire_next(&r, &f, err)) == 1)
         if (f.num == tt->typed_field &&

@@ -8,7 +8,7 @@ import struct
 
 from make_cases import *
 
-INT32, STRING, DOUBLE, UINT64 = 6, 8, 11, 13
+INT32, STRING, DOUBLE, UINT32, UINT64 = 6, 8, 11, 12, 13
 
 
 def typed(name, dtype, dims, field, payload):
@@ -64,7 +64,8 @@ def small_cases():
         inits=[typed("a", INT64, [2], 7, varint(3) + varint(2**64 - 1)),
                typed("b", DOUBLE, [1], 10, doubles(0.5)),
                typed("c", UINT64, [1], 11, varint(2**64 - 1)),
-               typed("d", INT32, [2], 5, varint(7) + varint(2**64 - 8))],
+               typed("d", INT32, [2], 5, varint(7) + varint(2**64 - 8)),
+               typed("e", UINT32, [2], 11, varint(2**32 + 5) + varint(7))],
         outputs=["y"]))
 
     # External data without a length whose file (64 bytes) is far shorter
