@@ -751,14 +751,16 @@ static void gen_node(gen *g, pb *b, unsigned field, scope *sc, int depth, int fn
          * an op meets the attributes it reads (pads with kernel_shape and
          * strides...) together without knowing which ones those are. Each
          * takes r values (one per spatial axis), 2r (begin and end), one,
-         * or a count of its own. */
+         * or a count of its own, from a place in the list of its own. */
         int64_t v[MAX_LIST];
         unsigned r = u8(&g->s);
         r = g->rank > 2 && r < 192 ? (unsigned)g->rank - 2 : 1 + r % 4;
         for (unsigned i = 0; i < MAX_LIST; i++)
             v[i] = i < 2 * r || u8(&g->s) < 128 ? edge_int(&g->s) : v[i % (2 * r)];
         for (unsigned k = 0; k < N_RULE_ATTRS; k++) {
-            unsigned lc = u8(&g->s);
+            /* Where in the list this one starts: pads may hold an edge value
+             * while kernel_shape, from elsewhere, holds small sizes. */
+            unsigned lc = u8(&g->s), off = u8(&g->s) % MAX_LIST;
             unsigned n = lc < 96 ? r : lc < 160 ? 2 * r : lc < 224 ? 1 : lc % (MAX_LIST + 1);
             int dup = 0;
             for (unsigned j = 0; j < nused; j++)
@@ -769,11 +771,11 @@ static void gen_node(gen *g, pb *b, unsigned field, scope *sc, int depth, int fn
             pb_str(b, 1, RULE_ATTRS[k]);
             if (lc >= 192 && lc < 224) { /* INT */
                 pb_int(b, 20, 2);
-                pb_int(b, 3, v[lc % MAX_LIST]);
+                pb_int(b, 3, v[off]);
             } else {
                 pb_int(b, 20, 7);
                 for (unsigned i = 0; i < n; i++)
-                    pb_int(b, 8, v[i]);
+                    pb_int(b, 8, v[(off + i) % MAX_LIST]);
             }
             pb_close(b, a);
         }
