@@ -747,29 +747,43 @@ void nnav_tensors_measure(const nnav_model *m)
     /* The index is the model's own; what is measured is kept in it (as the
      * other caches built on first use are). */
     nnav_model *mm = (nnav_model *)m;
-    /* Exports write one data file for all their tensors: a run of tensors
-     * naming the same file walks to it once. */
-    nnav_span last = {0};
-    uint64_t size = 0;
-    int ok = 0;
+    /* Exports write one data file for all their tensors, a checkpoint a few
+     * shards: the last few files measured are remembered, so each is walked
+     * to about once however its tensors interleave. */
+    enum { SEEN = 16 };
+    struct { nnav_span loc; uint64_t size; int ok; } seen[SEEN];
+    unsigned nseen = 0, next = 0;
     for (uint32_t i = 0; i < mm->tensors.n; i++) {
         nnav_tensor *t = &mm->tensors.v[i];
         if (t->storage != NNAV_STORE_EXTERNAL)
             continue;
-        if (!last.p || !nnav_span_same(last, t->ext_location) || (t->warn & NNAV_TW_BAD_EXTERNAL)) {
+        if (t->warn & NNAV_TW_BAD_EXTERNAL) { /* refused when read: nothing there */
+            t->stored = 0;
+            continue;
+        }
+        unsigned k = 0;
+        while (k < nseen && !nnav_span_same(seen[k].loc, t->ext_location))
+            k++;
+        if (k == nseen) {
             /* The whole file, as nnav_ext_map would open it. */
             nnav_tensor whole = *t;
             nnav_error e;
             whole.ext_offset = 0;
             whole.ext_length = -1;
-            ok = nnav_ext_avail(m, &whole, &size, &e) == 0;
-            last = t->warn & NNAV_TW_BAD_EXTERNAL ? (nnav_span){0} : t->ext_location;
+            k = next;
+            seen[k].loc = t->ext_location;
+            seen[k].size = 0;
+            seen[k].ok = nnav_ext_avail(m, &whole, &seen[k].size, &e) == 0;
+            next = (next + 1) % SEEN;
+            if (nseen < SEEN)
+                nseen++;
         }
         uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
-        uint64_t rest = ok && off < size ? size - off : 0;
+        uint64_t rest = seen[k].ok && off < seen[k].size ? seen[k].size - off : 0;
         t->stored = t->ext_length >= 0 && (uint64_t)t->ext_length < rest ? (uint64_t)t->ext_length
                                                                          : rest;
-        if (ok && t->nbytes != UINT64_MAX && t->dtype != NNAV_DT_STRING && t->stored < t->nbytes)
+        if (seen[k].ok && t->nbytes != UINT64_MAX && t->dtype != NNAV_DT_STRING &&
+            t->stored < t->nbytes)
             t->warn |= NNAV_TW_SIZE_MISMATCH;
     }
 }
