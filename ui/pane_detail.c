@@ -247,6 +247,11 @@ static const char *preview_text(ui *u, detail *d, uint32_t t)
     nnav_values vals = { .v = v, .s = s };
     nnav_error err;
     memset(&err, 0, sizeof err);
+    /* A file changed on disk no longer holds what the index says is there. */
+    if (nnav_model_changed(u->m, NULL, 0)) {
+        snprintf(pv->text, sizeof pv->text, "(not read: the file changed on disk)");
+        return pv->text;
+    }
     if (nnav_tensor_values(u->m, t, PREVIEW_VALUES, 0, &vals, &err) != 0) {
         snprintf(pv->text, sizeof pv->text, "(unreadable: %.120s)", err.msg);
         return pv->text;

@@ -36,7 +36,9 @@ expect_refused() {
     keys e
     wait_for "model.onnx changed on disk ($why): not read again; reopen it"
     no_text "export graph"
+    # Another tensor's values are not previewed from the changed file.
     keys j
+    wait_for "(not read: the file changed on disk)"
     no_text "nnav exited"
 }
 
