@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "model.h"
+#include "sniff.h"
 
 const char *nnav_format_name(nnav_format f)
 {
@@ -516,49 +517,6 @@ oom:
 
 /* ---- open / close ---- */
 
-static int looks_like(const uint8_t *p, uint64_t n, const char *prefix)
-{
-    size_t k = strlen(prefix);
-    return n >= k && memcmp(p, prefix, k) == 0;
-}
-
-/* Files that are plainly not protobuf get a message that says what they are. */
-static int sniff_not_protobuf(const nnav_model *m, nnav_error *err)
-{
-    const uint8_t *p = m->map.base;
-    uint64_t n = m->map.size;
-    uint64_t i = 0;
-    while (i < n && i < 64 && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-        i++;
-    if (looks_like(p, n, "version https://git-lfs")) {
-        nnav_err_set(err, 0, 1,
-                     "this is a git-LFS pointer, not a model: run `git lfs pull` to fetch the "
-                     "real file");
-        return -1;
-    }
-    if (i < n && p[i] == '<') {
-        char head[16] = {0};
-        for (int j = 0; j < 15 && i + j < n; j++)
-            head[j] = (char)tolower(p[i + j]);
-        if (!strncmp(head, "<!doctype html", 14) || !strncmp(head, "<html", 5) ||
-            !strncmp(head, "<?xml", 5) || !strncmp(head, "<head", 5)) {
-            nnav_err_set(err, i, 1,
-                         "this is an HTML/XML page, not a model (a download saved the web page "
-                         "instead of the file?)");
-            return -1;
-        }
-    }
-    if (looks_like(p, n, "\x89HDF")) {
-        nnav_err_set(err, 0, 1, "this is an HDF5 file (Keras?), not an ONNX or TensorFlow model");
-        return -1;
-    }
-    if (looks_like(p, n, "PK\x03\x04")) {
-        nnav_err_set(err, 0, 1, "this is a zip archive (a PyTorch checkpoint?), not a model nnav reads");
-        return -1;
-    }
-    return 0;
-}
-
 static char *dup_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -604,10 +562,10 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         goto fail;
     m->facts.file_size = m->map.size;
     if (m->map.size == 0) {
-        nnav_err_set(err, 0, 1, "the file is empty: not a model");
+        nnav_err_set(err, 0, 0, "the file is empty: not a model");
         goto fail;
     }
-    if (sniff_not_protobuf(m, err) < 0)
+    if (nnav_sniff_other(m->map.base, m->map.size, err) < 0)
         goto fail;
     if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
         m->facts.format = (nnav_format)(opts->force - 1);

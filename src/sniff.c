@@ -1,0 +1,184 @@
+/* sniff.c - name the files people open by mistake (sniff.h). Each kind is
+ * told by its magic bytes; text is told by having no control bytes in its
+ * first 4 KiB, which protobuf cannot avoid (every message starts with a
+ * field tag, and tags of the fields a model begins with are below 0x20). */
+#include "sniff.h"
+
+#include <string.h>
+
+#include "model.h"
+
+static int at(const uint8_t *p, uint64_t n, uint64_t off, const char *magic, size_t k)
+{
+    return off <= n && n - off >= k && memcmp(p + off, magic, k) == 0;
+}
+#define AT(off, lit) at(p, n, (off), (lit), sizeof(lit) - 1)
+
+static uint64_t skip_space(const uint8_t *p, uint64_t n, uint64_t i, uint64_t lim)
+{
+    while (i < n && i < lim && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    return i;
+}
+
+/* Text: valid UTF-8 with no NUL and no control byte but tab, CR, LF, FF in
+ * the first 4 KiB (a character cut by that limit counts as whole). */
+static int is_text(const uint8_t *p, uint64_t n)
+{
+    uint64_t lim = n < 4096 ? n : 4096;
+    for (uint64_t i = 0; i < lim; i++) {
+        uint8_t c = p[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f)
+            return 0;
+        if (c < 0x80)
+            continue;
+        int more = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2
+                 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+        if (more < 0)
+            return 0;
+        for (int k = 1; k <= more; k++) {
+            if (i + (uint64_t)k >= n)
+                return 0;
+            if ((p[i + (uint64_t)k] & 0xc0) != 0x80)
+                return 0;
+        }
+        i += (uint64_t)more;
+    }
+    return lim > 0;
+}
+
+/* Whether `w` occurs in the first 4 KiB. */
+static int has_word(const uint8_t *p, uint64_t n, const char *w)
+{
+    size_t k = strlen(w);
+    uint64_t lim = n < 4096 ? n : 4096;
+    for (uint64_t i = 0; i + k <= lim; i++)
+        if (!memcmp(p + i, w, k))
+            return 1;
+    return 0;
+}
+
+/* YAML: a document marker, or a first line of the form `key: ...`. */
+static int looks_yaml(const uint8_t *p, uint64_t n, uint64_t i)
+{
+    if (AT(i, "---") || AT(i, "%YAML"))
+        return 1;
+    uint64_t j = i;
+    while (j < n && j < i + 128 &&
+           ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') ||
+            (p[j] >= '0' && p[j] <= '9') || p[j] == '_' || p[j] == '-' || p[j] == '.'))
+        j++;
+    return j > i && j + 1 < n && p[j] == ':' && (p[j + 1] == ' ' || p[j + 1] == '\n');
+}
+
+/* A zip archive: what its first entry says it holds. */
+static const char *zip_kind(const uint8_t *p, uint64_t n)
+{
+    /* local file header: 30 bytes, name length at 26, name at 30 */
+    if (n < 30)
+        return "a zip archive: unzip it first";
+    uint64_t len = (uint64_t)p[26] | (uint64_t)p[27] << 8;
+    if (len > n - 30)
+        len = n - 30;
+    const uint8_t *name = p + 30;
+    for (uint64_t i = 0; i + 8 <= len; i++)
+        if (!memcmp(name + i, "data.pkl", 8))
+            return "a PyTorch checkpoint (torch.save's zip format), which nnav does not read yet";
+    if (len >= 4 && !memcmp(name + len - 4, ".npy", 4))
+        return "a NumPy .npz archive of arrays, not a model";
+    for (uint64_t i = 0; i + 5 <= len; i++)
+        if (!memcmp(name + i, ".onnx", 5) ||
+            (i + 11 <= len && !memcmp(name + i, "saved_model", 11)))
+            return "a zip archive holding a model: unzip it and open the model inside";
+    return "a zip archive, not a model: unzip it first";
+}
+
+int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
+{
+    if (AT(0, "version https://git-lfs")) {
+        nnav_err_set(err, 0, 0,
+                     "this is a git-LFS pointer, not a model: run `git lfs pull` to fetch the "
+                     "real file");
+        return -1;
+    }
+    uint64_t i = skip_space(p, n, 0, 64);
+    if (i < n && p[i] == '<') {
+        char head[16] = {0};
+        for (int j = 0; j < 15 && i + (uint64_t)j < n; j++)
+            head[j] = (char)(p[i + j] >= 'A' && p[i + j] <= 'Z' ? p[i + j] + 32 : p[i + j]);
+        if (!strncmp(head, "<!doctype html", 14) || !strncmp(head, "<html", 5) ||
+            !strncmp(head, "<?xml", 5) || !strncmp(head, "<head", 5)) {
+            nnav_err_set(err, i, 1,
+                         "this is an HTML/XML page, not a model (a download saved the web page "
+                         "instead of the file?)");
+            return -1;
+        }
+    }
+    static const struct {
+        const char *magic;
+        size_t len, off;
+        const char *what;
+    } kinds[] = {
+        {"\x1f\x8b", 2, 0, "a gzip-compressed file: gunzip it first (gunzip -k FILE)"},
+        {"\xfd" "7zXZ\0", 6, 0, "an xz-compressed file: unxz it first (unxz -k FILE)"},
+        {"\x28\xb5\x2f\xfd", 4, 0, "a zstd-compressed file: decompress it first (zstd -d FILE)"},
+        {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE)"},
+        {"TFL3", 4, 4, "a TensorFlow Lite model (FlatBuffers), which nnav does not read: "
+                       "nnav reads ONNX and TensorFlow GraphDef/SavedModel files"},
+        {"GGUF", 4, 0, "a GGUF model (llama.cpp), which nnav does not read"},
+        {"\x93NUMPY", 6, 0, "a NumPy .npy array, not a model"},
+        {"\x89HDF\r\n\x1a\n", 8, 0, "an HDF5 file (Keras?), not an ONNX or TensorFlow model"},
+        {"7z\xbc\xaf\x27\x1c", 6, 0, "a 7-Zip archive: extract it first"},
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (at(p, n, kinds[k].off, kinds[k].magic, kinds[k].len)) {
+            nnav_err_set(err, 0, 0, "this is %s", kinds[k].what);
+            return -1;
+        }
+    if (AT(0, "BZh") && n > 3 && p[3] >= '1' && p[3] <= '9') {
+        nnav_err_set(err, 0, 0, "this is a bzip2-compressed file: bunzip2 it first (bunzip2 -k FILE)");
+        return -1;
+    }
+    if (AT(0, "PK\x03\x04") || AT(0, "PK\x05\x06")) {
+        nnav_err_set(err, 0, 0, "this is %s", zip_kind(p, n));
+        return -1;
+    }
+    /* safetensors: an 8-byte little-endian header length, then a JSON object. */
+    if (n >= 10 && p[8] == '{') {
+        uint64_t hl = 0;
+        for (int k = 7; k >= 0; k--)
+            hl = hl << 8 | p[k];
+        if (hl >= 2 && hl <= n - 8) {
+            nnav_err_set(err, 0, 0,
+                         "this is a safetensors weights file (a %llu-byte JSON header, then "
+                         "tensors), which nnav does not read",
+                         (unsigned long long)hl);
+            return -1;
+        }
+    }
+    /* A pickle of protocol 2 to 5 (PROTO opcode), as torch.save wrote before 1.6. */
+    if (n >= 3 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5) {
+        nnav_err_set(err, 0, 0,
+                     "this is a Python pickle (a legacy PyTorch checkpoint?), which nnav does not "
+                     "read: unpickling it would run code");
+        return -1;
+    }
+    if (is_text(p, n)) {
+        uint64_t j = skip_space(p, n, 0, 4096);
+        const char *what = "a text file, not a model (nnav reads binary ONNX and TensorFlow "
+                           "protobuf files)";
+        if (j < n && (p[j] == '{' || p[j] == '['))
+            what = "a JSON file, not a model (nnav reads binary ONNX and TensorFlow protobuf "
+                   "files)";
+        else if (has_word(p, n, "node {") || has_word(p, n, "graph {") ||
+                 has_word(p, n, "meta_graphs {"))
+            what = "a model in protobuf text format (.pbtxt/.prototxt), which nnav does not "
+                   "read: write it in binary form first";
+        else if (looks_yaml(p, n, j))
+            what = "a YAML file, not a model (nnav reads binary ONNX and TensorFlow protobuf "
+                   "files; `nnav export` writes YAML, it does not read it)";
+        nnav_err_set(err, 0, 0, "this is %s", what);
+        return -1;
+    }
+    return 0;
+}
