@@ -35,16 +35,20 @@ kind "$T/export.yaml" 'this is a YAML file'
 
 gzip -c "$M" > "$T/model.onnx.gz"
 kind "$T/model.onnx.gz" 'gzip-compressed file: gunzip it first'
-xz -c "$M" > "$T/model.onnx.xz"
-kind "$T/model.onnx.xz" 'xz-compressed file: unxz it first'
-bzip2 -c "$M" > "$T/model.onnx.bz2"
-kind "$T/model.onnx.bz2" 'bzip2-compressed file: bunzip2 it first'
-if command -v zstd > /dev/null; then
-    zstd -q -c "$M" > "$T/model.onnx.zst"
-    kind "$T/model.onnx.zst" 'zstd-compressed file'
-else
-    echo "SKIP (partly): no zstd"
-fi
+# compressor EXT REGEX TOOL ARGS...: a model compressed by TOOL, if installed.
+compressor() {
+    local ext=$1 re=$2 tool=$3
+    shift 3
+    if command -v "$tool" > /dev/null; then
+        "$tool" "$@" < "$M" > "$T/model.onnx.$ext"
+        kind "$T/model.onnx.$ext" "$re"
+    else
+        echo "SKIP (partly): no $tool: its files are not checked"
+    fi
+}
+compressor xz 'xz-compressed file: unxz it first' xz -c
+compressor bz2 'bzip2-compressed file: bunzip2 it first' bzip2 -c
+compressor zst 'zstd-compressed file' zstd -q -c
 (cd "$NNAV_SAMPLES" && tar cf "$T/models.tar" cnn.onnx)
 kind "$T/models.tar" 'tar archive: extract it first'
 
