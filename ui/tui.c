@@ -162,29 +162,84 @@ static int header_cost_text(ui *u, enum typed_form form, char *buf, size_t n)
     return 1;
 }
 
-/* The file and its format come first; then the graph's totals, at the right
- * edge (tighter when room is short, left out when there is none); producer
- * and counts take what is left. */
+/* The opset imports: "opset 17, ai.onnx.ml 3, com.microsoft 1" in full, or
+ * "opset 17 +2 domains" (the default domain's and how many more) short. */
+static void opset_text(ui *u, int full, char *buf, size_t n)
+{
+    uint32_t k = nnav_opset_count(u->m);
+    size_t o = 0;
+    buf[0] = '\0';
+    if (!k)
+        return;
+    if (!full) {
+        int64_t dflt = -1;
+        for (uint32_t i = 0; i < k; i++) {
+            const nnav_opset *op = nnav_opset_get(u->m, i);
+            if (!op->domain.n || nnav_span_eqs(op->domain, "ai.onnx"))
+                dflt = op->version;
+        }
+        if (dflt >= 0 && k == 1)
+            snprintf(buf, n, "opset %lld", (long long)dflt);
+        else if (dflt >= 0)
+            snprintf(buf, n, "opset %lld +%u domain%s", (long long)dflt, k - 1, k == 2 ? "" : "s");
+        else
+            snprintf(buf, n, "opsets of %u domain%s", k, k == 1 ? "" : "s");
+        return;
+    }
+    for (uint32_t i = 0; i < k && o + 1 < n; i++) {
+        const nnav_opset *op = nnav_opset_get(u->m, i);
+        o += (size_t)snprintf(buf + o, n - o, "%s", i ? ", " : "opset ");
+        if (o + 1 >= n)
+            break;
+        if (op->domain.n) {
+            o += nnav_text_escape(op->domain.p, (size_t)op->domain.n, buf + o, n - o);
+            if (o + 1 >= n)
+                break;
+            o += (size_t)snprintf(buf + o, n - o, " ");
+            if (o + 1 >= n)
+                break;
+        }
+        o += (size_t)snprintf(buf + o, n - o, "%lld", (long long)op->version);
+    }
+    if (o >= n)
+        buf[n - 1] = '\0';
+}
+
+/* The last part of a path ("model.onnx"; a folder's own name with or
+ * without its trailing slash). */
+static void path_base(const char *path, char *buf, size_t n)
+{
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    size_t k = len - start < n - 1 ? len - start : n - 1;
+    memcpy(buf, path + start, k);
+    buf[k] = '\0';
+}
+
+/* The file's name, format and counts come first; then the graph's totals, at
+ * the right edge (tighter when room is short, left out when there is none);
+ * the opset imports (in full, or as "opset 17 +8 domains" when room is
+ * short) and the producer take what is left. The whole path and every
+ * opset are in the model's detail and in `nnav info`. */
 static void draw_header(ui *u)
 {
     const nnav_model_facts *f = nnav_model_facts_get(u->m);
     attr_t a = draw_attr(R_HEADER);
     int w = COLS, c = 0;
     draw_fill(0, 0, w, a);
-    char path[512];
-    nnav_text_escape_cstr(u->path, path, sizeof path);
-    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", path, nnav_format_name(f->format));
+    char base[512], name[512];
+    path_base(u->path, base, sizeof base);
+    nnav_text_escape_cstr(base, name, sizeof name);
+    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, nnav_format_name(f->format));
     if (f->ir_version >= 0)
         c += draw_fmt(0, c, w - c, a, "  IR %lld", (long long)f->ir_version);
-    for (uint32_t i = 0; i < nnav_opset_count(u->m) && c < w; i++) {
-        const nnav_opset *o = nnav_opset_get(u->m, i);
-        c += draw_text(0, c, w - c, i ? ", " : "  opset ", a);
-        if (o->domain.n) {
-            c += draw_span(0, c, w - c, o->domain, a);
-            c += draw_text(0, c, w - c, " ", a);
-        }
-        c += draw_fmt(0, c, w - c, a, "%lld", (long long)o->version);
-    }
+    uint32_t ng = nnav_graph_count(u->m), nn = nnav_node_count(u->m), nt = nnav_tensor_count(u->m);
+    c += draw_fmt(0, c, w - c, a, "  %u graph%s  %u node%s  %u tensor%s", ng,
+                  ng == 1 ? "" : "s", nn, nn == 1 ? "" : "s", nt, nt == 1 ? "" : "s");
     char cost[160];
     if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
         int tw = draw_width(cost);
@@ -198,6 +253,12 @@ static void draw_header(ui *u)
             w = COLS - tw - margin - 1;
         }
     }
+    char ops[1024];
+    opset_text(u, 1, ops, sizeof ops);
+    if (c + 2 + draw_width(ops) > w)
+        opset_text(u, 0, ops, sizeof ops);
+    if (ops[0])
+        c += draw_fmt(0, c, w - c, a, "  %s", ops);
     if (f->producer_name.n) {
         c += draw_text(0, c, w - c, "  ", a);
         c += draw_span(0, c, w - c, f->producer_name, a);
@@ -206,8 +267,6 @@ static void draw_header(ui *u)
             c += draw_span(0, c, w - c, f->producer_version, a);
         }
     }
-    draw_fmt(0, c, w - c, a, "  %u graphs  %u nodes  %u tensors", nnav_graph_count(u->m),
-             nnav_node_count(u->m), nnav_tensor_count(u->m));
 }
 
 static void draw_pane(ui *u, int id)

@@ -68,5 +68,12 @@ pass "an unopenable model: message and exit status 2"
 printf 'not a model' > "$dir/junk.onnx"
 start 80 24 "$dir/junk.onnx"
 wait_for "nnav exited 2"
+wait_for "this is a text file, not a model"
+pass "a text file: named for what it is, exit status 2"
+
+# ir_version 8, then a tag of wire type 7
+printf '\010\010\017' > "$dir/junk.onnx"
+start 80 24 "$dir/junk.onnx"
+wait_for "nnav exited 2"
 wait_for "invalid wire type"
 pass "a malformed model: message and exit status 2"
