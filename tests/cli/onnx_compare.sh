@@ -10,7 +10,10 @@ if [ -z "$py" ]; then
     echo "SKIP: no python3 with the onnx and yaml packages (apt-get install python3-onnx python3-yaml)"
     exit 77
 fi
+. "$(dirname "$0")/lib.bash"
+corpus_part
 files=("$NNAV_SAMPLES"/*.onnx)
+[ "${NNAV_PART:-all}" = corpus ] && files=()
 if [ -d "$NNAV_CORPUS/onnx" ]; then
     files+=("$NNAV_CORPUS"/onnx/*.onnx)
 else

@@ -16,7 +16,10 @@ if ! "$NNAV_BIN" shapes --help > /dev/null 2>&1; then
     echo "SKIP: this nnav has no shapes command"
     exit 77
 fi
+. "$(dirname "$0")/lib.bash"
+corpus_part
 files=("$NNAV_SAMPLES"/*.onnx)
+[ "${NNAV_PART:-all}" = corpus ] && files=()
 if [ -d "$NNAV_CORPUS/onnx" ]; then
     files+=("$NNAV_CORPUS"/onnx/*.onnx)
 else

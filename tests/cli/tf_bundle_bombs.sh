@@ -21,6 +21,7 @@
 # read as the same bytes the model's own Const holds.
 set -u
 . "$(dirname "$0")/lib.bash"
+corpus_part
 T=$NNAV_TMP/tf_bundle_bombs
 rm -rf "$T"
 mkdir -p "$T"

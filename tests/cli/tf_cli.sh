@@ -6,6 +6,7 @@
 # hold, read by tests/cli/tf_facts.py (an independent Python wire decoder).
 set -u
 . "$(dirname "$0")/lib.bash"
+corpus_part
 T=$NNAV_TMP/tf_cli; rm -rf "$T"; mkdir -p "$T"
 S=$NNAV_SAMPLES
 C=$NNAV_CORPUS/tensorflow

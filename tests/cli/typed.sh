@@ -7,6 +7,7 @@
 # corpus's ResNet-50 (skipped visibly without ../shared/corpus).
 set -u
 . "$(dirname "$0")/lib.bash"
+corpus_part
 T=$NNAV_TMP/typed; rm -rf "$T"; mkdir -p "$T"
 OUT=$T/last.out # our own: ctest -j runs the other CLI scripts beside this one
 ERR=$T/last.err

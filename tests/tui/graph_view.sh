@@ -24,7 +24,7 @@ wait_for "Nodes  main"
 quit_clean
 
 model=${NNAV_CORPUS:-}/onnx/light_densenet121.onnx
-[ -f "$model" ] || skip "corpus model $model is absent"
+corpus_model "$model"
 start 100 34 "$model"
 wait_ready
 keys :

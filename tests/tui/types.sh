@@ -145,7 +145,7 @@ fi
 
 # A corpus model: ResNet-50's first convolution, inferred through the graph.
 model=${NNAV_CORPUS:-}/onnx/light_resnet50.onnx
-[ -f "$model" ] || skip "corpus model $model is absent"
+corpus_model "$model"
 start 140 44 "$model"
 wait_ready
 wait_for "4.09 G MACs"
