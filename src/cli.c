@@ -2269,7 +2269,10 @@ static int cmd_export(const nnav_model *m, const opts *o)
         rc = nnav_export_stream(m, &sel, &eo, stdout, &err);
     if (rc < 0) {
         char msg[2048];
-        nnav_error_format(&err, o->out ? o->out : nnav_model_facts_get(m)->path, msg, sizeof msg);
+        /* An error with a field path or an offset is the model's (a tensor
+         * refused, data cut short); others are about the output file. */
+        int of_model = !o->out || err.path[0] || err.has_offset;
+        nnav_error_format(&err, of_model ? nnav_model_facts_get(m)->path : o->out, msg, sizeof msg);
         fprintf(stderr, "nnav export: %s\n", msg);
         nnav_selection_free(&sel);
         return err.status ? err.status : EXIT_BADINPUT;

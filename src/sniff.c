@@ -22,12 +22,20 @@ static uint64_t skip_space(const uint8_t *p, uint64_t n, uint64_t i, uint64_t li
 }
 
 /* Text: valid UTF-8 with no NUL and no control byte but tab, CR, LF, FF in
- * the first 4 KiB (a character cut by that limit counts as whole). */
+ * the first 4 KiB (a character cut by that limit counts as whole), and not
+ * white space alone. */
 static int is_text(const uint8_t *p, uint64_t n)
 {
+    /* 0x0a is also the tag a GraphDef, MetaGraphDef and SavedModel start
+     * with (field 1, length-delimited), and a length after it may well be
+     * printable: a file starting with a newline is left to the readers. */
+    if (n && p[0] == '\n')
+        return 0;
     uint64_t lim = n < 4096 ? n : 4096;
+    int visible = 0; /* only white space: a protobuf tag 0x0a cut short, say */
     for (uint64_t i = 0; i < lim; i++) {
         uint8_t c = p[i];
+        visible |= c > 0x20;
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f)
             return 0;
         if (c < 0x80)
@@ -44,7 +52,7 @@ static int is_text(const uint8_t *p, uint64_t n)
         }
         i += (uint64_t)more;
     }
-    return lim > 0;
+    return visible;
 }
 
 /* Whether `w` occurs in the first 4 KiB. */

@@ -52,6 +52,8 @@ for m in secret_top secret_body; do
         expect_status 2 "$NNAV_BIN" export "$T/in/m/$m.onnx" --format onnx --external $mode -o "$o"
         grep -q "tensor 'stolen'.*external data \"../secret.bin\" refused: \`..\` would leave the model's folder" "$ERR" ||
             fail "$m ($mode): refusal names the tensor and its location: $(cat "$ERR")"
+        grep -qF "nnav export: $T/in/m/$m.onnx: " "$ERR" ||
+            fail "$m ($mode): the refusal is the model's, so it names the model, not the output: $(cat "$ERR")"
         [ -e "$o" ] || [ -e "$o.data" ] && fail "$m ($mode): a file was written"
     done
 done
