@@ -112,7 +112,8 @@ static int refuse(nnav_error *err, const char *path, const char *why, int status
 {
     char p[1024];
     nnav_text_escape_cstr(path, p, sizeof p);
-    nnav_err_set(err, 0, 0, "will not write %s: %s", p, why);
+    /* The reason first: a long path must not push it off a status line. */
+    nnav_err_set(err, 0, 0, "refused to write: %s: %s", why, p);
     err->status = status;
     return -1;
 }

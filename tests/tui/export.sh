@@ -131,7 +131,7 @@ ln -s target.txt link.yaml
 keys e C-u
 typ "link.yaml"
 keys Enter
-wait_for "export failed: will not write link.yaml: it is a symbolic link"
+wait_for "export failed: refused to write: it is a symbolic link (nnav never writes through one): link.yaml"
 no_text "overwrite?"
 [ -L link.yaml ] || fail "link.yaml is no longer a symlink"
 [ "$(cat target.txt)" = precious ] || fail "the symlink's target changed"
@@ -140,7 +140,7 @@ pass "a symlink is refused with the reason shown; its target is unchanged"
 keys e C-u
 typ "no-such-folder/x.yaml"
 keys Enter
-wait_for "export failed: will not write no-such-folder/x.yaml: its folder does not exist"
+wait_for "export failed: refused to write: its folder does not exist: no-such-folder/x.yaml"
 keys e C-u
 typ "$NNAV_SAMPLES/cnn.onnx"
 keys Enter
