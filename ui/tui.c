@@ -1040,6 +1040,19 @@ static int start_curses(void)
     }
     if (!initscr())
         return -1;
+    /* A terminal that cannot address the cursor (TERM=dumb) would show a
+     * blank screen: say so instead. */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        endwin();
+        const char *term = getenv("TERM");
+        char t[64];
+        nnav_text_escape_cstr(term ? term : "", t, sizeof t);
+        fprintf(stderr,
+                "nnav: the explorer needs a terminal that can move its cursor, and TERM=%s "
+                "cannot; set TERM (e.g. xterm-256color) or try 'nnav info MODEL'\n", t);
+        return -1;
+    }
     curses_on = 1;
     cbreak();
     noecho();
