@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sizebar.h"
+#include "tfacts.h"
 
 enum dl_type {
     DL_BLANK = 0, DL_SECTION,
@@ -47,6 +48,7 @@ typedef struct detail {
     uint64_t total_nodes;  /* of a graph target with its bodies, counted once */
     nnav_cost gcost;       /* of a graph target while types are shown */
     nnav_shapes_stats gstats;
+    nnav_tfacts tf;        /* of a tensor target: what `nnav tensors` says too */
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
@@ -150,11 +152,10 @@ static void build_tensor(ui *u, detail *d, uint32_t t)
         add(d, DL_T_OWNER, t, 0);
     add(d, DL_T_VALUES, t, 0);
     add(d, DL_T_STATS, t, 0);
-    uint32_t v = NNAV_NONE;
-    if (ts->owner == NNAV_TOWN_INITIALIZER && ts->name.n)
-        v = nnav_value_lookup(u->m, ts->graph, (const char *)ts->name.p, (size_t)ts->name.n);
+    /* A sparse initializer's consumers are those of the value it defines. */
+    nnav_tfacts_get(u->m, t, &d->tf);
     if (ts->owner != NNAV_TOWN_ATTRIBUTE)
-        add_consumers(u, d, v);
+        add_consumers(u, d, d->tf.value);
 }
 
 /* A graph input's or output's line, and its type line while types are shown. */
@@ -449,20 +450,23 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
         draw_span(y, x + c, w - c, ts->name, sel | A_BOLD);
         break;
     case DL_T_SHAPE:
-        nnav_tensor_shape_format(u->m, t, buf, sizeof buf);
+        nnav_tfacts_shape(&d->tf, buf, sizeof buf);
         c = draw_fmt(y, x, w, sel, "  type     %s", buf);
-        if (ts->nelems != UINT64_MAX)
+        if (d->tf.nelems != UINT64_MAX)
             draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  (%llu elements)",
-                     (unsigned long long)ts->nelems);
+                     (unsigned long long)d->tf.nelems);
         break;
     case DL_T_STORE:
-        nnav_tensor_storage_format(u->m, t, buf, sizeof buf);
+        nnav_tfacts_storage(u->m, &d->tf, buf, sizeof buf);
         draw_fmt(y, x, w, sel, "  storage  %s", buf);
         break;
     case DL_T_BYTES:
-        draw_fmt(y, x, w, sel, "  bytes    %s (%llu)",
-                 sizebar_human(ts->nbytes != UINT64_MAX ? ts->nbytes : ts->stored, hb, sizeof hb),
-                 (unsigned long long)(ts->nbytes != UINT64_MAX ? ts->nbytes : ts->stored));
+        if (d->tf.bytes == UINT64_MAX)
+            draw_text(y, x, w, "  bytes    ? (dims x dtype unknown)", sel);
+        else
+            draw_fmt(y, x, w, sel, "  bytes    %s (%llu)%s", sizebar_human(d->tf.bytes, hb, sizeof hb),
+                     (unsigned long long)d->tf.bytes,
+                     d->tf.sparse != NNAV_NONE ? "  values and indices" : "");
         break;
     case DL_T_WARN:
         draw_fmt(y, x, w, sel | draw_attr(R_ERROR), "  warning %s%s%s%s%s",
@@ -481,7 +485,7 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
         break;
     }
     case DL_T_VALUES:
-        c = draw_text(y, x, w, "  values   ", sel);
+        c = draw_text(y, x, w, d->tf.sparse != NNAV_NONE ? "  stored   " : "  values   ", sel);
         draw_text(y, x + c, w - c, preview_text(u, d, t), sel);
         break;
     case DL_T_STATS:

@@ -1,7 +1,9 @@
 /* pane_tensors.c - initialiser sizes of the selected graph, ncdu style:
  * size, share of the total, a bar, name, dtype[shape] and storage. Sorted by
  * size (largest first) or by name; the cursor's tensor fills the detail pane
- * with its consumers.
+ * with its consumers. Each row's facts come from tfacts.h, as `nnav tensors`
+ * gets them: a sparse initializer shows its dense shape and its values plus
+ * indices as bytes.
  */
 #include "ui.h"
 
@@ -9,12 +11,13 @@
 #include <string.h>
 
 #include "sizebar.h"
+#include "tfacts.h"
 
 enum { SORT_SIZE = 0, SORT_NAME };
 
 typedef struct tensors {
     uint32_t graph;
-    uint32_t *order;   /* tensor ids in display order */
+    nnav_tfacts *order; /* the rows' facts, in display order */
     uint32_t n;
     int sort;
     uint64_t total, max;
@@ -42,31 +45,26 @@ static void tensors_close(ui *u, pane *p)
     }
 }
 
-static uint64_t tensor_bytes(const nnav_tensor *t)
-{
-    return t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
-}
-
 /* qsort has no context argument; sorting happens on the UI thread only. */
 static const nnav_model *sort_model;
 
 static int cmp_name(const void *a, const void *b)
 {
-    const nnav_tensor *x = nnav_tensor_get(sort_model, *(const uint32_t *)a);
-    const nnav_tensor *y = nnav_tensor_get(sort_model, *(const uint32_t *)b);
+    const nnav_tfacts *fa = a, *fb = b;
+    const nnav_tensor *x = nnav_tensor_get(sort_model, fa->tensor);
+    const nnav_tensor *y = nnav_tensor_get(sort_model, fb->tensor);
     size_t n = x->name.n < y->name.n ? (size_t)x->name.n : (size_t)y->name.n;
     int c = n ? memcmp(x->name.p, y->name.p, n) : 0;
     if (c)
         return c;
     if (x->name.n != y->name.n)
         return x->name.n < y->name.n ? -1 : 1;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+    return fa->tensor < fb->tensor ? -1 : 1;
 }
 
 static int cmp_size(const void *a, const void *b)
 {
-    uint64_t x = tensor_bytes(nnav_tensor_get(sort_model, *(const uint32_t *)a));
-    uint64_t y = tensor_bytes(nnav_tensor_get(sort_model, *(const uint32_t *)b));
+    uint64_t x = ((const nnav_tfacts *)a)->bytes, y = ((const nnav_tfacts *)b)->bytes;
     if (x == UINT64_MAX)
         x = 0;
     if (y == UINT64_MAX)
@@ -101,14 +99,14 @@ void tensors_set_graph(ui *u, pane *p, uint32_t g)
     if (!s->order)
         return;
     for (uint32_t i = 0; i < gr->init_count; i++)
-        s->order[s->n++] = gr->init_first + i;
+        nnav_tfacts_get(u->m, gr->init_first + i, &s->order[s->n++]);
     for (uint32_t i = 0; i < gr->sparse_count; i++) {
         const nnav_sparse *sp = nnav_sparse_get(u->m, gr->sparse_first + i);
         if (sp->values != NNAV_NONE)
-            s->order[s->n++] = sp->values;
+            nnav_tfacts_get(u->m, sp->values, &s->order[s->n++]);
     }
     for (uint32_t i = 0; i < s->n; i++) {
-        uint64_t b = tensor_bytes(nnav_tensor_get(u->m, s->order[i]));
+        uint64_t b = s->order[i].bytes;
         if (b == UINT64_MAX)
             continue;
         s->total += b;
@@ -122,7 +120,7 @@ void tensors_reveal(ui *u, pane *p, uint32_t t)
 {
     tensors *s = TS(p);
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->order[i] == t) {
+        if (s->order[i].tensor == t) {
             pane_set_cursor(p, i, s->n);
             return;
         }
@@ -145,10 +143,10 @@ static void tensors_title(ui *u, pane *p, int y, int x, int w, attr_t a)
 static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
 {
     tensors *s = TS(p);
-    uint32_t id = s->order[line];
-    const nnav_tensor *t = nnav_tensor_get(u->m, id);
+    const nnav_tfacts *f = &s->order[line];
+    const nnav_tensor *t = nnav_tensor_get(u->m, f->tensor);
     attr_t sel = selected ? draw_attr(selected) : 0;
-    uint64_t b = tensor_bytes(t);
+    uint64_t b = f->bytes;
     char hb[32], pc[16], bar[128];
     int barw = w >= 70 ? 12 : w >= 45 ? 8 : 5;
     int c = draw_fmt(y, x, w, sel, "%9s %6s ", sizebar_human(b, hb, sizeof hb),
@@ -161,10 +159,10 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     c += draw_span(y, x + c, w - c, t->name, sel);
     if (c + 4 < w) {
         char shape[160], store[160];
-        nnav_tensor_shape_format(u->m, id, shape, sizeof shape);
+        nnav_tfacts_shape(f, shape, sizeof shape);
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", shape);
-        if (t->storage == NNAV_STORE_EXTERNAL && c + 4 < w) {
-            nnav_tensor_storage_format(u->m, id, store, sizeof store);
+        if ((t->storage == NNAV_STORE_EXTERNAL || f->sparse != NNAV_NONE) && c + 4 < w) {
+            nnav_tfacts_storage(u->m, f, store, sizeof store);
             draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", store);
         }
     }
@@ -174,7 +172,7 @@ static void tensors_select(ui *u, pane *p)
 {
     tensors *s = TS(p);
     if (p->cur < s->n)
-        detail_set(u, &u->pane[PANE_DETAIL], PLACE_TENSOR, s->order[p->cur]);
+        detail_set(u, &u->pane[PANE_DETAIL], PLACE_TENSOR, s->order[p->cur].tensor);
 }
 
 static int tensors_request(ui *u, pane *p, enum request r)
@@ -182,7 +180,7 @@ static int tensors_request(ui *u, pane *p, enum request r)
     tensors *s = TS(p);
     switch (r) {
     case REQ_SORT: {
-        uint32_t keep = p->cur < s->n ? s->order[p->cur] : NNAV_NONE;
+        uint32_t keep = p->cur < s->n ? s->order[p->cur].tensor : NNAV_NONE;
         s->sort = s->sort == SORT_SIZE ? SORT_NAME : SORT_SIZE;
         sort(u, s);
         p->top = p->cur = 0;
@@ -208,7 +206,7 @@ static int tensors_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     tensors *s = TS(p);
     if (p->cur >= s->n)
         return 0;
-    *out = nnav_tensor_get(u->m, s->order[p->cur])->name;
+    *out = nnav_tensor_get(u->m, s->order[p->cur].tensor)->name;
     return 1;
 }
 
@@ -217,7 +215,7 @@ static int tensors_here(ui *u, pane *p, place *out)
     tensors *s = TS(p);
     if (p->cur >= s->n)
         return 0;
-    *out = ui_place_tensor(u, s->order[p->cur]);
+    *out = ui_place_tensor(u, s->order[p->cur].tensor);
     return 1;
 }
 

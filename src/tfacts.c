@@ -1,0 +1,72 @@
+/* tfacts.c - the facts of one initializer, shared by the CLI and the
+ * explorer (see tfacts.h). */
+#include "tfacts.h"
+
+#include "sbuf.h"
+
+/* dims x dtype when known, else the bytes stored. */
+static uint64_t tensor_bytes(const nnav_tensor *t)
+{
+    return t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
+}
+
+static uint64_t dims_product(const int64_t *d, uint32_t n)
+{
+    uint64_t p = 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (d[i] < 0 || __builtin_mul_overflow(p, (uint64_t)d[i], &p))
+            return UINT64_MAX;
+    return p;
+}
+
+void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
+{
+    const nnav_tensor *ts = nnav_tensor_get(m, t);
+    *f = (nnav_tfacts){
+        .tensor = t, .sparse = NNAV_NONE, .value = NNAV_NONE, .dtype = ts->dtype,
+        .ndims = ts->ndims, .dims = nnav_dims(m, ts->dims_first), .nelems = ts->nelems,
+        .stored = ts->nelems, .bytes = tensor_bytes(ts),
+    };
+    if (ts->owner == NNAV_TOWN_SPARSE_VALUES && ts->owner_id < nnav_sparse_count(m)) {
+        const nnav_sparse *sp = nnav_sparse_get(m, ts->owner_id);
+        f->sparse = ts->owner_id;
+        f->ndims = sp->ndims;
+        f->dims = nnav_dims(m, sp->dims_first);
+        f->nelems = dims_product(f->dims, f->ndims);
+        if (sp->indices != NNAV_NONE) {
+            uint64_t ib = tensor_bytes(nnav_tensor_get(m, sp->indices));
+            if (f->bytes == UINT64_MAX || ib == UINT64_MAX ||
+                __builtin_add_overflow(f->bytes, ib, &f->bytes))
+                f->bytes = UINT64_MAX;
+        }
+    }
+    /* The value the graph sees under the tensor's name: a dense initializer's,
+     * or a sparse one's (named by its values). Constants and indices have none. */
+    if ((ts->owner == NNAV_TOWN_INITIALIZER || f->sparse != NNAV_NONE) && ts->name.n)
+        f->value = nnav_value_lookup(m, ts->graph, (const char *)ts->name.p, (size_t)ts->name.n);
+}
+
+void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    nnav_sb_put(&b, nnav_dtype_name(f->dtype));
+    nnav_sb_put(&b, "[");
+    for (uint32_t i = 0; i < f->ndims; i++)
+        nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)f->dims[i]);
+    nnav_sb_put(&b, "]");
+}
+
+void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n)
+{
+    if (f->sparse == NNAV_NONE) {
+        nnav_tensor_storage_format(m, f->tensor, buf, n);
+        return;
+    }
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    nnav_sb_printf(&b, "sparse (%llu values)",
+                   (unsigned long long)(f->stored == UINT64_MAX ? 0 : f->stored));
+}

@@ -1,0 +1,47 @@
+/* tfacts.h - what one initializer is, as every face shows it.
+ *
+ * `nnav tensors` and the explorer's initialiser and detail panes describe a
+ * tensor by the same facts: element type, shape, storage, bytes and the graph
+ * value whose consumers use it. They differ for a sparse initializer, whose
+ * values tensor is not the tensor the graph sees: its shape is the declared
+ * dense dims (not the values' [NNZ]), its storage is "sparse (N values)", its
+ * bytes are values plus indices, and its consumers are the sparse value's.
+ * Each face gets these facts here and nowhere else, so they cannot disagree.
+ *
+ * Calling rules: `t` is a tensor id < nnav_tensor_count(m). Nothing is read
+ * from the payload or from external data; bytes of external data are as
+ * nnav_tensors_measure() left them (call it first where sizes matter). The
+ * dims pointer aliases the model and lives as long as it.
+ */
+#ifndef NNAV_TFACTS_H
+#define NNAV_TFACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnav.h"
+
+typedef struct nnav_tfacts {
+    uint32_t tensor;      /* the tensor asked about */
+    uint32_t sparse;      /* the sparse initializer whose values it holds, else NNAV_NONE */
+    uint32_t value;       /* the graph value it defines (its consumers), else NNAV_NONE */
+    int32_t dtype;        /* ONNX TensorProto.DataType value */
+    uint32_t ndims;
+    const int64_t *dims;  /* the shape the graph sees: a sparse one's dense dims */
+    uint64_t nelems;      /* product of dims; UINT64_MAX when malformed */
+    uint64_t stored;      /* elements stored: nelems, or a sparse one's values
+                             (UINT64_MAX when malformed) */
+    uint64_t bytes;       /* dims x dtype, or the stored bytes when that is
+                             unknown; a sparse one: values plus indices.
+                             UINT64_MAX when unknown or overflowing */
+} nnav_tfacts;
+
+/* Fills *f for tensor t. */
+void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f);
+/* "float32[3,4]": the element type and the shape the graph sees. */
+void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n);
+/* "raw", "typed", "external FILE @OFFSET +LENGTH", TensorFlow's field, or
+ * "sparse (3 values)"; sanitised. */
+void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n);
+
+#endif
