@@ -332,9 +332,12 @@ static void draw_status(ui *u)
     char st[128];
     if (u->prompt) {
         int c = draw_text(y, 0, w, prompt_label(u), a | A_BOLD);
-        char esc[4200];
-        nnav_text_escape((const uint8_t *)u->pbuf, u->plen, esc, sizeof esc);
-        int right = 0, typed = draw_width(esc);
+        /* The text before the cursor and after it, escaped apart. */
+        char pre[4200], post[4200];
+        size_t cur = u->pcur <= u->plen ? u->pcur : u->plen;
+        nnav_text_escape((const uint8_t *)u->pbuf, cur, pre, sizeof pre);
+        nnav_text_escape((const uint8_t *)u->pbuf + cur, u->plen - cur, post, sizeof post);
+        int right = 0, typed = draw_width(pre) + draw_width(post);
         if (u->prompt == PROMPT_SEARCH) {
             find_status(u, st, sizeof st);
         } else {
@@ -349,23 +352,30 @@ static void draw_status(ui *u)
             right = draw_width(st) + 2;
             draw_text(y, w - right + 1, right - 1, st, a);
         }
-        /* A long line shows its end, where the typing happens. */
-        const char *shown = esc;
+        /* A long line shows the part around the cursor, where the typing happens. */
+        const char *shown = pre;
         int room = w - c - right - 1;
         if (room > 2 && typed > room) {
             /* Not the ASCII ellipsis "~": in a file name it would read as home. */
             const char *cut = draw_is_utf8() ? draw_glyph(G_ELLIPSIS) : "<";
             int ell = draw_width(cut);
-            while (*shown && draw_width(shown) > room - ell) {
-                shown++;
-                while ((*shown & 0xc0) == 0x80)
+            if (draw_width(pre) > room - ell - 1) {
+                while (*shown && draw_width(shown) > room - ell - 1) {
                     shown++;
+                    while ((*shown & 0xc0) == 0x80)
+                        shown++;
+                }
+                c += draw_text(y, c, ell, cut, a);
+                room -= ell;
             }
-            c += draw_text(y, c, ell, cut, a);
         }
-        c += draw_text(y, c, w - c - right, shown, a);
+        /* A suggestion is selected: drawn reversed against the line and underlined. */
+        attr_t ta = u->psel ? (a ^ A_REVERSE) | A_UNDERLINE : a;
+        int k = draw_text(y, c, room, shown, ta);
+        int at = c + k;
+        draw_text(y, at, room - k, post, ta);
         if (curs_set(1) != ERR)
-            move(y, c < w ? c : w - 1);
+            move(y, at < w ? at : w - 1);
         return;
     }
     curs_set(0);
@@ -541,6 +551,8 @@ void ui_prompt_open(ui *u, int kind, const char *label, const char *init)
     snprintf(u->plabel, sizeof u->plabel, "%s", label ? label : "");
     snprintf(u->pbuf, sizeof u->pbuf, "%s", init ? init : "");
     u->plen = strlen(u->pbuf);
+    u->pcur = u->plen;
+    u->psel = u->plen > 0;
     u->msg[0] = '\0';
     if (kind == PROMPT_SEARCH)
         find_begin(u);
@@ -694,6 +706,35 @@ static void prompt_done(ui *u, int accept)
     }
 }
 
+/* The start of the UTF-8 character before byte offset i, and the end of the
+ * one at i. */
+static size_t prompt_char_before(const ui *u, size_t i)
+{
+    while (i > 0 && (((unsigned char)u->pbuf[--i]) & 0xc0) == 0x80)
+        ;
+    return i;
+}
+
+static size_t prompt_char_after(const ui *u, size_t i)
+{
+    if (i < u->plen)
+        i++;
+    while (i < u->plen && (((unsigned char)u->pbuf[i]) & 0xc0) == 0x80)
+        i++;
+    return i;
+}
+
+/* Removes bytes [a, b) of the prompt; the cursor stays on the same text. */
+static void prompt_cut(ui *u, size_t a, size_t b)
+{
+    memmove(u->pbuf + a, u->pbuf + b, u->plen - b + 1);
+    u->plen -= b - a;
+    if (u->pcur >= b)
+        u->pcur -= b - a;
+    else if (u->pcur > a)
+        u->pcur = a;
+}
+
 static void prompt_key(ui *u, int code, wint_t wc)
 {
     if (u->prompt == PROMPT_OVERWRITE) {
@@ -722,35 +763,60 @@ static void prompt_key(ui *u, int code, wint_t wc)
     }
     if (!code && wc == '\t') {
         exporter_tab(u);
+        u->pcur = u->plen;
         return;
     }
-    int changed = 0;
+    if (u->pcur > u->plen)
+        u->pcur = u->plen;
+    int changed = 0, sel = u->psel;
+    u->psel = 0;
     if ((code && wc == KEY_BACKSPACE) || (!code && (wc == 127 || wc == CTL('h')))) {
         if (u->plen == 0) {
             prompt_done(u, 0);
             return;
         }
-        /* Drop one UTF-8 character. */
-        do
-            u->plen--;
-        while (u->plen > 0 && ((unsigned char)u->pbuf[u->plen] & 0xc0) == 0x80);
-        u->pbuf[u->plen] = '\0';
+        if (sel) {
+            prompt_cut(u, 0, u->plen);
+            changed = 1;
+        } else if (u->pcur > 0) {
+            prompt_cut(u, prompt_char_before(u, u->pcur), u->pcur);
+            changed = 1;
+        }
+    } else if (code && wc == KEY_DC) {
+        if (sel)
+            prompt_cut(u, 0, u->plen);
+        else if (u->pcur < u->plen)
+            prompt_cut(u, u->pcur, prompt_char_after(u, u->pcur));
         changed = 1;
+    } else if (code && wc == KEY_LEFT) {
+        /* On a selection, to its start (as GUIs do); else a character back. */
+        u->pcur = sel ? 0 : prompt_char_before(u, u->pcur);
+    } else if (code && wc == KEY_RIGHT) {
+        u->pcur = sel ? u->plen : prompt_char_after(u, u->pcur);
+    } else if ((code && wc == KEY_HOME) || (!code && wc == CTL('a'))) {
+        u->pcur = 0;
+    } else if ((code && wc == KEY_END) || (!code && wc == CTL('e'))) {
+        u->pcur = u->plen;
     } else if (!code && wc == CTL('u')) {
-        u->plen = 0;
-        u->pbuf[0] = '\0';
+        /* Everything before the cursor (readline's C-u); a selection whole. */
+        prompt_cut(u, 0, sel ? u->plen : u->pcur);
         changed = 1;
     } else if (!code && wc >= 32 && wc != 127) {
         char mb[MB_LEN_MAX];
         mbstate_t st;
         memset(&st, 0, sizeof st);
         size_t k = wcrtomb(mb, (wchar_t)wc, &st);
+        if (sel)
+            prompt_cut(u, 0, u->plen);
         if (k != (size_t)-1 && u->plen + k < sizeof u->pbuf) {
-            memcpy(u->pbuf + u->plen, mb, k);
+            memmove(u->pbuf + u->pcur + k, u->pbuf + u->pcur, u->plen - u->pcur + 1);
+            memcpy(u->pbuf + u->pcur, mb, k);
             u->plen += k;
-            u->pbuf[u->plen] = '\0';
-            changed = 1;
+            u->pcur += k;
         }
+        changed = 1;
+    } else {
+        u->psel = sel; /* a key that does nothing here keeps the selection */
     }
     if (changed && u->prompt == PROMPT_SEARCH)
         find_update(u);

@@ -88,6 +88,9 @@ struct ui {
     int prompt;          /* prompt_kind */
     char pbuf[1024];     /* raw bytes as typed (a file name, value names) */
     size_t plen;
+    size_t pcur;         /* the prompt's cursor, a byte offset in pbuf (a character's start) */
+    int psel;            /* pbuf is a suggestion, all selected: a printable key replaces it,
+                            Backspace and Delete clear it, arrows, Home and End keep it */
     char plabel[400];    /* the export prompts' label, escaped text */
     struct find *find;
     struct exporter *exp;
@@ -108,8 +111,9 @@ void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(pri
 void ui_set_focus(ui *u, int id);
 /* Shows text in the status line at once, before slow work starts. */
 void ui_status_now(ui *u, const char *text);
-/* Opens the prompt line with `init` typed in; `label` (escaped text) is shown
- * before it for the export prompts. */
+/* Opens the prompt line with `init` as a selected suggestion (typing replaces
+ * it, arrows keep it); `label` (escaped text) is shown before it for the
+ * export prompts. */
 void ui_prompt_open(ui *u, int kind, const char *label, const char *init);
 /* Moves a list pane's cursor, keeping it on screen. */
 void pane_set_cursor(pane *p, uint32_t line, uint32_t lines);
