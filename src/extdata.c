@@ -11,7 +11,7 @@
 
 typedef struct ext_cookie {
     nnav_map map;
-    const char *dir;     /* the model's folder, where the name is walked again */
+    const nnav_model *m; /* the model, whose folder the name is walked again from */
     nnav_span loc, name; /* the location and the tensor's name, in the model's map */
     uint64_t end;        /* offset + length: the file must hold this many bytes */
 } ext_cookie;
@@ -24,12 +24,151 @@ static int refuse(nnav_error *err, const nnav_tensor *t, const char *why)
     return -1;
 }
 
+/* open_inside's *via when a link not followed is why the file is refused. */
+enum { EXT_LINK_REFUSED = 100 };
+
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* ---- the Hugging Face cache ----
+ * huggingface_hub keeps a repository as REPO/blobs/HASH (the files) and
+ * REPO/snapshots/REV/PATH (symbolic links, relative `../../blobs/HASH`, to
+ * them), REPO named models--ORG--NAME (datasets--, spaces--). A model opened
+ * in a snapshot reads its data file through such a link: that one link is
+ * followed, when it leads to a regular file of the same REPO/blobs/, told by
+ * device and inode, not by the link's text. */
+
+/* REPO/blobs/ opened, when `real` (a canonical path) is REPO/snapshots/REV[/..]
+ * and the folder those names lead to without following a link is `dirfd`'s
+ * (then *in_repo is set); -1 otherwise. */
+static int hf_blobs(const char *real, int dirfd, int *in_repo)
+{
+    static const char *const kinds[] = {"models--", "datasets--", "spaces--"};
+    const char *snap = NULL;
+    for (const char *p = strstr(real, "/snapshots/"); p; p = strstr(p + 1, "/snapshots/")) {
+        const char *rev = p + sizeof "/snapshots/" - 1;
+        if (!*rev || *rev == '/')
+            continue;
+        const char *repo = p;
+        while (repo > real && repo[-1] != '/')
+            repo--;
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+            if (!strncmp(repo, kinds[k], strlen(kinds[k])) && p - repo > (ptrdiff_t)strlen(kinds[k]))
+                snap = p;
+    }
+    if (!snap)
+        return -1;
+    size_t rn = (size_t)(snap - real); /* > 0: the repository's name is before */
+    char *repo = malloc(rn + 1);
+    if (!repo)
+        return -1;
+    memcpy(repo, real, rn);
+    repo[rn] = 0;
+    int rfd = open(repo, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(repo);
+    if (rfd < 0)
+        return -1;
+    /* Down from REPO, one name at a time, never through a link: the folder
+     * reached must be the one holding the data file's link. */
+    int cur = dup(rfd);
+    const char *p = snap + 1;
+    while (cur >= 0 && *p) {
+        const char *q = strchr(p, '/');
+        size_t len = q ? (size_t)(q - p) : strlen(p);
+        char comp[256];
+        if (len == 0 || (len == 1 && *p == '.')) {
+            p = q ? q + 1 : p + len;
+            continue;
+        }
+        if (len >= sizeof comp) {
+            close(cur);
+            cur = -1;
+            break;
+        }
+        memcpy(comp, p, len);
+        comp[len] = 0;
+        int nfd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(cur);
+        cur = nfd;
+        p = q ? q + 1 : p + len;
+    }
+    struct stat a, b;
+    int blobs = -1;
+    if (cur >= 0 && fstat(cur, &a) == 0 && fstat(dirfd, &b) == 0 && same_inode(&a, &b)) {
+        *in_repo = 1;
+        blobs = openat(rfd, "blobs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (cur >= 0)
+        close(cur);
+    close(rfd);
+    return blobs;
+}
+
+/* The data file `comp` in dirfd (the folder `sub` below the model's, sub
+ * walked without links) is a symbolic link: the file of the Hugging Face
+ * repository's blobs/ it leads to, opened (O_NOFOLLOW there: a blob that is
+ * itself a link is not one); -2 when it leads elsewhere or the model is not
+ * in a cache repository (*in_repo says which), -1 with err set when the
+ * blob cannot be opened. */
+static int hf_blob(const nnav_model *m, int dirfd, nnav_span sub, const char *comp,
+                   const nnav_tensor *t, int *in_repo, nnav_error *err)
+{
+    char *real = realpath(m->dir, NULL);
+    if (!real)
+        return -2;
+    char *where = malloc(strlen(real) + (size_t)sub.n + 2);
+    if (!where) {
+        free(real);
+        return -2;
+    }
+    sprintf(where, "%s%s%.*s", real, sub.n ? "/" : "", (int)sub.n, (const char *)sub.p);
+    free(real);
+    int blobs = hf_blobs(where, dirfd, in_repo);
+    free(where);
+    if (blobs < 0)
+        return -2;
+    /* The link's text names .../blobs/NAME; which blobs/ is told by inode. */
+    char target[4096];
+    ssize_t n = readlinkat(dirfd, comp, target, sizeof target - 1);
+    char *name = n > 0 ? (target[n] = 0, strrchr(target, '/')) : NULL;
+    if (!name || name - target < 5 || strncmp(name - 5, "blobs", 5) ||
+        (name - target > 5 && name[-6] != '/') || !name[1] || !strcmp(name + 1, "..")) {
+        close(blobs);
+        return -2;
+    }
+    name++;
+    struct stat pre, linked;
+    int fd = -2;
+    if (fstatat(blobs, name, &pre, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(pre.st_mode) &&
+        fstatat(dirfd, comp, &linked, 0) == 0 && same_inode(&pre, &linked)) {
+        fd = openat(blobs, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct stat got;
+        if (fd < 0) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "cannot open its Hugging Face blob: %s", strerror(errno));
+            fd = refuse(err, t, msg);
+        } else if (fstat(fd, &got) != 0 || !same_inode(&got, &pre)) {
+            close(fd);
+            fd = refuse(err, t, "its Hugging Face blob changed while it was opened");
+        }
+    }
+    close(blobs);
+    return fd;
+}
+
 /* Walk the location one component at a time from the model's folder, with
- * O_NOFOLLOW at every step: a symlink anywhere is refused, not followed. */
-static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nnav_error *err)
+ * O_NOFOLLOW at every step: a symlink anywhere is refused, not followed, but
+ * for a Hugging Face snapshot's link into its own repository's blobs/ and,
+ * on follow_links, any. *via says how the file was reached. */
+static int open_inside(const nnav_model *m, nnav_span loc, const nnav_tensor *t, int *via,
+                       nnav_error *err)
 {
     char comp[256];
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int follow = m->follow_links;
+    *via = NNAV_EXT_PLAIN;
+    int fd = open(m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         nnav_err_set(err, 0, 0, "cannot open the model's folder: %s", strerror(errno));
         return -1;
@@ -55,17 +194,41 @@ static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nna
          * with a writer waiting would feed the writer, a device may act on
          * open. O_NONBLOCK still covers what changes in between. */
         struct stat pre;
-        if (last && fstatat(fd, comp, &pre, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(pre.st_mode) &&
-            !S_ISLNK(pre.st_mode)) {
+        int seen = fstatat(fd, comp, &pre, AT_SYMLINK_NOFOLLOW) == 0;
+        int is_link = seen && S_ISLNK(pre.st_mode);
+        int in_repo = 0;
+        if (last && is_link) {
+            nnav_span sub = {loc.p, i ? i - 1 : 0};
+            int b = hf_blob(m, fd, sub, comp, t, &in_repo, err);
+            if (b != -2) {
+                close(fd);
+                if (b >= 0)
+                    *via = NNAV_EXT_HF_BLOB;
+                return b;
+            }
+        }
+        if (is_link && follow)
+            *via = NNAV_EXT_LINK;
+        if (is_link && !follow && in_repo) {
+            close(fd);
+            *via = EXT_LINK_REFUSED;
+            return refuse(err, t, "it is a symbolic link that does not lead into this Hugging Face "
+                                  "cache repository's blobs/ folder (--follow-links follows it)");
+        }
+        if (last && (follow ? fstatat(fd, comp, &pre, 0) == 0 : seen && !is_link) &&
+            !S_ISREG(pre.st_mode)) {
             close(fd);
             return refuse(err, t, "not a regular file");
         }
-        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK | O_NOCTTY : O_DIRECTORY);
+        int flags = O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) |
+                    (last ? O_NONBLOCK | O_NOCTTY : O_DIRECTORY);
         int nfd = openat(fd, comp, flags);
         int e = errno;
         close(fd);
         if (nfd < 0) {
-            if (e == ELOOP || e == EMLINK)
+            if (!follow && (e == ELOOP || e == EMLINK || (e == ENOTDIR && is_link)))
+                *via = EXT_LINK_REFUSED;
+            if (!follow && (e == ELOOP || e == EMLINK))
                 return refuse(err, t, "it is, or passes through, a symbolic link");
             if (e == ENOTDIR)
                 return refuse(err, t, "a folder on its path is a symbolic link or not a folder");
@@ -83,9 +246,12 @@ static int open_inside(const char *dir, nnav_span loc, const nnav_tensor *t, nna
 }
 
 /* The data file of t, opened after every check on its name and with its
- * stat in *st: a descriptor, or -1 with err set (refused, or not there). */
-static int open_data(const nnav_model *m, const nnav_tensor *t, struct stat *st, nnav_error *err)
+ * stat in *st: a descriptor, or -1 with err set (refused, or not there).
+ * *via: how it was reached (nnav_ext_via, or EXT_LINK_REFUSED). */
+static int open_data(const nnav_model *m, const nnav_tensor *t, struct stat *st, int *via,
+                     nnav_error *err)
 {
+    *via = NNAV_EXT_PLAIN;
     nnav_span loc = t->ext_location;
     if (!loc.p || loc.n == 0)
         return refuse(err, t, "no location key");
@@ -105,24 +271,28 @@ static int open_data(const nnav_model *m, const nnav_tensor *t, struct stat *st,
         return refuse(err, t,
                       "its external_data keys are malformed (duplicate keys, a basepath or "
                       "unknown key, or an offset/length that is not a non-negative decimal)");
-    int fd = open_inside(m->dir, loc, t, err);
+    int fd = open_inside(m, loc, t, via, err);
     if (fd < 0)
         return -1;
     if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
         close(fd);
         return refuse(err, t, "not a regular file");
     }
-    if (st->st_nlink > 1) {
+    if (st->st_nlink > 1 && !m->follow_links) {
         close(fd);
-        return refuse(err, t, "it has several hard links (it may be a file from elsewhere)");
+        return refuse(err, t, "it has several hard links (it may be a file from elsewhere; "
+                              "--follow-links accepts it)");
     }
     return fd;
 }
 
-int nnav_ext_avail(const nnav_model *m, const nnav_tensor *t, uint64_t *avail, nnav_error *err)
+int nnav_ext_avail(const nnav_model *m, const nnav_tensor *t, uint64_t *avail, int *via,
+                   nnav_error *err)
 {
     struct stat st;
-    int fd = open_data(m, t, &st, err);
+    int fd = open_data(m, t, &st, via, err);
+    if (*via == EXT_LINK_REFUSED)
+        *via = NNAV_EXT_PLAIN;
     if (fd < 0)
         return -1;
     close(fd);
@@ -139,9 +309,13 @@ int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *ou
     nnav_span loc = t->ext_location;
     *cookie = NULL;
     struct stat st;
-    int fd = open_data(m, t, &st, err);
-    if (fd < 0)
+    int via;
+    int fd = open_data(m, t, &st, &via, err);
+    if (fd < 0) {
+        if (via == EXT_LINK_REFUSED)
+            ((nnav_model *)m)->links_refused = 1;
         return -1;
+    }
     uint64_t size = (uint64_t)st.st_size;
     uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
     if (off > size) {
@@ -172,7 +346,7 @@ int nnav_ext_map_tensor(const nnav_model *m, const nnav_tensor *t, nnav_span *ou
     }
     out->p = c->map.base ? c->map.base + off : (const uint8_t *)"";
     out->n = len;
-    c->dir = m->dir;
+    c->m = m;
     c->loc = loc;
     c->name = t->name;
     c->end = off + len;
@@ -193,7 +367,8 @@ int nnav_ext_shrank(const void *cookie, nnav_error *err)
          * removed), the mapped one is intact unless the guard saw a fault. */
         nnav_error e;
         nnav_tensor t = {.ext_location = c->loc};
-        int fd = open_inside(c->dir, c->loc, &t, &e);
+        int via;
+        int fd = open_inside(c->m, c->loc, &t, &via, &e);
         struct stat st;
         if (fd >= 0) {
             gone = fstat(fd, &st) == 0 && st.st_dev == c->map.dev && st.st_ino == c->map.ino &&
@@ -227,3 +402,22 @@ int nnav_ext_map(const nnav_model *m, uint32_t tid, nnav_span *out, void **cooki
 {
     return nnav_ext_map_tensor(m, &m->tensors.v[tid], out, cookie, err);
 }
+
+int nnav_ext_via_of(const nnav_model *m, uint32_t tid)
+{
+    nnav_tensor *t = &((nnav_model *)m)->tensors.v[tid];
+    if (t->storage != NNAV_STORE_EXTERNAL)
+        return NNAV_EXT_PLAIN;
+    if (t->ext_via == NNAV_EXT_UNSEEN) {
+        /* Looked at once and remembered in the index, as measuring does. */
+        uint64_t avail;
+        int via = NNAV_EXT_PLAIN;
+        nnav_error e;
+        if (t->warn & NNAV_TW_BAD_EXTERNAL || nnav_ext_avail(m, t, &avail, &via, &e) < 0)
+            via = NNAV_EXT_PLAIN;
+        t->ext_via = (uint8_t)via;
+    }
+    return t->ext_via;
+}
+
+int nnav_model_links_refused(const nnav_model *m) { return m->links_refused; }

@@ -558,6 +558,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         goto fail;
     }
     m->facts.path = m->path;
+    m->follow_links = opts && opts->follow_links;
     if (nnav_map_open(m->path, &m->map, err) < 0)
         goto fail;
     m->facts.file_size = m->map.size;

@@ -37,6 +37,8 @@ struct nnav_model {
     nnav_map map;
     char *path;      /* as given */
     char *dir;       /* folder holding the model: external data resolves inside it */
+    int follow_links;  /* nnav_open_opts.follow_links */
+    int links_refused; /* a data file was refused for a link not followed (extdata.c) */
     nnav_model_facts facts;
     char format_reason[256];
 

@@ -168,6 +168,14 @@ enum {
                                         (int64 numbers in double_data...) */
 };
 
+/* How an external tensor's data file is reached from the model's folder. */
+typedef enum nnav_ext_via {
+    NNAV_EXT_UNSEEN = 0, /* not looked at yet */
+    NNAV_EXT_PLAIN,      /* a file beside the model (or refused, or missing) */
+    NNAV_EXT_HF_BLOB,    /* a link into the blobs/ of the model's Hugging Face cache repository */
+    NNAV_EXT_LINK,       /* through a symbolic link followed on --follow-links */
+} nnav_ext_via;
+
 typedef struct nnav_tensor {
     nnav_span name;
     int32_t dtype;          /* ONNX TensorProto.DataType value */
@@ -176,6 +184,7 @@ typedef struct nnav_tensor {
     uint8_t storage;        /* nnav_storage */
     uint8_t owner;          /* nnav_tensor_owner */
     uint8_t typed_field;    /* TensorProto field number for NNAV_STORE_TYPED */
+    uint8_t ext_via;        /* nnav_ext_via: how the data file was reached, once looked at */
     uint32_t warn;          /* NNAV_TW_* */
     uint32_t graph;
     uint32_t owner_id;      /* attribute id or sparse id, by owner */
@@ -236,6 +245,11 @@ typedef struct nnav_open_opts {
     int (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *ctx;
     int force;           /* 0: decide the format by content; 1 + an nnav_format: read as that */
+    /* External data: 0 follows no symbolic link on a data file's way but the
+     * Hugging Face cache's own (a snapshot's file linked into the blobs/ of
+     * the same cache repository); 1 follows any, and accepts a data file with
+     * several hard links (the user's --follow-links). */
+    int follow_links;
 } nnav_open_opts;
 #define NNAV_MAX_DEPTH 20000u
 
@@ -397,7 +411,9 @@ unsigned nnav_dtype_bits(int32_t dtype);
 int nnav_dtype_valid(int32_t dtype);
 /* "float32[64,3,7,7]" into buf. */
 void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
-/* "raw", "typed", "external FILE @OFFSET +LENGTH", "sparse", sanitised. */
+/* "raw", "typed", "external FILE @OFFSET +LENGTH", "sparse", sanitised; an
+ * external file reached through a link says how: "external (HF blob) FILE ..."
+ * or "external (link) FILE ..." (the file is looked at once, then remembered). */
 void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
 
 /* Values on demand: the first `want` values as doubles (strings as spans),
@@ -431,6 +447,10 @@ int nnav_tensor_bytes_shrank(const void *cookie, nnav_error *err);
  * flagged NNAV_TW_SIZE_MISMATCH, as raw data cut short is at open. For
  * commands that report sizes (info, tensors); safe to call again. */
 void nnav_tensors_measure(const nnav_model *m);
+/* Nonzero once reading values or exporting refused a data file because a
+ * symbolic link on its way was not followed (follow_links off): the CLI then
+ * names --follow-links once, whatever each refusal said. */
+int nnav_model_links_refused(const nnav_model *m);
 /* The payload bytes a tensor really has: dims x dtype, or fewer where its
  * storage holds fewer (raw data cut short; external data as measured).
  * UINT64_MAX when dims x dtype is unknown. */

@@ -366,8 +366,11 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
     case NNAV_STORE_TYPED: nnav_sb_put(&b, "typed"); break;
     case NNAV_STORE_SPARSE: nnav_sb_put(&b, "sparse"); break;
     case NNAV_STORE_NONE: nnav_sb_put(&b, "none"); break;
-    case NNAV_STORE_EXTERNAL:
-        nnav_sb_put(&b, "external ");
+    case NNAV_STORE_EXTERNAL: {
+        int via = nnav_ext_via_of(m, t);
+        nnav_sb_put(&b, via == NNAV_EXT_HF_BLOB ? "external (HF blob) "
+                        : via == NNAV_EXT_LINK  ? "external (link) "
+                                                : "external ");
         nnav_sb_span(&b, tt->ext_location);
         nnav_sb_printf(&b, " @%lld", (long long)(tt->ext_offset >= 0 ? tt->ext_offset : 0));
         if (tt->ext_length >= 0)
@@ -375,6 +378,7 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
         else
             nnav_sb_put(&b, " +rest");
         break;
+    }
     }
 }
 
@@ -751,7 +755,7 @@ void nnav_tensors_measure(const nnav_model *m)
      * shards: the last few files measured are remembered, so each is walked
      * to about once however its tensors interleave. */
     enum { SEEN = 16 };
-    struct { nnav_span loc; uint64_t size; int ok; } seen[SEEN];
+    struct { nnav_span loc; uint64_t size; int ok, via; } seen[SEEN];
     unsigned nseen = 0, next = 0;
     for (uint32_t i = 0; i < mm->tensors.n; i++) {
         nnav_tensor *t = &mm->tensors.v[i];
@@ -773,11 +777,13 @@ void nnav_tensors_measure(const nnav_model *m)
             k = next;
             seen[k].loc = t->ext_location;
             seen[k].size = 0;
-            seen[k].ok = nnav_ext_avail(m, &whole, &seen[k].size, &e) == 0;
+            seen[k].via = NNAV_EXT_PLAIN;
+            seen[k].ok = nnav_ext_avail(m, &whole, &seen[k].size, &seen[k].via, &e) == 0;
             next = (next + 1) % SEEN;
             if (nseen < SEEN)
                 nseen++;
         }
+        t->ext_via = (uint8_t)(seen[k].ok ? seen[k].via : NNAV_EXT_PLAIN);
         uint64_t off = t->ext_offset >= 0 ? (uint64_t)t->ext_offset : 0;
         uint64_t rest = seen[k].ok && off < seen[k].size ? seen[k].size - off : 0;
         t->stored = t->ext_length >= 0 && (uint64_t)t->ext_length < rest ? (uint64_t)t->ext_length
