@@ -197,8 +197,15 @@ static void report(ui *u, const char *what, const nnav_error *err)
     ui_message(u, R_ERROR, "%s", msg);
 }
 
-/* The file name prompt, with a name that does not exist yet when one of the
- * first hundred is free (the overwrite question stays for names typed). */
+/* ONNX is written from ONNX models only (nnav_export_onnx refuses the
+ * rest): a TensorFlow model is offered YAML alone. */
+static int can_onnx(ui *u)
+{
+    return nnav_model_facts_get(u->m)->format == NNAV_FMT_ONNX;
+}
+
+/* The file name prompt, with the plain name MODEL-GRAPH[-WHAT].yaml (or
+ * .onnx after an ONNX export); a name that exists is asked about on Enter. */
 static void ask_path(ui *u, exporter *x, const char *typed)
 {
     char label[600], name[1024];
@@ -206,17 +213,9 @@ static void ask_path(ui *u, exporter *x, const char *typed)
         snprintf(name, sizeof name, "%s", typed);
     } else {
         char glabel[300];
-        struct stat st;
         ui_graph_label(u, x->graph, glabel, sizeof glabel);
-        const char *ext = x->last == NNAV_EXPORT_ONNX ? ".onnx" : ".yaml";
-        for (unsigned k = 0; k < 100; k++) {
-            exporter_default_name(u->path, glabel, x->suffix, k ? k + 1 : 0, ext, name,
-                                  sizeof name);
-            if (lstat(name, &st) != 0)
-                break;
-            if (k == 99)
-                exporter_default_name(u->path, glabel, x->suffix, 0, ext, name, sizeof name);
-        }
+        const char *ext = x->last == NNAV_EXPORT_ONNX && can_onnx(u) ? ".onnx" : ".yaml";
+        exporter_default_name(u->path, glabel, x->suffix, 0, ext, name, sizeof name);
     }
     snprintf(label, sizeof label, "export %s to: ", x->what);
     ui_prompt_open(u, PROMPT_EXPORT_PATH, label, name);
@@ -439,6 +438,12 @@ static void path_given(ui *u, exporter *x, const char *typed)
     /* Only an ordinary file is worth the question: a symlink, a folder, a
      * missing folder or a file the model reads is refused at once, with the
      * reason (the write would refuse it all the same). */
+    if (exporter_format_of(x->path) == NNAV_EXPORT_ONNX && !can_onnx(u)) {
+        drop(x);
+        ui_message(u, R_ERROR, "export refused: ONNX is written from ONNX models only; "
+                               "this TensorFlow model exports as YAML (name a .yaml file)");
+        return;
+    }
     nnav_error err;
     int target = exporter_target(u->m, x->path, &err);
     if (target < 0) {
@@ -494,8 +499,8 @@ void exporter_other_name(ui *u)
 
 void exporter_tab(ui *u)
 {
-    if (u->prompt != PROMPT_EXPORT_PATH)
-        return;
+    if (u->prompt != PROMPT_EXPORT_PATH || !can_onnx(u))
+        return; /* YAML is all a TensorFlow model can be written as */
     exporter_toggle_ext(u->pbuf, sizeof u->pbuf);
     u->plen = strlen(u->pbuf);
 }
@@ -506,7 +511,11 @@ const char *exporter_hint(ui *u, int brief, char *buf, size_t n)
     const char *h = "";
     switch (u->prompt) {
     case PROMPT_EXPORT_PATH:
-        if (brief)
+        if (!can_onnx(u))
+            h = brief ? "YAML only"
+                : onnx ? "not .onnx: a TensorFlow model exports as YAML  Esc: cancel"
+                : "as YAML (ONNX only from ONNX models)  Esc: cancel";
+        else if (brief)
             h = onnx ? "ONNX  Tab: .yaml" : "YAML  Tab: .onnx";
         else
             h = onnx ? "as ONNX  Tab: .yaml  Esc: cancel" : "as YAML  Tab: .onnx  Esc: cancel";

@@ -2,12 +2,14 @@
  * list, or the region between value names to a file, through the prompt line.
  *
  * The flow: the selection is made first (so a region that cannot be computed
- * is reported before a file name is asked for); then the file name, with a
- * suggestion typed in (Tab flips .yaml/.onnx; the extension picks the
- * format); then, for an existing file, "overwrite? y/n" (n goes back to the
- * name), unless the name is refused at once (a symlink, a folder, a missing
- * folder, or any file the model reads: the model, a SavedModel's index and
- * shards, external data); then nnav_export_file, which checks the same again
+ * is reported before a file name is asked for); then the file name, with the
+ * plain name MODEL-GRAPH.yaml typed in (Tab flips .yaml/.onnx; the extension
+ * picks the format; a TensorFlow model is offered YAML only, Tab keeps it and
+ * a .onnx name is refused at once); then, for an existing file, "overwrite?
+ * y/n" (n goes back to the name), unless the name is refused at once (a
+ * symlink, a folder, a missing folder, or any file the model reads: the
+ * model, a SavedModel's index and shards, external data); then
+ * nnav_export_file, which checks the same again
  * and never leaves a partial file. What was written, or why not, ends up in
  * the status line, escaped.
  */

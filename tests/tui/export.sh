@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # e writes the graph shown, or the nodes marked with Space, to the file named
-# in the prompt (MODEL-GRAPH.yaml suggested in the current folder; .onnx
-# writes ONNX, Tab switches); E writes the region between value names. An
+# in the prompt (MODEL-GRAPH.yaml suggested in the current folder, the plain
+# name even when it exists; .onnx writes ONNX, Tab switches); E writes the
+# region between value names. An
 # existing file is replaced only after 'y'; a symlink is refused with the
 # reason in the status line; every file written reads back.
 . "$(dirname "$0")/tmux.bash"
@@ -32,7 +33,7 @@ cnn_nodes="conv1 relu1 pool1 conv2 cast_var bn2 relu2 gap flatten fc softmax"
 
 start 120 30 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 
 # ---- the whole graph, to the suggested name ----
 keys e
@@ -48,17 +49,21 @@ got=$(yaml_nodes cnn-main.yaml) || fail "cnn-main.yaml does not parse"
 [ "$got" = "$cnn_nodes" ] || fail "cnn-main.yaml holds nodes '$got'"
 pass "e writes the graph shown as YAML ($size bytes, as the status line says)"
 
-# ---- the suggestion skips a name that exists ----
+# ---- the suggestion stays the plain name; Enter on it asks ----
+before=$(cksum < cnn-main.yaml)
 keys e
-wait_for "export graph main (11 nodes) to: cnn-main-2.yaml"
+wait_for "export graph main (11 nodes) to: cnn-main.yaml"
+keys Enter
+wait_for "cnn-main.yaml exists: overwrite? y/n"
 keys Escape
 wait_for "export cancelled"
+[ "$(cksum < cnn-main.yaml)" = "$before" ] || fail "Esc changed cnn-main.yaml"
 [ ! -e cnn-main-2.yaml ] || fail "Esc wrote a file"
-pass "the suggestion skips existing names; Esc writes nothing"
+pass "the suggestion is the plain name though it exists; Enter asks, Esc writes nothing"
 
 # ---- two marked nodes ----
 keys j
-wait_for "node 2/11"
+wait_for "node #1 of 11"
 keys Space
 wait_for "marked relu1: 1 marked"
 wait_for "Nodes  main  3/11"          # Space steps down ...
@@ -68,7 +73,7 @@ expect_line "conv1_out → relu1_out" "1✓Relu"   # ... and the rows show the m
 expect_line "relu1_out → pool1_out" "2✓MaxPool"
 expect_line "Nodes" "✓2 marked"
 keys j
-wait_for "2 marked  node 5/11"        # the count stays in the status line
+wait_for "2 marked  node #4 of 11"        # the count stays in the status line
 keys e
 wait_for "export 2 marked nodes of main to: cnn-main-marked.yaml"
 keys Enter
@@ -80,12 +85,12 @@ pass "Space marks two nodes (flag, count); e writes exactly those"
 
 # ---- the same marks as ONNX: Tab switches the extension ----
 keys e
-wait_for "to: cnn-main-marked-2.yaml"
+wait_for "to: cnn-main-marked.yaml"
 keys Tab
-wait_for "to: cnn-main-marked-2.onnx"
+wait_for "to: cnn-main-marked.onnx"
 wait_for "as ONNX"
 keys Tab
-wait_for "to: cnn-main-marked-2.yaml"
+wait_for "to: cnn-main-marked.yaml"
 keys C-u
 typ "marked.onnx"
 wait_for "as ONNX"
@@ -153,7 +158,7 @@ keys U
 wait_for "unmarked 2 nodes"
 no_text "✓"
 keys g
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 keys E
 wait_for "region of main, inputs: input"
 keys C-u
