@@ -1,0 +1,1011 @@
+/* scope.c - the module hierarchy of a graph (see scope.h for the rules). */
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "model.h"
+#include "wire.h"
+
+struct nnav_scopes {
+    const nnav_model *m;
+    const nnav_shapes *s;
+    uint32_t graph;
+    nnav_scope *sc;
+    uint32_t n;
+    uint32_t *nodes;      /* node ids in scope order */
+    uint32_t *node_scope; /* by node index in the graph */
+    uint32_t *memb;       /* by node index: position in nodes[] */
+    uint32_t *vals;       /* boundary values */
+    uint32_t *ptensor;    /* by value id: the tensor a parameter holds, NNAV_NONE */
+    uint32_t *slot;       /* by value id: its output slot on its producer */
+};
+
+/* ---- small helpers ---- */
+
+static uint64_t mix(uint64_t h, uint64_t k)
+{
+    h ^= k + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
+}
+
+/* Element types weights have: not shapes, indices, flags, text or TensorFlow's
+ * resource and variant handles. */
+static int weight_dtype(int32_t dt)
+{
+    switch (dt) {
+    case NNAV_DT_UNDEFINED: case NNAV_DT_INT32: case NNAV_DT_INT64: case NNAV_DT_UINT32:
+    case NNAV_DT_UINT64: case NNAV_DT_BOOL: case NNAV_DT_STRING:
+        return 0;
+    }
+    return dt > 0 || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+           dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16;
+}
+
+static int op_is(const nnav_model *m, uint32_t n, const char *onnx_op, const char *tf_op)
+{
+    nnav_span op = m->nodes.v[n].op;
+    if (m->tf)
+        return tf_op && nnav_span_eqs(op, tf_op);
+    if (!nnav_span_eqs(op, onnx_op))
+        return 0;
+    nnav_span d = nnav_node_domain(m, n);
+    return d.n == 0 || nnav_span_eqs(d, "ai.onnx");
+}
+
+/* The weight tensor a Constant (Const) node holds, or NNAV_NONE. */
+static uint32_t constant_tensor(const nnav_model *m, uint32_t n)
+{
+    if (!op_is(m, n, "Constant", "Const"))
+        return NNAV_NONE;
+    const nnav_node *nd = &m->nodes.v[n];
+    for (uint32_t k = 0; k < nd->attr_count; k++) {
+        const nnav_attr *a = &m->attrs.v[nd->attr_first + k];
+        if (a->type == NNAV_ATTR_TENSOR && a->tensor_count == 1 && nnav_span_eqs(a->name, "value")) {
+            const nnav_tensor *t = &m->tensors.v[a->tensor_first];
+            if (weight_dtype(t->dtype) && t->nelems > 1 && t->nelems != UINT64_MAX)
+                return a->tensor_first;
+        }
+    }
+    return NNAV_NONE;
+}
+
+static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
+{
+    uint32_t t = NNAV_NONE;
+    if (v->kind == NNAV_VAL_INITIALIZER)
+        t = v->producer;
+    else if (v->kind == NNAV_VAL_SPARSE && v->producer < m->sparse.n)
+        t = m->sparse.v[v->producer].values;
+    if (t == NNAV_NONE || t >= m->tensors.n || !weight_dtype(m->tensors.v[t].dtype) ||
+        m->tensors.v[t].nelems == UINT64_MAX)
+        return NNAV_NONE;
+    return t;
+}
+
+/* An Identity whose input is a parameter forwards it under a new name. */
+static int identity_node(const nnav_model *m, uint32_t n)
+{
+    return m->nodes.v[n].in_count >= 1 && m->nodes.v[n].out_count >= 1 &&
+           op_is(m, n, "Identity", "Identity");
+}
+
+/* ptensor[v] for every value of graph g: the weight tensor it holds. One
+ * pass; an Identity chain met before its source is resolved on a stack, each
+ * value once (a cycle, only in a broken file, holds nothing). */
+static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
+{
+    uint32_t nv = m->values.n;
+    uint32_t *pt = malloc(((size_t)nv + 1) * sizeof *pt);
+    uint8_t *state = calloc((size_t)nv + 1, 1); /* 0 unknown, 1 on stack, 2 done */
+    uint32_t *stack = NULL;
+    size_t sn = 0, scap = 0;
+    if (!pt || !state)
+        goto oom;
+    const nnav_graph *gr = &m->graphs.v[g];
+    for (uint32_t v = 0; v < nv; v++) {
+        const nnav_value *val = &m->values.v[v];
+        pt[v] = NNAV_NONE;
+        if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE) {
+            pt[v] = val->graph == g ? init_tensor(m, val) : NNAV_NONE;
+            state[v] = 2;
+        } else if (val->kind != NNAV_VAL_NODE || val->graph != g) {
+            state[v] = 2;
+        }
+    }
+    for (uint32_t i = 0; i < gr->node_count; i++) {
+        uint32_t n = gr->node_first + i;
+        const nnav_node *nd = &m->nodes.v[n];
+        if (!nd->out_count)
+            continue;
+        uint32_t v0 = m->refs.v[nd->out_first].value;
+        if (v0 == NNAV_NONE || state[v0] == 2)
+            continue;
+        /* Follow Identity producers back until a resolved value. */
+        uint32_t v = v0;
+        sn = 0;
+        uint32_t res = NNAV_NONE;
+        for (;;) {
+            if (state[v] == 2) {
+                res = pt[v];
+                break;
+            }
+            if (state[v] == 1) { /* a cycle */
+                res = NNAV_NONE;
+                break;
+            }
+            const nnav_value *val = &m->values.v[v];
+            uint32_t p = val->producer;
+            if (sn == scap) {
+                size_t nc = scap ? 2 * scap : 64;
+                uint32_t *ns = realloc(stack, nc * sizeof *ns);
+                if (!ns)
+                    goto oom;
+                stack = ns, scap = nc;
+            }
+            stack[sn++] = v;
+            state[v] = 1;
+            if (p >= m->nodes.n || m->refs.v[m->nodes.v[p].out_first].value != v) {
+                res = NNAV_NONE; /* not the first output: no Identity or Constant makes it */
+                break;
+            }
+            if (identity_node(m, p)) {
+                uint32_t in = m->refs.v[m->nodes.v[p].in_first].value;
+                if (in == NNAV_NONE || nnav_ref_control(m, m->nodes.v[p].in_first)) {
+                    res = NNAV_NONE;
+                    break;
+                }
+                v = in;
+                continue;
+            }
+            res = constant_tensor(m, p);
+            break;
+        }
+        for (size_t k = 0; k < sn; k++)
+            pt[stack[k]] = res, state[stack[k]] = 2;
+    }
+    /* Other outputs of nodes (not first outputs) hold nothing. */
+    free(state);
+    free(stack);
+    return pt;
+oom:
+    free(pt), free(state), free(stack);
+    return NULL;
+}
+
+/* The node of graph g a consumer belongs to: itself, or the node whose body
+ * (at any depth) holds it; NNAV_NONE when outside g. Memoised per graph. */
+typedef struct anc_memo {
+    uint32_t *node; /* by graph id; NNAV_NONE - 1 = not yet known */
+} anc_memo;
+#define ANC_UNKNOWN (NNAV_NONE - 1)
+
+static uint32_t consumer_in(const nnav_model *m, uint32_t g, uint32_t c, anc_memo *am, int *oom)
+{
+    uint32_t cg = m->nodes.v[c].graph;
+    if (cg == g)
+        return c;
+    if (!am->node) {
+        am->node = malloc((size_t)m->graphs.n * sizeof *am->node);
+        if (!am->node) {
+            *oom = 1;
+            return NNAV_NONE;
+        }
+        for (uint32_t i = 0; i < m->graphs.n; i++)
+            am->node[i] = ANC_UNKNOWN;
+    }
+    /* Walk up until a known graph or g's child; then fill the way back. */
+    uint32_t x = cg, res = NNAV_NONE;
+    for (;;) {
+        if (am->node[x] != ANC_UNKNOWN) {
+            res = am->node[x];
+            break;
+        }
+        uint32_t p = m->graphs.v[x].parent;
+        if (p == g) {
+            res = m->graphs.v[x].owner_node;
+            break;
+        }
+        if (p == NNAV_NONE || p >= m->graphs.n) {
+            res = NNAV_NONE;
+            break;
+        }
+        x = p;
+    }
+    for (uint32_t y = cg; am->node[y] == ANC_UNKNOWN;) {
+        am->node[y] = res;
+        uint32_t p = m->graphs.v[y].parent;
+        if (p == g || p == NNAV_NONE || p >= m->graphs.n)
+            break;
+        y = p;
+    }
+    return res;
+}
+
+/* Whether parameter value v counts (1) and where: the deepest scope holding
+ * its consumers other than the Identity nodes that forward it under another
+ * name; the root when it has none or is a graph output. 0 when only such
+ * Identity nodes read it (their names count instead), -1 out of memory.
+ * t may be NULL when the place is not wanted. */
+static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
+                        const nnav_scopes *t, uint32_t *place, anc_memo *am);
+
+/* ---- deriving components ---- */
+
+typedef struct comps {
+    nnav_span name[NNAV_SCOPE_DEPTH_MAX];
+    nnav_span cls[NNAV_SCOPE_DEPTH_MAX];
+    nnav_span root_cls;
+    uint32_t n;
+} comps;
+
+/* A Python list repr of strings: ['', 'a', "b"]. Up to max items into out;
+ * returns the item count, or -1 when it is not one. */
+static int parse_pylist(nnav_span s, nnav_span *out, int max)
+{
+    const uint8_t *p = s.p, *e = s.p + s.n;
+    int k = 0;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == e || *p++ != '[')
+        return -1;
+    for (;;) {
+        while (p < e && (*p == ' ' || *p == ','))
+            p++;
+        if (p == e)
+            return -1;
+        if (*p == ']')
+            return k;
+        if (*p != '\'' && *p != '"')
+            return -1;
+        uint8_t q = *p++;
+        const uint8_t *b = p;
+        while (p < e && *p != q)
+            p += *p == '\\' && p + 1 < e ? 2 : 1;
+        if (p >= e)
+            return -1;
+        if (k < max)
+            out[k] = (nnav_span){b, (uint64_t)(p - b)};
+        k++;
+        p++;
+    }
+}
+
+/* The node's name_scopes / class_hierarchy metadata (ONNX NodeProto field 9). */
+static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_span *classes)
+{
+    nnav_wire w;
+    nnav_field f;
+    nnav_error err;
+    int found = 0;
+    nnav_wire_init(&w, m->map.base, m->nodes.v[n].msg);
+    while (nnav_wire_next(&w, &f, &err) == 1) {
+        if (f.num != 9 || f.wt != NNAV_WT_LEN)
+            continue;
+        nnav_wire e;
+        nnav_field g;
+        nnav_span key = {0}, val = {0};
+        nnav_wire_init(&e, m->map.base, f.s);
+        while (nnav_wire_next(&e, &g, &err) == 1) {
+            if (g.wt != NNAV_WT_LEN)
+                continue;
+            if (g.num == 1)
+                key = g.s;
+            else if (g.num == 2)
+                val = g.s;
+        }
+        if (nnav_span_eqs(key, "pkg.torch.onnx.name_scopes"))
+            *scopes = val, found = 1;
+        else if (nnav_span_eqs(key, "pkg.torch.onnx.class_hierarchy"))
+            *classes = val;
+    }
+    return found;
+}
+
+static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
+{
+    c->n = 0;
+    c->root_cls = (nnav_span){0};
+    if (meta) {
+        nnav_span sc = {0}, cl = {0};
+        nnav_span items[NNAV_SCOPE_DEPTH_MAX + 2], citems[NNAV_SCOPE_DEPTH_MAX + 2];
+        if (node_meta(m, n, &sc, &cl)) {
+            int k = parse_pylist(sc, items, NNAV_SCOPE_DEPTH_MAX + 2);
+            int kc = cl.p ? parse_pylist(cl, citems, NNAV_SCOPE_DEPTH_MAX + 2) : -1;
+            if (k >= 2) {
+                int last = k - 1 < (int)NNAV_SCOPE_DEPTH_MAX + 1 ? k - 1 : (int)NNAV_SCOPE_DEPTH_MAX + 1;
+                if (kc >= 1)
+                    c->root_cls = citems[0];
+                for (int i = 1; i < last; i++) {
+                    nnav_span it = items[i], prev = items[i - 1];
+                    /* "encoder.layers" under "encoder" is "layers". */
+                    if (prev.n && it.n > prev.n + 1 && !memcmp(it.p, prev.p, prev.n) &&
+                        it.p[prev.n] == '.')
+                        it = (nnav_span){it.p + prev.n + 1, it.n - prev.n - 1};
+                    c->name[c->n] = it;
+                    c->cls[c->n] = i < kc && i < (int)NNAV_SCOPE_DEPTH_MAX + 2 ? citems[i] : (nnav_span){0};
+                    c->n++;
+                }
+                return;
+            }
+        }
+    }
+    nnav_span nm = m->nodes.v[n].name;
+    uint64_t end = nm.n;
+    while (end > 0 && nm.p[end - 1] != '/')
+        end--;
+    uint64_t i = 0;
+    while (i < end && c->n < NNAV_SCOPE_DEPTH_MAX) {
+        uint64_t b = i;
+        while (i < end && nm.p[i] != '/')
+            i++;
+        if (i > b)
+            c->name[c->n] = (nnav_span){nm.p + b, i - b}, c->cls[c->n] = (nnav_span){0}, c->n++;
+        i++;
+    }
+}
+
+/* ---- the build ---- */
+
+typedef struct htab {
+    uint32_t *slot;
+    size_t mask;
+} htab;
+
+static uint64_t key_hash(uint32_t parent, nnav_span name)
+{
+    return nnav_hash_bytes(name.p, name.n, (uint64_t)parent + 1);
+}
+
+static int htab_grow(htab *h, const nnav_scope *sc, uint32_t n)
+{
+    size_t cap = (h->mask + 1) * 2;
+    uint32_t *ns = malloc(cap * sizeof *ns);
+    if (!ns)
+        return -1;
+    memset(ns, 0xff, cap * sizeof *ns);
+    for (uint32_t i = 1; i < n; i++) {
+        size_t s = (size_t)key_hash(sc[i].parent, sc[i].name) & (cap - 1);
+        while (ns[s] != NNAV_NONE)
+            s = (s + 1) & (cap - 1);
+        ns[s] = i;
+    }
+    free(h->slot);
+    h->slot = ns;
+    h->mask = cap - 1;
+    return 0;
+}
+
+typedef struct tok {
+    uint32_t tag;
+    uint64_t k;
+    const uint8_t *p;
+    uint64_t n;
+} tok;
+
+typedef struct tokbuf {
+    tok *v;
+    size_t n, cap;
+    int oom;
+} tokbuf;
+
+typedef struct gen {
+    nnav_scopes *t;
+    uint32_t *vstamp, *vidx; /* by value: which stream met it, its outside index */
+    uint32_t stamp;
+    uint64_t h;
+    tokbuf *out;
+} gen;
+
+static void emit(gen *G, uint32_t tag, uint64_t k, const uint8_t *p, uint64_t n)
+{
+    G->h = mix(mix(G->h, tag), k);
+    if (p)
+        G->h = mix(G->h, nnav_hash_bytes(p, n, k));
+    if (!G->out)
+        return;
+    tokbuf *b = G->out;
+    if (b->n == b->cap) {
+        size_t nc = b->cap ? 2 * b->cap : 256;
+        tok *nv = realloc(b->v, nc * sizeof *nv);
+        if (!nv) {
+            b->oom = 1;
+            return;
+        }
+        b->v = nv, b->cap = nc;
+    }
+    b->v[b->n++] = (tok){tag, k, p, n};
+}
+#define EMIT(G, tag, val) emit((G), (tag), (uint64_t)(val), NULL, 0)
+#define EMITS(G, tag, sp) emit((G), (tag), 0, (sp).p, (sp).n)
+
+static void gen_dims(gen *G, const nnav_fact *f)
+{
+    const nnav_shapes *s = G->t->s;
+    EMIT(G, 17, (uint32_t)f->dtype);
+    EMIT(G, 18, (uint32_t)f->rank);
+    EMIT(G, 24, f->not_tensor);
+    if (f->rank < 0)
+        return;
+    const nnav_dim *d = nnav_shapes_dims(s, f->dims);
+    for (int32_t i = 0; i < f->rank; i++) {
+        if (nnav_dim_is_num(d[i])) {
+            EMIT(G, 19, (uint64_t)nnav_dim_val(d[i]));
+        } else if (nnav_dim_is_sym(d[i])) {
+            char buf[128];
+            size_t len = nnav_dim_format(s, d[i], buf, sizeof buf);
+            if (len > sizeof buf - 1)
+                len = sizeof buf - 1;
+            EMIT(G, 20, nnav_hash_bytes((const uint8_t *)buf, len, 20));
+        } else {
+            EMIT(G, 21, 0);
+        }
+    }
+}
+
+/* The canonical stream of scope S's subtree (see scope.h). */
+static void gen_scope(gen *G, uint32_t S)
+{
+    nnav_scopes *t = G->t;
+    const nnav_model *m = t->m;
+    const nnav_graph *gr = &m->graphs.v[t->graph];
+    uint32_t start = t->sc[S].node_first, end = start + t->sc[S].nodes_total;
+    uint32_t next_ext = 0;
+    G->stamp++;
+    G->h = 0x6a09e667f3bcc908ull;
+    for (uint32_t idx = start; idx < end; idx++) {
+        uint32_t n = t->nodes[idx];
+        const nnav_node *nd = &m->nodes.v[n];
+        EMITS(G, 1, nd->op);
+        EMITS(G, 2, nnav_node_domain(m, n));
+        EMIT(G, 3, t->node_scope[n - gr->node_first] - S);
+        EMIT(G, 22, ((uint64_t)nd->in_count << 24) ^ nd->out_count);
+        EMIT(G, 23, nd->attr_count);
+        for (uint32_t k = 0; k < nd->attr_count; k++) {
+            const nnav_attr *a = &m->attrs.v[nd->attr_first + k];
+            EMITS(G, 4, a->name);
+            EMIT(G, 25, a->type);
+            if (a->graph_count) {
+                EMIT(G, 5, a->graph_count);
+                for (uint32_t j = 0; j < a->graph_count && a->graph_first + j < m->graphs.n; j++)
+                    EMIT(G, 5, m->graphs.v[a->graph_first + j].node_count);
+            } else if (a->tensor_count == 1 && a->tensor_first < m->tensors.n &&
+                       m->tensors.v[a->tensor_first].nelems > NNAV_FOLD_MAX) {
+                const nnav_tensor *tt = &m->tensors.v[a->tensor_first];
+                EMIT(G, 6, (uint32_t)tt->dtype);
+                for (uint32_t j = 0; j < tt->ndims; j++)
+                    EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);
+            } else {
+                EMITS(G, 7, a->msg);
+            }
+        }
+        for (uint32_t k = 0; k < nd->in_count; k++) {
+            uint32_t r = nd->in_first + k;
+            uint32_t v = m->refs.v[r].value;
+            EMIT(G, 9, nnav_ref_control(m, r));
+            if (v == NNAV_NONE) {
+                EMIT(G, 8, 0);
+                continue;
+            }
+            const nnav_value *val = &m->values.v[v];
+            uint32_t pt = t->ptensor[v];
+            if (pt != NNAV_NONE) {
+                const nnav_tensor *tt = &m->tensors.v[pt];
+                EMIT(G, 10, (uint32_t)tt->dtype);
+                EMIT(G, 11, tt->ndims);
+                for (uint32_t j = 0; j < tt->ndims; j++)
+                    EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);
+            } else if (val->kind == NNAV_VAL_NODE && val->graph == t->graph &&
+                       val->producer >= gr->node_first &&
+                       val->producer - gr->node_first < gr->node_count &&
+                       t->memb[val->producer - gr->node_first] >= start &&
+                       t->memb[val->producer - gr->node_first] < end) {
+                EMIT(G, 13, t->memb[val->producer - gr->node_first] - start);
+                EMIT(G, 14, t->slot[v]);
+            } else {
+                if (G->vstamp[v] != G->stamp)
+                    G->vstamp[v] = G->stamp, G->vidx[v] = next_ext++;
+                EMIT(G, 15, G->vidx[v]);
+            }
+        }
+        for (uint32_t k = 0; k < nd->out_count; k++) {
+            uint32_t v = m->refs.v[nd->out_first + k].value;
+            EMIT(G, 16, v == NNAV_NONE);
+            if (v != NNAV_NONE && t->s) {
+                const nnav_fact *f = nnav_shapes_fact(t->s, v);
+                if (f)
+                    gen_dims(G, f);
+            }
+        }
+    }
+}
+
+static int tok_same(const tokbuf *a, const tokbuf *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const tok *x = &a->v[i], *y = &b->v[i];
+        if (x->tag != y->tag || x->k != y->k || x->n != y->n || (x->n && memcmp(x->p, y->p, x->n)))
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct hid {
+    uint64_t h;
+    uint32_t id;
+} hid;
+
+static int hid_cmp(const void *a, const void *b)
+{
+    const hid *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Group identical siblings: hash every scope that has a sibling, then
+ * compare equal hashes exactly. */
+static int group_identical(nnav_scopes *t)
+{
+    const nnav_model *m = t->m;
+    gen G = {0};
+    G.t = t;
+    G.vstamp = calloc((size_t)m->values.n + 1, sizeof *G.vstamp);
+    G.vidx = malloc(((size_t)m->values.n + 1) * sizeof *G.vidx);
+    hid *kids = malloc(((size_t)t->n + 1) * sizeof *kids);
+    tokbuf A = {0}, B = {0};
+    int rc = -1;
+    if (!G.vstamp || !G.vidx || !kids)
+        goto out;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const nnav_scope *p = i ? &t->sc[t->sc[i].parent] : NULL;
+        if (!p || p->child_count < 2)
+            continue;
+        G.out = NULL;
+        gen_scope(&G, i);
+        t->sc[i].hash = G.h ? G.h : 1;
+    }
+    for (uint32_t P = 0; P < t->n; P++) {
+        if (t->sc[P].child_count < 2)
+            continue;
+        size_t nk = 0;
+        for (uint32_t c = P + 1; c < P + t->sc[P].subtree; c += t->sc[c].subtree)
+            kids[nk++] = (hid){t->sc[c].hash, c};
+        qsort(kids, nk, sizeof *kids, hid_cmp);
+        for (size_t a = 0; a < nk;) {
+            size_t b = a + 1;
+            while (b < nk && kids[b].h == kids[a].h)
+                b++;
+            /* Up to 8 distinct shapes per hash run; later ones stay alone. */
+            uint32_t reps[8], nrep = 0, a_of = NNAV_NONE;
+            for (size_t k = a; k < b; k++) {
+                uint32_t c = kids[k].id, hit = NNAV_NONE;
+                if (b - a > 1) {
+                    B.n = 0, G.out = &B;
+                    gen_scope(&G, c);
+                    for (uint32_t r = 0; r < nrep && hit == NNAV_NONE; r++) {
+                        if (a_of != reps[r]) {
+                            A.n = 0, G.out = &A;
+                            gen_scope(&G, reps[r]);
+                            a_of = reps[r];
+                        }
+                        if (A.oom || B.oom)
+                            goto out;
+                        if (tok_same(&A, &B))
+                            hit = reps[r];
+                    }
+                }
+                if (hit != NNAV_NONE) {
+                    t->sc[c].same_as = hit;
+                    t->sc[hit].repeats++;
+                } else if (nrep < 8) {
+                    reps[nrep++] = c;
+                }
+            }
+            a = b;
+        }
+    }
+    rc = 0;
+out:
+    free(G.vstamp), free(G.vidx), free(kids), free(A.v), free(B.v);
+    return rc;
+}
+
+/* The deepest scope holding both (NNAV_NONE stands for outside the root). */
+static uint32_t lca(const nnav_scope *sc, uint32_t a, uint32_t b)
+{
+    if (a == NNAV_NONE || b == NNAV_NONE)
+        return NNAV_NONE;
+    while (sc[a].depth > sc[b].depth)
+        a = sc[a].parent;
+    while (sc[b].depth > sc[a].depth)
+        b = sc[b].parent;
+    while (a != b)
+        a = sc[a].parent, b = sc[b].parent;
+    return a;
+}
+
+typedef struct pair {
+    uint32_t scope, value;
+} pair;
+typedef NNAV_VEC(pair) pairvec;
+
+static int push_pair(pairvec *pv, uint32_t s, uint32_t v)
+{
+    pair *p = nnav_vec_push(*pv);
+    if (!p)
+        return -1;
+    p->scope = s, p->value = v;
+    return 0;
+}
+
+static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
+                        const nnav_scopes *t, uint32_t *place, anc_memo *am)
+{
+    const nnav_value *val = &m->values.v[v];
+    uint32_t nc, real = 0, fwd = 0, first = m->graphs.v[g].node_first;
+    int oom = 0;
+    const uint32_t *cons = nnav_value_consumers(m, v, &nc);
+    *place = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        uint32_t cn = consumer_in(m, g, cons[k], am, &oom);
+        if (oom)
+            return -1;
+        if (cn == NNAV_NONE)
+            continue;
+        const nnav_node *nd = &m->nodes.v[cn];
+        if (identity_node(m, cn) && m->refs.v[nd->in_first].value == v &&
+            m->refs.v[nd->out_first].value != NNAV_NONE &&
+            pt[m->refs.v[nd->out_first].value] == pt[v]) {
+            fwd++;
+            continue;
+        }
+        if (t) {
+            uint32_t cs = t->node_scope[cn - first];
+            *place = real ? lca(t->sc, *place, cs) : cs;
+        }
+        real++;
+    }
+    if (!real && fwd && !val->is_output)
+        return 0;
+    if (!real || val->is_output)
+        *place = 0;
+    return 1;
+}
+
+nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s)
+{
+    if (graph >= m->graphs.n)
+        return NULL;
+    const nnav_graph *gr = &m->graphs.v[graph];
+    uint32_t nn = gr->node_count, first = gr->node_first;
+    nnav_scopes *t = calloc(1, sizeof *t);
+    NNAV_VEC(nnav_scope) cr = {0}; /* scopes in creation order */
+    htab h = {0};
+    uint32_t *cnode = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
+    uint32_t *stamp_in = NULL, *stamp_out = NULL;
+    uint8_t *outer = NULL;
+    pairvec ins = {0}, outs = {0};
+    anc_memo am = {0};
+    int oom = 0;
+    if (!t)
+        return NULL;
+    t->m = m, t->s = s, t->graph = graph;
+    t->nodes = malloc(((size_t)nn + 1) * sizeof *t->nodes);
+    t->node_scope = malloc(((size_t)nn + 1) * sizeof *t->node_scope);
+    t->memb = malloc(((size_t)nn + 1) * sizeof *t->memb);
+    t->slot = malloc(((size_t)m->values.n + 1) * sizeof *t->slot);
+    cnode = malloc(((size_t)nn + 1) * sizeof *cnode);
+    h.slot = malloc(64 * sizeof *h.slot);
+    h.mask = 63;
+    if (!t->nodes || !t->node_scope || !t->memb || !t->slot || !cnode || !h.slot ||
+        !nnav_vec_push(cr))
+        goto oom;
+    memset(h.slot, 0xff, 64 * sizeof *h.slot);
+    cr.v[0].parent = NNAV_NONE;
+
+    /* 1. Scopes in the order their first node appears. */
+    int meta = !m->tf;
+    comps c;
+    for (uint32_t i = 0; i < nn; i++) {
+        node_comps(m, first + i, meta, &c);
+        uint32_t cur = 0;
+        if (c.root_cls.n && !cr.v[0].cls.n)
+            cr.v[0].cls = c.root_cls;
+        for (uint32_t k = 0; k < c.n; k++) {
+            size_t sl = (size_t)key_hash(cur, c.name[k]) & h.mask;
+            uint32_t found = NNAV_NONE;
+            while (h.slot[sl] != NNAV_NONE) {
+                const nnav_scope *x = &cr.v[h.slot[sl]];
+                if (x->parent == cur && nnav_span_same(x->name, c.name[k])) {
+                    found = h.slot[sl];
+                    break;
+                }
+                sl = (sl + 1) & h.mask;
+            }
+            if (found == NNAV_NONE) {
+                nnav_scope *ns = nnav_vec_push(cr);
+                if (!ns)
+                    goto oom;
+                ns->name = c.name[k];
+                ns->cls = c.cls[k];
+                ns->parent = cur;
+                ns->depth = k + 1;
+                found = cr.n - 1;
+                h.slot[sl] = found;
+                if ((size_t)cr.n * 2 > h.mask + 1 && htab_grow(&h, cr.v, cr.n))
+                    goto oom;
+            } else if (!cr.v[found].cls.n && c.cls[k].n) {
+                cr.v[found].cls = c.cls[k];
+            }
+            cur = found;
+        }
+        cnode[i] = cur;
+    }
+    free(h.slot), h.slot = NULL;
+
+    /* 2. Preorder ids: children of each scope in creation order. */
+    uint32_t ns = cr.n;
+    cstart = calloc((size_t)ns + 2, sizeof *cstart);
+    order = malloc(((size_t)ns + 1) * sizeof *order);
+    newid = malloc(((size_t)ns + 1) * sizeof *newid);
+    stack = malloc(((size_t)ns + 1) * sizeof *stack);
+    t->sc = calloc((size_t)ns + 1, sizeof *t->sc);
+    if (!cstart || !order || !newid || !stack || !t->sc)
+        goto oom;
+    for (uint32_t i = 1; i < ns; i++)
+        cstart[cr.v[i].parent + 2]++;
+    for (uint32_t i = 0; i < ns; i++)
+        cstart[i + 2] += cstart[i + 1];
+    for (uint32_t i = 1; i < ns; i++)
+        order[cstart[cr.v[i].parent + 1]++] = i;
+    /* now children of p are order[cstart[p] .. cstart[p+1]) */
+    uint32_t sp = 0, next = 0;
+    stack[sp++] = 0;
+    while (sp) {
+        uint32_t x = stack[--sp];
+        newid[x] = next++;
+        for (uint32_t j = cstart[x + 1]; j > cstart[x]; j--)
+            stack[sp++] = order[j - 1];
+    }
+    t->n = ns;
+    for (uint32_t i = 0; i < ns; i++) {
+        nnav_scope *d = &t->sc[newid[i]];
+        *d = cr.v[i];
+        d->parent = i ? newid[cr.v[i].parent] : NNAV_NONE;
+        d->subtree = 1;
+        d->same_as = NNAV_NONE;
+        d->repeats = 1;
+        d->child_count = cstart[i + 1] - cstart[i];
+    }
+    nnav_vec_free(cr);
+    for (uint32_t i = ns; i-- > 1;)
+        t->sc[t->sc[i].parent].subtree += t->sc[i].subtree;
+
+    /* 3. Nodes by scope, cost. */
+    for (uint32_t i = 0; i < nn; i++)
+        t->node_scope[i] = newid[cnode[i]], t->sc[t->node_scope[i]].node_count++;
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < ns; i++)
+        t->sc[i].node_first = acc, acc += t->sc[i].node_count, t->sc[i].nodes_total = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        nnav_scope *x = &t->sc[t->node_scope[i]];
+        t->memb[i] = x->node_first + x->nodes_total++;
+        t->nodes[t->memb[i]] = first + i;
+        if (s) {
+            const nnav_cost *co = nnav_shapes_node_cost(s, first + i);
+            x->macs += co->macs;
+            x->flops += co->flops;
+        }
+    }
+
+    /* 4. Parameters. */
+    for (uint32_t v = 0; v < m->values.n; v++)
+        t->slot[v] = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        const nnav_node *nd = &m->nodes.v[first + i];
+        for (uint32_t k = 0; k < nd->out_count; k++)
+            if (m->refs.v[nd->out_first + k].value != NNAV_NONE)
+                t->slot[m->refs.v[nd->out_first + k].value] = k;
+    }
+    if (!(t->ptensor = param_tensors(m, graph)))
+        goto oom;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        uint32_t pt = t->ptensor[v];
+        const nnav_value *val = &m->values.v[v];
+        if (pt == NNAV_NONE || val->graph != graph)
+            continue;
+        uint32_t place;
+        int k = param_counts(m, graph, t->ptensor, v, t, &place, &am);
+        if (k < 0)
+            goto oom;
+        if (!k)
+            continue;
+        t->sc[place].params += m->tensors.v[pt].nelems;
+        t->sc[place].param_names++;
+    }
+    for (uint32_t i = ns; i-- > 1;) {
+        nnav_scope *x = &t->sc[i], *p = &t->sc[x->parent];
+        p->nodes_total += x->nodes_total;
+        p->macs += x->macs;
+        p->flops += x->flops;
+        p->params += x->params;
+        p->param_names += x->param_names;
+    }
+
+    /* 5. Values crossing each scope's edge. */
+    stamp_in = malloc(((size_t)ns + 1) * sizeof *stamp_in);
+    stamp_out = malloc(((size_t)ns + 1) * sizeof *stamp_out);
+    if (!stamp_in || !stamp_out)
+        goto oom;
+    memset(stamp_in, 0xff, ((size_t)ns + 1) * sizeof *stamp_in);
+    memset(stamp_out, 0xff, ((size_t)ns + 1) * sizeof *stamp_out);
+    /* Values of the graph, or of one enclosing it (a body reads them by name). */
+    if (!(outer = calloc((size_t)m->graphs.n + 1, 1)))
+        goto oom;
+    for (uint32_t x = graph, k = 0; x != NNAV_NONE && x < m->graphs.n && k <= m->graphs.n;
+         x = m->graphs.v[x].parent, k++)
+        outer[x] = 1;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (t->ptensor[v] != NNAV_NONE || val->kind == NNAV_VAL_UNDEFINED ||
+            val->graph >= m->graphs.n || !outer[val->graph])
+            continue;
+        if (m->tf && val->name.n && val->name.p[0] == '^')
+            continue; /* a control output: order, not data */
+        uint32_t ps = NNAV_NONE;
+        if (val->kind == NNAV_VAL_NODE && val->graph == graph && val->producer >= first &&
+            val->producer - first < nn)
+            ps = t->node_scope[val->producer - first];
+        else if (val->graph == graph && val->kind == NNAV_VAL_NODE)
+            continue;
+        uint32_t nc;
+        const uint32_t *cons = nnav_value_consumers(m, v, &nc);
+        for (uint32_t k = 0; k < nc; k++) {
+            uint32_t cn = consumer_in(m, graph, cons[k], &am, &oom);
+            if (oom)
+                goto oom;
+            if (cn == NNAV_NONE)
+                continue;
+            uint32_t cs = t->node_scope[cn - first], l = lca(t->sc, cs, ps);
+            for (uint32_t x = cs; x != l && x != NNAV_NONE; x = t->sc[x].parent)
+                if (stamp_in[x] != v) {
+                    stamp_in[x] = v;
+                    if (push_pair(&ins, x, v))
+                        goto oom;
+                }
+            for (uint32_t x = ps; x != l && x != NNAV_NONE; x = t->sc[x].parent)
+                if (stamp_out[x] != v) {
+                    stamp_out[x] = v;
+                    if (push_pair(&outs, x, v))
+                        goto oom;
+                }
+        }
+        if (val->is_output && val->graph == graph)
+            for (uint32_t x = ps; x != NNAV_NONE; x = t->sc[x].parent)
+                if (stamp_out[x] != v) {
+                    stamp_out[x] = v;
+                    if (push_pair(&outs, x, v))
+                        goto oom;
+                }
+    }
+    uint64_t nvals = (uint64_t)ins.n + outs.n;
+    if (nvals >= UINT32_MAX || !(t->vals = malloc((size_t)(nvals + 1) * sizeof *t->vals)))
+        goto oom;
+    for (uint32_t i = 0; i < ins.n; i++)
+        t->sc[ins.v[i].scope].in_count++;
+    for (uint32_t i = 0; i < outs.n; i++)
+        t->sc[outs.v[i].scope].out_count++;
+    acc = 0;
+    for (uint32_t i = 0; i < ns; i++) {
+        t->sc[i].in_first = acc, acc += t->sc[i].in_count;
+        t->sc[i].out_first = acc, acc += t->sc[i].out_count;
+        t->sc[i].in_count = t->sc[i].out_count = 0;
+    }
+    for (uint32_t i = 0; i < ins.n; i++) {
+        nnav_scope *x = &t->sc[ins.v[i].scope];
+        t->vals[x->in_first + x->in_count++] = ins.v[i].value;
+    }
+    for (uint32_t i = 0; i < outs.n; i++) {
+        nnav_scope *x = &t->sc[outs.v[i].scope];
+        t->vals[x->out_first + x->out_count++] = outs.v[i].value;
+    }
+
+    /* 6. Identical siblings. */
+    if (group_identical(t))
+        goto oom;
+
+    free(cnode), free(order), free(newid), free(cstart), free(stack);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer);
+    nnav_vec_free(ins), nnav_vec_free(outs);
+    return t;
+oom:
+    free(h.slot);
+    nnav_vec_free(cr);
+    free(cnode), free(order), free(newid), free(cstart), free(stack);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer);
+    nnav_vec_free(ins), nnav_vec_free(outs);
+    nnav_scopes_free(t);
+    return NULL;
+}
+
+void nnav_scopes_free(nnav_scopes *t)
+{
+    if (!t)
+        return;
+    free(t->sc), free(t->nodes), free(t->node_scope), free(t->memb), free(t->vals);
+    free(t->ptensor), free(t->slot);
+    free(t);
+}
+
+uint32_t nnav_scopes_count(const nnav_scopes *t) { return t->n; }
+
+const nnav_scope *nnav_scope_get(const nnav_scopes *t, uint32_t id)
+{
+    return id < t->n ? &t->sc[id] : NULL;
+}
+
+const uint32_t *nnav_scope_nodes(const nnav_scopes *t) { return t->nodes; }
+
+uint32_t nnav_scope_of_node(const nnav_scopes *t, uint32_t node)
+{
+    const nnav_graph *gr = &t->m->graphs.v[t->graph];
+    if (node < gr->node_first || node - gr->node_first >= gr->node_count)
+        return NNAV_NONE;
+    return t->node_scope[node - gr->node_first];
+}
+
+const uint32_t *nnav_scope_values(const nnav_scopes *t) { return t->vals; }
+
+size_t nnav_scope_path(const nnav_scopes *t, uint32_t id, uint8_t *buf, size_t n)
+{
+    uint32_t chain[NNAV_SCOPE_DEPTH_MAX + 1], k = 0;
+    for (uint32_t x = id; x != NNAV_NONE && x != 0 && x < t->n && k <= NNAV_SCOPE_DEPTH_MAX;
+         x = t->sc[x].parent)
+        chain[k++] = x;
+    size_t o = 0;
+    while (k--) {
+        nnav_span nm = t->sc[chain[k]].name;
+        if (o) {
+            if (o < n)
+                buf[o] = '/';
+            o++;
+        }
+        for (uint64_t i = 0; i < nm.n; i++, o++)
+            if (o < n)
+                buf[o] = nm.p[i];
+    }
+    return o;
+}
+
+void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, uint64_t *bytes)
+{
+    *names = 0, *bytes = 0;
+    if (graph >= m->graphs.n)
+        return;
+    /* Names held by a tensor beyond the first are what merging saved. */
+    uint32_t *pts = param_tensors(m, graph);
+    uint32_t *per = calloc((size_t)m->tensors.n + 1, sizeof *per);
+    if (pts && per) {
+        anc_memo am = {0};
+        for (uint32_t v = 0; v < m->values.n; v++) {
+            uint32_t pt = pts[v], place;
+            if (pt == NNAV_NONE || m->values.v[v].graph != graph ||
+                param_counts(m, graph, pts, v, NULL, &place, &am) != 1)
+                continue;
+            if (per[pt]++) {
+                (*names)++;
+                uint64_t b = m->tensors.v[pt].nbytes;
+                if (b != UINT64_MAX)
+                    *bytes += b;
+            }
+        }
+        free(am.node);
+    }
+    free(per);
+    free(pts);
+}

@@ -1,0 +1,110 @@
+/* scope.h - the module hierarchy of a graph: a tree of scopes derived from
+ * node names or the exporter's node metadata, with each scope's nodes,
+ * parameters, cost, boundary values, and the sibling scopes it repeats.
+ *
+ * Calling rules:
+ *  - nnav_scopes_build() makes the tree of one graph in one pass over its
+ *    nodes, their refs and their values, on demand (nothing runs at open).
+ *    Work and memory are linear in the graph: every node sits at most
+ *    NNAV_SCOPE_DEPTH_MAX levels deep (deeper name components are not
+ *    scopes), so each node, edge and value visits at most that many scopes.
+ *    Names are spans into the map: nothing is copied.
+ *  - The result lives until nnav_scopes_free(); the model (and the shapes
+ *    given, which may be NULL: then no MACs, FLOPs or output shapes) must
+ *    outlive it. Read-only afterwards; safe to share between readers.
+ *  - Scope 0 is the root (the graph itself, empty name). Ids are in depth-
+ *    first preorder, children in the order their first node appears, so a
+ *    scope's subtree is the ids [id, id + subtree), and its nodes are one
+ *    range of nnav_scope_nodes(): its own nodes first (in graph order),
+ *    then each child's subtree in turn.
+ *
+ * Where a node's scope comes from, first that applies:
+ *  1. ONNX node metadata "pkg.torch.onnx.name_scopes" (torch.onnx's dynamo
+ *     exporter): the repr of a list of cumulative module paths, '' first
+ *     (the root), the node's own name last: ['', 'encoder', 'encoder.layers',
+ *     'encoder.layers.0', 'matmul']. Each entry between is a scope, named by
+ *     what it adds to its parent's path ("layers", "0"); the aligned
+ *     "pkg.torch.onnx.class_hierarchy" gives each scope its class.
+ *  2. The node name as a path: PyTorch's TorchScript exporter writes
+ *     "/encoder/layers/encoder_layer_5/ln_1/LayerNormalization", TensorFlow
+ *     "model/conv2d_1/Conv2D". Everything before the last '/' is the scope
+ *     path; empty components are skipped ("/a//b/Op" is a/b); the last
+ *     component is the node itself.
+ *  3. Otherwise the root: a graph with no usable names is one flat scope.
+ *
+ * Parameters are counted as the framework counted them. A parameter is a
+ * value that holds weights: an initializer (dense or sparse) or a Constant
+ * (TensorFlow: Const) node's tensor with more than one element, of an
+ * element type weights have (not int32/int64/uint32/uint64, bool or string:
+ * those are shapes, indices and buffers), or the output of an Identity of a
+ * parameter. Exporters merge equal initializers and keep each original name
+ * as such an Identity; each name counts on its own, once, and a parameter
+ * consumed only by those Identity nodes does not count itself (its names
+ * do). So the counts equal PyTorch's sum(p.numel()) over the module. A
+ * parameter counts in the deepest scope holding all of its consumers (the
+ * root when it has none, or is a graph output).
+ *
+ * Identical siblings: each scope whose parent has more than one child gets
+ * a 64-bit structural hash of its subtree's nodes in scope order: op type,
+ * domain, attribute bytes (a tensor of more than NNAV_FOLD_MAX elements by
+ * type and dims only; a body by its node count), each input as an index
+ * into the subtree (producer position, output slot), a parameter's type and
+ * dims, or the order in which an outside value first enters, and each
+ * output's inferred type. Names never enter it. Siblings of equal hash are
+ * then compared token by token (attribute bytes by memcmp), so a collision
+ * never groups two scopes: same_as is exact, not probable.
+ */
+#ifndef NNAV_SCOPE_H
+#define NNAV_SCOPE_H
+
+#include "nnav.h"
+#include "shape.h"
+
+#define NNAV_SCOPE_DEPTH_MAX 32u
+
+typedef struct nnav_scope {
+    nnav_span name;       /* this level's component ("encoder_layer_5"); empty at the root */
+    nnav_span cls;        /* class from node metadata, or empty */
+    uint32_t parent;      /* NNAV_NONE at the root */
+    uint32_t depth;       /* 0 at the root */
+    uint32_t subtree;     /* scopes in its subtree, itself included */
+    uint32_t child_count; /* its children are the scopes below it at depth + 1 */
+    uint32_t node_first;  /* into nnav_scope_nodes() */
+    uint32_t node_count;  /* its own nodes */
+    uint32_t nodes_total; /* nodes of its subtree */
+    uint64_t params;      /* parameter elements of its subtree, by the rule above */
+    uint64_t param_names; /* parameters (names) counted in its subtree */
+    double macs, flops;   /* sums of nnav_shapes_node_cost over its subtree */
+    uint32_t in_first, in_count;   /* values entering it (not parameters), into nnav_scope_values() */
+    uint32_t out_first, out_count; /* values it makes that are used outside it, or graph outputs */
+    uint32_t same_as;     /* the earliest sibling it is identical to, or NNAV_NONE */
+    uint32_t repeats;     /* on a scope with same_as == NONE: siblings identical to it, itself included */
+    uint64_t hash;        /* structural hash (0 when not computed: the only child) */
+} nnav_scope;
+
+typedef struct nnav_scopes nnav_scopes;
+
+/* The tree of graph `graph`. NULL when out of memory (or no such graph). */
+nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s);
+void nnav_scopes_free(nnav_scopes *t);
+
+uint32_t nnav_scopes_count(const nnav_scopes *t);
+const nnav_scope *nnav_scope_get(const nnav_scopes *t, uint32_t id);
+/* Node ids in scope order; a scope's are [node_first, node_first + nodes_total). */
+const uint32_t *nnav_scope_nodes(const nnav_scopes *t);
+/* The scope holding a node of the graph (its own nodes), NNAV_NONE for another graph's. */
+uint32_t nnav_scope_of_node(const nnav_scopes *t, uint32_t node);
+/* Value ids; a scope's inputs are [in_first, +in_count), outputs [out_first, +out_count). */
+const uint32_t *nnav_scope_values(const nnav_scopes *t);
+/* The path of the scope from the root, components joined by '/' (raw bytes
+ * from the file: escape before printing). Writes at most n bytes, returns
+ * the full length. */
+size_t nnav_scope_path(const nnav_scopes *t, uint32_t id, uint8_t *buf, size_t n);
+
+/* Merged initializers in graph `graph`: how many parameter names share a
+ * tensor with another counted name (an Identity of it, see above), and the
+ * bytes the file saves by not holding each as its own initializer. Linear;
+ * zeros when out of memory. */
+void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, uint64_t *bytes);
+
+#endif

@@ -1,0 +1,321 @@
+/* summary.c - `nnav summary` (see summary.h). */
+#include "summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "scope.h"
+#include "yamlout.h"
+
+/* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units
+ * (as cost prints them). */
+static void si(double v, char *buf, size_t n)
+{
+    const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
+    int i = 0;
+    while (v >= 999.5 && i < 6)
+        v /= 1000, i++;
+    if (i == 0)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
+}
+
+static void commas(uint64_t b, char *buf, size_t n)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = 0;
+}
+
+/* The class's last dotted part: "torch.nn.modules.linear.Linear" is Linear. */
+static nnav_span short_class(nnav_span c)
+{
+    uint64_t i = c.n;
+    while (i > 0 && c.p[i - 1] != '.')
+        i--;
+    return i < c.n ? (nnav_span){c.p + i, c.n - i} : c;
+}
+
+/* What a scope is: its class, else its own nodes' op types (first two and
+ * how many more), "-" when it has no nodes of its own. */
+static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_scope *sc, char *buf,
+                      size_t n)
+{
+    if (sc->cls.n) {
+        nnav_span c = short_class(sc->cls);
+        nnav_text_escape(c.p, c.n, buf, n);
+        return;
+    }
+    if (!sc->node_count) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    const uint32_t *nodes = nnav_scope_nodes(t) + sc->node_first;
+    nnav_span seen[2] = {{0}};
+    uint32_t ns = 0, more = 0;
+    for (uint32_t i = 0; i < sc->node_count; i++) {
+        nnav_span op = nnav_node_get(m, nodes[i])->op;
+        uint32_t k = 0;
+        while (k < ns && !nnav_span_same(seen[k], op))
+            k++;
+        if (k < ns)
+            continue;
+        if (ns < 2)
+            seen[ns++] = op;
+        else
+            more++;
+    }
+    /* "more" counts nodes past two distinct ops, not distinct ops: say nodes. */
+    char a[200], b[200];
+    nnav_text_escape(seen[0].p, seen[0].n, a, sizeof a);
+    if (ns == 1)
+        snprintf(buf, n, "%s", a);
+    else if (!more)
+        snprintf(buf, n, "%s,%s", a, (nnav_text_escape(seen[1].p, seen[1].n, b, sizeof b), b));
+    else
+        snprintf(buf, n, "%s,%s,…", a, (nnav_text_escape(seen[1].p, seen[1].n, b, sizeof b), b));
+}
+
+static void out_text(const nnav_shapes *s, const nnav_scopes *t, const nnav_scope *sc, char *buf,
+                     size_t n)
+{
+    if (!sc->out_count) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    char ty[400];
+    nnav_shapes_value_format(s, nnav_scope_values(t)[sc->out_first], ty, sizeof ty);
+    if (sc->out_count > 1)
+        snprintf(buf, n, "%s +%u", ty[0] ? ty : "?", sc->out_count - 1);
+    else
+        snprintf(buf, n, "%s", ty[0] ? ty : "?");
+}
+
+/* Columns are counted in characters, not bytes ("…" and "×" are one each). */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void cell(FILE *out, const char *s, size_t w, const char *after)
+{
+    size_t n = width(s);
+    fputs(s, out);
+    for (; n < w; n++)
+        fputc(' ', out);
+    fputs(after, out);
+}
+
+static void name_text(const nnav_scope *sc, char *buf, size_t n)
+{
+    nnav_text_escape(sc->name.p, sc->name.n, buf, n);
+}
+
+/* The run of siblings from c identical to c: how many, and its last. */
+static uint32_t run_of(const nnav_scopes *t, uint32_t c, uint32_t *last)
+{
+    const nnav_scope *sc = nnav_scope_get(t, c);
+    uint32_t end = sc->parent + nnav_scope_get(t, sc->parent)->subtree, k = 1;
+    *last = c;
+    for (uint32_t x = c + sc->subtree; x < end; x += nnav_scope_get(t, x)->subtree) {
+        if (nnav_scope_get(t, x)->same_as != c)
+            break;
+        *last = x, k++;
+    }
+    return k;
+}
+
+static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
+                      const nnav_scopes *t, long depth, FILE *out)
+{
+    uint32_t ns = nnav_scopes_count(t);
+    char gpath[2048], name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
+    nnav_graph_path(m, graph, gpath, sizeof gpath);
+    /* Widths from the rows that will be shown (capped: a wild name overflows its column). */
+    size_t wname = strlen(gpath) > 5 ? strlen(gpath) : 5, wwhat = 8, wout = 6;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            cell(out, "scope", wname, "  ");
+            cell(out, "class/op", wwhat, "  ");
+            cell(out, "output", wout, "");
+            fprintf(out, "  %15s  %9s\n", "params", "MACs");
+        }
+        /* Preorder; a folded run shows its first's subtree, then resumes after its last. */
+        struct { uint32_t end, resume; } jump[NNAV_SCOPE_DEPTH_MAX + 2];
+        uint32_t jn = 0;
+        for (uint32_t i = 0;;) {
+            while (jn && i == jump[jn - 1].end)
+                i = jump[--jn].resume;
+            if (i >= ns)
+                break;
+            const nnav_scope *sc = nnav_scope_get(t, i);
+            if (depth >= 0 && sc->depth > (uint64_t)depth) {
+                i += sc->subtree;
+                continue;
+            }
+            uint32_t last = i, k = i ? run_of(t, i, &last) : 1;
+            size_t o = (size_t)snprintf(name, sizeof name, "%*s", (int)(2 * sc->depth), "");
+            if (!i) {
+                snprintf(name + o, sizeof name - o, "%s", gpath);
+            } else {
+                name_text(sc, name + o, sizeof name - o);
+                if (k > 1) {
+                    name_text(nnav_scope_get(t, last), nm2, sizeof nm2);
+                    o = strlen(name);
+                    snprintf(name + o, sizeof name - o, " … %s  ×%u identical", nm2, k);
+                }
+            }
+            what_text(m, t, sc, what, sizeof what);
+            out_text(s, t, sc, ty, sizeof ty);
+            if (!pass) {
+                size_t a = width(name), b = width(what), c = width(ty);
+                wname = a > wname ? (a < 72 ? a : 72) : wname;
+                wwhat = b > wwhat ? (b < 28 ? b : 28) : wwhat;
+                wout = c > wout ? (c < 36 ? c : 36) : wout;
+            } else {
+                commas(sc->params, pa, sizeof pa);
+                si(sc->macs, ma, sizeof ma);
+                cell(out, name, wname, "  ");
+                cell(out, what, wwhat, "  ");
+                cell(out, ty, wout, "");
+                fprintf(out, "  %15s  %9s\n", pa, ma);
+            }
+            if (k > 1 && jn < sizeof jump / sizeof *jump) {
+                jump[jn].end = i + sc->subtree;
+                jump[jn++].resume = last + nnav_scope_get(t, last)->subtree;
+            }
+            i++;
+        }
+    }
+    const nnav_scope *root = nnav_scope_get(t, 0);
+    char p[40], a[40], b[40], nn[40];
+    commas(root->params, p, sizeof p);
+    si(root->macs, a, sizeof a);
+    si(root->flops, b, sizeof b);
+    commas(root->nodes_total, nn, sizeof nn);
+    fprintf(out, "total: %s node%s in %u scope%s, %s params (%llu name%s), %s MACs, %s FLOPs\n", nn,
+            root->nodes_total == 1 ? "" : "s", ns, ns == 1 ? "" : "s", p,
+            (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
+    return 0;
+}
+
+static void yaml_values(nnav_yw *w, const nnav_model *m, const nnav_shapes *s, const uint32_t *v,
+                        uint32_t n)
+{
+    char ty[600];
+    nnav_yw_seq(w);
+    for (uint32_t i = 0; i < n; i++) {
+        nnav_yw_map_flow(w);
+        nnav_yw_key(w, "name"), nnav_yw_span(w, nnav_value_get(m, v[i])->name);
+        nnav_shapes_value_format(s, v[i], ty, sizeof ty);
+        nnav_yw_key(w, "type"), ty[0] ? nnav_yw_cstr(w, ty) : nnav_yw_null(w);
+        nnav_yw_map_end(w);
+    }
+    nnav_yw_seq_end(w);
+}
+
+static void yaml_count(nnav_yw *w, double v)
+{
+    if (v >= 0 && v < 1.8e19 && v == (double)(uint64_t)v)
+        nnav_yw_uint(w, (uint64_t)v);
+    else
+        nnav_yw_double(w, v);
+}
+
+static int yaml_path(nnav_yw *w, const nnav_scopes *t, uint32_t id)
+{
+    uint8_t small[512];
+    size_t len = nnav_scope_path(t, id, small, sizeof small);
+    if (len <= sizeof small) {
+        nnav_yw_span(w, (nnav_span){small, len});
+        return 0;
+    }
+    uint8_t *big = malloc(len);
+    if (!big)
+        return -1;
+    nnav_scope_path(t, id, big, len);
+    nnav_yw_span(w, (nnav_span){big, len});
+    free(big);
+    return 0;
+}
+
+static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
+                      const nnav_scopes *t, long depth, FILE *out)
+{
+    nnav_yw w;
+    char gpath[2048];
+    if (nnav_yw_open(&w, out) < 0)
+        return -1;
+    nnav_graph_path(m, graph, gpath, sizeof gpath);
+    const nnav_scope *root = nnav_scope_get(t, 0);
+    nnav_yw_map(&w);
+    nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gpath);
+    nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, root->nodes_total);
+    nnav_yw_key(&w, "params"), nnav_yw_uint(&w, root->params);
+    nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, root->param_names);
+    nnav_yw_key(&w, "macs"), yaml_count(&w, root->macs);
+    nnav_yw_key(&w, "flops"), yaml_count(&w, root->flops);
+    nnav_yw_key(&w, "scopes");
+    nnav_yw_seq(&w);
+    int rc = 0;
+    for (uint32_t i = 0; i < nnav_scopes_count(t) && rc == 0; i++) {
+        const nnav_scope *sc = nnav_scope_get(t, i);
+        if (depth >= 0 && sc->depth > (uint64_t)depth)
+            continue;
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "path");
+        rc = yaml_path(&w, t, i);
+        nnav_yw_key(&w, "name"), nnav_yw_span(&w, sc->name);
+        nnav_yw_key(&w, "depth"), nnav_yw_uint(&w, sc->depth);
+        nnav_yw_key(&w, "class");
+        sc->cls.n ? nnav_yw_span(&w, sc->cls) : nnav_yw_null(&w);
+        nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sc->nodes_total);
+        nnav_yw_key(&w, "own_nodes"), nnav_yw_uint(&w, sc->node_count);
+        nnav_yw_key(&w, "children"), nnav_yw_uint(&w, sc->child_count);
+        nnav_yw_key(&w, "params"), nnav_yw_uint(&w, sc->params);
+        nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, sc->param_names);
+        nnav_yw_key(&w, "macs"), yaml_count(&w, sc->macs);
+        nnav_yw_key(&w, "flops"), yaml_count(&w, sc->flops);
+        nnav_yw_key(&w, "identical_to");
+        if (sc->same_as != NNAV_NONE && rc == 0)
+            rc = yaml_path(&w, t, sc->same_as);
+        else
+            nnav_yw_null(&w);
+        nnav_yw_key(&w, "repeats"), nnav_yw_uint(&w, sc->same_as == NNAV_NONE ? sc->repeats : 0);
+        nnav_yw_key(&w, "inputs");
+        yaml_values(&w, m, s, nnav_scope_values(t) + sc->in_first, sc->in_count);
+        nnav_yw_key(&w, "outputs");
+        yaml_values(&w, m, s, nnav_scope_values(t) + sc->out_first, sc->out_count);
+        nnav_yw_map_end(&w);
+    }
+    nnav_yw_seq_end(&w);
+    nnav_yw_map_end(&w);
+    return nnav_yw_close(&w) < 0 || rc ? -1 : 0;
+}
+
+int nnav_summary_write(const nnav_model *m, uint32_t graph, const nnav_shapes *s, int yaml,
+                       long depth, FILE *out)
+{
+    nnav_scopes *t = nnav_scopes_build(m, graph, s);
+    if (!t) {
+        fprintf(stderr, "nnav summary: out of memory\n");
+        return 2;
+    }
+    int rc = yaml ? write_yaml(m, graph, s, t, depth, out) : write_text(m, graph, s, t, depth, out);
+    nnav_scopes_free(t);
+    if (rc) {
+        fprintf(stderr, "nnav summary: out of memory or the output could not be written\n");
+        return 2;
+    }
+    return 0;
+}
