@@ -381,7 +381,7 @@ static void compute_totals(const nnav_model *m, totals *t)
  * sparse_warnings list in YAML. Reads the indices: only info and check ask.
  * Returns how many. */
 static uint32_t sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
-                                int check)
+                                int check, FILE *out)
 {
     uint32_t bad = 0;
     char why[1024], nm[600], path[1024];
@@ -404,9 +404,9 @@ static uint32_t sparse_warnings(const nnav_model *m, uint32_t first, uint32_t en
             nnav_yw_key(w, "problem"), nnav_yw_cstr(w, why);
             nnav_yw_map_end(w);
         } else if (check) {
-            printf("%s  sparse initializer %s: %s\n", path, esc(name, nm, sizeof nm), why);
+            fprintf(out, "%s  sparse initializer %s: %s\n", path, esc(name, nm, sizeof nm), why);
         } else {
-            printf("%-14s sparse initializer \"%s\" in %s: %s\n", "warning", esc(name, nm, sizeof nm),
+            fprintf(out, "%-14s sparse initializer \"%s\" in %s: %s\n", "warning", esc(name, nm, sizeof nm),
                    path, why);
         }
     }
@@ -494,45 +494,46 @@ static void yaml_tf_info(nnav_yw *w, const nnav_model *m)
     nnav_yw_seq_end(w);
 }
 
-static void print_tf_info(const nnav_model *m)
+static void print_tf_info(const nnav_model *m, FILE *out)
 {
     char a[1100], b[1100], t[512];
     for (uint32_t i = 0; i < nnav_metagraph_count(m) && nnav_metagraph_count(m) > 1; i++) {
         const nnav_metagraph *mg = nnav_metagraph_get(m, i);
         nnav_graph_path(m, mg->graph, t, sizeof t);
-        printf("%-14s %s  tags", i ? "" : "meta_graphs", t);
+        fprintf(out, "%-14s %s  tags", i ? "" : "meta_graphs", t);
         for (uint32_t k = 0; k < mg->tag_count; k++)
-            printf("%s %s", k ? "," : "", esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
-        printf(", %u functions, %u signatures\n", mg->function_count, mg->sig_count);
+            fprintf(out, "%s %s", k ? "," : "", esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
+        fprintf(out, ", %u functions, %u signatures\n", mg->function_count, mg->sig_count);
     }
     if (nnav_metagraph_count(m))
-        printf("%-14s %u\n", "signatures", nnav_signature_count(m));
+        fprintf(out, "%-14s %u\n", "signatures", nnav_signature_count(m));
     for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
         const nnav_signature *sg = nnav_signature_get(m, i);
-        printf("  %s", esc(sg->key, a, sizeof a));
+        fprintf(out, "  %s", esc(sg->key, a, sizeof a));
         if (sg->method.n)
-            printf(" (%s)", esc(sg->method, a, sizeof a));
+            fprintf(out, " (%s)", esc(sg->method, a, sizeof a));
         if (nnav_metagraph_count(m) > 1) {
             nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
-            printf(" in %s", t);
+            fprintf(out, " in %s", t);
         }
-        printf("\n");
+        fprintf(out, "\n");
         for (int side = 0; side < 2; side++) {
             uint32_t f = side ? sg->out_first : sg->in_first;
             uint32_t n = side ? sg->out_count : sg->in_count;
             for (uint32_t k = f; k < f + n; k++) {
                 const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
                 nnav_sig_tensor_format(m, k, t, sizeof t);
-                printf("    %-6s %-20s %-28s %s\n", side ? "output" : "input",
+                fprintf(out, "    %-6s %-20s %-28s %s\n", side ? "output" : "input",
                        esc(st->key, a, sizeof a), esc(st->name, b, sizeof b), t);
             }
         }
     }
     for (uint32_t i = 0; i < nnav_warning_count(m); i++)
-        printf("%-14s %s\n", "warning", nnav_warning_get(m, i));
+        fprintf(out, "%-14s %s\n", "warning", nnav_warning_get(m, i));
 }
 
-static int cmd_info(const nnav_model *m, const opts *o)
+/* info's facts: YAML on stdout with --yaml, else text into out. */
+static int info_write(const nnav_model *m, const opts *o, FILE *out)
 {
     const nnav_model_facts *f = nnav_model_facts_get(m);
     totals t;
@@ -645,7 +646,7 @@ static int cmd_info(const nnav_model *m, const opts *o)
             nnav_yw_map_end(&w);
         }
         nnav_yw_seq_end(&w);
-        sparse_warnings(m, 0, nnav_graph_count(m), &w, 0);
+        sparse_warnings(m, 0, nnav_graph_count(m), &w, 0, stdout);
         yaml_tf_info(&w, m);
         nnav_yw_map_end(&w);
         free(ops);
@@ -653,105 +654,117 @@ static int cmd_info(const nnav_model *m, const opts *o)
     }
     nnav_text_escape_cstr(f->path, a, sizeof a);
     print_bytes(f->file_size, b, sizeof b);
-    printf("%-14s %s (%s bytes)\n", "file", a, b);
-    printf("%-14s %s (%s)\n", "format", nnav_format_name(f->format), f->format_reason);
+    fprintf(out, "%-14s %s (%s bytes)\n", "file", a, b);
+    fprintf(out, "%-14s %s (%s)\n", "format", nnav_format_name(f->format), f->format_reason);
     int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
     if (f->ir_version >= 0)
-        printf("%-14s %lld\n", "ir_version", (long long)f->ir_version);
+        fprintf(out, "%-14s %lld\n", "ir_version", (long long)f->ir_version);
     else if (onnx)
-        printf("%-14s (absent)\n", "ir_version");
-    printf("%-14s %s", "producer", esc(f->producer_name, a, sizeof a));
-    printf(" %s\n", esc(f->producer_version, a, sizeof a));
+        fprintf(out, "%-14s (absent)\n", "ir_version");
+    fprintf(out, "%-14s %s", "producer", esc(f->producer_name, a, sizeof a));
+    fprintf(out, " %s\n", esc(f->producer_version, a, sizeof a));
     if (f->domain.n)
-        printf("%-14s %s\n", "domain", esc(f->domain, a, sizeof a));
+        fprintf(out, "%-14s %s\n", "domain", esc(f->domain, a, sizeof a));
     if (f->model_version >= 0)
-        printf("%-14s %lld\n", "model_version", (long long)f->model_version);
+        fprintf(out, "%-14s %lld\n", "model_version", (long long)f->model_version);
     if (f->doc_string.n)
-        printf("%-14s %s\n", "doc_string", esc(f->doc_string, a, 200));
+        fprintf(out, "%-14s %s\n", "doc_string", esc(f->doc_string, a, 200));
     if (onnx || nnav_opset_count(m)) {
-        printf("%-14s", "opset_import");
+        fprintf(out, "%-14s", "opset_import");
         for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
             const nnav_opset *op = nnav_opset_get(m, i);
-            printf("%s %s %lld", i ? "," : "", domain_name(op->domain, a, sizeof a),
+            fprintf(out, "%s %s %lld", i ? "," : "", domain_name(op->domain, a, sizeof a),
                    (long long)op->version);
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
     for (uint32_t i = 0; i < nnav_metadata_count(m); i++) {
         const nnav_kv *kv = nnav_metadata_get(m, i);
-        printf("%-14s %s = ", i ? "" : "metadata", esc(kv->key, a, sizeof a));
-        printf("%s\n", esc(kv->value, a, 300));
+        fprintf(out, "%-14s %s = ", i ? "" : "metadata", esc(kv->key, a, sizeof a));
+        fprintf(out, "%s\n", esc(kv->value, a, 300));
     }
-    printf("%-14s %s\n", "graph", f->graph_name.n ? esc(f->graph_name, a, sizeof a) : "(unnamed)");
-    printf("%-14s %llu in the main graph, %llu in all graphs\n", "nodes",
+    fprintf(out, "%-14s %s\n", "graph", f->graph_name.n ? esc(f->graph_name, a, sizeof a) : "(unnamed)");
+    fprintf(out, "%-14s %llu in the main graph, %llu in all graphs\n", "nodes",
            (unsigned long long)t.nodes_main, (unsigned long long)t.nodes_all);
-    printf("%-14s %u\n", "subgraphs", t.subgraphs);
-    printf("%-14s %u\n", "functions", nnav_function_count(m));
+    fprintf(out, "%-14s %u\n", "subgraphs", t.subgraphs);
+    fprintf(out, "%-14s %u\n", "functions", nnav_function_count(m));
     if (nnav_training_count(m))
-        printf("%-14s %u\n", "training_info", nnav_training_count(m));
-    printf("%-14s %u in the main graph", "initializers", t.init_main);
+        fprintf(out, "%-14s %u\n", "training_info", nnav_training_count(m));
+    fprintf(out, "%-14s %u in the main graph", "initializers", t.init_main);
     if (t.sparse_main)
-        printf(" (+%u sparse)", t.sparse_main);
+        fprintf(out, " (+%u sparse)", t.sparse_main);
     if (t.init_all != t.init_main)
-        printf(", %u in all graphs", t.init_all);
-    printf("\n");
-    printf("%-14s %u\n", "inputs", t.inputs_main);
-    printf("%-14s %u\n", "outputs", t.outputs_main);
+        fprintf(out, ", %u in all graphs", t.init_all);
+    fprintf(out, "\n");
+    fprintf(out, "%-14s %u\n", "inputs", t.inputs_main);
+    fprintf(out, "%-14s %u\n", "outputs", t.outputs_main);
     print_bytes(t.init_bytes, a, sizeof a);
     human(t.init_bytes, b, sizeof b);
-    printf("%-14s %s bytes (%s)", "weights", a, b);
+    fprintf(out, "%-14s %s bytes (%s)", "weights", a, b);
     print_bytes(t.params, a, sizeof a);
-    printf(", %s parameters\n", a);
+    fprintf(out, ", %s parameters\n", a);
     if (have_cost) {
         char mac[32], par[32];
         si(cost.macs, mac, sizeof mac);
         si((double)cost.params, par, sizeof par);
-        printf("%-14s %s MACs, %s params in the main graph", "compute", mac, par);
+        fprintf(out, "%-14s %s MACs, %s params in the main graph", "compute", mac, par);
         if (partial)
-            printf(" (partial: %llu nodes lack shapes)", (unsigned long long)partial);
+            fprintf(out, " (partial: %llu nodes lack shapes)", (unsigned long long)partial);
         if (assumed[0])
-            printf("; assumed %s", assumed);
-        printf("\n");
+            fprintf(out, "; assumed %s", assumed);
+        fprintf(out, "\n");
     } else if (!eager) {
-        printf("%-14s not computed for over %u nodes, so that info stays instant: "
+        fprintf(out, "%-14s not computed for over %u nodes, so that info stays instant: "
                "'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);
     }
     if (t.const_bytes) {
         print_bytes(t.const_bytes, a, sizeof a);
-        printf("%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
+        fprintf(out, "%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
     }
     if (t.undefined)
-        printf("%-14s %u value names used but never defined\n", "warning", t.undefined);
+        fprintf(out, "%-14s %u value names used but never defined\n", "warning", t.undefined);
     if (t.warnings)
-        printf("%-14s %u tensors whose stored data does not match dims x dtype (see tensors)\n",
+        fprintf(out, "%-14s %u tensors whose stored data does not match dims x dtype (see tensors)\n",
                "warning", t.warnings);
-    sparse_warnings(m, 0, nnav_graph_count(m), NULL, 0);
-    print_tf_info(m);
+    sparse_warnings(m, 0, nnav_graph_count(m), NULL, 0, out);
+    print_tf_info(m, out);
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
         const nnav_unknown *u = nnav_unknown_get(m, i);
-        printf("%-14s %s field %u (wire type %u, %llu bytes) at offset %llu\n",
+        fprintf(out, "%-14s %s field %u (wire type %u, %llu bytes) at offset %llu\n",
                i ? "" : "unknown", u->where, u->number, u->wire_type,
                (unsigned long long)u->span.n, (unsigned long long)u->offset);
     }
-    printf("%-14s", "ops");
+    fprintf(out, "%-14s", "ops");
     size_t col = 15;
     for (size_t i = 0; i < nops; i++) {
         char nm[600];
         int k = snprintf(nm, sizeof nm, "%s %llu", op_text(ops[i].op, ops[i].domain, a, sizeof a),
                          (unsigned long long)ops[i].count);
         if (col + (size_t)k + 2 > 100 && col > 15) {
-            printf(",\n%-14s", "");
+            fprintf(out, ",\n%-14s", "");
             col = 15;
         } else if (i) {
-            printf(",");
+            fprintf(out, ",");
             col++;
         }
-        printf(" %s", nm);
+        fprintf(out, " %s", nm);
         col += (size_t)k + 1;
     }
-    printf("\n");
+    fprintf(out, "\n");
     free(ops);
     return 0;
+}
+
+static int cmd_info(const nnav_model *m, const opts *o)
+{
+    return info_write(m, o, stdout);
+}
+
+int nnav_cli_info_text(const nnav_model *m, FILE *out)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    return info_write(m, &o, out) == 0 && fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
 /* ---- tree ---- */
@@ -2082,7 +2095,7 @@ static int cmd_check(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
         nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
     }
-    uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1) : 0;
+    uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
     if (!o->yaml && rc == 0) {
         printf("%llu values checked: %llu where the file's type agrees with the inferred one, "
                "%llu where it disagrees\n", (unsigned long long)checked, (unsigned long long)agree,

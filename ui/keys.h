@@ -49,6 +49,8 @@
     REQ(EXPORT_REGION, "export-region", "Export", "Write the region between value names: asks for inputs, then outputs (comma-separated), then the file", 'E', 0, 0, 0) \
     REQ(YANK,        "yank",         "Other", "Copy the selected name or graph path to the clipboard (OSC 52)", 'y', 0, 0, 0) \
     REQ(HELP,        "help",         "Other", "Show this help", '?', KEY_F(1), 0, 0) \
+    REQ(MODEL_INFO,  "model-info",   "Other", "Show the model's details as nnav info prints them: the whole path, format, IR version, producer, every opset import, metadata, counts, weights, compute, op types", 'i', 0, 0, 0) \
+    REQ(MESSAGES,    "messages",     "Other", "Show the last 100 status-line messages in full (a long one also wraps onto the row above the status line until the next key)", 'M', 0, 0, 0) \
     REQ(REDRAW,      "redraw",       "Other", "Redraw the screen", CTL('l'), 0, 0, 0) \
     REQ(QUIT,        "quit",         "Other", "Quit", 'q', 0, 0, 0)
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "clip.h"
 #include "exporter.h"
 #include "find.h"
@@ -92,6 +93,7 @@ void ui_message(ui *u, int role, const char *fmt, ...)
     vsnprintf(u->msg, sizeof u->msg, fmt, ap);
     va_end(ap);
     u->msg_role = role;
+    msglog_add(&u->log, role, u->msg);
 }
 
 void ui_status_now(ui *u, const char *text)
@@ -324,6 +326,33 @@ static const char *prompt_label(ui *u)
     }
 }
 
+/* A message too long for the status line takes the row above it too, until
+ * the next key (it covers the panes' last row for that moment); what does
+ * not fit in two rows is cut, with the key that shows the whole log. */
+static void draw_long_message(ui *u, attr_t a)
+{
+    int w = COLS, y = LINES - 2;
+    attr_t ma = u->msg_role == R_ERROR ? a | A_BOLD : a;
+    draw_fill(y, 0, w, a);
+    draw_fill(y + 1, 0, w, a);
+    size_t next, k = text_wrap(u->msg, w - 2, &next);
+    char row[sizeof u->msg];
+    memcpy(row, u->msg, k);
+    row[k] = '\0';
+    draw_text(y, 1, w - 2, row, ma);
+    const char *rest = u->msg + next;
+    if (text_rows(rest, w - 2) <= 1) {
+        draw_text(y + 1, 1, w - 2, rest, ma);
+        return;
+    }
+    char keys[32], hint[48];
+    keys_list(REQ_MESSAGES, keys, sizeof keys);
+    snprintf(hint, sizeof hint, "  %s: all", keys);
+    int hw = draw_width(hint);
+    draw_text(y + 1, 1, w - 2 - hw, rest, ma);
+    draw_text(y + 1, w - 1 - hw, hw, hint, a);
+}
+
 static void draw_status(ui *u)
 {
     int y = LINES - 1, w = COLS;
@@ -379,6 +408,10 @@ static void draw_status(ui *u)
         return;
     }
     curs_set(0);
+    if (u->msg[0] && draw_width(u->msg) + 2 > w - 10 && LINES >= 3) {
+        draw_long_message(u, a);
+        return;
+    }
     /* Right: message, or search hit, position and key hints. */
     char right[600];
     attr_t ra = a;
@@ -462,6 +495,22 @@ static void draw_menu(ui *u)
     draw_clip_screen();
 }
 
+/* The rows a text overlay line takes at width: its first row, then rows
+ * indented by two. */
+static uint32_t view_rows(const char *t, int width)
+{
+    uint32_t rows = 0;
+    int indent = 0;
+    do {
+        size_t next;
+        text_wrap(t, width - indent, &next);
+        rows++;
+        t += next;
+        indent = 2;
+    } while (*t);
+    return rows;
+}
+
 static void draw_help(ui *u)
 {
     rect r = overlay_rect(LINES - 2, 100);
@@ -487,6 +536,51 @@ static void draw_help(ui *u)
     draw_clip_screen();
 }
 
+/* The text overlay (M, i): each line wrapped to the width, its following
+ * rows indented by two; scrolled by rows. */
+static void draw_text_view(ui *u)
+{
+    text_view *v = &u->text;
+    rect r = overlay_rect(LINES - 2, 110);
+    int width = r.w - 2;
+    if (width < 4 || r.h < 3)
+        return;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < v->n; i++)
+        total += view_rows(v->line[i], width);
+    /* No taller than the text needs. */
+    r = overlay_rect(total + 2 < (uint32_t)LINES ? (int)total + 2 : LINES, 110);
+    int rows = r.h - 2;
+    if (v->top + (uint32_t)rows > total)
+        v->top = total > (uint32_t)rows ? total - (uint32_t)rows : 0;
+    draw_frame(r, v->title);
+    draw_clip(r.y, r.x, r.h, r.w);
+    uint32_t row = 0;
+    for (uint32_t i = 0; i < v->n && row < v->top + (uint32_t)rows; i++) {
+        attr_t la = v->role[i] ? draw_attr(v->role[i]) : 0;
+        const char *t = v->line[i];
+        int indent = 0;
+        do {
+            size_t next, k = text_wrap(t, width - indent, &next);
+            if (row >= v->top) {
+                char buf[1024];
+                size_t c = k < sizeof buf - 1 ? k : sizeof buf - 1;
+                memcpy(buf, t, c);
+                buf[c] = '\0';
+                draw_text(r.y + 1 + (int)(row - v->top), r.x + 1 + indent, width - indent, buf, la);
+            }
+            row++;
+            t += next;
+            indent = 2;
+        } while (*t && row < v->top + (uint32_t)rows);
+    }
+    draw_fill(r.y + r.h - 1, r.x, r.w, draw_attr(R_TITLE));
+    draw_fmt(r.y + r.h - 1, r.x + 1, r.w - 2, draw_attr(R_TITLE),
+             "rows %u-%u of %u  j/k scroll  q or Esc close", total ? v->top + 1 : 0,
+             v->top + (uint32_t)rows < total ? v->top + (uint32_t)rows : total, total);
+    draw_clip_screen();
+}
+
 static void draw_screen(ui *u)
 {
     erase();
@@ -506,6 +600,8 @@ static void draw_screen(ui *u)
         draw_menu(u);
     if (u->help)
         draw_help(u);
+    if (u->text.on)
+        draw_text_view(u);
     draw_status(u); /* last: it places the cursor for the prompt */
     refresh();
 }
@@ -870,6 +966,60 @@ static void help_key(ui *u, enum request r, int code, wint_t wc)
         u->help = 0;
 }
 
+static void text_key(ui *u, enum request r, int code, wint_t wc)
+{
+    text_view *v = &u->text;
+    int rows = LINES - 4;
+    switch (r) {
+    case REQ_MOVE_UP: if (v->top) v->top--; return;
+    case REQ_MOVE_DOWN: v->top++; return;
+    case REQ_PAGE_UP: case REQ_HALF_UP: v->top = v->top > (uint32_t)rows ? v->top - (uint32_t)rows : 0; return;
+    case REQ_PAGE_DOWN: case REQ_HALF_DOWN: v->top += (uint32_t)rows; return;
+    case REQ_MOVE_FIRST: v->top = 0; return;
+    case REQ_MOVE_LAST: v->top = UINT32_MAX / 2; return;
+    default: break;
+    }
+    if (r == REQ_MESSAGES || r == REQ_MODEL_INFO || r == REQ_QUIT || r == REQ_BACK ||
+        r == REQ_ENTER || r == REQ_HELP || (!code && wc == 27))
+        text_view_close(v);
+}
+
+/* M: the message log, newest at the bottom and in view. */
+static void show_messages(ui *u)
+{
+    uint32_t n = msglog_count(&u->log);
+    char title[200];
+    snprintf(title, sizeof title, "messages: the last %u (of at most %d), newest last", n, MSGLOG_MAX);
+    text_view_open(&u->text, title);
+    if (!n)
+        text_view_add(&u->text, R_DIM, "(no messages yet)");
+    for (uint32_t i = 0; i < n; i++) {
+        int role = 0;
+        const char *t = msglog_get(&u->log, i, &role);
+        if (text_view_add(&u->text, role == R_ERROR ? R_ERROR : 0, t) != 0)
+            break;
+    }
+    u->text.top = UINT32_MAX / 2;
+}
+
+/* i: what `nnav info MODEL` prints, from the same function. */
+static void show_model_info(ui *u)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    ui_status_now(u, " reading the model's details...");
+    FILE *f = open_memstream(&buf, &len);
+    int rc = f ? nnav_cli_info_text(u->m, f) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    text_view_open(&u->text, "model details (as nnav info prints them)");
+    if (rc != 0 || !buf || text_view_add_lines(&u->text, 0, buf, len) != 0) {
+        text_view_close(&u->text);
+        ui_message(u, R_ERROR, "model details: out of memory");
+    }
+    free(buf);
+}
+
 static void request(ui *u, enum request r)
 {
     pane *p = ui_pane(u, u->focus);
@@ -952,6 +1102,12 @@ static void request(ui *u, enum request r)
         u->help = 1;
         u->help_top = 0;
         break;
+    case REQ_MESSAGES:
+        show_messages(u);
+        break;
+    case REQ_MODEL_INFO:
+        show_model_info(u);
+        break;
     case REQ_REDRAW:
         clearok(curscr, TRUE);
         break;
@@ -978,6 +1134,11 @@ static void mouse(ui *u)
     if (u->help) {
         if (wheel != REQ_NONE)
             help_key(u, wheel, 0, 0);
+        return;
+    }
+    if (u->text.on) {
+        if (wheel != REQ_NONE)
+            text_key(u, wheel, 0, 0);
         return;
     }
     if (u->menu.on) {
@@ -1039,6 +1200,10 @@ static void key(ui *u, int code, wint_t wc)
         help_key(u, r, code, wc);
         return;
     }
+    if (u->text.on) {
+        text_key(u, r, code, wc);
+        return;
+    }
     if (u->menu.on) {
         menu_key(u, r, code, wc);
         return;
@@ -1083,6 +1248,7 @@ static void ui_stop(ui *u)
     if (u->gpane.ops)
         u->gpane.ops->close(u, &u->gpane);
     ui_menu_close(u);
+    text_view_close(&u->text);
     typed_close(u);
     find_free(u);
     exporter_free(u);

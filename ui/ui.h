@@ -18,6 +18,7 @@
 #include "keys.h"
 #include "layout.h"
 #include "marks.h"
+#include "msglog.h"
 #include "nnav.h"
 #include "typed.h"
 
@@ -85,6 +86,8 @@ struct ui {
     history hist;
     char msg[512];       /* status message, escaped text */
     int msg_role;
+    msglog log;          /* the last messages, for M */
+    text_view text;      /* the overlay of M (messages) and i (the model's details) */
     int prompt;          /* prompt_kind */
     char pbuf[1024];     /* raw bytes as typed (a file name, value names) */
     size_t plen;
@@ -148,6 +151,8 @@ int ui_draw_breadcrumbs(ui *u, uint32_t g, int y, int x, int w, attr_t a);
 
 /* ---- per-pane entry points ---- */
 void tree_reveal(ui *u, pane *p, uint32_t g);
+/* Columns the tree pane needs for its longest row (every body open). */
+int tree_fit_width(ui *u);
 void nodes_set_graph(ui *u, pane *p, uint32_t g);
 void nodes_reveal(ui *u, pane *p, uint32_t node);
 uint32_t nodes_current(ui *u, pane *p);
