@@ -139,10 +139,16 @@ static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
     if (s->graph == NNAV_NONE)
         return;
     int c = ui_draw_graph_label(u, s->graph, y, x, w, a);
-    uint32_t n = nodes_lines(u, p);
-    c += draw_fmt(y, x + c, w - c, a, "  %u/%u", n ? p->cur + 1 : 0, n);
+    /* The selected node's index, numbered as its row is (from 0); a filter
+     * adds the place among the rows shown. */
+    uint32_t n = nodes_lines(u, p), cur = nodes_current(u, p);
+    uint32_t all = nnav_graph_get(u->m, s->graph)->node_count;
+    if (cur != NNAV_NONE)
+        c += draw_fmt(y, x + c, w - c, a, "  #%u of %u", nnav_node_index(u->m, cur), all);
+    else
+        c += draw_fmt(y, x + c, w - c, a, "  %u", all);
     if (s->match)
-        c += draw_fmt(y, x + c, w - c, a, "  op:%s", s->filter);
+        c += draw_fmt(y, x + c, w - c, a, "  op:%s %u/%u", s->filter, n ? p->cur + 1 : 0, n);
     if (u->marks.count && u->marks.graph == s->graph)
         draw_fmt(y, x + c, w - c, a, "  %s%u marked", draw_glyph(G_MARK), u->marks.count);
 }

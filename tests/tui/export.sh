@@ -66,7 +66,7 @@ keys j
 wait_for "node #1 of 11"
 keys Space
 wait_for "marked relu1: 1 marked"
-wait_for "Nodes  main  3/11"          # Space steps down ...
+wait_for "Nodes  main  #2 of 11"          # Space steps down ...
 keys Space
 wait_for "marked pool1: 2 marked"
 expect_line "conv1_out → relu1_out" "1✓Relu"   # ... and the rows show the mark

@@ -30,7 +30,7 @@ for op in $ops; do
     wait_for "#3 in main"
     keys End
     wait_gone "#3 in main"
-    wait_gone "node 1/"
+    wait_gone "node #0 of"
     # The typed view off and on again, then into the detail pane.
     keys T
     keys T

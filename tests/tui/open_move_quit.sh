@@ -9,28 +9,28 @@ expect_line "nnav " "cnn.onnx"
 expect_line "nnav " "ONNX"
 expect_line "nnav " "IR 8"
 expect_line "nnav " "opset 17"
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 wait_for "Conv         conv1"
 wait_for "name conv1"
 pass "opened: header, panes, status with position"
 
 keys j j
-wait_for "node 3/11"
+wait_for "node #2 of 11"
 wait_for "name pool1"
 keys Down
-wait_for "node 4/11"
+wait_for "node #3 of 11"
 keys k
-wait_for "node 3/11"
+wait_for "node #2 of 11"
 keys G
-wait_for "node 11/11"
+wait_for "node #10 of 11"
 keys g
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 keys C-d
 wait_for "name "
 keys End
-wait_for "node 11/11"
+wait_for "node #10 of 11"
 keys Home
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 pass "j/k/Down/G/g/C-d/End/Home move the node cursor"
 
 keys Tab
@@ -39,7 +39,7 @@ keys Tab
 wait_for "tensor 1/9"
 wait_for "tensor conv2.weight"
 keys BTab BTab
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 keys BTab
 wait_for "graph 1/1"
 pass "Tab and Shift-Tab move the focus; detail follows"

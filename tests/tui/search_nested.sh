@@ -15,7 +15,7 @@ keys Enter
 wait_for "Nodes  body_if.then_branch"
 wait_for "name then_add"
 wait_for "body_if.then_branch"
-expect_line "Nodes " "2/2"
+expect_line "Nodes " "#1 of 2"
 pass "search jumps into the If body inside the Loop body"
 
 keys BSpace
@@ -50,7 +50,7 @@ keys :
 typ "3"
 keys Enter
 wait_for "name body_if"
-wait_for "node 4/5"
+wait_for "node #3 of 5"
 pass ": jumps by graph path and by node index"
 
 keys :

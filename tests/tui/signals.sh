@@ -6,7 +6,7 @@
 start 80 24 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
 keys j
-wait_for "node 2/11"
+wait_for "node #1 of 11"
 keys C-c
 wait_for "nnav exited 130"
 terminal_clean

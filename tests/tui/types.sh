@@ -127,7 +127,7 @@ if [ -n "$cc" ]; then
     start 120 34 "$chain"
     wait_ready
     wait_for "T: types"
-    wait_for "/200500"
+    wait_for "of 200500"
     no_text "MACs"
     no_text "cost "
     line_with " n1 " | grep -qF "float32" && fail "types shown before T on a big model"
