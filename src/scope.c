@@ -349,6 +349,13 @@ static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
 
 /* ---- the build ---- */
 
+/* A scope as first met: a quarter of nnav_scope, so the peak while both
+ * exist stays near one full table. */
+typedef struct cscope {
+    nnav_span name, cls;
+    uint32_t parent, depth;
+} cscope;
+
 typedef struct htab {
     uint32_t *slot;
     size_t mask;
@@ -359,7 +366,7 @@ static uint64_t key_hash(uint32_t parent, nnav_span name)
     return nnav_hash_bytes(name.p, name.n, (uint64_t)parent + 1);
 }
 
-static int htab_grow(htab *h, const nnav_scope *sc, uint32_t n)
+static int htab_grow(htab *h, const cscope *sc, uint32_t n)
 {
     size_t cap = (h->mask + 1) * 2;
     uint32_t *ns = malloc(cap * sizeof *ns);
@@ -684,7 +691,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     const nnav_graph *gr = &m->graphs.v[graph];
     uint32_t nn = gr->node_count, first = gr->node_first;
     nnav_scopes *t = calloc(1, sizeof *t);
-    NNAV_VEC(nnav_scope) cr = {0}; /* scopes in creation order */
+    NNAV_VEC(cscope) cr = {0}; /* scopes in creation order */
     htab h = {0};
     uint32_t *cnode = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
     uint32_t *stamp_in = NULL, *stamp_out = NULL;
@@ -720,7 +727,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             size_t sl = (size_t)key_hash(cur, c.name[k]) & h.mask;
             uint32_t found = NNAV_NONE;
             while (h.slot[sl] != NNAV_NONE) {
-                const nnav_scope *x = &cr.v[h.slot[sl]];
+                const cscope *x = &cr.v[h.slot[sl]];
                 if (x->parent == cur && nnav_span_same(x->name, c.name[k])) {
                     found = h.slot[sl];
                     break;
@@ -728,7 +735,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
                 sl = (sl + 1) & h.mask;
             }
             if (found == NNAV_NONE) {
-                nnav_scope *ns = nnav_vec_push(cr);
+                cscope *ns = nnav_vec_push(cr);
                 if (!ns)
                     goto oom;
                 ns->name = c.name[k];
@@ -775,7 +782,9 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     t->n = ns;
     for (uint32_t i = 0; i < ns; i++) {
         nnav_scope *d = &t->sc[newid[i]];
-        *d = cr.v[i];
+        d->name = cr.v[i].name;
+        d->cls = cr.v[i].cls;
+        d->depth = cr.v[i].depth;
         d->parent = i ? newid[cr.v[i].parent] : NNAV_NONE;
         d->subtree = 1;
         d->same_as = NNAV_NONE;

@@ -202,9 +202,11 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     commas(root->params, p, sizeof p);
     si(root->macs, a, sizeof a);
     si(root->flops, b, sizeof b);
+    char nsc[40];
     commas(root->nodes_total, nn, sizeof nn);
-    fprintf(out, "total: %s node%s in %u scope%s, %s params (%llu name%s), %s MACs, %s FLOPs\n", nn,
-            root->nodes_total == 1 ? "" : "s", ns, ns == 1 ? "" : "s", p,
+    commas(ns, nsc, sizeof nsc);
+    fprintf(out, "total: %s node%s in %s scope%s, %s params (%llu name%s), %s MACs, %s FLOPs\n", nn,
+            root->nodes_total == 1 ? "" : "s", nsc, ns == 1 ? "" : "s", p,
             (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
     return 0;
 }

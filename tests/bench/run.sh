@@ -8,7 +8,8 @@
 # wall time of 5 runs, and one run's peak memory split into anonymous and
 # file-backed resident pages, sampled from /proc every 0.5 ms (a sampler's peak
 # can miss a spike shorter than that); then `find`, `cat FILE > /dev/null` as a
-# reference, `nnav cost` of the BERT-shaped model beside its MACs worked out
+# reference, `nnav cost` and `nnav summary` beside each other, `nnav cost` of
+# the BERT-shaped model beside its MACs worked out
 # by hand, the ONNX Python package's onnx.load on the same files, and the
 # explorer in tmux. The 10M-node chain takes about 400 MB in WORK_DIR.
 set -euo pipefail
@@ -147,6 +148,14 @@ for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$work/tfchain_1
 done
 measure "$nnav" find "$bert" layer.23.output.LayerNorm
 printf '%-36s %s\n' "find layer.23.output.LayerNorm, BERT" "$(show_measure)"
+# summary (scope tree, parameters, identical layers) beside cost (the same
+# inference without the tree): the difference is what the tree costs.
+for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$bert"; do
+    for c in cost summary; do
+        measure "$nnav" "$c" "$f"
+        printf '%-36s %s\n' "$c $(basename "$f")" "$(show_measure)"
+    done
+done
 for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$bert"; do
     measure cat "$f"
     printf '%-36s %s\n' "cat $(basename "$f")" "$(show_measure)"
