@@ -3,12 +3,14 @@
 
 #include <string.h>
 
+enum { TREE_MIN = 14 }; /* the title row, "Graphs  N", and a short label */
+
 static int clamp(int v, int lo, int hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
+void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_layout *out)
 {
     memset(out, 0, sizeof *out);
     out->header = (rect){ 0, 0, 1, cols };
@@ -22,7 +24,11 @@ void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
     int top = graph_view ? body * 2 / 3 : (body + 1) / 2;
     top = clamp(top, 4, body - 4);
     int bottom = body - top;
+    /* A quarter at most: one graph's "main 11" needs a dozen columns, and
+     * the node list beside it uses every column it gets. */
     int tree_w = clamp(cols / 4, 18, 48);
+    if (tree_want > 0)
+        tree_w = clamp(tree_want, TREE_MIN, tree_w);
     int detail_w = cols * 55 / 100;
 
     out->pane[PANE_TREE] = (rect){ 1, 0, top, tree_w };
@@ -31,6 +37,11 @@ void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
     out->pane[PANE_TENSORS] = (rect){ 1 + top, detail_w + 1, bottom, cols - detail_w - 1 };
     out->sep_top_x = tree_w;
     out->sep_bottom_x = detail_w;
+}
+
+void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
+{
+    layout_compute_fit(lines, cols, graph_view, 0, out);
 }
 
 int layout_hit(const ui_layout *l, int y, int x)

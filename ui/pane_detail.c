@@ -5,6 +5,12 @@
  * (inputs, outputs, consumers, bodies, tensors) act on Enter. While types are
  * shown (T), a node gets a cost line and each input and output a type line
  * under it saying where the type comes from; the layout is redone on T.
+ *
+ * The cursor stops only where Enter acts (inputs, outputs, consumers, bodies,
+ * tensors, the producer, the function called) and at the first line, the top
+ * of the pane: headers, type lines and plain attributes are read, not
+ * visited. Up/Down go from stop to stop, PgUp/PgDn scroll a page and take the
+ * stop nearest the cursor's row, a click takes the nearest stop in view.
  */
 #include "ui.h"
 
@@ -207,8 +213,15 @@ void detail_refresh(ui *u, pane *p)
     detail *d = D(p);
     uint8_t kind = d->kind;
     uint32_t id = d->id, cur = p->cur, top = p->top;
+    /* Type lines come and go with T: keep the cursor on the same line. */
+    dline at = cur < d->n ? d->lines[cur] : (dline){ 0 };
     d->id = NNAV_NONE;
     detail_set(u, p, kind, id);
+    for (uint32_t i = 0; cur && i < d->n; i++)
+        if (d->lines[i].type == at.type && d->lines[i].a == at.a && d->lines[i].b == at.b) {
+            cur = i;
+            break;
+        }
     p->top = top;
     pane_set_cursor(p, cur, d->n);
 }
@@ -776,9 +789,140 @@ static void detail_title(ui *u, pane *p, int y, int x, int w, attr_t a)
         draw_text(y, x, w, what[d->kind], a);
 }
 
+/* ---- the cursor: stops where Enter acts ---- */
+
+/* Enter does something on this line (detail_request's cases). */
+static int actionable(ui *u, const dline *l)
+{
+    switch (l->type) {
+    case DL_INPUT: case DL_OUTPUT: case DL_G_INPUT: case DL_G_OUTPUT: case DL_V_PRODUCER:
+    case DL_ATTR_GRAPH: case DL_ATTR_TENSOR: case DL_NODE_FUNC: case DL_CONSUMER:
+    case DL_G_OWNER: case DL_T_OWNER:
+        return 1;
+    case DL_ATTR: {
+        const nnav_attr *at = nnav_attr_get(u->m, l->a);
+        return at->graph_count || at->tensor_count;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* A line the cursor may rest on: one that acts, or the first (the top). */
+static int is_stop(ui *u, const detail *d, uint32_t i)
+{
+    return i == 0 || (i < d->n && actionable(u, &d->lines[i]));
+}
+
+/* The stop nearest line i among [lo, hi), below on a tie; NNAV_NONE if none. */
+static uint32_t nearest_stop(ui *u, const detail *d, uint32_t i, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t k = 0; k < hi - lo; k++) {
+        if (i + k >= lo && i + k < hi && is_stop(u, d, i + k))
+            return i + k;
+        if (k <= i && i - k >= lo && i - k < hi && is_stop(u, d, i - k))
+            return i - k;
+    }
+    return NNAV_NONE;
+}
+
+/* The cursor on line to; a type line just below it shown too. */
+static void put_cursor(ui *u, pane *p, uint32_t to)
+{
+    detail *d = D(p);
+    pane_set_cursor(p, to, d->n);
+    uint32_t rows = (uint32_t)pane_body_rows(p);
+    if (to + 1 < d->n && d->lines[to + 1].type == DL_IO_TYPE && to + 1 >= p->top + rows &&
+        to > p->top)
+        p->top++;
+    if (p->ops->select)
+        p->ops->select(u, p);
+}
+
+static void detail_move(ui *u, pane *p, enum request r)
+{
+    detail *d = D(p);
+    if (d->n == 0)
+        return;
+    uint32_t cur = p->cur < d->n ? p->cur : 0, rows = (uint32_t)pane_body_rows(p), to = cur;
+    switch (r) {
+    case REQ_MOVE_DOWN:
+        for (to = cur + 1; to < d->n && !is_stop(u, d, to); to++)
+            ;
+        if (to < d->n) {
+            put_cursor(u, p, to);
+        } else if (p->top + rows < d->n && cur > p->top) {
+            p->top++; /* no stop below: the rest of the pane scrolls into view */
+        }
+        return;
+    case REQ_MOVE_UP:
+        if (cur == 0)
+            return;
+        for (to = cur - 1; to > 0 && !is_stop(u, d, to); to--)
+            ;
+        put_cursor(u, p, to);
+        return;
+    case REQ_MOVE_FIRST:
+        p->top = 0;
+        put_cursor(u, p, 0);
+        return;
+    case REQ_MOVE_LAST:
+        for (to = d->n - 1; to > 0 && !is_stop(u, d, to); to--)
+            ;
+        put_cursor(u, p, to);
+        if (d->n > rows && to >= d->n - rows)
+            p->top = d->n - rows; /* the end of the pane in view */
+        return;
+    case REQ_PAGE_DOWN: case REQ_PAGE_UP: case REQ_HALF_DOWN: case REQ_HALF_UP: {
+        /* Like less: the view moves a page, the cursor keeps its row, on the
+         * stop nearest it in the new view (on that row when none is in view). */
+        uint32_t step = r == REQ_PAGE_DOWN || r == REQ_PAGE_UP ? rows : rows / 2 ? rows / 2 : 1;
+        int down = r == REQ_PAGE_DOWN || r == REQ_HALF_DOWN;
+        uint32_t maxtop = d->n > rows ? d->n - rows : 0, row = cur >= p->top ? cur - p->top : 0;
+        uint32_t top = down ? (p->top + step < maxtop ? p->top + step : maxtop)
+                            : (p->top > step ? p->top - step : 0);
+        if (top == p->top) { /* at the end already: to the last or first stop */
+            detail_move(u, p, down ? REQ_MOVE_LAST : REQ_MOVE_FIRST);
+            return;
+        }
+        uint32_t end = top + rows < d->n ? top + rows : d->n;
+        to = top + row < end ? top + row : end - 1;
+        uint32_t s = nearest_stop(u, d, to, top, end);
+        p->top = top;
+        put_cursor(u, p, s != NNAV_NONE ? s : to);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void detail_click(ui *u, pane *p, int row, int col)
+{
+    detail *d = D(p);
+    (void)col;
+    uint32_t line = p->top + (uint32_t)row, rows = (uint32_t)pane_body_rows(p);
+    if (row < 0 || line >= d->n)
+        return;
+    /* A type line belongs to the input or output above it. */
+    if (d->lines[line].type == DL_IO_TYPE && line > 0)
+        line--;
+    uint32_t end = p->top + rows < d->n ? p->top + rows : d->n;
+    uint32_t s = nearest_stop(u, d, line, p->top < line ? p->top : line, end);
+    put_cursor(u, p, s != NNAV_NONE ? s : line);
+}
+
 static int detail_request(ui *u, pane *p, enum request r)
 {
     detail *d = D(p);
+    switch (r) {
+    case REQ_MOVE_UP: case REQ_MOVE_DOWN: case REQ_PAGE_UP: case REQ_PAGE_DOWN:
+    case REQ_HALF_UP: case REQ_HALF_DOWN: case REQ_MOVE_FIRST: case REQ_MOVE_LAST:
+        detail_move(u, p, r);
+        return 1;
+    default:
+        break;
+    }
     if (r == REQ_STATS) {
         detail_stats(u, p);
         return 1;
@@ -945,4 +1089,5 @@ const pane_ops pane_detail_ops = {
     .request = detail_request,
     .yank = detail_yank,
     .here = detail_here,
+    .click = detail_click,
 };

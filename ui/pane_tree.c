@@ -7,6 +7,7 @@
  */
 #include "ui.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,6 +263,31 @@ static void tree_click(ui *u, pane *p, int row, int col)
     if (col >= indent && col <= indent + 1)
         toggle(u, p, -1);
     tree_select(u, p);
+}
+
+int tree_fit_width(ui *u)
+{
+    if (!u->m)
+        return 0;
+    char label[300], num[16];
+    uint32_t ng = nnav_graph_count(u->m);
+    /* The title: " Graphs  N". */
+    int want = 1 + draw_width("Graphs") + 2 + snprintf(num, sizeof num, "%u", ng);
+    /* Every row as it would be drawn with all bodies open: indent (depth,
+     * counted to 8 as tree_draw_line does), glyph, label, node count. */
+    for (uint32_t g = 0; g < ng; g++) {
+        const nnav_graph *gr = nnav_graph_get(u->m, g);
+        int depth = 0;
+        for (uint32_t at = gr->parent; at != NNAV_NONE && depth < 8;
+             at = nnav_graph_get(u->m, at)->parent)
+            depth++;
+        ui_graph_label(u, g, label, sizeof label);
+        int w = depth * 2 + draw_width(draw_glyph(G_OPEN)) + 1 + draw_width(label) + 1 +
+                snprintf(num, sizeof num, "%u", gr->node_count);
+        if (w > want)
+            want = w;
+    }
+    return want + 1; /* a blank column before the separator */
 }
 
 const pane_ops pane_tree_ops = {
