@@ -155,7 +155,9 @@ int nnav_place_resolve(const nnav_model *m, uint32_t current, const char *text, 
             return found(out, NNAV_PLACE_VALUE, NNAV_PLACE_BY_VALUE, v,
                          nnav_value_get(m, v)->graph);
     }
-    if (text[0] != '/' && (g = by_path_unslashed(m, text)) != NNAV_NONE)
+    /* A body's path has a slash past its first segment ("NODE/ATTR"): a
+     * plain name does not pay for a walk of the paths. */
+    if (text[0] != '/' && strchr(text, '/') && (g = by_path_unslashed(m, text)) != NNAV_NONE)
         return found(out, NNAV_PLACE_GRAPH, NNAV_PLACE_BY_PATH, g, g);
     if ((g = by_label(m, text)) != NNAV_NONE)
         return found(out, NNAV_PLACE_GRAPH, NNAV_PLACE_BY_LABEL, g, g);
