@@ -57,41 +57,42 @@ static int node_word_eq(const nnav_model *m, uint32_t node, const char *t, size_
 
 /* A body's label as the explorer's tree shows it: NODE.ATTR, NODE.ATTR[i]
  * (#INDEX for an unnamed node; no NODE for a function's attribute default).
- * The attribute is compared first: it is short and the dot before it is the
- * last one in the text, since an index "[i]" holds none and attribute names
- * in practice none either, while node names often do ("layer.0"). */
+ * Each body's own attribute name is matched at the end of the text, so dots
+ * inside node names ("layer.0") or attribute names do not confuse it. */
 static uint32_t by_label(const nnav_model *m, const char *t)
 {
     size_t n = strlen(t);
     if (strcmp(t, "main") == 0 && nnav_graph_count(m) > 0 &&
         nnav_graph_get(m, 0)->kind == NNAV_GRAPH_MAIN)
         return 0;
-    const char *dot = strrchr(t, '.');
-    if (!dot)
+    if (!strchr(t, '.'))
         return NNAV_NONE;
-    size_t head = (size_t)(dot - t);
-    const char *attr = dot + 1;
-    size_t an = n - head - 1;
+    /* "[i]" at the end: the text without it, for bodies in a GRAPHS list. */
     uint32_t list = NNAV_NONE;
-    if (an > 2 && attr[an - 1] == ']') {
-        const char *open = memchr(attr, '[', an);
+    size_t ln = n;
+    const char *open = n > 3 && t[n - 1] == ']' ? strrchr(t, '[') : NULL;
+    if (open) {
         char num[16];
-        size_t dl = open ? (size_t)(attr + an - 1 - (open + 1)) : 0;
-        if (open && dl > 0 && dl < sizeof num) {
+        size_t dl = (size_t)(t + n - 1 - (open + 1));
+        if (dl > 0 && dl < sizeof num) {
             memcpy(num, open + 1, dl);
             num[dl] = '\0';
             if (parse_index(num, &list))
-                an = (size_t)(open - attr);
-            else
-                list = NNAV_NONE;
+                ln = (size_t)(open - t);
         }
     }
     for (uint32_t g = 0; g < nnav_graph_count(m); g++) {
         const nnav_graph *gr = nnav_graph_get(m, g);
-        if (gr->kind != NNAV_GRAPH_BODY || gr->list_index != list || gr->owner_attr == NNAV_NONE)
+        if (gr->kind != NNAV_GRAPH_BODY || gr->owner_attr == NNAV_NONE)
             continue;
-        if (!nnav_span_eq(nnav_attr_get(m, gr->owner_attr)->name, attr, an))
+        size_t k = gr->list_index == NNAV_NONE ? n : ln;
+        if (gr->list_index != NNAV_NONE && (ln == n || gr->list_index != list))
             continue;
+        nnav_span a = nnav_attr_get(m, gr->owner_attr)->name;
+        if (a.n == 0 || a.n + 1 > k || t[k - a.n - 1] != '.' ||
+            memcmp(t + k - a.n, a.p, (size_t)a.n) != 0)
+            continue;
+        size_t head = k - (size_t)a.n - 1;
         if (gr->owner_node == NNAV_NONE ? head == 0 : node_word_eq(m, gr->owner_node, t, head))
             return g;
     }
