@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "dims.h"
 #include "nnav.h"
 #include "shape.h"
 #include "yamlout.h"
@@ -37,6 +39,52 @@ static const char *esc(nnav_span s, char *buf, size_t n)
 {
     nnav_text_escape(s.p, s.n, buf, n);
     return buf;
+}
+
+/* Columns a UTF-8 string (as escaped for a table) takes on a terminal: 0 for
+ * a combining mark, 2 for an East Asian wide or fullwidth character or an
+ * emoji, 1 otherwise. The ranges are the main blocks, not the whole of
+ * Unicode's EastAsianWidth table. */
+static int text_cols(const char *s)
+{
+    static const uint32_t marks[][2] = {{0x300, 0x36f}, {0x483, 0x489}, {0x591, 0x5bd},
+        {0x610, 0x61a}, {0x64b, 0x65f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x20d0, 0x20ff},
+        {0xfe20, 0xfe2f}};
+    static const uint32_t wide[][2] = {{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff},
+        {0x3400, 0x4dbf}, {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+        {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+        {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd}};
+    int cols = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t c = *p++;
+        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+        if (more)
+            c &= 0x3fu >> more;
+        for (; more && (*p & 0xc0) == 0x80; more--)
+            c = c << 6 | (*p++ & 0x3fu);
+        int w = 1;
+        for (size_t i = 0; i < sizeof marks / sizeof *marks && c >= 0x300; i++)
+            if (c >= marks[i][0] && c <= marks[i][1])
+                w = 0;
+        for (size_t i = 0; i < sizeof wide / sizeof *wide && c >= 0x1100; i++)
+            if (c >= wide[i][0] && c <= wide[i][1])
+                w = 2;
+        cols += w;
+    }
+    return cols;
+}
+
+/* s, then spaces up to w display columns (at least one). */
+static void put_padded(const char *s, int w)
+{
+    int pad = w - text_cols(s);
+    printf("%s%*s", s, pad > 1 ? pad : 1, "");
+}
+
+/* The plural ending for a count: "1 node", "2 nodes". */
+static const char *pl(uint64_t n)
+{
+    return n == 1 ? "" : "s";
 }
 
 static void print_bytes(uint64_t b, char *buf, size_t n)
@@ -83,6 +131,19 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
     fprintf(stderr, fmt, a);
     fprintf(stderr, "\nTry 'nnav %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
     return EXIT_USAGE;
+}
+
+/* A name the model does not have: the command line was well formed, the
+ * model is not what the user thought, so this is bad input (status 2), not
+ * a usage error; it names the model and where to look instead. */
+static int not_found(const char *cmd, const nnav_model *m, const char *what, const char *name,
+                     const char *hint)
+{
+    char a[512], p[1024];
+    nnav_text_escape_cstr(name, a, sizeof a);
+    nnav_text_escape_cstr(nnav_model_facts_get(m)->path, p, sizeof p);
+    fprintf(stderr, "nnav %s: %s: no %s named '%s'; %s\n", cmd, p, what, a, hint);
+    return EXIT_BADINPUT;
 }
 
 /* A truncated map means what was printed may be stale: say so, status 2. */
@@ -339,6 +400,7 @@ typedef struct totals {
     uint32_t init_all;
     uint64_t nodes_main, nodes_all, init_bytes, params, const_bytes;
     uint32_t undefined, warnings;
+    uint32_t bad_dims, data_warnings; /* tensors whose dims are malformed; with other warnings */
 } totals;
 
 static void compute_totals(const nnav_model *m, totals *t)
@@ -358,6 +420,10 @@ static void compute_totals(const nnav_model *m, totals *t)
         const nnav_tensor *tt = nnav_tensor_get(m, i);
         if (tt->warn)
             t->warnings++;
+        if (tt->warn & NNAV_TW_BAD_DIMS)
+            t->bad_dims++;
+        if (tt->warn & ~(uint32_t)NNAV_TW_BAD_DIMS)
+            t->data_warnings++;
         uint64_t b = nnav_tensor_present_bytes(m, i); /* what is stored, not what dims say */
         if (b == UINT64_MAX)
             b = 0;
@@ -503,7 +569,8 @@ static void print_tf_info(const nnav_model *m, FILE *out)
         fprintf(out, "%-14s %s  tags", i ? "" : "meta_graphs", t);
         for (uint32_t k = 0; k < mg->tag_count; k++)
             fprintf(out, "%s %s", k ? "," : "", esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
-        fprintf(out, ", %u functions, %u signatures\n", mg->function_count, mg->sig_count);
+        fprintf(out, ", %u function%s, %u signature%s\n", mg->function_count, pl(mg->function_count),
+               mg->sig_count, pl(mg->sig_count));
     }
     if (nnav_metagraph_count(m))
         fprintf(out, "%-14s %u\n", "signatures", nnav_signature_count(m));
@@ -709,7 +776,8 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         si((double)cost.params, par, sizeof par);
         fprintf(out, "%-14s %s MACs, %s params in the main graph", "compute", mac, par);
         if (partial)
-            fprintf(out, " (partial: %llu nodes lack shapes)", (unsigned long long)partial);
+            fprintf(out, " (partial: %llu %s shapes)", (unsigned long long)partial,
+                   partial == 1 ? "node lacks" : "nodes lack");
         if (assumed[0])
             fprintf(out, "; assumed %s", assumed);
         fprintf(out, "\n");
@@ -722,10 +790,26 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         fprintf(out, "%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
     }
     if (t.undefined)
-        fprintf(out, "%-14s %u value names used but never defined\n", "warning", t.undefined);
-    if (t.warnings)
-        fprintf(out, "%-14s %u tensors whose stored data does not match dims x dtype (see tensors)\n",
-               "warning", t.warnings);
+        fprintf(out, "%-14s %u value name%s used but never defined\n", "warning", t.undefined,
+               pl(t.undefined));
+    if (t.data_warnings)
+        fprintf(out, "%-14s %u tensor%s whose stored data does not match dims x dtype (see tensors)\n",
+               "warning", t.data_warnings, pl(t.data_warnings));
+    /* Malformed dims are named for what they are: a negative dimension, an
+     * overflowing product. The first few by name, then how many more. */
+    for (uint32_t i = 0, shown = 0; i < nnav_tensor_count(m) && t.bad_dims; i++) {
+        char why[256];
+        if (!(nnav_tensor_get(m, i)->warn & NNAV_TW_BAD_DIMS) ||
+            !nnav_tensor_dims_problem(m, i, why, sizeof why))
+            continue;
+        if (shown++ == 5) {
+            fprintf(out, "%-14s and %u more tensor%s with malformed dims (see tensors)\n", "warning",
+                   t.bad_dims - 5, pl(t.bad_dims - 5));
+            break;
+        }
+        fprintf(out, "%-14s tensor \"%s\": %s\n", "warning", esc(nnav_tensor_get(m, i)->name, a, 300),
+               why);
+    }
     sparse_warnings(m, 0, nnav_graph_count(m), NULL, 0, out);
     print_tf_info(m, out);
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
@@ -857,7 +941,8 @@ static int cmd_tree(const nnav_model *m, const opts *o)
             continue;
         }
         unsigned indent = gr->depth * 2 > 40 ? 40 : gr->depth * 2;
-        printf("%*s%s  [%s]  %u nodes", indent, "", path, own, gr->node_count);
+        printf("%*s%s  [%s]  %u node%s", indent, "", path, own, gr->node_count,
+               pl(gr->node_count));
         uint64_t below = nnav_graph_total_nodes(m, g);
         if (below != gr->node_count)
             printf(" (%llu with bodies)", (unsigned long long)below);
@@ -1147,7 +1232,8 @@ static int find_node(const nnav_model *m, const opts *o, uint32_t *out)
     if (g != NNAV_NONE) {
         *out = nnav_node_by_name(m, g, name, strlen(name));
         if (*out == NNAV_NONE)
-            return usage_error("node", "no node named '%s' in that graph", name);
+            return not_found("node", m, "node in that graph", name,
+                             "'nnav find MODEL NAME' searches every graph");
         return 0;
     }
     uint32_t found = NNAV_NONE, hits = 0;
@@ -1160,7 +1246,8 @@ static int find_node(const nnav_model *m, const opts *o, uint32_t *out)
         }
     }
     if (hits == 0)
-        return usage_error("node", "no node named '%s' (try 'nnav find')", name);
+        return not_found("node", m, "node", name,
+                         "'nnav find MODEL NAME' searches names by substring");
     if (hits > 1) {
         char p[2048];
         fprintf(stderr, "nnav node: %u graphs have a node of that name; choose one with --graph:\n",
@@ -1439,8 +1526,10 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
     nnav_span *sv = calloc(want + 1, sizeof *sv);
     nnav_values vals = {.v = v, .s = sv};
     nnav_error err;
-    char buf[1100];
+    char buf[1100], why[256];
     int rc = 0;
+    if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
+        snprintf(why, sizeof why, "the dims are malformed");
     if (!v || !sv) {
         free(v);
         free(sv);
@@ -1471,8 +1560,9 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
     } else {
         printf("    values:");
         if (vals.count == 0)
-            printf(" none%s", tt->nelems == UINT64_MAX ? " (the dims are malformed)"
-                              : vals.total ? " stored" : " (no elements)");
+            printf(" none%s%s%s", tt->nelems == UINT64_MAX ? " (" : vals.total ? " stored" :
+                   " (no elements)", tt->nelems == UINT64_MAX ? why : "",
+                   tt->nelems == UINT64_MAX ? ")" : "");
         for (size_t i = 0; i < vals.count; i++) {
             if (tt->dtype == 8)
                 printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
@@ -1539,8 +1629,9 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     int vrc = 0;
     if (o->name && nr == 0) {
         free(rows);
-        return usage_error("tensors", "no initializer named '%s' (try --all or --constants)",
-                           o->name);
+        return not_found("tensors", m, "initializer", o->name,
+                         "--all looks in every graph, --constants at Constant nodes too, "
+                         "'nnav find MODEL NAME' everywhere");
     }
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
@@ -1640,7 +1731,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     print_bytes(total, by, sizeof by);
     human(total, sh, sizeof sh);
     print_bytes(params, st, sizeof st);
-    printf("%zu tensors, %s bytes (%s), %s parameters\n", nr, by, sh, st);
+    printf("%zu tensor%s, %s byte%s (%s), %s parameter%s\n", nr, pl(nr), by, pl(total), sh, st,
+           pl(params));
     free(rows);
     return vrc;
 }
@@ -1915,9 +2007,9 @@ static int cmd_shapes(const nnav_model *m, const opts *o)
             nnav_yw_map_end(&w);
             continue;
         }
-        printf("%llu values: %llu typed, %llu with a rank, %llu fully shaped; %llu from the file "
+        printf("%llu value%s: %llu typed, %llu with a rank, %llu fully shaped; %llu from the file "
                "only, %llu inferred, %llu agree, %llu DISAGREE, %llu unknown\n",
-               (unsigned long long)st.values, (unsigned long long)st.typed,
+               (unsigned long long)st.values, pl(st.values), (unsigned long long)st.typed,
                (unsigned long long)st.shaped, (unsigned long long)st.full,
                (unsigned long long)st.file, (unsigned long long)st.inferred,
                (unsigned long long)st.agree, (unsigned long long)st.disagree,
@@ -1993,10 +2085,12 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             continue;
         }
         cost_text(&tot, line, sizeof line);
-        printf("%sgraph %s: %u nodes, %s\n", g == first ? "" : "\n", path, gr->node_count, line);
+        printf("%sgraph %s: %u node%s, %s\n", g == first ? "" : "\n", path, gr->node_count,
+               pl(gr->node_count), line);
         if (partial)
-            printf("  %llu of %u nodes have partial costs: their shapes are not all known\n",
-                   (unsigned long long)partial, gr->node_count);
+            printf("  %llu of %u node%s %s partial costs: their shapes are not all known\n",
+                   (unsigned long long)partial, gr->node_count, pl(gr->node_count),
+                   partial == 1 ? "has" : "have");
         if (nops)
             printf("  %-28s %7s %11s %11s %11s\n", "op type", "count", "MACs", "FLOPs", "params");
         for (size_t i = 0; i < nops; i++) {
@@ -2007,8 +2101,19 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                    (unsigned long long)ops[i].count, a, b, c);
         }
         if (o->list_nodes && gr->node_count) {
-            printf("  %6s  %-20s %-28s %11s %11s %11s %11s\n", "index", "op type", "name", "MACs",
-                   "FLOPs", "params", "out");
+            /* The op type and name columns as wide as their widest entry. */
+            int wop = 20, wnm = 28;
+            for (uint32_t i = 0; i < gr->node_count; i++) {
+                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+                int k = text_cols(op_name(m, gr->node_first + i, opb, sizeof opb));
+                wop = k > wop ? k : wop;
+                k = nd->name.n ? text_cols(esc(nd->name, nm, sizeof nm)) : 1;
+                wnm = k > wnm ? k : wnm;
+            }
+            printf("  %6s  ", "index");
+            put_padded("op type", wop + 1);
+            put_padded("name", wnm + 1);
+            printf("%11s %11s %11s %11s\n", "MACs", "FLOPs", "params", "out");
             for (uint32_t i = 0; i < gr->node_count; i++) {
                 const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
                 const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
@@ -2016,9 +2121,10 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                 si(nc->flops, b, sizeof b);
                 si((double)nc->params, c, sizeof c);
                 human(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
-                printf("  %6u  %-20s %-28s %11s %11s %11s %11s%s\n", i,
-                       op_name(m, gr->node_first + i, opb, sizeof opb), nd->name.n ? esc(nd->name, nm, sizeof nm) : "-",
-                       a, b, c, d, nc->known ? "" : "  partial");
+                printf("  %6u  ", i);
+                put_padded(op_name(m, gr->node_first + i, opb, sizeof opb), wop + 1);
+                put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wnm + 1);
+                printf("%11s %11s %11s %11s%s\n", a, b, c, d, nc->known ? "" : "  partial");
             }
         }
         free(ops);
@@ -2097,8 +2203,9 @@ static int cmd_check(const nnav_model *m, const opts *o)
     }
     uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
     if (!o->yaml && rc == 0) {
-        printf("%llu values checked: %llu where the file's type agrees with the inferred one, "
-               "%llu where it disagrees\n", (unsigned long long)checked, (unsigned long long)agree,
+        printf("%llu value%s checked: %llu where the file's type agrees with the inferred one, "
+               "%llu where it disagrees\n", (unsigned long long)checked, pl(checked),
+               (unsigned long long)agree,
                (unsigned long long)bad);
     }
     rc = typed_run_end(&t, &w, o, rc);
@@ -2146,6 +2253,10 @@ static int cmd_find(const nnav_model *m, const opts *o)
         }
         nnav_yw_seq(&w);
     }
+    /* Tables take two passes: the first measures the name and detail columns
+     * (in display columns), the second prints them padded to the widest. */
+    int wname = 40, wextra = 24;
+    for (int pass = o->yaml; pass < 2; pass++)
     for (size_t i = 0; i < n; i++) {
         nnav_span name;
         nnav_graph_path(m, h[i].graph, path, sizeof path);
@@ -2177,7 +2288,15 @@ static int cmd_find(const nnav_model *m, const opts *o)
             snprintf(nm, sizeof nm, "#%u", nnav_node_index(m, h[i].id));
         else
             esc(name, nm, sizeof nm);
-        printf("%-12s %-40s %-24s %s\n", hit_kind(h[i].kind), nm, extra, path);
+        if (pass == 0) {
+            wname = text_cols(nm) > wname ? text_cols(nm) : wname;
+            wextra = text_cols(extra) > wextra ? text_cols(extra) : wextra;
+            continue;
+        }
+        printf("%-12s ", hit_kind(h[i].kind));
+        put_padded(nm, wname + 1);
+        put_padded(extra, wextra + 1);
+        printf("%s\n", path);
     }
     nnav_search_free(s);
     if (o->yaml) {
@@ -2224,6 +2343,20 @@ static void free_list(name_list *l)
     free(l->copy);
 }
 
+/* The format a file name asks for by its extension (any case): .onnx, or
+ * .yaml/.yml; -1 for any other name. */
+static int format_of_name(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return -1;
+    if (!strcasecmp(dot, ".onnx"))
+        return NNAV_EXPORT_ONNX;
+    if (!strcasecmp(dot, ".yaml") || !strcasecmp(dot, ".yml"))
+        return NNAV_EXPORT_YAML;
+    return -1;
+}
+
 static int cmd_export(const nnav_model *m, const opts *o)
 {
     nnav_selection sel;
@@ -2233,8 +2366,16 @@ static int cmd_export(const nnav_model *m, const opts *o)
     nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0, NULL};
     if (o->format && strcmp(o->format, "yaml") && strcmp(o->format, "onnx"))
         return usage_error("export", "--format takes yaml or onnx, not '%s'", o->format);
-    if (o->format && !strcmp(o->format, "onnx"))
-        eo.format = NNAV_EXPORT_ONNX;
+    /* The output file's extension names its format; --format, when given,
+     * must agree with it (a .onnx file holding YAML is worse than an error). */
+    int by_name = o->out ? format_of_name(o->out) : -1;
+    int asked = !o->format ? -1 : strcmp(o->format, "onnx") ? NNAV_EXPORT_YAML : NNAV_EXPORT_ONNX;
+    if (asked >= 0 && by_name >= 0 && asked != by_name)
+        return usage_error("export", by_name == NNAV_EXPORT_ONNX ?
+                           "--format yaml contradicts the .onnx name of '%s' (drop --format, "
+                           "or name a .yaml file)" : "--format onnx contradicts the .yaml name "
+                           "of '%s' (drop --format, or name a .onnx file)", o->out);
+    eo.format = asked >= 0 ? asked : by_name >= 0 ? by_name : NNAV_EXPORT_YAML;
     if (o->max_values >= 0)
         eo.max_values = (uint64_t)o->max_values;
     if (o->external && strcmp(o->external, "inline") && strcmp(o->external, "keep"))
@@ -2294,7 +2435,9 @@ static int cmd_export(const nnav_model *m, const opts *o)
         char p[2048], b[64];
         nnav_text_escape_cstr(o->out, p, sizeof p);
         print_bytes(bytes, b, sizeof b);
-        fprintf(stderr, "nnav export: wrote %s (%s bytes, %zu nodes)\n", p, b, sel.n_nodes);
+        fprintf(stderr, "nnav export: wrote %s to %s (%s byte%s, %zu node%s)\n",
+                eo.format == NNAV_EXPORT_ONNX ? "ONNX" : "YAML", p, b, pl(bytes), sel.n_nodes,
+                pl(sel.n_nodes));
     }
     nnav_selection_free(&sel);
     return 0;
@@ -2360,7 +2503,8 @@ static const command commands[] = {
      "  --outputs C,D      ...and compute these (every node needed is taken)\n"
      "  --node NAME        a node and its neighbours...\n"
      "  --depth N          ...N steps up and down (default 1)\n"
-     "  --format yaml|onnx output format (default yaml)\n"
+     "  --format yaml|onnx output format; by default the one -o FILE's extension names\n"
+     "                     (.onnx, .yaml or .yml), else yaml; a contradiction is an error\n"
      "  -o, --output FILE  write FILE (safely: temporary file, then rename)\n"
      "  --max-values N     YAML: write values of tensors of at most N elements (default 16)\n"
      "  --binary           YAML: also raw bytes as !!binary base64\n"
@@ -2380,17 +2524,39 @@ void nnav_cli_usage(FILE *f)
         snprintf(head, sizeof head, "%s MODEL%s", commands[i].name, commands[i].args);
         fprintf(f, "  %-22s %s\n", head, commands[i].help);
     }
+    fprintf(f, "  %-22s %s\n", "help [COMMAND]", "This help, or a command's options.");
     fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
                "(SavedModel, MetaGraphDef or GraphDef; told apart by content).\n"
-               "Exit status: 0 ok, 1 usage error, 2 bad input (for check: a file whose\n"
+               "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
+               "a node or initializer name the model does not have; for check: a file whose\n"
                "recorded types contradict its operators).\n"
-               "'nnav COMMAND --help' shows a command's options; see also nnav(1).\n"
+               "'nnav help COMMAND' (or 'nnav COMMAND --help') shows a command's options;\n"
+               "see also nnav(1).\n"
                "  -h, --help       this help\n"
                "  -V, --version    print the version\n");
 }
 
+/* nnav help [COMMAND]: the same as nnav --help and nnav COMMAND --help. */
+static int help_command(int argc, char **argv)
+{
+    if (argc == 2) {
+        nnav_cli_usage(stdout);
+        return 0;
+    }
+    if (argc > 3)
+        return usage_error(NULL, "help takes at most one command name%s", NULL);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[2], commands[i].name)) {
+            char *args[] = {argv[0], argv[2], "--help", NULL};
+            return nnav_cli_run(3, args);
+        }
+    return usage_error(NULL, "help: no command named '%s'", argv[2]);
+}
+
 int nnav_cli_is_command(const char *s)
 {
+    if (!strcmp(s, "help"))
+        return 1;
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(s, commands[i].name))
             return 1;
@@ -2400,6 +2566,8 @@ int nnav_cli_is_command(const char *s)
 int nnav_cli_run(int argc, char **argv)
 {
     const command *cmd = NULL;
+    if (!strcmp(argv[1], "help"))
+        return help_command(argc, argv);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(argv[1], commands[i].name))
             cmd = &commands[i];

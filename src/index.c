@@ -144,7 +144,7 @@ static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, u
     uint32_t id = htab_find(m, &m->value_tab, value_key, graph, name.p, name.n, &slot, &tag);
     if (id != NNAV_NONE) {
         nnav_value *v = &m->values.v[id];
-        /* IR < 4 lists initialisers as inputs too: the initialiser is the
+        /* IR < 4 lists initializers as inputs too: the initializer is the
          * more telling producer, and the input flag remembers the listing. */
         if (kind == NNAV_VAL_INPUT)
             v->is_input = 1;
@@ -367,7 +367,7 @@ static int link_functions(nnav_model *m)
 
 int nnav_index_link(nnav_model *m, nnav_error *err)
 {
-    /* Values are defined by inputs, initialisers and node outputs; undefined
+    /* Values are defined by inputs, initializers and node outputs; undefined
      * uses add a few more, so size for all definitions plus slack. */
     uint64_t outs = 0;
     for (uint32_t n = 0; n < m->nodes.n; n++)
@@ -386,7 +386,7 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
     }
     if (htab_init(&m->value_tab, guess))
         goto oom;
-    /* Definitions, graph by graph: inputs, initialisers, sparse, node outputs. */
+    /* Definitions, graph by graph: inputs, initializers, sparse, node outputs. */
     for (uint32_t g = 0; g < m->graphs.n; g++) {
         const nnav_graph *gr = &m->graphs.v[g];
         uint32_t id;
@@ -1473,7 +1473,7 @@ int nnav_search_step(nnav_search *s, uint64_t budget)
         i -= m->nodes.n;
         if (i < m->values.n) {
             const nnav_value *v = &m->values.v[i];
-            /* Initialisers are reported as such below. */
+            /* Initializers are reported as such below. */
             if (v->kind != NNAV_VAL_INITIALIZER && ci_contains(s, v->name) &&
                 add_hit(s, NNAV_HIT_VALUE, (uint32_t)i, v->graph))
                 return -1;

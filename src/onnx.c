@@ -761,7 +761,7 @@ static int walk_graph(walker *w, uint32_t gid)
     m->graphs.v[gid].init_first = m->tensors.n;
     m->graphs.v[gid].sparse_first = m->sparse.n;
     uint32_t nparts = gid == 0 ? 1 + m->main_parts.n : 1;
-    /* Pass -1 takes the initialisers alone, so they form one range of tensor
+    /* Pass -1 takes the initializers alone, so they form one range of tensor
      * ids (attribute tensors and sparse parts come in pass 0). */
     for (pass = -1; pass < 4; pass++) {
         if (pass > 0)

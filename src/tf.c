@@ -1290,7 +1290,7 @@ fail:
 }
 
 /* One attr: a map entry (key, AttrValue) of a node (node != NNAV_NONE) or of
- * a function. `init_name`: a Const's value tensor is an initialiser by that
+ * a function. `init_name`: a Const's value tensor is an initializer by that
  * name (p == NULL: not a Const). */
 static int walk_attr(tfw *w, uint32_t graph, uint32_t node, nnav_span entry, nnav_span init_name)
 {
@@ -2209,8 +2209,8 @@ static int new_graph(tfw *w, uint8_t kind, nnav_span s, uint32_t *id)
     return 0;
 }
 
-/* Initialisers (Const values, variables) first among a graph's tensors,
- * attribute tensors after, as the index wants one run of initialisers. */
+/* Initializers (Const values, variables) first among a graph's tensors,
+ * attribute tensors after, as the index wants one run of initializers. */
 static int order_tensors(tfw *w, uint32_t gid, uint32_t tfirst, uint32_t afirst)
 {
     nnav_model *m = w->m;

@@ -14,7 +14,7 @@
  *  - types: every type the index knows is an ONNX TypeProto, so the reader
  *    writes small TypeProto messages (dtype + shape) into its arena.
  *  - Const nodes' `value` tensors and the checkpoint's variables are the
- *    graph's initialisers; other tensor attrs are attribute tensors.
+ *    graph's initializers; other tensor attrs are attribute tensors.
  * Names made here (output names, variable keys out of compressed blocks) live
  * in the reader's arena until the model is closed. */
 #ifndef NNAV_TF_H
@@ -69,7 +69,7 @@ int nnav_tf_warn(nnav_model *m, const char *fmt, ...) __attribute__((format(prin
 int32_t nnav_tf_dtype(uint64_t tf_dtype);
 
 /* The variables of a SavedModel: read DIR/variables/variables.index (absent is
- * no error) and append one tensor per entry to graph `graph`'s initialisers. */
+ * no error) and append one tensor per entry to graph `graph`'s initializers. */
 int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err);
 /* Snappy decompression into a buffer of exactly `out_n` bytes (the length the
  * stream declares, read with nnav_tf_snappy_length). 0 ok, -1 malformed. */

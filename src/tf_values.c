@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dims.h"
 #include "dtype.h"
 #include "sbuf.h"
 #include "tf.h"
@@ -566,7 +567,10 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         return -1;
     }
     if (tt->nelems == UINT64_MAX) {
-        nnav_err_set(err, where, in_map, "tensor has a malformed shape (negative or overflowing dims)");
+        char why[256];
+        if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
+            snprintf(why, sizeof why, "negative or overflowing dims");
+        nnav_err_set(err, where, in_map, "tensor has a malformed shape: %s", why);
         return -1;
     }
     unsigned comps = nnav_dtype_components(tt->dtype);

@@ -1,6 +1,6 @@
 /* tfacts.h - what one initializer is, as every face shows it.
  *
- * `nnav tensors` and the explorer's initialiser and detail panes describe a
+ * `nnav tensors` and the explorer's initializer and detail panes describe a
  * tensor by the same facts: element type, shape, storage, bytes and the graph
  * value whose consumers use it. They differ for a sparse initializer, whose
  * values tensor is not the tensor the graph sees: its shape is the declared

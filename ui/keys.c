@@ -11,6 +11,15 @@ static const struct request_info table[] = {
 };
 #define NREQ (sizeof table / sizeof table[0])
 
+/* The mouse binds no key but is listed with them, in the help and in
+ * KEYS.md (and from there the man page), after the requests. */
+static const char *const mouse[][2] = {
+    {"click", "Focus the pane under the pointer and select the row (a node box in the graph view)"},
+    {"double-click", "Act as Enter on the row clicked"},
+    {"wheel", "Scroll the pane under the pointer a line at a time"},
+};
+#define NMOUSE (sizeof mouse / sizeof mouse[0])
+
 const struct request_info *keys_table(size_t *count)
 {
     *count = NREQ;
@@ -94,16 +103,20 @@ static size_t help_walk(int width, size_t want, char *buf, size_t n)
     if (textw < 12)
         textw = 12;
 #define EMIT(...) do { if (line == want && n) snprintf(buf, n, __VA_ARGS__); line++; } while (0)
-    for (size_t i = 0; i < NREQ; i++) {
-        if (!group || strcmp(group, table[i].group) != 0) {
+    for (size_t i = 0; i < NREQ + NMOUSE; i++) {
+        const char *g = i < NREQ ? table[i].group : "Mouse";
+        if (!group || strcmp(group, g) != 0) {
             if (group)
                 EMIT("%s", "");
-            group = table[i].group;
+            group = g;
             EMIT("%s", group);
         }
         char keys[64];
-        keys_list(table[i].req, keys, sizeof keys);
-        const char *h = table[i].help;
+        if (i < NREQ)
+            keys_list(table[i].req, keys, sizeof keys);
+        else
+            snprintf(keys, sizeof keys, "%s", mouse[i - NREQ][0]);
+        const char *h = i < NREQ ? table[i].help : mouse[i - NREQ][1];
         int first = 1;
         while (*h || first) {
             size_t len = strlen(h), cut = len;
@@ -159,6 +172,9 @@ void keys_write_markdown(FILE *f)
         }
         fprintf(f, "| `%s` | %s | %s |\n", esc, table[i].name, table[i].help);
     }
+    fprintf(f, "| **Mouse** | | |\n");
+    for (size_t i = 0; i < NMOUSE; i++)
+        fprintf(f, "| `%s` | | %s |\n", mouse[i][0], mouse[i][1]);
     /* Keys read by the prompt line and the overlays, not requests: they only
      * mean something while those are open. */
     fprintf(f, "\nInside the `/`, `:` and `f` prompt line: typing edits (search updates as you "
@@ -171,7 +187,5 @@ void keys_write_markdown(FILE *f)
                "show a mark after their index and their count in the status line; marks stay "
                "in one graph. In the help and the consumer pick list: "
                "the move keys scroll, `Enter` picks, `Esc` or `q` closes. `Esc` also leaves the "
-               "graph view. Mouse: a click focuses a pane and selects the row (a graph-view "
-               "box), a double click acts as `Enter`, the wheel scrolls the pane under the "
-               "pointer.\n");
+               "graph view.\n");
 }

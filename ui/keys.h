@@ -33,13 +33,13 @@
     REQ(BACK,        "back",         "Jump", "Back to the previous place", KEY_BACKSPACE, 127, CTL('h'), CTL('o')) \
     REQ(FORWARD,     "forward",      "Jump", "Forward again", ']', 0, 0, 0) \
     REQ(GOTO,        "goto",         "Jump", "Go to a node index, node name or graph path (/NODE/ATTR, @FUNC)", ':', 0, 0, 0) \
-    REQ(SEARCH,      "search",       "Search", "Search names, op types, values and initialisers in all graphs (op:TYPE for an op type)", '/', 0, 0, 0) \
+    REQ(SEARCH,      "search",       "Search", "Search names, op types, values and initializers in all graphs (op:TYPE for an op type)", '/', 0, 0, 0) \
     REQ(SEARCH_NEXT, "search-next",  "Search", "Next search hit", 'n', 0, 0, 0) \
     REQ(SEARCH_PREV, "search-prev",  "Search", "Previous search hit", 'N', 0, 0, 0) \
     REQ(FILTER,      "filter",       "Nodes", "Show only nodes of one op type (empty clears)", 'f', 0, 0, 0) \
     REQ(TYPES,       "types",        "Nodes", "Show or hide inferred types: the first output's type and shape in the node list, each input's and output's type and where it comes from (file, inferred, agree, DISAGREE, unknown and why) and the node's cost in the detail, the graph's MACs and params in the header. On at start; a model over 200,000 nodes opens without them and infers them at the first T", 'T', 0, 0, 0) \
-    REQ(SORT,        "sort",         "Initialisers", "Sort initialisers by size (largest first) or by name", 's', 0, 0, 0) \
-    REQ(STATS,       "stats",        "Initialisers", "Compute min/max/mean of the selected tensor", 'm', 0, 0, 0) \
+    REQ(SORT,        "sort",         "Initializers", "Sort initializers by size (largest first) or by name", 's', 0, 0, 0) \
+    REQ(STATS,       "stats",        "Initializers", "Compute min/max/mean of the selected tensor", 'm', 0, 0, 0) \
     REQ(GRAPH_VIEW,  "graph-view",   "Graph view", "Draw the selected node's neighbourhood instead of the node list", 'v', 0, 0, 0) \
     REQ(DEPTH_MORE,  "depth-more",   "Graph view", "Show one more level of producers and consumers", '+', '=', 0, 0) \
     REQ(DEPTH_LESS,  "depth-less",   "Graph view", "Show one level less", '-', 0, 0, 0) \

@@ -2,7 +2,7 @@
  *
  * Row 0 is the header, the last row the status line. Between them, two bands:
  * the subgraph tree and the node list (or the graph view) on top, detail and
- * initialisers below. Every pane keeps a title row; sizes grow with the
+ * initializers below. Every pane keeps a title row; sizes grow with the
  * terminal. The graph view takes a taller top band, since boxes need rows.
  */
 #ifndef NNAV_UI_LAYOUT_H

@@ -1,4 +1,4 @@
-/* pane_tensors.c - initialiser sizes of the selected graph, ncdu style:
+/* pane_tensors.c - initializer sizes of the selected graph, ncdu style:
  * size, share of the total, a bar, name, dtype[shape] and storage. Sorted by
  * size (largest first) or by name; the cursor's tensor fills the detail pane
  * with its consumers. Each row's facts come from tfacts.h, as `nnav tensors`
@@ -186,7 +186,7 @@ static int tensors_request(ui *u, pane *p, enum request r)
         p->top = p->cur = 0;
         if (keep != NNAV_NONE)
             tensors_reveal(u, p, keep);
-        ui_message(u, 0, "initialisers sorted by %s", s->sort == SORT_SIZE ? "size" : "name");
+        ui_message(u, 0, "initializers sorted by %s", s->sort == SORT_SIZE ? "size" : "name");
         return 1;
     }
     case REQ_STATS:
@@ -220,7 +220,7 @@ static int tensors_here(ui *u, pane *p, place *out)
 }
 
 const pane_ops pane_tensors_ops = {
-    .name = "Initialisers",
+    .name = "Initializers",
     .open = tensors_open,
     .close = tensors_close,
     .title = tensors_title,

@@ -1,4 +1,4 @@
-/* sizebar.h - ncdu-style size columns for the initialiser pane (no curses). */
+/* sizebar.h - ncdu-style size columns for the initializer pane (no curses). */
 #ifndef NNAV_UI_SIZEBAR_H
 #define NNAV_UI_SIZEBAR_H
 

@@ -82,7 +82,7 @@ struct ui {
     pane gpane;          /* the graph view, shown in the node list's place */
     int graph_view;
     int focus;           /* pane_id */
-    uint32_t graph;      /* the graph in the node list and initialiser panes */
+    uint32_t graph;      /* the graph in the node list and initializer panes */
     history hist;
     char msg[512];       /* status message, escaped text */
     int msg_role;
@@ -132,7 +132,7 @@ void ui_set_graph(ui *u, uint32_t g);
 place ui_place_node(ui *u, uint32_t node);
 place ui_place_tensor(ui *u, uint32_t t);
 place ui_place_graph(ui *u, uint32_t g);
-/* Where a value comes from: its producer node, initialiser, or the value itself. */
+/* Where a value comes from: its producer node, initializer, or the value itself. */
 place ui_place_value(ui *u, uint32_t v);
 /* Enter on an output: jump to its only consumer or offer the list. */
 void ui_pick_consumers(ui *u, uint32_t value);

@@ -48,10 +48,33 @@ else
 fi
 
 if [ -f "$NNAV_SRC/ui/KEYS.md" ]; then
+    # The explorer's keys in nnav(1) are the key table's, both ways: every key
+    # (and mouse action) of ui/KEYS.md, generated from NNAV_REQUESTS, is the
+    # tag of an entry in EXPLORER, and every tag there is one of them. A tag
+    # line is the one after .TP; its bold words are keys (".BR Up \", \" k").
     # "| `Up, k` | move-up | ..." -> Up k
-    for key in $(grep -o '^| `[^`]*`' "$NNAV_SRC/ui/KEYS.md" | sed 's/^| `//; s/`$//; s/,/ /g'); do
-        case "$key" in C-m|KP-Enter|DEL|C-h) continue ;; esac  # synonyms the man page folds
-        grep -qF -- "$key" "$plain" || fail "man page lacks key $key"
+    grep -o '^| `[^`]*`' "$NNAV_SRC/ui/KEYS.md" | sed 's/^| `//; s/`$//; s/, /\n/g' |
+        grep -vxE 'C-m|KP-Enter|DEL|C-h' | sort -u > "$NNAV_TMP/keys_table"  # synonyms the man page folds
+    sed -n '/^\.SH EXPLORER/,/^\.SH /p' "$MAN" | awk '
+        prev == ".TP" {
+            line = $0; gsub(/\\-/, "-", line); gsub(/\\e/, "\\", line)
+            n = 0; rest = line; sub(/^\.[A-Z]+ */, "", rest)
+            macro = substr(line, 2, index(line " ", " ") - 2)
+            while (length(rest)) {   # roff words: "quoted" or bare
+                if (substr(rest, 1, 1) == "\"") { e = index(substr(rest, 2), "\""); w = substr(rest, 2, e - 1); rest = substr(rest, e + 2) }
+                else { e = index(rest " ", " "); w = substr(rest, 1, e - 1); rest = substr(rest, e) }
+                sub(/^ +/, "", rest); n++
+                bold = macro == "B" || (macro == "BR" && n % 2 == 1) || (macro == "RB" && n % 2 == 0)
+                if (bold) print w
+            }
+        }
+        { prev = $0 }' | sort -u > "$NNAV_TMP/keys_man"
+    CHECKS=$((CHECKS + 1))
+    for key in $(comm -23 "$NNAV_TMP/keys_table" "$NNAV_TMP/keys_man"); do
+        fail "nnav(1) EXPLORER has no entry for key $key (ui/keys.h)"
+    done
+    for key in $(comm -13 "$NNAV_TMP/keys_table" "$NNAV_TMP/keys_man"); do
+        fail "nnav(1) EXPLORER lists key $key, which the key table (ui/keys.h) does not bind"
     done
 fi
 finish

@@ -194,7 +194,7 @@ PY
     grep -qE '^y +float32\[N,4,6,6\] +inferred$' "$OUT" || fail "a symbolic batch stays symbolic: $(grep '^y ' "$OUT")"
     # 4 x 6 x 6 outputs x 3 x 3 x 3 = 3,888 MACs per batch item.
     expect_status 0 "$NNAV_BIN" cost "$T/sym.onnx"
-    grep -q '^graph /: 1 nodes, 3.89 k MACs' "$OUT" || fail "N taken as 1: $(head -1 "$OUT")"
+    grep -q '^graph /: 1 node, 3.89 k MACs' "$OUT" || fail "N taken as 1: $(head -1 "$OUT")"
     grep -q '^assumed (named dims in costs; --dim NAME=N sets them): N=1$' "$OUT" || fail "assumed N=1 said: $(tail -1 "$OUT")"
     expect_status 0 "$NNAV_BIN" cost "$T/sym.onnx" --dim N=8 --yaml
     if [ -n "$py" ]; then

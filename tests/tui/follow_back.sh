@@ -29,7 +29,7 @@ keys C-o
 wait_for "name relu1"
 pass "back (Backspace, C-o) and forward (])"
 
-# input 1 of conv1 is an initialiser: Enter shows it among the initialisers
+# input 1 of conv1 is an initializer: Enter shows it among the initializers
 keys BTab
 wait_for "node 2/11"
 keys k
@@ -40,7 +40,7 @@ expect_line "1 conv1.weight" "initializer"
 keys Enter
 wait_for "tensor conv1.weight"
 wait_for "tensor 2/9"
-pass "Enter on a weight input shows the initialiser"
+pass "Enter on a weight input shows the initializer"
 quit_clean
 
 start 100 30 "$NNAV_SAMPLES/control_flow.onnx"

@@ -18,11 +18,11 @@ wait_for "node 5/11"
 wait_for "name cast_var"
 mouse 3 30 6      # ... and release
 pass "click selects a node"
-mouse 0 50 16     # initialiser pane, fourth row
+mouse 0 50 16     # initializer pane, fourth row
 wait_for "tensor 4/9"
 wait_for "tensor bn2.bias"
 mouse 3 50 16
-pass "click focuses the initialiser pane"
+pass "click focuses the initializer pane"
 mouse 65 30 6
 wait_for "Nodes  main  8/11"
 mouse 64 30 6

@@ -8,11 +8,11 @@ wait_ready
 [ "$(screen | wc -l)" -eq 24 ] || fail "not 24 rows"
 
 tm resize-window -t "$TUI_S" -x 60 -y 20
-wait_for "Initialisers"
+wait_for "Initializers"
 sleep 0.2
 s=$(screen)
 [ "$(printf '%s\n' "$s" | wc -l)" -eq 20 ] || fail "not 20 rows after resize"
-for want in Graphs Nodes Detail Initialisers "?:help"; do
+for want in Graphs Nodes Detail Initializers "?:help"; do
     printf '%s\n' "$s" | grep -qF "$want" || fail "missing '$want' at 60x20"
 done
 while IFS= read -r line; do

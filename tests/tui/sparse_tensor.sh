@@ -22,11 +22,11 @@ start 200 36 "$model"
 wait_ready
 keys Tab Tab
 wait_for "tensor sparse_w"
-# The initialiser pane's row: bytes, name, shape and storage as the CLI says.
-r=$(screen | grep -F "Initialisers" -A1 | tail -1)
+# The initializer pane's row: bytes, name, shape and storage as the CLI says.
+r=$(screen | grep -F "Initializers" -A1 | tail -1)
 case "$r" in *" $cbytes B "*"sparse_w  $cshape  $cstore"*) ;;
-    *) fail "the initialiser row differs from the CLI's ($cshape, $cbytes B, $cstore): $r";; esac
-expect_line "Initialisers" "total $cbytes B"
+    *) fail "the initializer row differs from the CLI's ($cshape, $cbytes B, $cstore): $r";; esac
+expect_line "Initializers" "total $cbytes B"
 # The detail: the same shape, storage and bytes, and the consumer.
 wait_for "type     $cshape  (12 elements)"
 wait_for "storage  $cstore"

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The initialiser pane: sizes with share and bar, largest first; s sorts by
+# The initializer pane: sizes with share and bar, largest first; s sorts by
 # name and back; the cursor's tensor shows its consumers; m computes stats.
 . "$(dirname "$0")/tmux.bash"
 
 start 100 30 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
-expect_line "Initialisers" "9  total 21.5 KiB  by size"
+expect_line "Initializers" "9  total 21.5 KiB  by size"
 keys Tab Tab
 wait_for "tensor 1/9"
-first=$(screen | grep -F "Initialisers" -A1 | tail -1)
+first=$(screen | grep -F "Initializers" -A1 | tail -1)
 case "$first" in *"18.0 KiB"*"83.8%"*conv2.weight*) ;; *) fail "largest is not first: $first";; esac
-second=$(screen | grep -F "Initialisers" -A2 | tail -1)
+second=$(screen | grep -F "Initializers" -A2 | tail -1)
 case "$second" in *"1.7 KiB"*conv1.weight*) ;; *) fail "second largest is not second: $second";; esac
 wait_for "tensor conv2.weight"
 wait_for "float32[32,16,3,3]"
@@ -20,7 +20,7 @@ pass "largest first, with share; detail shows the consumer"
 
 keys s
 wait_for "by name"
-first=$(screen | grep -F "Initialisers" -A1 | tail -1)
+first=$(screen | grep -F "Initializers" -A1 | tail -1)
 case "$first" in *bn2.bias*) ;; *) fail "by name: bn2.bias is not first: $first";; esac
 wait_for "tensor conv2.weight"   # the cursor stays on conv2.weight ...
 keys k

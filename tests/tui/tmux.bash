@@ -97,7 +97,7 @@ wait_ready() {
     wait_for "Graphs"
     wait_for "Nodes"
     wait_for "Detail"
-    wait_for "Initialisers"
+    wait_for "Initializers"
     wait_for "?:help"
 }
 
@@ -110,7 +110,7 @@ terminal_clean() {
     [ "$alt" = 0 ] || fail "still on the alternate screen after quitting"
     [ "$cur" = 1 ] || fail "the cursor is still hidden after quitting"
     [ "$mouse" = 0 ] || fail "mouse reporting still on after quitting"
-    no_text "Initialisers"
+    no_text "Initializers"
 }
 
 # quit_clean: q ends nnav with status 0 and hands back a normal terminal.

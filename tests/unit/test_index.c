@@ -212,7 +212,7 @@ static void test_cnn_counts(void **state)
         assert_int_equal(nnav_node_index(m, g->node_first + i), i);
         assert_int_equal(tu_node(m, 0, names[i]), g->node_first + i);
     }
-    /* bn2 reads five values: one node output, four initialisers... */
+    /* bn2 reads five values: one node output, four initializers... */
     uint32_t bn2 = tu_node(m, 0, "bn2");
     assert_int_equal(nnav_node_get(m, bn2)->in_count, 5);
     const nnav_value *v = nnav_value_get(m, input_value(m, bn2, 0));
@@ -529,7 +529,7 @@ static void test_control_flow_function_and_sparse(void **state)
     const nnav_node *leaky = nnav_node_get(m, tu_node(m, f->graph, "fn_leaky"));
     tu_assert_span(nnav_attr_get(m, leaky->attr_first)->ref_attr_name, "alpha");
 
-    /* The sparse initialiser: 3x4 dense, three values at 1, 6, 10. */
+    /* The sparse initializer: 3x4 dense, three values at 1, 6, 10. */
     const nnav_sparse *sp = nnav_sparse_get(m, 0);
     assert_int_equal(sp->graph, 0);
     assert_int_equal(sp->ndims, 2);
@@ -652,7 +652,7 @@ static void test_search(void **state)
     assert_int_equal(h.n, 4);
     assert_int_equal(h.by_kind[NNAV_HIT_NODE_NAME], 2);
     assert_int_equal(h.by_kind[NNAV_HIT_VALUE], 2);
-    /* Initialisers are reported once, as initialisers: bn2.scale/bias/mean/var_fp16,
+    /* Initializers are reported once, as initializers: bn2.scale/bias/mean/var_fp16,
      * and the Cast's output bn2.var as a value. */
     h = search_all(m, "bN2.");
     assert_int_equal(h.by_kind[NNAV_HIT_INITIALIZER], 4);
@@ -683,7 +683,7 @@ static void test_search(void **state)
     size_t n;
     const nnav_hit *hv = nnav_search_hits(s, &n);
     assert_int_equal(n, search_all(m, "conv").n);
-    assert_int_equal(n, 7); /* conv1, conv2; conv1_out, conv2_out; 3 initialisers */
+    assert_int_equal(n, 7); /* conv1, conv2; conv1_out, conv2_out; 3 initializers */
     assert_int_equal(hv[0].kind, NNAV_HIT_NODE_NAME);
     tu_assert_span(nnav_node_get(m, hv[0].id)->name, "conv1");
     /* Finished is finished. */
@@ -1231,7 +1231,7 @@ static void test_unknown_fields(void **state)
 }
 
 /* Functions that share a name across domains, an overload, training graphs,
- * shadowing in a body and IR 3 initialisers listed as inputs. */
+ * shadowing in a body and IR 3 initializers listed as inputs. */
 static void fn_pb(tu_pb *model, const char *domain, const char *name, const char *overload,
                   const char *op)
 {
@@ -1251,7 +1251,7 @@ static void test_functions_training_scopes(void **state)
 {
     (void)state;
     tu_pb model = {0}, graph = {0}, node = {0}, body = {0}, attr = {0}, ti = {0}, tg = {0};
-    /* main: IR 3 style input "w" that is also an initialiser; k = Const();
+    /* main: IR 3 style input "w" that is also an initializer; k = Const();
      * Loop whose body shadows k with its own input; a call to b:F. */
     tu_pb_vinfo(&graph, 11, "w");
     tu_pb t = {0};
@@ -1313,7 +1313,7 @@ static void test_functions_training_scopes(void **state)
     assert_int_equal(nnav_graph_get(m, galgo)->kind, NNAV_GRAPH_TRAINING_ALGO);
     assert_int_equal(nnav_graph_get(m, galgo)->parent, NNAV_NONE);
     tu_node(m, ginit, "init_n");
-    /* IR 3: w is an input and an initialiser; the initialiser wins, the
+    /* IR 3: w is an input and an initializer; the initializer wins, the
      * input flag stays. */
     uint32_t w = nnav_value_lookup(m, 0, "w", 1);
     assert_int_equal(nnav_value_get(m, w)->kind, NNAV_VAL_INITIALIZER);
@@ -1821,7 +1821,7 @@ static void test_hostile_names(void **state)
     tu_pb_node(&node, "If\x1b", "If", "out\x1b[2J", "r");
     tu_pb_msg(&node, 5, &attr);
     tu_pb_msg(&graph, 1, &node);
-    /* An initialiser and the graph itself with the evil name. */
+    /* An initializer and the graph itself with the evil name. */
     tu_pb_int(&t, 1, 1);
     tu_pb_int(&t, 2, 1);
     tu_pb_str(&t, 8, evil);

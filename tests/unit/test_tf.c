@@ -268,7 +268,7 @@ static void test_graphdef_values(void **state)
     (void)state;
     nnav_model *m = tu_open(tf_sample("tf_graph.pb"));
     const nnav_graph *g = nnav_graph_get(m, 0);
-    /* Const values are the initialisers, named by their node. */
+    /* Const values are the initializers, named by their node. */
     assert_int_equal(g->init_count, 6);
     nnav_error err;
     double v[16];
@@ -432,7 +432,7 @@ static void test_saved_model_variables(void **state)
     (void)state;
     nnav_model *m = tu_open(tf_sample("tf_saved_model"));
     const nnav_graph *g = nnav_graph_get(m, 0);
-    /* Three bundle entries are the main graph's initialisers. */
+    /* Three bundle entries are the main graph's initializers. */
     assert_int_equal(g->init_count, 3);
     uint32_t k = tu_tensor(m, "dense/kernel/.ATTRIBUTES/VARIABLE_VALUE");
     const nnav_tensor *t = nnav_tensor_get(m, k);

@@ -108,6 +108,9 @@ static void test_help_covers_the_table(void **state)
             if (!strstr(all, t[i].group))
                 fail_msg("help lacks group %s", t[i].group);
         }
+        /* The mouse is listed with the keys. */
+        if (!strstr(all, "\nMouse\n") || !strstr(all, "  click ") || !strstr(all, "  wheel "))
+            fail_msg("help at width %d lacks the mouse", width);
         char last[256];
         assert_string_equal(keys_help_line(lines, width, last, sizeof last), "");
         free(all);
