@@ -12,7 +12,11 @@
 
 #include "dims.h"
 #include "nnav.h"
+#include "place.h"
 #include "shape.h"
+#include "scope.h"
+#include "summary.h"
+#include "tfacts.h"
 #include "yamlout.h"
 
 enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
@@ -680,6 +684,10 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         nnav_yw_map_end(&w);
         nnav_yw_key(&w, "initializer_bytes"), nnav_yw_uint(&w, t.init_bytes);
         nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, t.params);
+        uint64_t mg_names, mg_bytes;
+        nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
+        nnav_yw_key(&w, "merged_parameter_names"), nnav_yw_uint(&w, mg_names);
+        nnav_yw_key(&w, "merged_bytes_saved"), nnav_yw_uint(&w, mg_bytes);
         nnav_yw_key(&w, "constant_bytes"), nnav_yw_uint(&w, t.const_bytes);
         if (have_cost) {
             nnav_yw_key(&w, "compute");
@@ -770,6 +778,15 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
     fprintf(out, "%-14s %s bytes (%s)", "weights", a, b);
     print_bytes(t.params, a, sizeof a);
     fprintf(out, ", %s parameters\n", a);
+    uint64_t mg_names, mg_bytes; /* equal initializers merged, their names kept by Identity nodes */
+    nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
+    if (mg_names) {
+        print_bytes(mg_bytes, a, sizeof a);
+        human(mg_bytes, b, sizeof b);
+        fprintf(out, "%-14s %llu parameter name%s kept as an Identity of an equal initializer: "
+                "the merge saves %s bytes (%s)\n", "merged", (unsigned long long)mg_names,
+                mg_names == 1 ? "" : "s", a, b);
+    }
     if (have_cost) {
         char mac[32], par[32];
         si(cost.macs, mac, sizeof mac);
@@ -966,10 +983,15 @@ static int pick_graph(const nnav_model *m, const opts *o, const char *cmd, uint3
     *g = 0;
     if (!o->graph)
         return 0;
-    *g = nnav_graph_by_path(m, o->graph);
-    if (*g == NNAV_NONE)
-        return usage_error(cmd, "no graph at path '%s' (see 'nnav tree MODEL' for the paths)",
-                           o->graph);
+    /* The spellings the explorer's `:` takes for a graph (place.h). */
+    nnav_place_ref r;
+    nnav_error e;
+    if (nnav_place_resolve(m, 0, o->graph, NNAV_PLACE_GRAPHS, &r, &e) < 0) {
+        *g = NNAV_NONE;
+        fprintf(stderr, "nnav %s: %s\nSee 'nnav tree MODEL' for the paths.\n", cmd, e.msg);
+        return EXIT_USAGE;
+    }
+    *g = r.id;
     return 0;
 }
 
@@ -1470,11 +1492,8 @@ static int cmd_node(const nnav_model *m, const opts *o)
 
 /* ---- tensors ---- */
 
-typedef struct trow {
-    uint32_t t;
-    uint32_t sparse; /* sparse id, or NNAV_NONE */
-    uint64_t bytes;
-} trow;
+/* One row: the tensor's facts as the explorer shows them too (tfacts.h). */
+typedef nnav_tfacts trow;
 
 static const nnav_model *sort_model;
 
@@ -1483,20 +1502,21 @@ static int trow_size(const void *a, const void *b)
     const trow *x = a, *y = b;
     if (x->bytes != y->bytes)
         return x->bytes < y->bytes ? 1 : -1;
-    return (x->t > y->t) - (x->t < y->t);
+    return (x->tensor > y->tensor) - (x->tensor < y->tensor);
 }
 
 static int trow_name(const void *a, const void *b)
 {
     const trow *x = a, *y = b;
-    nnav_span p = nnav_tensor_get(sort_model, x->t)->name, q = nnav_tensor_get(sort_model, y->t)->name;
+    nnav_span p = nnav_tensor_get(sort_model, x->tensor)->name;
+    nnav_span q = nnav_tensor_get(sort_model, y->tensor)->name;
     uint64_t n = p.n < q.n ? p.n : q.n;
     int c = n ? memcmp(p.p, q.p, n) : 0;
     if (c)
         return c;
     if (p.n != q.n)
         return p.n < q.n ? -1 : 1;
-    return (x->t > y->t) - (x->t < y->t);
+    return (x->tensor > y->tensor) - (x->tensor < y->tensor);
 }
 
 static void warn_text(uint32_t w, char *buf, size_t n)
@@ -1606,19 +1626,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
             continue;
         if (o->name && !nnav_span_eqs(t->name, o->name))
             continue;
-        trow r = {i, t->owner == NNAV_TOWN_SPARSE_VALUES ? t->owner_id : NNAV_NONE, 0};
-        if (r.sparse != NNAV_NONE) {
-            const nnav_sparse *sp = nnav_sparse_get(m, r.sparse);
-            /* What the sparse form holds: values plus indices, as dims x dtype. */
-            r.bytes = t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
-            if (sp->indices != NNAV_NONE) {
-                const nnav_tensor *ix = nnav_tensor_get(m, sp->indices);
-                r.bytes += ix->nbytes != UINT64_MAX ? ix->nbytes : ix->stored;
-            }
-        } else {
-            r.bytes = t->nbytes != UINT64_MAX ? t->nbytes : t->stored;
-        }
-        rows[nr++] = r;
+        /* A sparse one: its dense shape, its values plus indices as bytes. */
+        nnav_tfacts_get(m, i, &rows[nr++]);
     }
     sort_model = m;
     if (o->sort && !strcmp(o->sort, "size"))
@@ -1635,7 +1644,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     }
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
-        const nnav_tensor *t = nnav_tensor_get(m, rows[i].t);
+        const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
         params += t->nelems == UINT64_MAX ? 0 : t->nelems;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
@@ -1650,20 +1659,9 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         nnav_yw_seq(&w);
     }
     for (size_t i = 0; i < nr; i++) {
-        const nnav_tensor *t = nnav_tensor_get(m, rows[i].t);
-        if (rows[i].sparse != NNAV_NONE) {
-            const nnav_sparse *sp = nnav_sparse_get(m, rows[i].sparse);
-            size_t k = (size_t)snprintf(sh, sizeof sh, "%s[", nnav_dtype_name(t->dtype));
-            for (uint32_t d = 0; d < sp->ndims && k < sizeof sh - 24; d++)
-                k += (size_t)snprintf(sh + k, sizeof sh - k, d ? ",%lld" : "%lld",
-                                      (long long)nnav_dims(m, sp->dims_first)[d]);
-            snprintf(sh + k, sizeof sh - k, "]");
-            snprintf(st, sizeof st, "sparse (%llu values)",
-                     (unsigned long long)(t->nelems == UINT64_MAX ? 0 : t->nelems));
-        } else {
-            nnav_tensor_shape_format(m, rows[i].t, sh, sizeof sh);
-            nnav_tensor_storage_format(m, rows[i].t, st, sizeof st);
-        }
+        const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
+        nnav_tfacts_shape(&rows[i], sh, sizeof sh);
+        nnav_tfacts_storage(m, &rows[i], st, sizeof st);
         warn_text(t->warn, wt, sizeof wt);
         if (o->yaml) {
             nnav_yw_map(&w);
@@ -1671,14 +1669,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "data_type"), nnav_yw_cstr(&w, nnav_dtype_name(t->dtype));
             nnav_yw_key(&w, "dims");
             nnav_yw_seq_flow(&w);
-            if (rows[i].sparse != NNAV_NONE) {
-                const nnav_sparse *sp = nnav_sparse_get(m, rows[i].sparse);
-                for (uint32_t d = 0; d < sp->ndims; d++)
-                    nnav_yw_int(&w, nnav_dims(m, sp->dims_first)[d]);
-            } else {
-                for (uint32_t d = 0; d < t->ndims; d++)
-                    nnav_yw_int(&w, nnav_dims(m, t->dims_first)[d]);
-            }
+            for (uint32_t d = 0; d < rows[i].ndims; d++)
+                nnav_yw_int(&w, rows[i].dims[d]);
             nnav_yw_seq_end(&w);
             nnav_yw_key(&w, "storage"), nnav_yw_cstr(&w, st);
             nnav_yw_key(&w, "bytes");
@@ -1691,7 +1683,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
                 nnav_yw_key(&w, "constant"), nnav_yw_bool(&w, 1);
             if (wt[0])
                 nnav_yw_key(&w, "warnings"), nnav_yw_cstr(&w, wt + 1);
-            if (o->values >= 0 && tensor_values(m, rows[i].t, o->values, &w) < 0)
+            if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, &w) < 0)
                 vrc = EXIT_BADINPUT;
             nnav_yw_map_end(&w);
             continue;
@@ -1716,7 +1708,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         if (wt[0])
             printf("  WARNING:%s", wt);
         printf("\n");
-        if (o->values >= 0 && tensor_values(m, rows[i].t, o->values, NULL) < 0)
+        if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, NULL) < 0)
             vrc = EXIT_BADINPUT;
     }
     if (o->yaml) {
@@ -2443,6 +2435,22 @@ static int cmd_export(const nnav_model *m, const opts *o)
     return 0;
 }
 
+/* ---- summary (src/summary.c) ---- */
+
+static int cmd_summary(const nnav_model *m, const opts *o)
+{
+    uint32_t g;
+    int rc = pick_graph(m, o, "summary", &g);
+    if (rc)
+        return rc;
+    nnav_shapes *s = shapes_of(m, o);
+    if (!s)
+        return EXIT_BADINPUT;
+    rc = nnav_summary_write(m, g, s, o->yaml, o->depth, stdout);
+    nnav_shapes_free(s);
+    return rc;
+}
+
 /* ---- dispatch ---- */
 
 typedef struct command {
@@ -2491,6 +2499,13 @@ static const command commands[] = {
      "  --nodes          also one line per node\n"
      "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
      "  --yaml           the same facts as YAML, with exact numbers\n"},
+    {"summary", cmd_summary, "", "The module hierarchy of a graph, from node names (PyTorch, "
+     "TensorFlow) or the exporter's node metadata: each scope's class or ops, output type, "
+     "parameters (as the framework counts them) and MACs; identical sibling layers folded.",
+     "  --graph PATH     the graph to summarise (default /)\n"
+     "  --depth N        scopes down to N levels below the graph (default all)\n"
+     "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
+     "  --yaml           every scope as YAML, each repeat naming the scope it is identical to\n"},
     {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives; "
      "exit status 2 when there is any.",
      "  --graph PATH     the graph to check (default /)\n"
@@ -2533,7 +2548,9 @@ void nnav_cli_usage(FILE *f)
                "'nnav help COMMAND' (or 'nnav COMMAND --help') shows a command's options;\n"
                "see also nnav(1).\n"
                "  -h, --help       this help\n"
-               "  -V, --version    print the version\n");
+               "  -V, --version    print the version\n"
+               "  --follow-links   (before MODEL or COMMAND) follow every symbolic link to\n"
+               "                   external data, not only a Hugging Face cache's own\n");
 }
 
 /* nnav help [COMMAND]: the same as nnav --help and nnav COMMAND --help. */
@@ -2584,9 +2601,10 @@ int nnav_cli_run(int argc, char **argv)
         {"max-values", required_argument, 0, 'M'}, {"binary", no_argument, 0, 'b'},
         {"external", required_argument, 0, 'E'},
         {"nodes", no_argument, 0, 'L'},      {"shapes", no_argument, 0, 'S'},
-        {"dim", required_argument, 0, 'D'},
+        {"dim", required_argument, 0, 'D'},  {"follow-links", no_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     opts o = {0};
+    int follow_links = 0; /* --follow-links: external data through any symbolic link */
     o.values = -1;
     o.depth = -1;
     o.max_values = -1;
@@ -2612,6 +2630,7 @@ int nnav_cli_run(int argc, char **argv)
         case 'b': o.binary = 1; break;
         case 'L': o.list_nodes = 1; break;
         case 'S': o.shapes = 1; break;
+        case 'F': follow_links = 1; break;
         case 'D': {
             /* NAME=N: the name as the file spells it (up to the last '='). */
             const char *eq = strrchr(optarg, '=');
@@ -2644,8 +2663,10 @@ int nnav_cli_run(int argc, char **argv)
                                    optarg);
             break;
         case 'h':
-            printf("Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n%s", cmd->name, cmd->args,
-                   cmd->help, cmd->options);
+            printf("Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n%s"
+                   "  --follow-links   follow any symbolic link to external data (default: only\n"
+                   "                   a Hugging Face cache snapshot's link to its own blobs/)\n",
+                   cmd->name, cmd->args, cmd->help, cmd->options);
             return 0;
         case ':': return usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
         default: return usage_error(cmd->name, "unknown option '%s'", argv[optind - 1]);
@@ -2654,15 +2675,16 @@ int nnav_cli_run(int argc, char **argv)
     /* Options that do not apply to this command are usage errors, not ignored. */
     int typed = cmd->run == cmd_shapes || cmd->run == cmd_cost || cmd->run == cmd_check;
     int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors ||
-                      cmd->run == cmd_export || typed;
+                      cmd->run == cmd_export || cmd->run == cmd_summary || typed;
     if ((o.inputs || o.outputs || o.node || o.format || o.out || o.external || o.binary ||
-         o.depth >= 0 || o.max_values >= 0) && cmd->run != cmd_export)
+         (o.depth >= 0 && cmd->run != cmd_summary) || o.max_values >= 0) && cmd->run != cmd_export)
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     if ((o.graph && !takes_graph) || (o.op && cmd->run != cmd_nodes) ||
         (o.all && cmd->run != cmd_tensors && !typed) ||
         ((o.sort || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors) ||
         (o.list_nodes && cmd->run != cmd_cost) || (o.shapes && cmd->run != cmd_nodes) ||
-        (o.n_bind && cmd->run != cmd_shapes && cmd->run != cmd_cost && cmd->run != cmd_node))
+        (o.n_bind && cmd->run != cmd_shapes && cmd->run != cmd_cost && cmd->run != cmd_node &&
+         cmd->run != cmd_summary))
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     int want = cmd->args[0] ? 2 : 1;
     if (argc - optind != want)
@@ -2672,9 +2694,13 @@ int nnav_cli_run(int argc, char **argv)
     o.arg = want == 2 ? argv[optind + 1] : NULL;
     nnav_model *m;
     nnav_error err;
-    if (nnav_model_open(o.model, NULL, &m, &err) < 0)
+    nnav_open_opts oo = {.follow_links = follow_links};
+    if (nnav_model_open(o.model, &oo, &m, &err) < 0)
         return fail_model(o.model, &err);
     int rc = cmd->run(m, &o);
+    if (nnav_model_links_refused(m))
+        fprintf(stderr, "nnav %s: a data file was refused for a symbolic link on its way; "
+                        "'nnav --follow-links %s ...' follows links\n", cmd->name, cmd->name);
     rc = finish(m, rc);
     nnav_model_close(m);
     return rc;

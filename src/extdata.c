@@ -212,8 +212,8 @@ static int open_inside(const nnav_model *m, nnav_span loc, const nnav_tensor *t,
         if (is_link && !follow && in_repo) {
             close(fd);
             *via = EXT_LINK_REFUSED;
-            return refuse(err, t, "it is a symbolic link that does not lead into this Hugging Face "
-                                  "cache repository's blobs/ folder (--follow-links follows it)");
+            return refuse(err, t, "a symbolic link out of its Hugging Face repository's blobs/ "
+                                  "(--follow-links follows it)");
         }
         if (last && (follow ? fstatat(fd, comp, &pre, 0) == 0 : seen && !is_link) &&
             !S_ISREG(pre.st_mode)) {

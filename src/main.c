@@ -10,6 +10,20 @@
 
 int main(int argc, char **argv)
 {
+    /* `nnav --follow-links COMMAND ...` is `nnav COMMAND --follow-links ...`;
+     * `nnav --follow-links MODEL` opens the explorer so. */
+    int follow_links = 0;
+    if (argc >= 3 && !strcmp(argv[1], "--follow-links")) {
+        follow_links = 1;
+        if (nnav_cli_is_command(argv[2])) {
+            argv[1] = argv[2];
+            argv[2] = "--follow-links";
+        } else {
+            argv[1] = argv[0];
+            argv++;
+            argc--;
+        }
+    }
     if (argc < 2) {
         nnav_cli_usage(stderr);
         return 1;
@@ -37,9 +51,9 @@ int main(int argc, char **argv)
         return 1;
     }
 #ifdef NNAV_HAVE_TUI
-    return nnav_tui_run(argv[1]);
+    return nnav_tui_run(argv[1], follow_links);
 #else
-    char *args[] = {argv[0], "info", argv[1], NULL};
-    return nnav_cli_run(3, args);
+    char *args[] = {argv[0], "info", argv[1], follow_links ? "--follow-links" : NULL, NULL};
+    return nnav_cli_run(3 + follow_links, args);
 #endif
 }

@@ -32,7 +32,7 @@
     REQ(ENTER,       "enter",        "Jump", "Follow: input to its producer, output to its consumers, graph attribute into its body; tree: expand/collapse; graph view: re-centre", '\n', '\r', KEY_ENTER, 0) \
     REQ(BACK,        "back",         "Jump", "Back to the previous place", KEY_BACKSPACE, 127, CTL('h'), CTL('o')) \
     REQ(FORWARD,     "forward",      "Jump", "Forward again", ']', 0, 0, 0) \
-    REQ(GOTO,        "goto",         "Jump", "Go to a node index, node name or graph path (/NODE/ATTR, @FUNC)", ':', 0, 0, 0) \
+    REQ(GOTO,        "goto",         "Jump", "Go to a node by #INDEX (from 0) or name in any graph, or a graph by path or label", ':', 0, 0, 0) \
     REQ(SEARCH,      "search",       "Search", "Search names, op types, values and initializers in all graphs (op:TYPE for an op type)", '/', 0, 0, 0) \
     REQ(SEARCH_NEXT, "search-next",  "Search", "Next search hit", 'n', 0, 0, 0) \
     REQ(SEARCH_PREV, "search-prev",  "Search", "Previous search hit", 'N', 0, 0, 0) \

@@ -23,6 +23,10 @@ typedef struct ui_layout {
 #define LAYOUT_MIN_COLS 40
 
 void layout_compute(int lines, int cols, int graph_view, ui_layout *out);
+/* The same, with the tree pane as wide as its content asks (tree_want
+ * columns, its longest row), from 14 columns (the title row) up to a
+ * quarter of the width; the node list gets the rest. tree_want 0: a quarter, as above. */
+void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_layout *out);
 /* The pane containing screen cell (y, x), or -1. */
 int layout_hit(const ui_layout *l, int y, int x);
 

@@ -23,6 +23,7 @@
 #include "clip.h"
 #include "exporter.h"
 #include "find.h"
+#include "place.h"
 #include "ui.h"
 
 static volatile sig_atomic_t got_signal;
@@ -140,7 +141,7 @@ void ui_set_focus(ui *u, int id)
 
 static void relayout(ui *u)
 {
-    layout_compute(LINES, COLS, u->graph_view, &u->lay);
+    layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), &u->lay);
     for (int i = 0; i < PANE_COUNT; i++) {
         u->pane[i].r = u->lay.pane[i];
         pane_set_cursor(&u->pane[i], u->pane[i].cur, u->pane[i].ops->lines(u, &u->pane[i]));
@@ -423,11 +424,21 @@ static void draw_status(ui *u)
         pane *p = ui_pane(u, u->focus);
         uint32_t lines = p->ops->lines(u, p);
         char pos[64] = "";
-        if (lines)
+        uint32_t node = u->focus == PANE_NODES && lines ? nodes_current(u, p) : NNAV_NONE;
+        if (node != NNAV_NONE) {
+            /* The node's index, as the list, paths, `nnav nodes` and `:#N`
+             * number it (from 0); a filter adds the place among those shown. */
+            uint32_t all = nnav_graph_get(u->m, nnav_node_get(u->m, node)->graph)->node_count;
+            int k = snprintf(pos, sizeof pos, "node #%u of %u", nnav_node_index(u->m, node), all);
+            if (lines != all && k > 0)
+                snprintf(pos + k, sizeof pos - (size_t)k, " (%u/%u shown)", p->cur + 1, lines);
+            strncat(pos, "  ", sizeof pos - strlen(pos) - 1);
+        } else if (lines) {
             snprintf(pos, sizeof pos, "%s %u/%u  ",
                      u->focus == PANE_NODES ? "node" : u->focus == PANE_TENSORS ? "tensor"
                                                      : u->focus == PANE_TREE ? "graph" : "line",
                      p->cur + 1, lines);
+        }
         find_status(u, st, sizeof st);
         char marks[360] = "";
         if (u->marks.count) {
@@ -697,43 +708,39 @@ static void yank(ui *u)
     ui_message(u, 0, "copied %s", esc);
 }
 
+/* `:` takes whatever nnav prints for a place (src/place.h): #N, a node name
+ * anywhere (crossing into the body that holds it, as `/` does), a graph path
+ * with or without its leading slash, the tree's NODE.ATTR label, @FUNC. */
 static void goto_target(ui *u, const char *s)
 {
     if (!*s || u->graph == NNAV_NONE)
         return;
-    const nnav_graph *g = nnav_graph_get(u->m, u->graph);
-    char *end;
-    unsigned long idx = strtoul(s, &end, 10);
-    if (*s >= '0' && *s <= '9' && *end == '\0') {
-        if (idx < g->node_count) {
-            ui_jump(u, ui_place_node(u, g->node_first + (uint32_t)idx));
-            u->focus = PANE_NODES;
-        } else {
-            ui_message(u, R_ERROR, "no node %lu here: this graph has %u", idx, g->node_count);
+    nnav_place_ref r;
+    nnav_error e;
+    if (nnav_place_resolve(u->m, u->graph, s, 0, &r, &e) < 0) {
+        ui_message(u, R_ERROR, "%s", e.msg);
+        return;
+    }
+    switch (r.kind) {
+    case NNAV_PLACE_GRAPH:
+        ui_jump(u, ui_place_graph(u, r.id));
+        u->focus = PANE_NODES;
+        break;
+    case NNAV_PLACE_VALUE:
+        ui_jump(u, ui_place_value(u, r.id));
+        break;
+    default:
+        ui_jump(u, ui_place_node(u, r.id));
+        u->focus = PANE_NODES;
+        /* The breadcrumbs say where it is; only a choice made is told. */
+        if (r.how == NNAV_PLACE_BY_NAME_ELSEWHERE && r.others) {
+            char label[300];
+            ui_graph_label(u, r.graph, label, sizeof label);
+            ui_message(u, 0, "in %s, the first of %u graphs with a node of that name "
+                             "(/ and n visit the others)", label, r.others + 1);
         }
-        return;
+        break;
     }
-    if (*s == '/' || *s == '@') {
-        uint32_t gid = nnav_graph_by_path(u->m, s);
-        if (gid != NNAV_NONE) {
-            ui_jump(u, ui_place_graph(u, gid));
-            u->focus = PANE_NODES;
-            return;
-        }
-    }
-    uint32_t n = nnav_node_by_name(u->m, u->graph, s, strlen(s));
-    if (n != NNAV_NONE) {
-        ui_jump(u, ui_place_node(u, n));
-        return;
-    }
-    uint32_t v = nnav_value_lookup(u->m, u->graph, s, strlen(s));
-    if (v != NNAV_NONE) {
-        ui_jump(u, ui_place_value(u, v));
-        return;
-    }
-    char esc[200];
-    nnav_text_escape_cstr(s, esc, sizeof esc);
-    ui_message(u, R_ERROR, "no node index, graph path or name '%s'", esc);
 }
 
 /* The model file was changed on disk since it was opened (written in place,
@@ -1304,7 +1311,7 @@ static int start_curses(void)
     return 0;
 }
 
-int nnav_tui_run(const char *path)
+int nnav_tui_run(const char *path, int follow_links)
 {
     static int registered;
     setlocale(LC_ALL, "");
@@ -1318,7 +1325,7 @@ int nnav_tui_run(const char *path)
     nnav_error err;
     memset(&err, 0, sizeof err);
     open_progress prog = { now_ms(), 0, 0 };
-    nnav_open_opts opts = { .progress = on_progress, .ctx = &prog };
+    nnav_open_opts opts = { .progress = on_progress, .ctx = &prog, .follow_links = follow_links };
     nnav_model *m = NULL;
     int rc = nnav_model_open(path, &opts, &m, &err);
     if (prog.shown)

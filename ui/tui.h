@@ -5,7 +5,8 @@
 /* Opens the model at path (showing progress for a long open), runs the
  * explorer until the user quits, restores the terminal, and returns the exit
  * status: 0, or 2 when the model cannot be opened (the error is printed to
- * stderr with the terminal in its normal state). */
-int nnav_tui_run(const char *path);
+ * stderr with the terminal in its normal state). follow_links: as
+ * nnav_open_opts.follow_links (the user's --follow-links). */
+int nnav_tui_run(const char *path, int follow_links);
 
 #endif

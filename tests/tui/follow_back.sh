@@ -3,7 +3,8 @@
 # forward; Enter on an output with several consumers offers them to pick;
 # Enter on a graph attribute descends into the body. Types are shown (the
 # default), so the detail has a cost line under the name and a type line
-# under each input and output; Enter on a type line acts on the line above.
+# under each input and output; the cursor steps over those, over titles and
+# plain attributes, from the top to the lines Enter acts on.
 . "$(dirname "$0")/tmux.bash"
 
 start 80 24 "$NNAV_SAMPLES/cnn.onnx"
@@ -12,12 +13,12 @@ keys j
 wait_for "name relu1"
 keys Tab
 wait_for "line 1/10"
-keys j j j j j
-wait_for "line 6/10"
+keys j
+wait_for "line 6/10"    # input 0, past the name, cost and titles
 expect_line "0 conv1_out" "Conv conv1"
 keys Enter
 wait_for "name conv1"
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 pass "Enter on an input goes to the producer"
 
 keys BSpace
@@ -31,11 +32,11 @@ pass "back (Backspace, C-o) and forward (])"
 
 # input 1 of conv1 is an initializer: Enter shows it among the initializers
 keys BTab
-wait_for "node 2/11"
+wait_for "node #1 of 11"
 keys k
 wait_for "name conv1"
-keys Tab j j j j j j j j j j
-wait_for "line 11/"
+keys Tab j j
+wait_for "line 11/"     # input 1, past input 0's type line
 expect_line "1 conv1.weight" "initializer"
 keys Enter
 wait_for "tensor conv1.weight"
@@ -49,7 +50,7 @@ wait_for "name const_scale"
 keys Tab
 wait_for "line 1/9"
 keys G
-wait_for "line 9/9"     # the output's type line
+wait_for "line 8/9"     # the last output (its type line is read, not visited)
 expect_line "0 scale" "(+2 more)"
 keys Enter
 wait_for "3 consumers of scale"
@@ -67,8 +68,8 @@ keys Enter
 wait_for "name loop"
 keys Tab
 wait_for "line 1/"
-keys j j j j
-wait_for "line 5/"
+keys j
+wait_for "line 5/"      # the body attribute, past the cost and the title
 expect_line "body = " "1 graph"
 keys Enter
 wait_for "Nodes  loop.body"

@@ -12,9 +12,9 @@ mouse() {
 
 start 80 24 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
-wait_for "node 1/11"
+wait_for "node #0 of 11"
 mouse 0 30 6      # node list, fifth row: press ...
-wait_for "node 5/11"
+wait_for "node #4 of 11"
 wait_for "name cast_var"
 mouse 3 30 6      # ... and release
 pass "click selects a node"
@@ -24,9 +24,9 @@ wait_for "tensor bn2.bias"
 mouse 3 50 16
 pass "click focuses the initializer pane"
 mouse 65 30 6
-wait_for "Nodes  main  8/11"
+wait_for "Nodes  main  #7 of 11"
 mouse 64 30 6
-wait_for "Nodes  main  5/11"
+wait_for "Nodes  main  #4 of 11"
 wait_for "tensor 4/9"   # the focus stays
 pass "the wheel scrolls the pane under the pointer"
 quit_clean

@@ -32,7 +32,7 @@ expect_line "nnav " "control_flow.onnx"
 pass "too small, then back to 80x24"
 
 keys j j
-wait_for "node 3/11"
+wait_for "node #2 of 11"
 keys '?'
 wait_for "nnav help: keys"
 wait_for "Move"
@@ -44,6 +44,6 @@ wait_for "Quit"
 pass "? shows help generated from the key table"
 keys q
 wait_gone "nnav help: keys"
-wait_for "node 3/11"
+wait_for "node #2 of 11"
 pass "q closes the help, not the program"
 quit_clean

@@ -43,6 +43,6 @@ keys BTab
 wait_for "line 1/"
 keys G Enter
 wait_for "name fc"
-wait_for "node 10/11"
+wait_for "node #9 of 11"
 pass "Enter on a consumer of the tensor goes to the node"
 quit_clean
