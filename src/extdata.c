@@ -229,9 +229,10 @@ static int open_inside(const nnav_model *m, nnav_span loc, const nnav_tensor *t,
             if (!follow && (e == ELOOP || e == EMLINK || (e == ENOTDIR && is_link)))
                 *via = EXT_LINK_REFUSED;
             if (!follow && (e == ELOOP || e == EMLINK))
-                return refuse(err, t, "it is, or passes through, a symbolic link");
+                return refuse(err, t, "it is, or passes through, a symbolic link (--follow-links follows it)");
             if (e == ENOTDIR)
-                return refuse(err, t, "a folder on its path is a symbolic link or not a folder");
+                return refuse(err, t, "a folder on its path is a symbolic link or not a folder "
+                                      "(--follow-links follows a link)");
             char msg[300];
             snprintf(msg, sizeof msg, "cannot open it: %s", strerror(e));
             return refuse(err, t, msg);
