@@ -205,8 +205,8 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     char nsc[40];
     commas(root->nodes_total, nn, sizeof nn);
     commas(ns, nsc, sizeof nsc);
-    fprintf(out, "total: %s node%s in %s scope%s, %s params (%llu name%s), %s MACs, %s FLOPs\n", nn,
-            root->nodes_total == 1 ? "" : "s", nsc, ns == 1 ? "" : "s", p,
+    fprintf(out, "total: %s node%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs\n", nn,
+            root->nodes_total == 1 ? "" : "s", nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
             (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
     return 0;
 }
