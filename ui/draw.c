@@ -183,6 +183,85 @@ size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
     return o;
 }
 
+size_t draw_prepare_tail(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
+                         size_t outn, int *cols)
+{
+    *cols = 0;
+    if (outn == 0)
+        return 0;
+    out[0] = 0;
+    if (maxw <= 0 || outn < 2)
+        return 0;
+    /* Every character first (at most one per byte), then keep the end. */
+    enum { STACK = 512 };
+    wchar_t wst[STACK];
+    signed char cst[STACK];
+    wchar_t *w = len <= STACK ? wst : malloc(len * sizeof *w);
+    signed char *cw = len <= STACK ? cst : malloc(len);
+    size_t n = 0, i = 0;
+    if (!w || !cw)
+        goto done;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    int64_t total = 0;
+    while (i < len) {
+        wchar_t wc;
+        size_t k;
+        if (utf8) {
+            k = mbrtowc(&wc, s + i, len - i, &st);
+            if (k == (size_t)-1 || k == (size_t)-2) {
+                memset(&st, 0, sizeof st);
+                wc = '?';
+                k = 1;
+            } else if (k == 0) {
+                break;
+            }
+        } else {
+            wc = (unsigned char)s[i];
+            k = 1;
+        }
+        int cwid = char_width(wc, utf8);
+        if (cwid < 0) {
+            wc = '?';
+            cwid = 1;
+        }
+        w[n] = wc;
+        cw[n++] = (signed char)cwid;
+        total += cwid;
+        i += k;
+    }
+    size_t from = 0;
+    int col = 0, cut = total > maxw || n + 1 > outn;
+    if (!cut) {
+        col = (int)total;
+    } else {
+        /* The ellipsis, then as many characters from the end as fit. */
+        from = n;
+        while (from > 0 && col + cw[from - 1] <= maxw - 1 && n - from + 2 < outn) {
+            col += cw[from - 1];
+            from--;
+        }
+        while (from < n && cw[from] == 0) /* a mark never sits on the ellipsis */
+            from++;
+    }
+    size_t o = 0;
+    if (cut) {
+        out[o++] = utf8 ? 0x2026 : '~';
+        col += 1;
+    }
+    for (size_t j = from; j < n && o + 1 < outn; j++)
+        out[o++] = w[j];
+    out[o] = 0;
+    *cols = col;
+    n = o;
+done:
+    if (w != wst)
+        free(w);
+    if (cw != cst)
+        free(cw);
+    return w && cw ? n : 0;
+}
+
 int draw_width(const char *s)
 {
     wchar_t w[512];
@@ -277,6 +356,56 @@ int draw_span(int y, int x, int maxw, nnav_span s, attr_t a)
     int w = draw_text(y, x, maxw, buf, a);
     if (buf != stackbuf)
         free(buf);
+    return w;
+}
+
+char *draw_escape_tail(nnav_span s, int maxw)
+{
+    /* As draw_escape, from the other end: a short piece of the end first
+     * (most names are short; a hostile one of megabytes costs only the
+     * piece), longer while it may hold too few columns. */
+    size_t want = (size_t)(maxw > 0 ? maxw : 0) + 8;
+    size_t take = want * 4 + 8;
+    for (;;) {
+        size_t start = 0, len = s.p ? (size_t)s.n : 0;
+        if (take < len) {
+            start = len - take;
+            for (int k = 0; k < 3 && (s.p[start] & 0xc0) == 0x80; k++)
+                start++; /* a character's first byte */
+        }
+        size_t cap = (len - start) * 5 + 64; /* \xNN for a byte, \u{..} for 2-4 */
+        char *buf = malloc(cap);
+        if (!buf)
+            return NULL;
+        size_t k = nnav_text_escape(len ? s.p + start : NULL, len - start, buf, cap);
+        if (start == 0 || utf8_chars(buf, k) >= 3 * want || take > SIZE_MAX / 4)
+            return buf;
+        free(buf);
+        take *= 2;
+    }
+}
+
+int draw_text_tail(int y, int x, int maxw, const char *s, attr_t a)
+{
+    if (maxw <= 0 || !s)
+        return 0;
+    enum { N = 1024 };
+    wchar_t w[N];
+    int cols;
+    size_t n = draw_prepare_tail(s, strlen(s), maxw, utf8_mode, w, N, &cols);
+    put_wide(y, x, w, n, a);
+    return cols;
+}
+
+int draw_span_tail(int y, int x, int maxw, nnav_span s, attr_t a)
+{
+    if (maxw <= 0)
+        return 0;
+    char *buf = draw_escape_tail(s, maxw);
+    if (!buf)
+        return 0;
+    int w = draw_text_tail(y, x, maxw, buf, a);
+    free(buf);
     return w;
 }
 

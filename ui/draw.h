@@ -61,6 +61,22 @@ void draw_fill(int y, int x, int w, attr_t a);
  * the characters written; *cols gets the columns they take. */
 size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out, size_t outn,
                     int *cols);
+/* The same, cut at the START instead: when the text is wider than maxw it
+ * becomes the ellipsis and then the last characters that fill the rest, so a
+ * long machine-made name keeps its distinctive end
+ * ("\u2026layer_5/self_attention/MatMul"). Width-aware like draw_prepare
+ * (a wide character is never split; a zero-width one never leads). */
+size_t draw_prepare_tail(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
+                         size_t outn, int *cols);
+/* The escaped form of the end of file bytes: all of s when it is short,
+ * else enough of its last bytes to fill more than maxw columns (escaping
+ * starts on a character boundary; what the start of the piece looks like is
+ * cut anyway). Returns a malloc'd NUL-terminated string, NULL without memory. */
+char *draw_escape_tail(nnav_span s, int maxw);
+/* draw_text and draw_span cutting at the start: the names of nodes, values
+ * and initializers, whose end is what tells them apart. */
+int draw_text_tail(int y, int x, int maxw, const char *s, attr_t a);
+int draw_span_tail(int y, int x, int maxw, nnav_span s, attr_t a);
 /* The escaped form of file bytes, as draw_span shows it, into buf. */
 size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n);
 /* Columns a UTF-8 string takes on screen. */
