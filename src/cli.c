@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "declutter.h"
 #include "dims.h"
 #include "nnav.h"
 #include "place.h"
@@ -31,6 +32,7 @@ typedef struct opts {
     int binary;
     const char *graph, *op, *sort;
     int list_nodes, shapes; /* cost --nodes, nodes --shapes */
+    int declutter;          /* --declutter: nodes, summary, export --format yaml */
     nnav_bind bind[64];     /* --dim NAME=N, names pointing into argv */
     size_t n_bind;
     const char *model;
@@ -613,16 +615,21 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
     compute_totals(m, &t);
     op_count *ops = op_histogram(m, 0, nnav_node_count(m), NULL, &nops);
     char a[4096], b[1024];
-    /* The main graph's cost; its bodies' trip counts are unknown. */
+    /* The whole model's cost: the main graph with what its bodies and
+     * function calls run (shape.h's whole-cost rules). */
     int eager = nnav_node_count(m) <= NNAV_SHAPES_EAGER_MAX;
     nnav_shapes *s = eager ? shapes_of(m, o) : NULL;
     nnav_cost cost = {0};
     uint64_t partial = 0;
     char assumed[1024] = "";
+    nnav_whole whole = {0};
     int have_cost = s != NULL;
     if (s) {
-        nnav_shapes_graph_cost(s, 0, &cost);
-        nnav_shapes_assumed(s, assumed, sizeof assumed);
+        nnav_shapes_whole_cost(s, 0, &cost, &whole);
+        if (o->yaml)
+            nnav_shapes_assumed(s, assumed, sizeof assumed);
+        else
+            nnav_shapes_assumed_short(s, assumed, sizeof assumed);
         partial = partial_nodes(s, nnav_graph_get(m, 0));
         nnav_shapes_free(s);
     }
@@ -694,6 +701,8 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
             nnav_yw_map_flow(&w);
             yaml_cost_keys(&w, &cost);
             nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
+            nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, whole.per_iter);
+            nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, whole.overflow);
             nnav_yw_key(&w, "assumed");
             assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
             nnav_yw_map_end(&w);
@@ -791,10 +800,16 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         char mac[32], par[32];
         si(cost.macs, mac, sizeof mac);
         si((double)cost.params, par, sizeof par);
-        fprintf(out, "%-14s %s MACs, %s params in the main graph", "compute", mac, par);
+        if (whole.overflow)
+            snprintf(mac, sizeof mac, "over 9.2 E");
+        fprintf(out, "%-14s %s MACs, %s params in the whole model", "compute", mac, par);
+        if (whole.per_iter)
+            fprintf(out, " (a loop of unknown trip count counted once: per iteration)");
         if (partial)
             fprintf(out, " (partial: %llu %s shapes)", (unsigned long long)partial,
                    partial == 1 ? "node lacks" : "nodes lack");
+        else if (!whole.known)
+            fprintf(out, " (partial: shapes in a body are missing)");
         if (assumed[0])
             fprintf(out, "; assumed %s", assumed);
         fprintf(out, "\n");
@@ -995,7 +1010,10 @@ static int pick_graph(const nnav_model *m, const opts *o, const char *cmd, uint3
     return 0;
 }
 
-static void refs_text(const nnav_model *m, uint32_t first, uint32_t count, char *buf, size_t n)
+/* With a decluttered view (d), an input a hidden node folds to a constant
+ * shows that value instead of its name: "[1,197,16,64] (folded)". */
+static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t first,
+                      uint32_t count, char *buf, size_t n)
 {
     size_t o = 0;
     buf[0] = 0;
@@ -1003,11 +1021,60 @@ static void refs_text(const nnav_model *m, uint32_t first, uint32_t count, char 
         char nm[512];
         const nnav_ref r = nnav_ref_get(m, first + i);
         esc(r.name, nm, sizeof nm);
+        if (d && r.value != NNAV_NONE && !r.control)
+            nnav_declutter_input_text(d, r.value, nm, sizeof nm);
+        if (!nm[0])
+            esc(r.name, nm, sizeof nm);
         o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? nm : "\"\"");
     }
 }
 
 /* ---- nodes ---- */
+
+/* --declutter --yaml: "folded", one item per input in input order: null for
+ * an input read as in the file, the folded value (an int, or a list of
+ * ints), or the type of a hidden Constant's tensor ("float32[768] (constant)").
+ * Only written when some input is folded or constant. */
+static void yaml_folded_inputs(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
+                               const nnav_shapes *s, const nnav_node *nd)
+{
+    uint32_t any = 0;
+    for (uint32_t k = 0; k < nd->in_count; k++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + k);
+        any += !r.control && r.value != NNAV_NONE &&
+               nnav_declutter_input(d, r.value) != NNAV_DECL_IN_PLAIN;
+    }
+    if (!any)
+        return;
+    nnav_yw_key(w, "folded");
+    nnav_yw_seq_flow(w);
+    for (uint32_t k = 0; k < nd->in_count; k++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + k);
+        int kind = r.control || r.value == NNAV_NONE ? NNAV_DECL_IN_PLAIN
+                                                     : nnav_declutter_input(d, r.value);
+        if (kind == NNAV_DECL_IN_FOLDED) {
+            uint32_t src = nnav_declutter_source(d, r.value);
+            const nnav_dim *v;
+            size_t n = nnav_shapes_folded(s, src, &v);
+            const nnav_fact *f = nnav_shapes_fact(s, src);
+            if (f && f->rank == 0 && n == 1) {
+                nnav_yw_int(w, nnav_dim_val(v[0]));
+            } else {
+                nnav_yw_seq_flow(w);
+                for (size_t i = 0; i < n; i++)
+                    nnav_yw_int(w, nnav_dim_val(v[i]));
+                nnav_yw_seq_end(w);
+            }
+        } else if (kind == NNAV_DECL_IN_CONSTANT) {
+            char t[300];
+            nnav_declutter_input_text(d, r.value, t, sizeof t);
+            nnav_yw_cstr(w, t);
+        } else {
+            nnav_yw_null(w);
+        }
+    }
+    nnav_yw_seq_end(w);
+}
 
 static int cmd_nodes(const nnav_model *m, const opts *o)
 {
@@ -1017,13 +1084,22 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         return rc;
     const nnav_graph *gr = nnav_graph_get(m, g);
     nnav_shapes *s = NULL;
-    if (o->shapes && !(s = shapes_of(m, o)))
+    if ((o->shapes || o->declutter) && !(s = shapes_of(m, o)))
         return EXIT_BADINPUT;
+    /* --declutter: the view without constants, renames and folded shape
+     * arithmetic (declutter.h); indices stay the file's. */
+    nnav_declutter *d = NULL;
+    if (o->declutter && !(d = nnav_declutter_build(m, g, s))) {
+        fprintf(stderr, "nnav: out of memory while decluttering\n");
+        nnav_shapes_free(s);
+        return EXIT_BADINPUT;
+    }
     nnav_yw w;
     if (o->yaml) {
         if (nnav_yw_open(&w, stdout) < 0) {
             if (s)
                 nnav_shapes_free(s);
+            nnav_declutter_free(d);
             return EXIT_BADINPUT;
         }
         nnav_yw_seq(&w);
@@ -1038,6 +1114,8 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
             if (strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
                 continue;
         }
+        if (d && nnav_declutter_hidden(d, id))
+            continue;
         if (o->yaml) {
             nnav_yw_map(&w);
             nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
@@ -1049,12 +1127,14 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
             for (uint32_t k = 0; k < nd->in_count; k++)
                 nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
             nnav_yw_seq_end(&w);
+            if (d)
+                yaml_folded_inputs(&w, m, d, s, nd);
             nnav_yw_key(&w, "output");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->out_count; k++)
                 nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k).name);
             nnav_yw_seq_end(&w);
-            if (s) {
+            if (o->shapes) {
                 nnav_yw_key(&w, "output_types");
                 nnav_yw_seq_flow(&w);
                 for (uint32_t k = 0; k < nd->out_count; k++) {
@@ -1069,12 +1149,12 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
             nnav_yw_map_end(&w);
             continue;
         }
-        refs_text(m, nd->in_first, nd->in_count, ins, sizeof ins);
-        refs_text(m, nd->out_first, nd->out_count, outs, sizeof outs);
+        refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
+        refs_text(m, NULL, nd->out_first, nd->out_count, outs, sizeof outs);
         printf("%6u  %-20s %-28s %s -> %s", i, opb,
                nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", ins, outs);
         /* --shapes: the outputs' types after a colon, in output order. */
-        for (uint32_t k = 0; s && k < nd->out_count; k++) {
+        for (uint32_t k = 0; o->shapes && k < nd->out_count; k++) {
             const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
             if (r.control)
                 continue;
@@ -1083,6 +1163,7 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         printf("\n");
     }
+    nnav_declutter_free(d);
     if (s)
         nnav_shapes_free(s);
     if (o->yaml) {
@@ -2022,13 +2103,26 @@ static int cmd_cost(const nnav_model *m, const opts *o)
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
     char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[512];
-    char assumed[2048];
-    nnav_shapes_assumed(s, assumed, sizeof assumed);
+    char assumed[2048], how[1024];
+    if (o->yaml)
+        nnav_shapes_assumed(s, assumed, sizeof assumed);
+    else
+        nnav_shapes_assumed_short(s, assumed, sizeof assumed);
+    nnav_wcost *wc = nnav_wcost_new(s); /* the whole cost: each graph with its bodies */
+    if (!wc) {
+        fprintf(stderr, "nnav cost: out of memory\n");
+        rc = EXIT_BADINPUT;
+    }
     for (uint32_t g = first; g < end && rc == 0; g++) {
         const nnav_graph *gr = nnav_graph_get(m, g);
-        nnav_cost tot;
+        nnav_cost tot, own;
         size_t nops = 0;
-        nnav_shapes_graph_cost(s, g, &tot);
+        nnav_shapes_graph_cost(s, g, &own);
+        const nnav_whole *wh = nnav_wcost_graph(wc, g);
+        nnav_whole_to_cost(wh, &tot);
+        tot.params = own.params;
+        if (g == 0)
+            nnav_model_params(m, &tot.params, NULL);
         op_count *ops = op_histogram(m, gr->node_first, gr->node_count, s, &nops);
         if (!ops) {
             fprintf(stderr, "nnav cost: out of memory\n");
@@ -2042,6 +2136,26 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
             nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, gr->node_count);
             yaml_cost_keys(&w, &tot);
+            nnav_yw_key(&w, "own_macs"), yaml_count(&w, own.macs);
+            nnav_yw_key(&w, "own_flops"), yaml_count(&w, own.flops);
+            nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, wh->per_iter);
+            nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, wh->overflow);
+            nnav_yw_key(&w, "bodies");
+            nnav_yw_seq(&w);
+            for (uint32_t i = 0; i < gr->node_count; i++) {
+                nnav_whole bw;
+                if (!nnav_wcost_node(wc, gr->node_first + i, &bw, how, sizeof how))
+                    continue;
+                nnav_yw_map_flow(&w);
+                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->name);
+                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->op);
+                nnav_yw_key(&w, "macs"), bw.overflow ? nnav_yw_null(&w) : yaml_count(&w, bw.macs);
+                nnav_yw_key(&w, "flops"), bw.overflow ? nnav_yw_null(&w) : yaml_count(&w, bw.flops);
+                nnav_yw_key(&w, "how"), nnav_yw_cstr(&w, how);
+                nnav_yw_map_end(&w);
+            }
+            nnav_yw_seq_end(&w);
             nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
             nnav_yw_key(&w, "ops");
             nnav_yw_seq(&w);
@@ -2077,8 +2191,24 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             continue;
         }
         cost_text(&tot, line, sizeof line);
-        printf("%sgraph %s: %u node%s, %s\n", g == first ? "" : "\n", path, gr->node_count,
-               pl(gr->node_count), line);
+        if (wh->overflow)
+            snprintf(line, sizeof line, "MACs and FLOPs past 2^63: too many to count");
+        printf("%sgraph %s: %u node%s, %s%s\n", g == first ? "" : "\n", path, gr->node_count,
+               pl(gr->node_count), line,
+               wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "");
+        if (tot.macs != own.macs || tot.flops != own.flops || wh->overflow) {
+            /* What its bodies add, node by node; its own nodes in the table. */
+            cost_text(&own, line, sizeof line);
+            printf("  its own nodes: %s; with what its bodies run:\n", line);
+            for (uint32_t i = 0; i < gr->node_count; i++) {
+                nnav_whole bw;
+                if (!nnav_wcost_node(wc, gr->node_first + i, &bw, how, sizeof how))
+                    continue;
+                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+                printf("    %s %s: %s\n", op_name(m, gr->node_first + i, opb, sizeof opb),
+                       nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", how);
+            }
+        }
         if (partial)
             printf("  %llu of %u node%s %s partial costs: their shapes are not all known\n",
                    (unsigned long long)partial, gr->node_count, pl(gr->node_count),
@@ -2121,6 +2251,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
         }
         free(ops);
     }
+    nnav_wcost_free(wc);
     if (o->yaml) {
         nnav_yw_seq_end(&w);
         nnav_yw_key(&w, "assumed");
@@ -2471,6 +2602,8 @@ static const command commands[] = {
      "  --graph PATH     the graph to list (default /; see 'nnav tree')\n"
      "  --op TYPE        only nodes of this op type (Conv, or DOMAIN:TYPE)\n"
      "  --shapes         also each output's type, inferred (see 'nnav shapes')\n"
+     "  --declutter      leave out Constant and Identity nodes and shape arithmetic that\n"
+     "                   folds to a constant; its value shows on the input it feeds\n"
      "  --yaml           the same facts as YAML\n"},
     {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's source "
      "and type, each output's consumers, its cost. NAME may be #INDEX.",
@@ -2602,6 +2735,7 @@ int nnav_cli_run(int argc, char **argv)
         {"external", required_argument, 0, 'E'},
         {"nodes", no_argument, 0, 'L'},      {"shapes", no_argument, 0, 'S'},
         {"dim", required_argument, 0, 'D'},  {"follow-links", no_argument, 0, 'F'},
+        {"declutter", no_argument, 0, 'K'},
         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     opts o = {0};
     int follow_links = 0; /* --follow-links: external data through any symbolic link */
@@ -2631,6 +2765,7 @@ int nnav_cli_run(int argc, char **argv)
         case 'L': o.list_nodes = 1; break;
         case 'S': o.shapes = 1; break;
         case 'F': follow_links = 1; break;
+        case 'K': o.declutter = 1; break;
         case 'D': {
             /* NAME=N: the name as the file spells it (up to the last '='). */
             const char *eq = strrchr(optarg, '=');
@@ -2683,6 +2818,8 @@ int nnav_cli_run(int argc, char **argv)
         (o.all && cmd->run != cmd_tensors && !typed) ||
         ((o.sort || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors) ||
         (o.list_nodes && cmd->run != cmd_cost) || (o.shapes && cmd->run != cmd_nodes) ||
+        (o.declutter && cmd->run != cmd_nodes && cmd->run != cmd_summary &&
+         cmd->run != cmd_export) ||
         (o.n_bind && cmd->run != cmd_shapes && cmd->run != cmd_cost && cmd->run != cmd_node &&
          cmd->run != cmd_summary))
         return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
