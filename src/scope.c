@@ -92,9 +92,10 @@ static int identity_node(const nnav_model *m, uint32_t n)
            op_is(m, n, "Identity", "Identity");
 }
 
-/* ptensor[v] for every value of graph g: the weight tensor it holds. One
- * pass; an Identity chain met before its source is resolved on a stack, each
- * value once (a cycle, only in a broken file, holds nothing). */
+/* ptensor[v] for every value of graph g (every graph when g is NNAV_NONE):
+ * the weight tensor it holds. One pass; an Identity chain met before its
+ * source is resolved on a stack, each value once (a cycle, only in a broken
+ * file, holds nothing); an Identity forwards only a value of its own graph. */
 static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
 {
     uint32_t nv = m->values.n;
@@ -104,19 +105,20 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
     size_t sn = 0, scap = 0;
     if (!pt || !state)
         goto oom;
-    const nnav_graph *gr = &m->graphs.v[g];
+    uint32_t nfirst = g == NNAV_NONE ? 0 : m->graphs.v[g].node_first;
+    uint32_t ncount = g == NNAV_NONE ? m->nodes.n : m->graphs.v[g].node_count;
     for (uint32_t v = 0; v < nv; v++) {
         const nnav_value *val = &m->values.v[v];
         pt[v] = NNAV_NONE;
         if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE) {
-            pt[v] = val->graph == g ? init_tensor(m, val) : NNAV_NONE;
+            pt[v] = g == NNAV_NONE || val->graph == g ? init_tensor(m, val) : NNAV_NONE;
             state[v] = 2;
-        } else if (val->kind != NNAV_VAL_NODE || val->graph != g) {
+        } else if (val->kind != NNAV_VAL_NODE || (g != NNAV_NONE && val->graph != g)) {
             state[v] = 2;
         }
     }
-    for (uint32_t i = 0; i < gr->node_count; i++) {
-        uint32_t n = gr->node_first + i;
+    for (uint32_t i = 0; i < ncount; i++) {
+        uint32_t n = nfirst + i;
         const nnav_node *nd = &m->nodes.v[n];
         if (!nd->out_count)
             continue;
@@ -153,7 +155,8 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
             }
             if (identity_node(m, p)) {
                 uint32_t in = m->refs.v[m->nodes.v[p].in_first].value;
-                if (in == NNAV_NONE || nnav_ref_control(m, m->nodes.v[p].in_first)) {
+                if (in == NNAV_NONE || nnav_ref_control(m, m->nodes.v[p].in_first) ||
+                    m->values.v[in].graph != val->graph) {
                     res = NNAV_NONE;
                     break;
                 }
@@ -801,16 +804,22 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t acc = 0;
     for (uint32_t i = 0; i < ns; i++)
         t->sc[i].node_first = acc, acc += t->sc[i].node_count, t->sc[i].nodes_total = 0;
+    /* A node's cost with what its bodies run (shape.h's whole cost). */
+    nnav_wcost *wc = s ? nnav_wcost_new(s) : NULL;
     for (uint32_t i = 0; i < nn; i++) {
         nnav_scope *x = &t->sc[t->node_scope[i]];
         t->memb[i] = x->node_first + x->nodes_total++;
         t->nodes[t->memb[i]] = first + i;
         if (s) {
             const nnav_cost *co = nnav_shapes_node_cost(s, first + i);
+            nnav_whole b;
             x->macs += co->macs;
             x->flops += co->flops;
+            if (wc && nnav_wcost_node(wc, first + i, &b, NULL, 0) && !b.overflow)
+                x->macs += b.macs, x->flops += b.flops;
         }
     }
+    nnav_wcost_free(wc);
 
     /* 4. Parameters. */
     for (uint32_t v = 0; v < m->values.n; v++)
@@ -1017,4 +1026,79 @@ void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, ui
     }
     free(per);
     free(pts);
+}
+
+uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
+{
+    return node < m->nodes.n ? constant_tensor(m, node) : NNAV_NONE;
+}
+
+/* Whether each graph is part of the model proper: its outermost graph is the
+ * main graph (graph 0) or a local function. in[g]: 0 not known yet, 1 in, 2
+ * out. Each graph's way up is walked once, then filled in. */
+static void graphs_in_model(const nnav_model *m, uint8_t *in)
+{
+    for (uint32_t g = 0; g < m->graphs.n; g++) {
+        uint32_t x = g, steps = 0;
+        uint8_t res = 2;
+        for (;;) {
+            if (in[x]) {
+                res = in[x];
+                break;
+            }
+            uint32_t p = m->graphs.v[x].parent;
+            if (p == NNAV_NONE || p >= m->graphs.n || ++steps > m->graphs.n) {
+                res = x == 0 || m->graphs.v[x].kind == NNAV_GRAPH_FUNCTION ? 1 : 2;
+                break;
+            }
+            x = p;
+        }
+        for (uint32_t y = g, k = 0; !in[y] && k <= steps; k++) {
+            in[y] = res;
+            uint32_t p = m->graphs.v[y].parent;
+            if (p == NNAV_NONE || p >= m->graphs.n)
+                break;
+            y = p;
+        }
+    }
+}
+
+void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names)
+{
+    uint64_t e = 0, k = 0;
+    uint8_t *in = calloc((size_t)m->graphs.n + 1, 1);
+    uint32_t *pt = in ? param_tensors(m, NNAV_NONE) : NULL;
+    if (pt) {
+        graphs_in_model(m, in);
+        for (uint32_t v = 0; v < m->values.n; v++) {
+            const nnav_value *val = &m->values.v[v];
+            if (pt[v] == NNAV_NONE || val->graph >= m->graphs.n || in[val->graph] != 1)
+                continue;
+            /* Not counted when only Identity nodes of its graph read it, each
+             * naming it anew (their outputs count). */
+            uint32_t nc, real = 0, fwd = 0;
+            const uint32_t *cons = nnav_value_consumers(m, v, &nc);
+            for (uint32_t j = 0; j < nc; j++) {
+                uint32_t cn = cons[j];
+                const nnav_node *nd = &m->nodes.v[cn];
+                if (nd->graph == val->graph && identity_node(m, cn) &&
+                    m->refs.v[nd->in_first].value == v &&
+                    m->refs.v[nd->out_first].value != NNAV_NONE &&
+                    pt[m->refs.v[nd->out_first].value] == pt[v])
+                    fwd++;
+                else
+                    real++;
+            }
+            if (!real && fwd && !val->is_output)
+                continue;
+            uint64_t ne = m->tensors.v[pt[v]].nelems;
+            e = ne > UINT64_MAX - e ? UINT64_MAX : e + ne;
+            k++;
+        }
+    }
+    free(pt);
+    free(in);
+    *elems = e;
+    if (names)
+        *names = k;
 }

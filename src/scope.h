@@ -107,4 +107,14 @@ size_t nnav_scope_path(const nnav_scopes *t, uint32_t id, uint8_t *buf, size_t n
  * zeros when out of memory. */
 void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, uint64_t *bytes);
 
+/* The weight tensor a Constant (TensorFlow: Const) node holds by the rule
+ * above, or NNAV_NONE (another op, a scalar, shapes or indices). */
+uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node);
+
+/* Parameters of the whole model by the rule above: the main graph and every
+ * graph below it (bodies at any depth) and every local function, each value
+ * counted once in the graph that defines it. One pass over values, nodes and
+ * graphs; zeros when out of memory. names may be NULL. */
+void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names);
+
 #endif

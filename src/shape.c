@@ -15,6 +15,7 @@
 
 #include "dtype.h"
 #include "sbuf.h"
+#include "scope.h"
 #include "shape_int.h"
 #include "wire.h"
 
@@ -1509,7 +1510,9 @@ static int call_function(nnav_ictx *ix)
     return 0;
 }
 
-enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM };
+enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM,
+       COST_RNN, COST_GRU, COST_LSTM, /* ONNX recurrent ops: 1, 3, 4 gates */
+       COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS };
 
 static const char *const NO_FLOPS[] = {
     "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
@@ -1524,7 +1527,8 @@ static uint8_t cost_class(nnav_span op)
     static const struct { const char *op; uint8_t cls; } K[] = {
         {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
         {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
-        {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}};
+        {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}, {"RNN", COST_RNN},
+        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}};
     for (size_t i = 0; i < sizeof K / sizeof *K; i++)
         if (nnav_span_eqs(op, K[i].op))
             return K[i].cls;
@@ -1532,6 +1536,24 @@ static uint8_t cost_class(nnav_span op)
         if (nnav_span_eqs(op, *p))
             return COST_NONE;
     return COST_ELEM;
+}
+
+/* The cost class of a TensorFlow op. Ops met in ONNX too (Relu, Add...) by
+ * their ONNX class. */
+static uint8_t tf_cost_class(nnav_span op)
+{
+    static const struct { const char *op; uint8_t cls; } K[] = {
+        {"Conv2D", COST_TF_CONV}, {"Conv3D", COST_TF_CONV},
+        {"DepthwiseConv2dNative", COST_TF_DWCONV}, {"MatMul", COST_TF_MATMUL},
+        {"BatchMatMul", COST_TF_BMM}, {"BatchMatMulV2", COST_TF_BMM},
+        {"BatchMatMulV3", COST_TF_BMM}, {"FusedBatchNorm", COST_TF_BN},
+        {"FusedBatchNormV2", COST_TF_BN}, {"FusedBatchNormV3", COST_TF_BN},
+        {"BiasAdd", COST_TF_BIAS}, {"Const", COST_NONE}, {"Placeholder", COST_NONE},
+        {"NoOp", COST_NONE}, {"VarHandleOp", COST_NONE}, {"ReadVariableOp", COST_NONE}};
+    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
+        if (nnav_span_eqs(op, K[i].op))
+            return K[i].cls;
+    return cost_class(op);
 }
 
 /* The rule and cost class of an ONNX-domain node's op, or NULL for another
@@ -1747,7 +1769,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         if (f->why != NNAV_NONE && fact_complete(S, f))
             f->why = NNAV_NONE; /* the file filled in what the rule could not */
     }
-    cost_node(S, n, oc ? oc->cls : COST_ELEM);
+    cost_node(S, n, m->tf ? tf_cost_class(nd->op) : oc ? oc->cls : COST_ELEM);
 }
 
 static void seed_value(nnav_shapes *S, uint32_t v, const nnav_fact *seed)
@@ -1873,6 +1895,12 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         else if (val->kind == NNAV_VAL_SPARSE && m->sparse.v[val->producer].values != NNAV_NONE &&
                  m->tensors.v[m->sparse.v[val->producer].values].nelems != UINT64_MAX)
             c->params += m->tensors.v[m->sparse.v[val->producer].values].nelems;
+        else if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
+                 m->refs.v[m->nodes.v[val->producer].out_first].value == v) {
+            uint32_t t = nnav_constant_weight(m, val->producer); /* a Constant-held weight */
+            if (t != NNAV_NONE)
+                c->params += m->tensors.v[t].nelems;
+        }
     }
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);
@@ -1915,6 +1943,64 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         else
             c->macs = oe * kdim;
         c->flops = 2 * c->macs + (cls == COST_GEMM && nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+    } else if (cls == COST_RNN || cls == COST_GRU || cls == COST_LSTM) {
+        /* Per time step and batch row, each direction multiplies the input
+         * by W (gates*hidden x input) and the state by R (gates*hidden x
+         * hidden): MACs = seq_len * batch * directions * gates * hidden *
+         * (input + hidden), gates 1 (RNN), 3 (GRU), 4 (LSTM). W's and R's
+         * dims give directions, gates*hidden, input and hidden; FLOPs add
+         * one operation per gate value (bias and activation). */
+        const nnav_fact *r = nnav_ix_in(&ix, 2);
+        int layout = (int)nnav_ix_attr_i(&ix, "layout", 0);
+        double seq = dim_num(S, x, layout ? 1 : 0, &sym), batch = dim_num(S, x, layout ? 0 : 1, &sym);
+        double dirs = w && w->rank == 3 ? dim_num(S, w, 0, &sym) : -1;
+        double gh = w && w->rank == 3 ? dim_num(S, w, 1, &sym) : -1;
+        double in = w && w->rank == 3 ? dim_num(S, w, 2, &sym) : -1;
+        double hid = r && r->rank == 3 ? dim_num(S, r, 2, &sym) : -1;
+        if (hid < 0) {
+            int64_t h = nnav_ix_attr_i(&ix, "hidden_size", -1);
+            hid = h >= 0 && h <= NNAV_DIM_MAX ? (double)h : -1;
+        }
+        if (seq < 0 || batch < 0 || dirs < 0 || gh < 0 || in < 0 || hid < 0) {
+            c->known = 0;
+        } else {
+            c->macs = seq * batch * dirs * gh * (in + hid);
+            c->flops = 2 * c->macs + seq * batch * dirs * gh;
+        }
+    } else if (cls == COST_TF_CONV || cls == COST_TF_DWCONV) {
+        /* The filter is [kh, kw, (kd,) in, out] (depthwise: [kh, kw, in,
+         * multiplier]): each output element takes kh*kw*in MACs (depthwise:
+         * kh*kw). */
+        double k = 1;
+        int32_t kr = w ? w->rank - (cls == COST_TF_CONV ? 1 : 2) : 0;
+        for (int32_t i = 0; w && i < kr; i++) {
+            double d = dim_num(S, w, i, &sym);
+            k = d < 0 || k < 0 ? -1 : k * d;
+        }
+        if (!w || w->rank < 3 || k < 0 || oe < 0)
+            c->known = 0;
+        else
+            c->macs = oe * k;
+        c->flops = 2 * c->macs;
+    } else if (cls == COST_TF_MATMUL || cls == COST_TF_BMM) {
+        /* out elements times the shared dim: a's columns (its rows when
+         * transposed: transpose_a; adj_x for BatchMatMul). */
+        int tr = (int)nnav_ix_attr_i(&ix, cls == COST_TF_MATMUL ? "transpose_a" : "adj_x", 0);
+        double kdim = x && x->rank >= 2 ? dim_num(S, x, x->rank - (tr ? 2 : 1), &sym) : -1;
+        if (kdim < 0 || oe < 0)
+            c->known = 0;
+        else
+            c->macs = oe * kdim;
+        c->flops = 2 * c->macs;
+    } else if (cls == COST_TF_BN || cls == COST_TF_BIAS) {
+        /* Inference batch norm is a scale and a shift per element (one MAC);
+         * BiasAdd one addition per element (no MAC). */
+        if (oe < 0) {
+            c->known = 0;
+        } else {
+            c->macs = cls == COST_TF_BN ? oe : 0;
+            c->flops = cls == COST_TF_BN ? 2 * oe : oe;
+        }
     } else if (cls == COST_ELEM) {
         /* Pools and reductions read every input element; the rest do
          * about one operation per output element. */
@@ -1970,6 +2056,49 @@ void nnav_shapes_assumed(const nnav_shapes *S, char *buf, size_t n)
             nnav_sb_printf(&b, "%s%.*s=%lld", b.o ? ", " : "", (int)s->len, S->text.v + s->off,
                            (long long)s->eval);
     }
+}
+
+/* A name a person gave a dim ("batch", "seq_len", "N"), as opposed to an
+ * exporter's generated one ("unk__2207", "Addoutput_dim_0", "dim_1"): no
+ * digit, not too long. */
+static int dim_name_given(const char *p, uint32_t len)
+{
+    if (len == 0 || len > 24)
+        return 0;
+    for (uint32_t i = 0; i < len; i++)
+        if (p[i] >= '0' && p[i] <= '9')
+            return 0;
+    return 1;
+}
+
+void nnav_shapes_assumed_short(const nnav_shapes *S, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    uint64_t listed = 0, gen = 0, gen_not1 = 0;
+    for (uint32_t i = 0; i < S->strs.n; i++) {
+        const sd_str *s = &S->strs.v[i];
+        if (!s->atom)
+            continue;
+        const char *p = S->text.v + s->off;
+        if (listed < 4 && (s->eval != 1 || dim_name_given(p, s->len))) {
+            nnav_sb_printf(&b, "%s%.*s=%lld", listed ? ", " : "", (int)s->len, p, (long long)s->eval);
+            listed++;
+        } else {
+            gen++;
+            gen_not1 += s->eval != 1;
+        }
+    }
+    if (gen)
+        nnav_sb_printf(&b, "%s%llu %s dim%s %s", listed ? " and " : "", (unsigned long long)gen,
+                       listed >= 4 ? "other" : "generated", gen == 1 ? "" : "s",
+                       gen_not1 ? "at their --dim values" : "= 1");
+}
+
+const nnav_model *nnav_shapes_model(const nnav_shapes *S)
+{
+    return S->m;
 }
 
 /* ---- rendering and counts ---- */

@@ -155,6 +155,51 @@ const nnav_cost *nnav_shapes_node_cost(const nnav_shapes *s, uint32_t node);
 void nnav_shapes_graph_cost(const nnav_shapes *s, uint32_t graph, nnav_cost *out);
 /* Named dims that costs took at a bound (or default 1) value, "batch=1, seq=1". */
 void nnav_shapes_assumed(const nnav_shapes *s, char *buf, size_t n);
+/* The same, summarised for one line: named dims that stand for a batch or a
+ * sequence by name, then how many others (exporters' generated names such
+ * as "unk__123" or "Addoutput_dim_0") took 1: "batch=1 and 37 generated
+ * dims = 1". "" when none. */
+void nnav_shapes_assumed_short(const nnav_shapes *s, char *buf, size_t n);
+/* The model the shapes were inferred for. */
+const nnav_model *nnav_shapes_model(const nnav_shapes *s);
+
+/* ---- the whole model's cost (wcost.c) ----
+ * A graph's cost with everything it runs: an If its dearer branch, a Loop
+ * its body times the trip count (a constant or folded M; else once, "per
+ * iteration"), a Scan its body times the scanned length, a function call
+ * (ONNX local function, TensorFlow PartitionedCall) its body, a TensorFlow
+ * If its dearer branch and While its body per iteration. Each graph is
+ * summed once and remembered, so a body called from many places costs one
+ * pass; nesting past NNAV_WCOST_DEPTH and a function calling itself make
+ * the figure partial; a product past 2^63 is unknown (overflow), never a
+ * wrapped number. Body costs are those of the last inference of the body
+ * (nnav_shapes_infer). */
+#define NNAV_WCOST_DEPTH 64
+typedef struct nnav_whole {
+    double macs, flops, out_bytes;
+    uint8_t known;     /* 0: shapes missing (or nesting too deep), figures are partial */
+    uint8_t symbolic;  /* a symbolic dim was taken at its bound value */
+    uint8_t per_iter;  /* a body whose trip count is unknown was counted once */
+    uint8_t overflow;  /* past 2^63: the figures are unknown */
+} nnav_whole;
+typedef struct nnav_wcost nnav_wcost;
+nnav_wcost *nnav_wcost_new(const nnav_shapes *s); /* NULL when out of memory */
+void nnav_wcost_free(nnav_wcost *w);
+/* Graph g with its bodies. Never NULL (an unknown graph: nothing, known). */
+const nnav_whole *nnav_wcost_graph(nnav_wcost *w, uint32_t graph);
+/* What a node's bodies add, in *out, and how they were counted in `how`
+ * (escaped text: "then 1.20 M MACs, else 3.40 M MACs: the dearer",
+ * "body 5.00 M MACs x 10 trips"). 0 when the node has no body. */
+int nnav_wcost_node(nnav_wcost *w, uint32_t node, nnav_whole *out, char *how, size_t n);
+/* The figures as an nnav_cost (params 0: see nnav_model_params in scope.h;
+ * known 0 when partial or overflowed). */
+void nnav_whole_to_cost(const nnav_whole *h, nnav_cost *c);
+/* The one-call form: graph g's whole cost (a new nnav_wcost made and freed:
+ * linear in the model's graphs), params those of the whole model by the
+ * rule of scope.h for the main graph (0), else the initializers and
+ * Constant-held weights the graph's own nodes read; h (may be NULL) gets
+ * the flags. Out of memory: the graph's own nodes, partial. */
+void nnav_shapes_whole_cost(const nnav_shapes *s, uint32_t graph, nnav_cost *out, nnav_whole *h);
 
 /* Counts over all values, for summaries. */
 typedef struct nnav_shapes_stats {

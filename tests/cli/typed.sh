@@ -80,7 +80,7 @@ grep -qE '^ +3  Conv +conv2 +pool1_out, conv2.weight -> conv2_out  : float32\[1,
 expect_status 0 "$NNAV_BIN" nodes "$S/cnn.onnx"
 grep -q ' : float32' "$OUT" && fail "nodes without --shapes stays as it was"
 expect_status 0 "$NNAV_BIN" info "$S/cnn.onnx"
-grep -q '^compute        1.62 M MACs, 5.51 k params in the main graph$' "$OUT" || fail "info compute line: $(grep compute "$OUT")"
+grep -q '^compute        1.62 M MACs, 5.51 k params in the whole model$' "$OUT" || fail "info compute line: $(grep compute "$OUT")"
 
 # ---- usage errors ----
 expect_status 1 "$NNAV_BIN" shapes "$S/cnn.onnx" --all --graph /
