@@ -82,6 +82,12 @@ static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
     if (t == NNAV_NONE || t >= m->tensors.n || !weight_dtype(m->tensors.v[t].dtype) ||
         m->tensors.v[t].nelems == UINT64_MAX)
         return NNAV_NONE;
+    /* TensorFlow indexes a Const's value as an initializer too: its node's
+     * output counts, the tensor once. */
+    uint32_t a = m->tensors.v[t].owner_id;
+    if (m->tf && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
+        constant_tensor(m, m->attrs.v[a].node) == t)
+        return NNAV_NONE;
     return t;
 }
 

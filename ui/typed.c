@@ -95,7 +95,7 @@ const nnav_cost *typed_graph_cost(ui *u, uint32_t g)
         return NULL;
     /* A sum over the graph's nodes: once per graph shown, not once per frame. */
     if (t->cost_graph != g) {
-        nnav_shapes_graph_cost(t->s, g, &t->cost);
+        nnav_shapes_whole_cost(t->s, g, &t->cost, NULL); /* with its bodies */
         t->cost_graph = g;
     }
     return &t->cost;
