@@ -183,6 +183,8 @@ size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
     return o;
 }
 
+static void put_wide(int y, int x, const wchar_t *w, size_t n, attr_t a);
+
 size_t draw_prepare_tail(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
                          size_t outn, int *cols)
 {
@@ -260,6 +262,64 @@ done:
     if (cw != cst)
         free(cw);
     return w && cw ? n : 0;
+}
+
+size_t draw_wrap_piece(const char *s, size_t len, int w, int k, int utf8, wchar_t *out,
+                       size_t outn, int *pieces)
+{
+    size_t o = 0, i = 0;
+    int piece = 0, col = 0, any = 0;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    if (w < 2)
+        w = 2; /* a wide character must fit a piece */
+    while (i < len) {
+        wchar_t wc;
+        size_t n;
+        if (utf8) {
+            n = mbrtowc(&wc, s + i, len - i, &st);
+            if (n == (size_t)-1 || n == (size_t)-2) {
+                memset(&st, 0, sizeof st);
+                wc = '?';
+                n = 1;
+            } else if (n == 0) {
+                break;
+            }
+        } else {
+            wc = (unsigned char)s[i];
+            n = 1;
+        }
+        int cw = char_width(wc, utf8);
+        if (cw < 0) {
+            wc = '?';
+            cw = 1;
+        }
+        if (col + cw > w) {
+            piece++;
+            col = 0;
+        }
+        if (piece == k && o + 1 < outn)
+            out[o++] = wc;
+        col += cw;
+        any = 1;
+        i += n;
+    }
+    if (outn)
+        out[o < outn ? o : outn - 1] = 0;
+    *pieces = any ? piece + 1 : 0;
+    return o;
+}
+
+int draw_text_piece(int y, int x, int w, int k, const char *s, attr_t a)
+{
+    enum { N = 1024 };
+    wchar_t wb[N];
+    int pieces;
+    if (w <= 0 || !s)
+        return 0;
+    size_t n = draw_wrap_piece(s, strlen(s), w, k, utf8_mode, wb, N, &pieces);
+    put_wide(y, x, wb, n, a);
+    return pieces;
 }
 
 int draw_width(const char *s)

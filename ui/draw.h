@@ -77,6 +77,14 @@ char *draw_escape_tail(nnav_span s, int maxw);
  * and initializers, whose end is what tells them apart. */
 int draw_text_tail(int y, int x, int maxw, const char *s, attr_t a);
 int draw_span_tail(int y, int x, int maxw, nnav_span s, attr_t a);
+/* Wrapping: text broken into pieces of at most w columns (a wide character
+ * is never split; it starts the next piece). Puts piece k's characters into
+ * out, returns their count; *pieces gets how many pieces the text makes. */
+size_t draw_wrap_piece(const char *s, size_t len, int w, int k, int utf8, wchar_t *out,
+                       size_t outn, int *pieces);
+/* Draws piece k of (escaped) text s wrapped at w columns; returns the count
+ * of pieces. */
+int draw_text_piece(int y, int x, int w, int k, const char *s, attr_t a);
 /* The escaped form of file bytes, as draw_span shows it, into buf. */
 size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n);
 /* Columns a UTF-8 string takes on screen. */

@@ -44,6 +44,18 @@ void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
     layout_compute_fit(lines, cols, graph_view, 0, out);
 }
 
+void layout_zoom(ui_layout *l, int id)
+{
+    if (l->too_small || id < 0 || id >= PANE_COUNT)
+        return;
+    int top = l->header.y + l->header.h, cols = l->header.w;
+    for (int i = 0; i < PANE_COUNT; i++)
+        l->pane[i] = (rect){ top, 0, 0, 0 };
+    l->pane[id] = (rect){ top, 0, l->status.y - top, cols };
+    l->sep_top_x = l->sep_bottom_x = -1;
+    l->zoom = id + 1;
+}
+
 int layout_hit(const ui_layout *l, int y, int x)
 {
     if (l->too_small)

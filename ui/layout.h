@@ -17,6 +17,7 @@ typedef struct ui_layout {
     rect pane[PANE_COUNT]; /* title row included */
     int sep_top_x, sep_bottom_x; /* columns of the vertical separators */
     int too_small;
+    int zoom; /* 1 + the pane zoomed to fill the screen; 0 when none */
 } ui_layout;
 
 #define LAYOUT_MIN_LINES 12
@@ -27,6 +28,10 @@ void layout_compute(int lines, int cols, int graph_view, ui_layout *out);
  * columns, its longest row), from 14 columns (the title row) up to a
  * quarter of the width; the node list gets the rest. tree_want 0: a quarter, as above. */
 void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_layout *out);
+/* Zooms pane `id` (a computed layout): it takes every row between the
+ * header and the status line and every column; the other panes and the
+ * separators get no room (zero-sized rects, never hit). */
+void layout_zoom(ui_layout *l, int id);
 /* The pane containing screen cell (y, x), or -1. */
 int layout_hit(const ui_layout *l, int y, int x);
 

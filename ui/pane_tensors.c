@@ -156,7 +156,7 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
                    sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
                    sel | draw_attr(R_BAR));
     c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f " : "] ", sel | draw_attr(R_DIM));
-    c += draw_span(y, x + c, w - c, t->name, sel);
+    c += draw_span_tail(y, x + c, w - c, t->name, sel);
     if (c + 4 < w) {
         char shape[160], store[160];
         nnav_tfacts_shape(f, shape, sizeof shape);

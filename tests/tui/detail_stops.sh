@@ -61,7 +61,7 @@ pass "Enter on the line reached acts on input 0"
 # The Graphs pane: one graph needs a dozen columns, not a quarter of 120.
 w1=$(sep_col "· main 11")
 [ "$w1" -ge 11 ] && [ "$w1" -le 16 ] || fail "one graph: the Graphs pane is $w1 columns wide"
-expect_line "· main 11" "0 Conv             conv1"
+expect_line "· main 11" "0 Conv               conv1"
 quit_clean
 
 start 120 30 "$NNAV_SAMPLES/control_flow.onnx"

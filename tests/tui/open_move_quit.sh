@@ -10,7 +10,9 @@ expect_line "nnav " "ONNX"
 expect_line "nnav " "IR 8"
 expect_line "nnav " "opset 17"
 wait_for "node #0 of 11"
-wait_for "Conv         conv1"
+# The op column is as wide as the widest op type (BatchNormalization), whole.
+wait_for "0 Conv               conv1"
+wait_for "5 BatchNormalization bn2"
 wait_for "name conv1"
 pass "opened: header, panes, status with position"
 

@@ -63,9 +63,10 @@ pass "the graph view's box shows the inferred type"
 keys v
 wait_for "Nodes  main"
 
-# The help says what T does.
+# The help says what T does (on its second page: the keys take more than 40 rows).
 keys ?
 wait_for "nnav help: keys"
+keys PageDown
 wait_for "Show or hide inferred types"
 keys Escape
 wait_gone "nnav help: keys"
