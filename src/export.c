@@ -84,7 +84,7 @@ out:
 
 static nnav_export_opts defaults(const nnav_export_opts *o)
 {
-    nnav_export_opts d = {NNAV_EXPORT_YAML, 16, 0, 0, NULL};
+    nnav_export_opts d = {NNAV_EXPORT_YAML, 16, 0, 0, NULL, 0};
     return o ? *o : d;
 }
 

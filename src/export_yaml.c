@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "declutter.h"
 #include "dtype.h"
 #include "export.h"
 #include "model.h"
@@ -439,8 +440,51 @@ static uint32_t frame_node(const nnav_model *m, const frame *f, size_t i)
     return f->nodes ? f->nodes[i] : m->graphs.v[f->g].node_first + (uint32_t)i;
 }
 
+/* --declutter: the "folded" list of a node of the decluttered graph, one item
+ * per input: null, the folded value (an int or a list of ints), or a hidden
+ * Constant's type ("float32[768] (constant)"); only when some input is one. */
+static void emit_folded(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
+                        const nnav_shapes *s, const nnav_node *nd)
+{
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        any += r.value != NNAV_NONE && !r.control &&
+               nnav_declutter_input(d, r.value) != NNAV_DECL_IN_PLAIN;
+    }
+    if (!any)
+        return;
+    nnav_yw_key(w, "folded");
+    nnav_yw_seq_flow(w);
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        int kind = r.value == NNAV_NONE || r.control ? NNAV_DECL_IN_PLAIN
+                                                     : nnav_declutter_input(d, r.value);
+        uint32_t src = r.value != NNAV_NONE ? nnav_declutter_source(d, r.value) : NNAV_NONE;
+        const nnav_dim *v;
+        size_t n = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_folded(s, src, &v) : 0;
+        const nnav_fact *fa = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_fact(s, src) : NULL;
+        if (kind == NNAV_DECL_IN_FOLDED && fa && fa->rank == 0 && n == 1) {
+            nnav_yw_int(w, nnav_dim_val(v[0]));
+        } else if (kind == NNAV_DECL_IN_FOLDED) {
+            nnav_yw_seq_flow(w);
+            for (size_t k = 0; k < n; k++)
+                nnav_yw_int(w, nnav_dim_val(v[k]));
+            nnav_yw_seq_end(w);
+        } else if (kind == NNAV_DECL_IN_CONSTANT) {
+            char t[300];
+            nnav_declutter_input_text(d, r.value, t, sizeof t);
+            nnav_yw_cstr(w, t);
+        } else {
+            nnav_yw_null(w);
+        }
+    }
+    nnav_yw_seq_end(w);
+}
+
 static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nnav_selection *sel,
-                       const nnav_export_opts *o, typed_view *tv, nnav_error *err)
+                       const nnav_export_opts *o, typed_view *tv, const nnav_declutter *dc,
+                       nnav_error *err)
 {
     NNAV_VEC(frame) st = {0};
     frame *f = nnav_vec_push(st);
@@ -466,6 +510,10 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
             }
             uint32_t nid = frame_node(m, f, f->node_i);
             const nnav_node *nd = &m->nodes.v[nid];
+            if (dc && nnav_declutter_hidden(dc, nid)) { /* --declutter: left out */
+                f->node_i++;
+                continue;
+            }
             nnav_yw_map(w);
             yw_kv_span(w, "name", nd->name);
             yw_kv_span(w, "op_type", nd->op);
@@ -475,6 +523,8 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
             for (uint32_t i = 0; i < nd->in_count; i++)
                 nnav_yw_span(w, nnav_ref_name(m, nd->in_first + i));
             nnav_yw_seq_end(w);
+            if (dc && nd->graph == nnav_declutter_graph(dc))
+                emit_folded(w, m, dc, tv->s, nd);
             nnav_yw_key(w, "output");
             nnav_yw_seq_flow(w);
             for (uint32_t i = 0; i < nd->out_count; i++)
@@ -602,20 +652,32 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
     nnav_yw_map_flow(&w);
     nnav_yw_key(&w, "kind"), nnav_yw_cstr(&w, sel->whole ? "graph" : "region");
     nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sel->n_nodes);
+    nnav_declutter *dc = NULL;
+    if (o->declutter) {
+        inferred_fact(m, &tv, NNAV_NONE); /* the folded values come from the typed view */
+        dc = nnav_declutter_build(m, sel->graph, tv.s);
+        uint32_t hidden = 0;
+        for (size_t i = 0; dc && i < sel->n_nodes; i++)
+            hidden += nnav_declutter_hidden(dc, sel->nodes ? sel->nodes[i]
+                                                : m->graphs.v[sel->graph].node_first +
+                                                      (uint32_t)i) != 0;
+        nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, hidden);
+    }
     nnav_yw_map_end(&w);
     nnav_yw_key(&w, "graph");
-    int rc = emit_graphs(&w, m, sel->graph, sel, o, &tv, err);
+    int rc = o->declutter && !dc ? -1 : emit_graphs(&w, m, sel->graph, sel, o, &tv, dc, err);
     if (rc == 0 && nf) {
         nnav_yw_key(&w, "functions");
         nnav_yw_seq(&w);
         for (size_t i = 0; i < nf && rc == 0; i++) {
             /* A function is its graph, plus what only functions have. */
-            rc = emit_graphs(&w, m, m->functions.v[fns[i]].graph, NULL, o, &tv, err);
+            rc = emit_graphs(&w, m, m->functions.v[fns[i]].graph, NULL, o, &tv, NULL, err);
         }
         nnav_yw_seq_end(&w);
     }
     nnav_yw_map_end(&w);
     free(fns);
+    nnav_declutter_free(dc);
     nnav_shapes_free(tv.own);
     if (nnav_yw_close(&w) < 0 || rc < 0) {
         if (!err->msg[0])

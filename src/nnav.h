@@ -546,6 +546,9 @@ typedef struct nnav_export_opts {
                              default is to inline it */
     const struct nnav_shapes *shapes; /* types already inferred for this model (the
                              explorer's), or NULL: inferred when first needed */
+    int declutter;        /* YAML: the selection's graph as its decluttered view
+                             (declutter.h): hidden nodes left out, each folded or
+                             constant input's value in the node's "folded" list */
 } nnav_export_opts;
 
 /* Write the selection to a stream (YAML only: ONNX needs a file). */

@@ -45,8 +45,8 @@ static nnav_span short_class(nnav_span c)
 
 /* What a scope is: its class, else its own nodes' op types (first two and
  * how many more), "-" when it has no nodes of its own. */
-static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_scope *sc, char *buf,
-                      size_t n)
+static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_declutter *d,
+                      const nnav_scope *sc, char *buf, size_t n)
 {
     if (sc->cls.n) {
         nnav_span c = short_class(sc->cls);
@@ -61,6 +61,8 @@ static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_scop
     nnav_span seen[2] = {{0}};
     uint32_t ns = 0, more = 0;
     for (uint32_t i = 0; i < sc->node_count; i++) {
+        if (d && nnav_declutter_hidden(d, nodes[i]))
+            continue;
         nnav_span op = nnav_node_get(m, nodes[i])->op;
         uint32_t k = 0;
         while (k < ns && !nnav_span_same(seen[k], op))
@@ -71,6 +73,10 @@ static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_scop
             seen[ns++] = op;
         else
             more++;
+    }
+    if (!ns) { /* every own node hidden by --declutter */
+        snprintf(buf, n, "-");
+        return;
     }
     /* "more" counts nodes past two distinct ops, not distinct ops: say nodes. */
     char a[200], b[200];
@@ -135,8 +141,18 @@ static uint32_t run_of(const nnav_scopes *t, uint32_t c, uint32_t *last)
     return k;
 }
 
+/* Nodes of a scope's subtree the decluttered view hides. */
+static uint32_t hidden_in(const nnav_scopes *t, const nnav_declutter *d, const nnav_scope *sc)
+{
+    uint32_t h = 0;
+    const uint32_t *nodes = nnav_scope_nodes(t) + sc->node_first;
+    for (uint32_t i = 0; d && i < sc->nodes_total; i++)
+        h += nnav_declutter_hidden(d, nodes[i]) != 0;
+    return h;
+}
+
 static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, long depth, FILE *out)
+                      const nnav_scopes *t, const nnav_declutter *d, long depth, FILE *out)
 {
     uint32_t ns = nnav_scopes_count(t);
     char gpath[2048], name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
@@ -175,7 +191,7 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
                     snprintf(name + o, sizeof name - o, " … %s  ×%u identical", nm2, k);
                 }
             }
-            what_text(m, t, sc, what, sizeof what);
+            what_text(m, t, d, sc, what, sizeof what);
             out_text(s, t, sc, ty, sizeof ty);
             if (!pass) {
                 size_t a = width(name), b = width(what), c = width(ty);
@@ -205,8 +221,14 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     char nsc[40];
     commas(root->nodes_total, nn, sizeof nn);
     commas(ns, nsc, sizeof nsc);
-    fprintf(out, "total: %s node%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs\n", nn,
-            root->nodes_total == 1 ? "" : "s", nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
+    char dc[64] = "";
+    if (d) {
+        char h[40];
+        commas(nnav_declutter_hidden_count(d), h, sizeof h);
+        snprintf(dc, sizeof dc, ", %s decluttered,", h);
+    }
+    fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs\n", nn,
+            root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
             (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
     return 0;
 }
@@ -252,7 +274,7 @@ static int yaml_path(nnav_yw *w, const nnav_scopes *t, uint32_t id)
 }
 
 static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, long depth, FILE *out)
+                      const nnav_scopes *t, const nnav_declutter *d, long depth, FILE *out)
 {
     nnav_yw w;
     char gpath[2048];
@@ -263,6 +285,8 @@ static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     nnav_yw_map(&w);
     nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gpath);
     nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, root->nodes_total);
+    if (d)
+        nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, nnav_declutter_hidden_count(d));
     nnav_yw_key(&w, "params"), nnav_yw_uint(&w, root->params);
     nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, root->param_names);
     nnav_yw_key(&w, "macs"), yaml_count(&w, root->macs);
@@ -283,6 +307,8 @@ static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
         sc->cls.n ? nnav_yw_span(&w, sc->cls) : nnav_yw_null(&w);
         nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sc->nodes_total);
         nnav_yw_key(&w, "own_nodes"), nnav_yw_uint(&w, sc->node_count);
+        if (d)
+            nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, hidden_in(t, d, sc));
         nnav_yw_key(&w, "children"), nnav_yw_uint(&w, sc->child_count);
         nnav_yw_key(&w, "params"), nnav_yw_uint(&w, sc->params);
         nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, sc->param_names);
@@ -308,12 +334,19 @@ static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
 int nnav_summary_write(const nnav_model *m, uint32_t graph, const nnav_shapes *s, int yaml,
                        long depth, FILE *out)
 {
+    return nnav_summary_write_view(m, graph, s, NULL, yaml, depth, out);
+}
+
+int nnav_summary_write_view(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
+                            const nnav_declutter *d, int yaml, long depth, FILE *out)
+{
     nnav_scopes *t = nnav_scopes_build(m, graph, s);
     if (!t) {
         fprintf(stderr, "nnav summary: out of memory\n");
         return 2;
     }
-    int rc = yaml ? write_yaml(m, graph, s, t, depth, out) : write_text(m, graph, s, t, depth, out);
+    int rc = yaml ? write_yaml(m, graph, s, t, d, depth, out)
+                  : write_text(m, graph, s, t, d, depth, out);
     nnav_scopes_free(t);
     if (rc) {
         fprintf(stderr, "nnav summary: out of memory or the output could not be written\n");

@@ -396,7 +396,7 @@ static void write_file(ui *u, exporter *x, const char *path)
     char esc[600], status[700];
     nnav_export_format fmt = exporter_format_of(path);
     /* The types the explorer inferred (shown or not) serve the export too. */
-    nnav_export_opts o = { fmt, 16, 0, 0, u->types.s };
+    nnav_export_opts o = { fmt, 16, 0, 0, u->types.s, 0 };
     nnav_error err;
     uint64_t bytes = 0;
     path_tail(path, 60, esc, sizeof esc);

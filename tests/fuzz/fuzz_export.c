@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             nnav_selection sel;
             if (nnav_select_graph(m, g, &sel, &err) != 0)
                 continue;
-            nnav_export_opts o = {NNAV_EXPORT_YAML, 64, 1, 0, NULL};
+            nnav_export_opts o = {NNAV_EXPORT_YAML, 64, 1, 0, NULL, 0};
             char *buf = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&buf, &len);

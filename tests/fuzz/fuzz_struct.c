@@ -1079,7 +1079,7 @@ static void reopen(const char *bytes, size_t len, const char *what)
 static void export_one(const nnav_model *m, const nnav_selection *sel, const nnav_shapes *sh,
                        int check_open, int yaml)
 {
-    nnav_export_opts o = {NNAV_EXPORT_YAML, 64, 1, 0, sh};
+    nnav_export_opts o = {NNAV_EXPORT_YAML, 64, 1, 0, sh, 0};
     nnav_error err;
     char *buf = NULL;
     size_t len = 0;
