@@ -111,9 +111,10 @@ nnav_declutter *nnav_declutter_build(const nnav_model *m, uint32_t graph, const 
     d->graph = graph;
     d->first = g->node_first;
     d->count = g->node_count;
+    for (uint32_t i = 0; i < d->count; i++)
+        d->src[i] = NNAV_NONE; /* a later Identity may be asked for before its turn */
     for (uint32_t i = 0; i < d->count; i++) {
         uint32_t id = d->first + i;
-        d->src[i] = NNAV_NONE;
         int why = classify(d, id);
         if (why == NNAV_DECL_SHOWN || must_show(d, id))
             continue;
