@@ -2,7 +2,11 @@
  * explorer (see tfacts.h). */
 #include "tfacts.h"
 
+#include <string.h>
+
+#include "model.h"
 #include "sbuf.h"
+#include "scope.h"
 
 /* dims x dtype when known, else the bytes stored. */
 static uint64_t tensor_bytes(const nnav_tensor *t)
@@ -25,8 +29,19 @@ void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
     *f = (nnav_tfacts){
         .tensor = t, .sparse = NNAV_NONE, .value = NNAV_NONE, .dtype = ts->dtype,
         .ndims = ts->ndims, .dims = nnav_dims(m, ts->dims_first), .nelems = ts->nelems,
-        .stored = ts->nelems, .bytes = tensor_bytes(ts),
+        .stored = ts->nelems, .bytes = tensor_bytes(ts), .holder = NNAV_NONE,
     };
+    /* Held by a Constant node: an attribute's tensor (TensorFlow's Const
+     * value is owned as an initializer, named by its attribute). */
+    if ((ts->owner == NNAV_TOWN_ATTRIBUTE || (m->tf && ts->owner == NNAV_TOWN_INITIALIZER)) &&
+        ts->owner_id < nnav_attr_count(m)) {
+        uint32_t node = nnav_attr_get(m, ts->owner_id)->node;
+        if (node < nnav_node_count(m)) {
+            nnav_span op = nnav_node_get(m, node)->op;
+            if (nnav_span_eqs(op, m->tf ? "Const" : "Constant"))
+                f->holder = node;
+        }
+    }
     if (ts->owner == NNAV_TOWN_SPARSE_VALUES && ts->owner_id < nnav_sparse_count(m)) {
         const nnav_sparse *sp = nnav_sparse_get(m, ts->owner_id);
         f->sparse = ts->owner_id;
@@ -61,7 +76,10 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
 void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n)
 {
     if (f->sparse == NNAV_NONE) {
-        nnav_tensor_storage_format(m, f->tensor, buf, n);
+        const char *tag = f->holder == NNAV_NONE ? "" : m->tf ? "Const, " : "Constant, ";
+        size_t k = strlen(tag) < n ? strlen(tag) : 0;
+        memcpy(buf, tag, k);
+        nnav_tensor_storage_format(m, f->tensor, buf + k, n - k);
         return;
     }
     nnav_sbuf b = {buf, n, 0};
@@ -69,4 +87,27 @@ void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, s
         buf[0] = 0;
     nnav_sb_printf(&b, "sparse (%llu values)",
                    (unsigned long long)(f->stored == UINT64_MAX ? 0 : f->stored));
+}
+
+uint32_t nnav_tfacts_constant_weights(const nnav_model *m, uint32_t graph, uint32_t *out,
+                                      uint64_t *elems)
+{
+    uint32_t k = 0;
+    uint64_t e = 0;
+    if (graph < nnav_graph_count(m)) {
+        const nnav_graph *g = nnav_graph_get(m, graph);
+        for (uint32_t i = 0; i < g->node_count; i++) {
+            uint32_t t = nnav_constant_weight(m, g->node_first + i);
+            if (t == NNAV_NONE || (t >= g->init_first && t - g->init_first < g->init_count))
+                continue;
+            uint64_t ne = nnav_tensor_get(m, t)->nelems;
+            e = ne > UINT64_MAX - e ? UINT64_MAX : e + ne;
+            if (out)
+                out[k] = t;
+            k++;
+        }
+    }
+    if (elems)
+        *elems = e;
+    return k;
 }

@@ -7,6 +7,10 @@
  * dense dims (not the values' [NNZ]), its storage is "sparse (N values)", its
  * bytes are values plus indices, and its consumers are the sparse value's.
  * Each face gets these facts here and nowhere else, so they cannot disagree.
+ * A weight held by a Constant node (TensorFlow: Const) is a parameter like
+ * an initializer (scope.h's rule, nnav_constant_weight): its holder is that
+ * node, its storage says "Constant, raw", and nnav_tfacts_constant_weights()
+ * lists a graph's such weights for the faces that list initializers.
  *
  * Calling rules: `t` is a tensor id < nnav_tensor_count(m). Nothing is read
  * from the payload or from external data; bytes of external data are as
@@ -25,6 +29,8 @@ typedef struct nnav_tfacts {
     uint32_t tensor;      /* the tensor asked about */
     uint32_t sparse;      /* the sparse initializer whose values it holds, else NNAV_NONE */
     uint32_t value;       /* the graph value it defines (its consumers), else NNAV_NONE */
+    uint32_t holder;      /* the Constant (TensorFlow: Const) node whose value
+                             attribute holds it, else NNAV_NONE */
     int32_t dtype;        /* ONNX TensorProto.DataType value */
     uint32_t ndims;
     const int64_t *dims;  /* the shape the graph sees: a sparse one's dense dims */
@@ -43,5 +49,12 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n);
 /* "raw", "typed", "external FILE @OFFSET +LENGTH", TensorFlow's field, or
  * "sparse (3 values)"; sanitised. */
 void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n);
+/* The weights graph `graph`'s Constant (TensorFlow: Const) nodes hold, by
+ * nnav_constant_weight (scope.h), that are not among the graph's initializers
+ * already (TensorFlow indexes a Const's value as one): their tensor ids in
+ * node order into out (room for the graph's node count; NULL only counts).
+ * Returns how many; *elems (may be NULL) gets their elements, saturating. */
+uint32_t nnav_tfacts_constant_weights(const nnav_model *m, uint32_t graph, uint32_t *out,
+                                      uint64_t *elems);
 
 #endif

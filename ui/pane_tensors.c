@@ -3,7 +3,8 @@
  * size (largest first) or by name; the cursor's tensor fills the detail pane
  * with its consumers. Each row's facts come from tfacts.h, as `nnav tensors`
  * gets them: a sparse initializer shows its dense shape and its values plus
- * indices as bytes.
+ * indices as bytes; a weight a Constant node holds is listed and counted
+ * too, its storage "Constant, raw", its detail naming the node.
  */
 #include "ui.h"
 
@@ -95,9 +96,14 @@ void tensors_set_graph(ui *u, pane *p, uint32_t g)
     if (g == NNAV_NONE)
         return;
     const nnav_graph *gr = nnav_graph_get(u->m, g);
-    s->order = malloc(((size_t)gr->init_count + gr->sparse_count + 1) * sizeof *s->order);
-    if (!s->order)
+    /* Initializers, sparse ones, and the weights Constant nodes hold. */
+    uint32_t nc = nnav_tfacts_constant_weights(u->m, g, NULL, NULL);
+    uint32_t *cw = malloc(((size_t)nc + 1) * sizeof *cw);
+    s->order = malloc(((size_t)gr->init_count + gr->sparse_count + nc + 1) * sizeof *s->order);
+    if (!s->order || !cw) {
+        free(cw);
         return;
+    }
     for (uint32_t i = 0; i < gr->init_count; i++)
         nnav_tfacts_get(u->m, gr->init_first + i, &s->order[s->n++]);
     for (uint32_t i = 0; i < gr->sparse_count; i++) {
@@ -105,6 +111,10 @@ void tensors_set_graph(ui *u, pane *p, uint32_t g)
         if (sp->values != NNAV_NONE)
             nnav_tfacts_get(u->m, sp->values, &s->order[s->n++]);
     }
+    nc = nnav_tfacts_constant_weights(u->m, g, cw, NULL);
+    for (uint32_t i = 0; i < nc; i++)
+        nnav_tfacts_get(u->m, cw[i], &s->order[s->n++]);
+    free(cw);
     for (uint32_t i = 0; i < s->n; i++) {
         uint64_t b = s->order[i].bytes;
         if (b == UINT64_MAX)
@@ -161,7 +171,8 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
         char shape[160], store[160];
         nnav_tfacts_shape(f, shape, sizeof shape);
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", shape);
-        if ((t->storage == NNAV_STORE_EXTERNAL || f->sparse != NNAV_NONE) && c + 4 < w) {
+        if ((t->storage == NNAV_STORE_EXTERNAL || f->sparse != NNAV_NONE ||
+             f->holder != NNAV_NONE) && c + 4 < w) {
             nnav_tfacts_storage(u->m, f, store, sizeof store);
             draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", store);
         }
