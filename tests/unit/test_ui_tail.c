@@ -166,6 +166,32 @@ static void test_escape_tail_of_a_huge_name(void **state)
     free(p);
 }
 
+static void test_wrap_pieces(void **state)
+{
+    (void)state;
+    if (!utf8_locale())
+        skip();
+    wchar_t w[64];
+    char b[128];
+    int pieces;
+    /* 56 columns at 39: two pieces, the second the rest */
+    size_t n = draw_wrap_piece(NAME, strlen(NAME), 39, 1, 1, w, 64, &pieces);
+    assert_int_equal(pieces, 2);
+    assert_string_equal(narrow(w, n, b, sizeof b), "tention/Transpose");
+    n = draw_wrap_piece(NAME, strlen(NAME), 39, 0, 1, w, 64, &pieces);
+    assert_string_equal(narrow(w, n, b, sizeof b), "/encoder/layers/encoder_layer_5/self_at");
+    /* a wide character that would straddle the edge starts the next piece */
+    const char *s = "abc\xe5\x8d\xb7" "d"; /* 3 + 2 + 1 columns */
+    n = draw_wrap_piece(s, strlen(s), 4, 0, 1, w, 64, &pieces);
+    assert_int_equal(pieces, 2);
+    assert_string_equal(narrow(w, n, b, sizeof b), "abc");
+    n = draw_wrap_piece(s, strlen(s), 4, 1, 1, w, 64, &pieces);
+    assert_string_equal(narrow(w, n, b, sizeof b), "\xe5\x8d\xb7" "d");
+    /* nothing: no pieces */
+    draw_wrap_piece("", 0, 10, 0, 1, w, 64, &pieces);
+    assert_int_equal(pieces, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_small_output_buffer_keeps_end),
         cmocka_unit_test(test_escape_tail_escapes),
         cmocka_unit_test(test_escape_tail_of_a_huge_name),
+        cmocka_unit_test(test_wrap_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
