@@ -26,7 +26,9 @@ wait_for "tensor sparse_w"
 r=$(screen | grep -F "Initializers" -A1 | tail -1)
 case "$r" in *" $cbytes B "*"sparse_w  $cshape  $cstore"*) ;;
     *) fail "the initializer row differs from the CLI's ($cshape, $cbytes B, $cstore): $r";; esac
-expect_line "Initializers" "total $cbytes B"
+# The pane's total: sparse_w's bytes and the 16 B of the weight the
+# Constant const_scale holds (listed too, as --constants lists it).
+expect_line "Initializers" "2  total $((cbytes + 16)) B"
 # The detail: the same shape, storage and bytes, and the consumer.
 wait_for "type     $cshape  (12 elements)"
 wait_for "storage  $cstore"
