@@ -5,8 +5,8 @@
 # name in the node list (the part that tells it from its neighbours), two
 # initializers that share a 46-character prefix are told apart in their
 # pane, the detail pane holds the whole name (wrapped over lines where the
-# pane is narrower than it), and z zooms the focused pane to the whole
-# screen and back.
+# pane is narrower than it), the graph view's boxes show their names' ends,
+# and z zooms the focused pane to the whole screen and back.
 . "$(dirname "$0")/tmux.bash"
 
 py=""
@@ -71,6 +71,16 @@ for w in 80 120; do
     screen | grep -qE '▏ (…[a-z_.]*)?oj_weight *$' || fail "at $w columns the weight's row does not end in 'oj_weight'"
     screen | grep -qE '▏ (…[a-z_.]*)?proj_bias *$' || fail "at $w columns the bias's row does not end in 'proj_bias'"
     pass "at $w columns the two initializers with a long common prefix are told apart"
+
+    # The graph view's boxes: each node's name cut at its start, so the
+    # three boxes of one layer read MatMul, Transpose, Softmax.
+    keys v
+    wait_for "Graph view"
+    screen | grep -qE '│…[a-z_]*/MatMul│' || fail "at $w columns the MatMul box lacks its name's end"
+    screen | grep -qE '│…[a-z_]*/Transpose│' || fail "at $w columns the Transpose box lacks its name's end"
+    pass "at $w columns the graph view's boxes show their names' ends"
+    keys v
+    wait_for "Nodes  main"
 
     quit_clean
 done
