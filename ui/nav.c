@@ -71,6 +71,7 @@ void ui_go(ui *u, place p)
     case PLACE_NODE:
         ui_set_graph(u, p.graph);
         nodes_reveal(u, &u->pane[PANE_NODES], p.id);
+        tree_reveal_node(u, &u->pane[PANE_TREE], p.id);
         detail_set(u, &u->pane[PANE_DETAIL], PLACE_NODE, p.id);
         if (u->graph_view)
             graph_centre(u, &u->gpane, p.id);

@@ -209,7 +209,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         if (marks_has(&u->marks, it->id)) /* in the top border's right corner */
             draw_text(y, x + w - 2, 1, draw_glyph(G_MARK), draw_attr(R_LINK) | A_BOLD);
         if (n->name.n)
-            draw_span(y + 1, x + 1, inner, n->name, text);
+            draw_span(y + 1, x + 1, inner, nodes_relative_name(u, n->name), text);
         else
             draw_fmt(y + 1, x + 1, inner, text, "#%u", nnav_node_index(u->m, it->id));
         if (n->out_count) {

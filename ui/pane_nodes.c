@@ -17,6 +17,13 @@ typedef struct nodes {
     uint32_t *match;    /* node ids passing the filter, NULL when none is set */
     uint32_t nmatch;
     char filter[64];
+    /* The scope in view (the tree's cursor on a scope): its nodes in graph
+     * order, the base the filters run over; NULL for the whole graph. */
+    uint32_t *scope;
+    uint32_t nscope;
+    char spath[512];    /* its path, components joined by '/' (raw bytes) */
+    size_t spath_n;
+    char snote[96];     /* its figures for the title, escaped */
 } nodes;
 
 #define N(p) ((nodes *)(p)->priv)
@@ -36,9 +43,21 @@ static void nodes_close(ui *u, pane *p)
     (void)u;
     if (p->priv) {
         free(N(p)->match);
+        free(N(p)->scope);
         free(p->priv);
         p->priv = NULL;
     }
+}
+
+/* The rows before the filters: the scope in view, or the whole graph. */
+static uint32_t base_count(ui *u, nodes *s)
+{
+    return s->scope ? s->nscope : nnav_graph_get(u->m, s->graph)->node_count;
+}
+
+static uint32_t base_at(ui *u, nodes *s, uint32_t i)
+{
+    return s->scope ? s->scope[i] : nnav_graph_get(u->m, s->graph)->node_first + i;
 }
 
 static uint32_t nodes_lines(ui *u, pane *p)
@@ -46,12 +65,12 @@ static uint32_t nodes_lines(ui *u, pane *p)
     nodes *s = N(p);
     if (s->graph == NNAV_NONE)
         return 0;
-    return s->match ? s->nmatch : nnav_graph_get(u->m, s->graph)->node_count;
+    return s->match ? s->nmatch : base_count(u, s);
 }
 
 static uint32_t node_at(ui *u, nodes *s, uint32_t line)
 {
-    return s->match ? s->match[line] : nnav_graph_get(u->m, s->graph)->node_first + line;
+    return s->match ? s->match[line] : base_at(u, s, line);
 }
 
 uint32_t nodes_current(ui *u, pane *p)
@@ -64,7 +83,50 @@ uint32_t nodes_current(ui *u, pane *p)
 
 const char *nodes_filter_text(pane *p)
 {
-    return N(p)->match ? N(p)->filter : "";
+    return N(p)->filter;
+}
+
+/* Row visibility: a node shows when it is in the base (the scope in view or
+ * the graph) and passes every filter that is set; each filter is one test
+ * here, so they compose. */
+static int any_filter(nodes *s)
+{
+    return s->filter[0] != '\0';
+}
+
+static int row_visible(ui *u, nodes *s, uint32_t id)
+{
+    if (s->filter[0]) { /* f: the op type, case-insensitive */
+        const nnav_node *n = nnav_node_get(u->m, id);
+        size_t len = strlen(s->filter);
+        if (n->op.n != len)
+            return 0;
+        for (size_t k = 0; k < len; k++)
+            if (tolower(n->op.p[k]) != tolower((unsigned char)s->filter[k]))
+                return 0;
+    }
+    return 1;
+}
+
+/* Lists the base's rows passing the filters (one pass); no list when no
+ * filter is set. */
+static int refilter(ui *u, nodes *s)
+{
+    free(s->match);
+    s->match = NULL;
+    s->nmatch = 0;
+    if (s->graph == NNAV_NONE || !any_filter(s))
+        return 0;
+    uint32_t nb = base_count(u, s);
+    s->match = malloc((nb ? nb : 1) * sizeof *s->match);
+    if (!s->match)
+        return -1;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t id = base_at(u, s, i);
+        if (row_visible(u, s, id))
+            s->match[s->nmatch++] = id;
+    }
+    return 0;
 }
 
 static void clear_filter(nodes *s)
@@ -75,14 +137,41 @@ static void clear_filter(nodes *s)
     s->filter[0] = '\0';
 }
 
+static void clear_scope(nodes *s)
+{
+    free(s->scope);
+    s->scope = NULL;
+    s->nscope = 0;
+    s->spath_n = 0;
+}
+
 void nodes_set_graph(ui *u, pane *p, uint32_t g)
 {
     nodes *s = N(p);
     if (s->graph == g)
         return;
     clear_filter(s);
+    clear_scope(s);
     s->graph = g;
     p->top = p->cur = 0;
+}
+
+/* The line of `node` among the base's rows, NNAV_NONE when not there. */
+static uint32_t base_line(ui *u, nodes *s, uint32_t node)
+{
+    if (!s->scope) {
+        const nnav_graph *g = nnav_graph_get(u->m, s->graph);
+        return node - g->node_first < g->node_count ? node - g->node_first : NNAV_NONE;
+    }
+    uint32_t lo = 0, hi = s->nscope; /* sorted: binary search */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->scope[mid] < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->nscope && s->scope[lo] == node ? lo : NNAV_NONE;
 }
 
 void nodes_reveal(ui *u, pane *p, uint32_t node)
@@ -90,6 +179,10 @@ void nodes_reveal(ui *u, pane *p, uint32_t node)
     nodes *s = N(p);
     const nnav_node *n = nnav_node_get(u->m, node);
     nodes_set_graph(u, p, n->graph);
+    if (s->scope && base_line(u, s, node) == NNAV_NONE) {
+        clear_scope(s); /* the target must be visible: the whole graph */
+        refilter(u, s);
+    }
     uint32_t line = NNAV_NONE;
     if (s->match) {
         for (uint32_t i = 0; i < s->nmatch; i++)
@@ -99,7 +192,7 @@ void nodes_reveal(ui *u, pane *p, uint32_t node)
             clear_filter(s); /* the target must be visible */
     }
     if (!s->match)
-        line = node - nnav_graph_get(u->m, s->graph)->node_first;
+        line = base_line(u, s, node);
     pane_set_cursor(p, line, nodes_lines(u, p));
 }
 
@@ -113,25 +206,86 @@ int nodes_filter(ui *u, pane *p, const char *op)
             nodes_reveal(u, p, keep);
         return 0;
     }
-    const nnav_graph *g = nnav_graph_get(u->m, s->graph);
-    size_t len = strlen(op);
-    s->match = malloc((g->node_count ? g->node_count : 1) * sizeof *s->match);
-    if (!s->match)
-        return -1;
     snprintf(s->filter, sizeof s->filter, "%s", op);
-    for (uint32_t i = 0; i < g->node_count; i++) {
-        const nnav_node *n = nnav_node_get(u->m, g->node_first + i);
-        if (n->op.n != len)
-            continue;
-        size_t k = 0;
-        while (k < len && tolower(n->op.p[k]) == tolower((unsigned char)op[k]))
-            k++;
-        if (k == len)
-            s->match[s->nmatch++] = g->node_first + i;
-    }
+    if (refilter(u, s) != 0)
+        return -1;
     p->top = p->cur = 0;
     return (int)s->nmatch;
 }
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int nodes_set_scope(ui *u, pane *p, uint32_t g, const uint32_t *ids, uint32_t n,
+                    const uint8_t *path, size_t pathlen, const char *note)
+{
+    nodes *s = N(p);
+    nodes_set_graph(u, p, g);
+    uint32_t keep = nodes_current(u, p);
+    clear_scope(s);
+    if (ids) {
+        s->scope = malloc((n ? n : 1) * sizeof *s->scope);
+        if (!s->scope) {
+            refilter(u, s);
+            return -1;
+        }
+        memcpy(s->scope, ids, n * sizeof *ids);
+        qsort(s->scope, n, sizeof *s->scope, cmp_u32);
+        s->nscope = n;
+        if (pathlen < sizeof s->spath) { /* a longer path is not cut from names */
+            memcpy(s->spath, path, pathlen);
+            s->spath_n = pathlen;
+        }
+        snprintf(s->snote, sizeof s->snote, "%s", note ? note : "");
+    }
+    int rc = refilter(u, s);
+    /* The node under the cursor stays there when the new rows hold it. */
+    uint32_t line = NNAV_NONE;
+    if (keep != NNAV_NONE) {
+        if (s->match) {
+            for (uint32_t i = 0; i < s->nmatch && line == NNAV_NONE; i++)
+                if (s->match[i] == keep)
+                    line = i;
+        } else {
+            line = base_line(u, s, keep);
+        }
+    }
+    p->top = 0;
+    p->cur = 0;
+    if (line != NNAV_NONE)
+        pane_set_cursor(p, line, nodes_lines(u, p));
+    return rc;
+}
+
+nnav_span nodes_relative_name(ui *u, nnav_span name)
+{
+    nodes *s = N(&u->pane[PANE_NODES]);
+    if (!s || !s->scope || !s->spath_n)
+        return name;
+    const uint8_t *q = (const uint8_t *)s->spath;
+    size_t i = 0, j = 0;
+    /* Each component of the path in turn, empty name components skipped as
+     * the scope tree skips them ("/a//b/Op" is in a/b). */
+    while (j < s->spath_n) {
+        while (i < name.n && name.p[i] == '/')
+            i++;
+        size_t k = j;
+        while (k < s->spath_n && q[k] != '/')
+            k++;
+        size_t len = k - j;
+        if (name.n - i <= len || memcmp(name.p + i, q + j, len) != 0 || name.p[i + len] != '/')
+            return name;
+        i += len;
+        j = k < s->spath_n ? k + 1 : k;
+    }
+    while (i < name.n && name.p[i] == '/')
+        i++;
+    return i < name.n ? (nnav_span){ name.p + i, name.n - i } : name;
+}
+
 
 static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
 {
@@ -147,7 +301,18 @@ static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
         c += draw_fmt(y, x + c, w - c, a, "  #%u of %u", nnav_node_index(u->m, cur), all);
     else
         c += draw_fmt(y, x + c, w - c, a, "  %u", all);
-    if (s->match)
+    if (s->scope && s->spath_n) {
+        /* The path gives way (keeping its end) to the scope's figures. */
+        char note[160];
+        snprintf(note, sizeof note, "  %u node%s%s%s", s->nscope, s->nscope == 1 ? "" : "s",
+                 s->snote[0] ? "  " : "", s->snote);
+        int room = w - c - 5 - draw_width(note);
+        c += draw_text(y, x + c, w - c, "  in ", a);
+        c += draw_span_tail(y, x + c, room < 12 ? 12 : room,
+                            (nnav_span){ (const uint8_t *)s->spath, s->spath_n }, a);
+        c += draw_text(y, x + c, w - c, note, a);
+    }
+    if (s->filter[0])
         c += draw_fmt(y, x + c, w - c, a, "  op:%s %u/%u", s->filter, n ? p->cur + 1 : 0, n);
     if (u->marks.count && u->marks.graph == s->graph)
         draw_fmt(y, x + c, w - c, a, "  %s%u marked", draw_glyph(G_MARK), u->marks.count);
@@ -183,7 +348,8 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     if (c >= w)
         return;
     if (n->name.n)
-        draw_span(y, x + c, namew < w - c ? namew : w - c, n->name, sel | mark);
+        draw_span(y, x + c, namew < w - c ? namew : w - c, nodes_relative_name(u, n->name),
+                  sel | mark);
     else
         draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
     c += namew + 1;
@@ -206,13 +372,13 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     for (uint32_t i = 0; i < n->in_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->in_first + i).name, dim);
+        c += draw_span(y, x + c, w - c, nodes_relative_name(u, nnav_ref_get(u->m, n->in_first + i).name), dim);
     }
     c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
     for (uint32_t i = 0; i < n->out_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nnav_ref_get(u->m, n->out_first + i).name, dim);
+        c += draw_span(y, x + c, w - c, nodes_relative_name(u, nnav_ref_get(u->m, n->out_first + i).name), dim);
     }
 }
 

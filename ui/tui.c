@@ -149,6 +149,11 @@ static void relayout(ui *u)
     u->gpane.r = u->lay.pane[PANE_NODES];
 }
 
+void ui_relayout(ui *u)
+{
+    relayout(u);
+}
+
 /* ---- drawing ---- */
 
 /* The shown graph's totals (or, on a model too big to infer at open, how to
@@ -1085,6 +1090,9 @@ static void request(ui *u, enum request r)
         break;
     case REQ_TYPES:
         typed_toggle(u);
+        break;
+    case REQ_SCOPES:
+        tree_toggle_scopes(u, &u->pane[PANE_TREE]);
         break;
     case REQ_DEPTH_MORE:
     case REQ_DEPTH_LESS:

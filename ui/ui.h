@@ -112,6 +112,8 @@ extern const pane_ops pane_tree_ops, pane_nodes_ops, pane_detail_ops, pane_tenso
 pane *ui_pane(ui *u, int id);   /* PANE_NODES is the graph view while it is on */
 void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_set_focus(ui *u, int id);
+/* Lays the panes out again (the tree pane's rows changed width). */
+void ui_relayout(ui *u);
 /* Shows text in the status line at once, before slow work starts. */
 void ui_status_now(ui *u, const char *text);
 /* Opens the prompt line with `init` as a selected suggestion (typing replaces
@@ -151,11 +153,28 @@ int ui_draw_breadcrumbs(ui *u, uint32_t g, int y, int x, int w, attr_t a);
 
 /* ---- per-pane entry points ---- */
 void tree_reveal(ui *u, pane *p, uint32_t g);
+/* Reveals a node's scope: expands its graph and the scope's ancestors, puts
+ * the tree's cursor on it; the node list is left as it is. */
+void tree_reveal_node(ui *u, pane *p, uint32_t node);
+/* S: shows each graph's scopes (the module hierarchy) in the tree, or only
+ * the graphs; off, the node list shows its whole graph again. */
+void tree_toggle_scopes(ui *u, pane *p);
 /* Columns the tree pane needs for its longest row (every body open). */
 int tree_fit_width(ui *u);
 void nodes_set_graph(ui *u, pane *p, uint32_t g);
 void nodes_reveal(ui *u, pane *p, uint32_t node);
 uint32_t nodes_current(ui *u, pane *p);
+/* Narrows the node list to `ids` (nodes of graph g, any order; copied), the
+ * scope at `path` (its components joined by '/', raw bytes; `note`, escaped
+ * text such as its params and MACs, follows it in the title), or widens it to
+ * the whole graph when ids is NULL. The filters stay set. -1 when out of
+ * memory (the whole graph is shown). */
+int nodes_set_scope(ui *u, pane *p, uint32_t g, const uint32_t *ids, uint32_t n,
+                    const uint8_t *path, size_t pathlen, const char *note);
+/* A name relative to the scope in the node list: the scope's path cut from
+ * its front; the whole name when the list shows a whole graph or the name is
+ * not under the scope. Points into `name`. */
+nnav_span nodes_relative_name(ui *u, nnav_span name);
 int nodes_filter(ui *u, pane *p, const char *op);
 const char *nodes_filter_text(pane *p);
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
