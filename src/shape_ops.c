@@ -10,6 +10,7 @@
  * sizes is smaller, the size is unknown. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1397,6 +1398,28 @@ static int r_if(IX)
 
 #define CARRY_MAX 64
 
+/* The per-call arrays of the rules that infer a body (Loop, Scan,
+ * SequenceMap). They live on the heap, not in the rule's frame: bodies nest
+ * (up to SHAPE_DEPTH levels), each level is a rule's frame plus the pass's,
+ * and a few KB of arrays per level overflowed a small stack (256 KB: 42
+ * nested Loops). */
+typedef struct {
+    const nnav_fact *seed[2 + CARRY_MAX];
+    nnav_fact a[CARRY_MAX], b[CARRY_MAX];
+    int64_t in_axes[CARRY_MAX], out_axes[CARRY_MAX];
+} body_scratch;
+
+/* Runs rule(ix, scratch) with zeroed scratch from the heap. */
+static int with_scratch(IX, int (*rule)(nnav_ictx *, body_scratch *))
+{
+    body_scratch *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return nnav_ix_fail(ix, "out of memory");
+    int rc = rule(ix, sc);
+    free(sc);
+    return rc;
+}
+
 /* A body whose state is carried from one iteration to the next (Loop, Scan):
  * inferred from the states on entry, then again from the states merged with
  * what one iteration makes of them, until nothing changes, so that a state
@@ -1454,11 +1477,11 @@ static void out_stacked(IX, uint32_t o, const nnav_fact *f, int32_t at, const nn
     nnav_ix_out(ix, o, f->dtype, f->rank + n, s);
 }
 
-static int r_loop(IX)
+static int loop_in(IX, body_scratch *sc)
 {
     uint32_t nin = nnav_ix_nin(ix), ncarried = nin > 2 ? nin - 2 : 0;
-    const nnav_fact *seed[2 + CARRY_MAX];
-    nnav_fact merged[CARRY_MAX];
+    const nnav_fact **seed = sc->seed;
+    nnav_fact *merged = sc->a;
     if (ncarried > CARRY_MAX)
         return nnav_ix_fail(ix, "over %d loop-carried values", CARRY_MAX);
     nnav_fact it = nnav_ix_make(ix, NNAV_DT_INT64, 0, NULL);
@@ -1479,6 +1502,11 @@ static int r_loop(IX)
     return 0;
 }
 
+static int r_loop(IX)
+{
+    return with_scratch(ix, loop_in);
+}
+
 /* Input f without its axes a and b (b < 0: only a). */
 static nnav_fact drop_axes(IX, const nnav_fact *f, int32_t a, int32_t b)
 {
@@ -1493,15 +1521,15 @@ static nnav_fact drop_axes(IX, const nnav_fact *f, int32_t a, int32_t b)
 
 /* Scan of opset 8: a batch axis in front of everything, the optional
  * sequence_lens first, scan inputs' axis 1 scanned. */
-static int scan8(IX)
+static int scan8_in(IX, body_scratch *sc)
 {
     int64_t nscan = nnav_ix_attr_i(ix, "num_scan_inputs", -1);
     uint32_t nin = nnav_ix_nin(ix);
     if (nin < 1 || nin > CARRY_MAX || nscan < 0 || (uint64_t)nscan > nin - 1)
         return nnav_ix_fail(ix, "num_scan_inputs missing or out of range");
     uint32_t nstate = nin - 1 - (uint32_t)nscan;
-    nnav_fact parts[CARRY_MAX], merged[CARRY_MAX];
-    const nnav_fact *seed[CARRY_MAX];
+    nnav_fact *parts = sc->a, *merged = sc->b;
+    const nnav_fact **seed = sc->seed;
     nnav_dim batch = NNAV_DIM_UNKNOWN, len = NNAV_DIM_UNKNOWN;
     for (uint32_t i = 1; i < nin; i++) {
         const nnav_fact *f = nnav_ix_in(ix, i);
@@ -1529,20 +1557,20 @@ static int scan8(IX)
     return 0;
 }
 
-static int r_scan(IX)
+static int scan_in(IX, body_scratch *sc)
 {
     if (nnav_ix_opset(ix) > 0 && nnav_ix_opset(ix) < 9)
-        return scan8(ix);
+        return scan8_in(ix, sc);
     int64_t nscan = nnav_ix_attr_i(ix, "num_scan_inputs", -1);
     uint32_t nin = nnav_ix_nin(ix);
     if (nscan < 0 || (uint64_t)nscan > nin || nin > CARRY_MAX)
         return nnav_ix_fail(ix, "num_scan_inputs missing or out of range");
     uint32_t nstate = nin - (uint32_t)nscan;
-    int64_t in_axes[CARRY_MAX] = {0}, out_axes[CARRY_MAX] = {0};
+    int64_t *in_axes = sc->in_axes, *out_axes = sc->out_axes;
     nnav_ix_attr_ints(ix, "scan_input_axes", in_axes, CARRY_MAX);
     nnav_ix_attr_ints(ix, "scan_output_axes", out_axes, CARRY_MAX);
-    nnav_fact slices[CARRY_MAX], merged[CARRY_MAX];
-    const nnav_fact *seed[CARRY_MAX];
+    nnav_fact *slices = sc->a, *merged = sc->b;
+    const nnav_fact **seed = sc->seed;
     nnav_dim len = NNAV_DIM_UNKNOWN;
     for (uint32_t i = 0; i < nin; i++) {
         seed[i] = nnav_ix_in(ix, i);
@@ -1578,6 +1606,11 @@ static int r_scan(IX)
         out_stacked(ix, o, f, (int32_t)ax, &len, 1);
     }
     return 0;
+}
+
+static int r_scan(IX)
+{
+    return with_scratch(ix, scan_in);
 }
 
 /* ---- slicing, splitting, tiling, padding ---- */
@@ -2747,13 +2780,13 @@ static int r_stft(IX)
 
 /* SequenceMap: the body on each element (sequence inputs give their
  * elements, tensors themselves); each output a sequence of its results. */
-static int r_sequence_map(IX)
+static int sequence_map_in(IX, body_scratch *sc)
 {
     uint32_t nin = nnav_ix_nin(ix);
     if (nin == 0 || nin > CARRY_MAX)
         return nnav_ix_fail(ix, "%u inputs", nin);
-    nnav_fact el[CARRY_MAX];
-    const nnav_fact *seed[CARRY_MAX];
+    nnav_fact *el = sc->a;
+    const nnav_fact **seed = sc->seed;
     for (uint32_t i = 0; i < nin; i++) {
         int k = nnav_ix_seq(ix, i, &el[i]);
         if (k == 2)
@@ -2769,6 +2802,11 @@ static int r_sequence_map(IX)
             nnav_ix_out_seq(ix, o, f, 0);
     }
     return 0;
+}
+
+static int r_sequence_map(IX)
+{
+    return with_scratch(ix, sequence_map_in);
 }
 
 /* ---- sequences ---- */
