@@ -1776,10 +1776,10 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         esc(t->name, nm, sizeof nm);
         if (t->owner == NNAV_TOWN_ATTRIBUTE && !t->name.n) {
             const nnav_attr *at = nnav_attr_get(m, t->owner_id);
-            char ab[512];
+            char ab[512], an[256];
             if (at->node != NNAV_NONE)
                 snprintf(nm, sizeof nm, "(%s.%s)", node_label(m, at->node, ab, sizeof ab),
-                         esc(at->name, st, 256));
+                         esc(at->name, an, sizeof an));
         }
         printf("%-36s %-24s %12s  %s", nm, sh, by, st);
         if (o->all) {
@@ -1806,6 +1806,20 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     print_bytes(params, st, sizeof st);
     printf("%zu tensor%s, %s byte%s (%s), %s parameter%s\n", nr, pl(nr), by, pl(total), sh, st,
            pl(params));
+    /* Weights a Constant node holds are parameters too (summary, info and
+     * the explorer's pane count them): say where they are. */
+    uint64_t ce = 0, ke = 0;
+    uint32_t cn = 0;
+    for (uint32_t gi = o->all ? 0 : g; !o->constants && !o->name && gi < nnav_graph_count(m) &&
+                                       (o->all || gi == g); gi++) {
+        cn += nnav_tfacts_constant_weights(m, gi, NULL, &ke);
+        ce = ke > UINT64_MAX - ce ? UINT64_MAX : ce + ke;
+    }
+    if (cn) {
+        print_bytes(ce, st, sizeof st);
+        printf("%u weight%s held by %s (%s parameter%s): --constants lists %s\n", cn, pl(cn),
+               cn == 1 ? "a Constant node" : "Constant nodes", st, pl(ce), cn == 1 ? "it" : "them");
+    }
     free(rows);
     return vrc;
 }
@@ -2486,7 +2500,7 @@ static int cmd_export(const nnav_model *m, const opts *o)
     nnav_error err;
     int rc;
     uint32_t g = 0;
-    nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0, NULL};
+    nnav_export_opts eo = {NNAV_EXPORT_YAML, 16, o->binary, 0, NULL, 0};
     if (o->format && strcmp(o->format, "yaml") && strcmp(o->format, "onnx"))
         return usage_error("export", "--format takes yaml or onnx, not '%s'", o->format);
     /* The output file's extension names its format; --format, when given,
@@ -2504,6 +2518,10 @@ static int cmd_export(const nnav_model *m, const opts *o)
     if (o->external && strcmp(o->external, "inline") && strcmp(o->external, "keep"))
         return usage_error("export", "--external takes inline or keep, not '%s'", o->external);
     eo.keep_external = o->external && !strcmp(o->external, "keep");
+    eo.declutter = o->declutter;
+    if (o->declutter && eo.format == NNAV_EXPORT_ONNX)
+        return usage_error("export", "--declutter is a view for YAML export: an ONNX file "
+                           "keeps every node%s", NULL);
     if (eo.format == NNAV_EXPORT_ONNX && !o->out)
         return usage_error("export", "ONNX output needs -o FILE%s", NULL);
     if ((o->inputs || o->outputs) && o->node)
@@ -2577,7 +2595,14 @@ static int cmd_summary(const nnav_model *m, const opts *o)
     nnav_shapes *s = shapes_of(m, o);
     if (!s)
         return EXIT_BADINPUT;
-    rc = nnav_summary_write(m, g, s, o->yaml, o->depth, stdout);
+    nnav_declutter *d = NULL;
+    if (o->declutter && !(d = nnav_declutter_build(m, g, s))) {
+        fprintf(stderr, "nnav: out of memory while decluttering\n");
+        nnav_shapes_free(s);
+        return EXIT_BADINPUT;
+    }
+    rc = nnav_summary_write_view(m, g, s, d, o->yaml, o->depth, stdout);
+    nnav_declutter_free(d);
     nnav_shapes_free(s);
     return rc;
 }
@@ -2637,6 +2662,8 @@ static const command commands[] = {
      "parameters (as the framework counts them) and MACs; identical sibling layers folded.",
      "  --graph PATH     the graph to summarise (default /)\n"
      "  --depth N        scopes down to N levels below the graph (default all)\n"
+     "  --declutter      ops of the decluttered view (see nodes --declutter); counts\n"
+     "                   say how many nodes it hides; params and MACs stay exact\n"
      "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
      "  --yaml           every scope as YAML, each repeat naming the scope it is identical to\n"},
     {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives; "
@@ -2656,6 +2683,8 @@ static const command commands[] = {
      "  -o, --output FILE  write FILE (safely: temporary file, then rename)\n"
      "  --max-values N     YAML: write values of tensors of at most N elements (default 16)\n"
      "  --binary           YAML: also raw bytes as !!binary base64\n"
+     "  --declutter        YAML: leave out the nodes nodes --declutter hides; a node's\n"
+     "                     folded inputs' values in its 'folded' list\n"
      "  --external inline|keep  ONNX: external data inline (default) or in FILE.data\n"},
     {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, op types, "
      "value and initializer names in all graphs; 'op:Conv' matches an op type exactly.",

@@ -29,6 +29,7 @@
     REQ(MOVE_LAST,   "move-last",    "Move", "To the last line", 'G', KEY_END, 0, 0) \
     REQ(FOCUS_NEXT,  "focus-next",   "Panes", "Focus the next pane", '\t', 0, 0, 0) \
     REQ(FOCUS_PREV,  "focus-prev",   "Panes", "Focus the previous pane", KEY_BTAB, 0, 0, 0) \
+    REQ(ZOOM,        "zoom",         "Panes", "Zoom the focused pane to the whole screen, or back; while zoomed, Tab and S-Tab zoom the next or previous pane", 'z', 0, 0, 0) \
     REQ(ENTER,       "enter",        "Jump", "Follow: input to its producer, output to its consumers, graph attribute into its body; tree: expand/collapse; graph view: re-centre", '\n', '\r', KEY_ENTER, 0) \
     REQ(BACK,        "back",         "Jump", "Back to the previous place", KEY_BACKSPACE, 127, CTL('h'), CTL('o')) \
     REQ(FORWARD,     "forward",      "Jump", "Forward again", ']', 0, 0, 0) \
@@ -38,6 +39,7 @@
     REQ(SEARCH_PREV, "search-prev",  "Search", "Previous search hit", 'N', 0, 0, 0) \
     REQ(FILTER,      "filter",       "Nodes", "Show only nodes of one op type (empty clears)", 'f', 0, 0, 0) \
     REQ(SCOPES,      "scopes",       "Nodes", "Show each graph's scopes (its module hierarchy, from the node names) in the tree or only the graphs: each scope with its node count, params (p) and MACs (while types are shown), xN on the first of N identical siblings and =NAME (the first) on the others; the tree's cursor on a scope narrows the node list to its nodes, named relative to it; a jump to a node puts the tree's cursor on its scope (the list keeps the whole graph). On at start for graphs of up to 65,536 nodes in all; a bigger graph's scopes are built when asked for: Right on its row, a jump into it, or S", 'S', 0, 0, 0) \
+    REQ(DECLUTTER,   "declutter",    "Nodes", "Declutter: hide Constant and Identity nodes and the shape arithmetic that folds to a constant (Shape, Gather, Unsqueeze, Concat... into a Reshape) from the node list and the graph view (edges walk through hidden Identity nodes); a folded input shows its value (folded) in the list and the detail, Enter on an input goes to its real producer through hidden Identity nodes, the header counts the nodes hidden. The file and the other listings stay exact", 'D', 0, 0, 0) \
     REQ(TYPES,       "types",        "Nodes", "Show or hide inferred types: the first output's type and shape in the node list, each input's and output's type and where it comes from (file, inferred, agree, DISAGREE, unknown and why) and the node's cost in the detail, the graph's MACs and params in the header. On at start; a model over 200,000 nodes opens without them and infers them at the first T", 'T', 0, 0, 0) \
     REQ(SORT,        "sort",         "Initializers", "Sort initializers by size (largest first) or by name", 's', 0, 0, 0) \
     REQ(STATS,       "stats",        "Initializers", "Compute min/max/mean of the selected tensor", 'm', 0, 0, 0) \

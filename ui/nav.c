@@ -171,7 +171,7 @@ int ui_draw_node_label(ui *u, uint32_t node, int y, int x, int w, attr_t a)
     int c = draw_span(y, x, w, n->op, a | draw_attr(R_OP));
     c += draw_text(y, x + c, w - c, " ", a);
     if (n->name.n)
-        c += draw_span(y, x + c, w - c, n->name, a);
+        c += draw_span_tail(y, x + c, w - c, n->name, a);
     else
         c += draw_fmt(y, x + c, w - c, a, "#%u", nnav_node_index(u->m, node));
     return c;

@@ -58,6 +58,7 @@ typedef struct detail {
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
+    int width;             /* the pane's, when the lines were laid out */
 } detail;
 
 #define D(p) ((detail *)(p)->priv)
@@ -117,11 +118,45 @@ static void add_ref(ui *u, detail *d, uint8_t type, uint32_t ref, uint32_t i)
         add(d, DL_IO_TYPE, v, 0);
 }
 
+/* A node's name is never cut while it fits NAME_LINES lines: it wraps
+ * after "name " (pieces of the width less 5); a longer one shows its first
+ * lines and its end on the last. */
+enum { NAME_LINES = 8, NAME_INDENT = 5 };
+
+static int name_piece_w(int width)
+{
+    return width - NAME_INDENT > 8 ? width - NAME_INDENT : 8;
+}
+
+/* The escaped start of a name, enough for NAME_LINES pieces; malloc'd. */
+static char *name_head(nnav_span name, int pw)
+{
+    size_t cols = (size_t)pw * NAME_LINES + 1, cap = cols * 16 + 64;
+    char *buf = malloc(cap);
+    if (buf)
+        draw_escape(name, cols, buf, cap);
+    return buf;
+}
+
+static void add_name_lines(detail *d, uint32_t id, nnav_span name)
+{
+    int pieces = 1;
+    char *buf = name.n ? name_head(name, name_piece_w(d->width)) : NULL;
+    if (buf) {
+        wchar_t one[2];
+        draw_wrap_piece(buf, strlen(buf), name_piece_w(d->width), 0, draw_is_utf8(), one, 2,
+                        &pieces);
+        free(buf);
+    }
+    for (int k = 0; k < (pieces < NAME_LINES ? pieces : NAME_LINES) || k == 0; k++)
+        add(d, DL_NODE_NAME, id, (uint32_t)k);
+}
+
 static void build_node(ui *u, detail *d, uint32_t id)
 {
     const nnav_node *n = nnav_node_get(u->m, id);
     add(d, DL_NODE_HEAD, id, 0);
-    add(d, DL_NODE_NAME, id, 0);
+    add_name_lines(d, id, n->name);
     if (n->function != NNAV_NONE)
         add(d, DL_NODE_FUNC, n->function, 0);
     if (typed_shapes(u))
@@ -235,6 +270,7 @@ void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
     d->id = id;
     d->n = 0;
     d->ncache = 0;
+    d->width = p->r.w;
     p->top = p->cur = 0;
     if (id == NNAV_NONE)
         return;
@@ -460,7 +496,7 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
     switch (l->type) {
     case DL_T_NAME:
         c = draw_text(y, x, w, "tensor ", sel | draw_attr(R_SECTION));
-        draw_span(y, x + c, w - c, ts->name, sel | A_BOLD);
+        draw_span_tail(y, x + c, w - c, ts->name, sel | A_BOLD);
         break;
     case DL_T_SHAPE:
         nnav_tfacts_shape(&d->tf, buf, sizeof buf);
@@ -621,11 +657,24 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     }
     case DL_NODE_NAME: {
         const nnav_node *n = nnav_node_get(u->m, l->a);
-        c = draw_text(y, x, w, "name ", sel | draw_attr(R_DIM));
-        if (n->name.n)
-            draw_span(y, x + c, w - c, n->name, sel | A_BOLD);
-        else
+        if (l->b == 0)
+            draw_text(y, x, w, "name ", sel | draw_attr(R_DIM));
+        c = NAME_INDENT;
+        if (!n->name.n) {
             draw_text(y, x + c, w - c, "(none)", sel | draw_attr(R_DIM));
+            break;
+        }
+        int pw = name_piece_w(w), pieces = 0;
+        char *buf = name_head(n->name, pw);
+        if (!buf)
+            break;
+        wchar_t one[2];
+        draw_wrap_piece(buf, strlen(buf), pw, 0, draw_is_utf8(), one, 2, &pieces);
+        if (l->b + 1 == NAME_LINES && pieces > NAME_LINES) /* too long: its end */
+            draw_span_tail(y, x + c, w - c, n->name, sel | A_BOLD);
+        else
+            draw_text_piece(y, x + c, w - c, (int)l->b, buf, sel | A_BOLD);
+        free(buf);
         break;
     }
     case DL_NODE_FUNC: {
@@ -663,12 +712,21 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
             draw_text(y, x + c, w - c, "(omitted)", sel | draw_attr(R_DIM));
             break;
         }
-        c += draw_span(y, x + c, w - c, r.name, sel);
+        c += draw_span_tail(y, x + c, w - c, r.name, sel);
         c += draw_text(y, x + c, w - c, " ", sel);
         if (r.value == NNAV_NONE)
             break;
-        if (l->type == DL_INPUT)
-            c += draw_source(u, r.value, y, x + c, w - c, sel);
+        const nnav_declutter *dc = l->type == DL_INPUT ? decl_view(u, u->graph) : NULL;
+        char folded[300] = "";
+        if (dc && nnav_node_get(u->m, d->id)->graph == nnav_declutter_graph(dc))
+            nnav_declutter_input_text(dc, r.value, folded, sizeof folded);
+        if (folded[0]) { /* D: the value a hidden producer stands for */
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_LINK), "= %s", folded);
+            break;
+        }
+        if (l->type == DL_INPUT) /* D: the real producer, through hidden Identity nodes */
+            c += draw_source(u, dc ? nnav_declutter_source(dc, r.value) : r.value, y, x + c,
+                             w - c, sel);
         else
             c += draw_consumers_brief(u, r.value, y, x + c, w - c, sel);
         if (!typed_shapes(u))
@@ -732,7 +790,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_G_OUTPUT: {
         const nnav_vinfo *vi = nnav_vinfo_get(u->m, l->a);
         c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
-        c += draw_span(y, x + c, w - c, vi->name, sel);
+        c += draw_span_tail(y, x + c, w - c, vi->name, sel);
         c += draw_text(y, x + c, w - c, " ", sel);
         if (vi->value != NNAV_NONE) {
             if (l->type == DL_G_INPUT)
@@ -750,7 +808,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_V_HEAD: {
         const nnav_value *v = nnav_value_get(u->m, l->a);
         c = draw_text(y, x, w, "value ", sel | draw_attr(R_SECTION));
-        c += draw_span(y, x + c, w - c, v->name, sel | A_BOLD);
+        c += draw_span_tail(y, x + c, w - c, v->name, sel | A_BOLD);
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s%s in ",
                       value_kind_name(v->kind), v->is_output ? ", graph output" : "");
         ui_draw_graph_label(u, v->graph, y, x + c, w - c, sel | draw_attr(R_DIM));
@@ -945,7 +1003,21 @@ static int detail_request(ui *u, pane *p, enum request r)
             ui_message(u, R_ERROR, "not defined in any enclosing scope");
             return 1;
         }
-        place to = ui_place_value(u, ref.value);
+        uint32_t from = ref.value;
+        const nnav_declutter *dc = decl_view(u, u->graph);
+        if (dc && nnav_node_get(u->m, d->id)->graph == nnav_declutter_graph(dc)) {
+            /* D: through hidden Identity nodes to the real producer; a
+             * folded value has none to show. */
+            uint32_t pn = nnav_declutter_producer(dc, from);
+            if (pn != NNAV_NONE && nnav_declutter_hidden(dc, pn)) {
+                char t[300];
+                nnav_declutter_input_text(dc, from, t, sizeof t);
+                ui_message(u, 0, "%s: made by hidden nodes; D shows them", t[0] ? t : "folded");
+                return 1;
+            }
+            from = nnav_declutter_source(dc, from);
+        }
+        place to = ui_place_value(u, from);
         ui_jump(u, to);
         ui_set_focus(u, to.kind == PLACE_TENSOR ? PANE_TENSORS
                         : to.kind == PLACE_NODE ? PANE_NODES : PANE_DETAIL);

@@ -34,7 +34,25 @@ typedef struct gpane {
 typedef struct src_ctx {
     const nnav_model *m;
     uint32_t graph;
+    const nnav_declutter *d; /* D: hidden nodes are skipped, edges walk through them */
 } src_ctx;
+
+/* D: a consumer that is a hidden Identity stands for the first shown node
+ * down its chain (a chain is at most the graph's nodes long); other hidden
+ * consumers (folded arithmetic) are left out. */
+static uint32_t shown_consumer(const src_ctx *s, uint32_t node)
+{
+    uint32_t guard = nnav_graph_get(s->m, s->graph)->node_count;
+    while (node != NNAV_NONE && nnav_declutter_hidden(s->d, node) && guard--) {
+        const nnav_node *n = nnav_node_get(s->m, node);
+        if (nnav_declutter_why(s->d, node) != NNAV_DECL_RENAME || !n->out_count)
+            return NNAV_NONE;
+        uint32_t v = nnav_ref_get(s->m, n->out_first).value, k = 0;
+        const uint32_t *c = v != NNAV_NONE ? nnav_value_consumers(s->m, v, &k) : NULL;
+        node = k ? c[0] : NNAV_NONE;
+    }
+    return node != NNAV_NONE && nnav_declutter_hidden(s->d, node) ? NNAV_NONE : node;
+}
 
 static uint64_t src_count(void *ctx, uint32_t node, int up)
 {
@@ -60,6 +78,12 @@ static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
         uint32_t v = nnav_ref_get(s->m, n->in_first + (uint32_t)i).value;
         if (v == NNAV_NONE)
             return GV_NONE;
+        if (s->d) { /* through hidden Identity nodes; a folded value is no box */
+            uint32_t pn = nnav_declutter_producer(s->d, v);
+            if (pn != NNAV_NONE && nnav_declutter_hidden(s->d, pn))
+                return GV_NONE;
+            v = nnav_declutter_source(s->d, v);
+        }
         const nnav_value *val = nnav_value_get(s->m, v);
         if (val->kind == NNAV_VAL_NODE && nnav_node_get(s->m, val->producer)->graph == s->graph) {
             *id = val->producer;
@@ -79,8 +103,8 @@ static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
         if (i < k) {
             if (nnav_node_get(s->m, c[i])->graph != s->graph)
                 return GV_NONE;
-            *id = c[i];
-            return GV_NODE;
+            *id = s->d ? shown_consumer(s, c[i]) : c[i];
+            return *id == NNAV_NONE ? GV_NONE : GV_NODE;
         }
         i -= k;
     }
@@ -123,7 +147,7 @@ static void build(ui *u, pane *p, uint32_t keep_kind, uint32_t keep_id)
     int fit = (w + GAP_X) / (s->box_w + GAP_X);
     if (fit < 3)
         fit = 3;
-    src_ctx ctx = { u->m, s->graph };
+    src_ctx ctx = { u->m, s->graph, decl_view(u, s->graph) };
     gv_source src = { &ctx, src_count, src_get };
     if (gv_build(&s->g, &src, s->centre, s->depth, fit) != 0) {
         ui_message(u, R_ERROR, "graph view: out of memory");
@@ -209,7 +233,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         if (marks_has(&u->marks, it->id)) /* in the top border's right corner */
             draw_text(y, x + w - 2, 1, draw_glyph(G_MARK), draw_attr(R_LINK) | A_BOLD);
         if (n->name.n)
-            draw_span(y + 1, x + 1, inner, nodes_relative_name(u, n->name), text);
+            draw_span_tail(y + 1, x + 1, inner, nodes_relative_name(u, n->name), text);
         else
             draw_fmt(y + 1, x + 1, inner, text, "#%u", nnav_node_index(u->m, it->id));
         if (n->out_count) {
@@ -225,7 +249,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         const nnav_value *v = nnav_value_get(u->m, it->id);
         draw_text(y, x + 1, inner, v->kind == NNAV_VAL_INPUT ? "input" : "outer value",
                   frame | draw_attr(R_LINK));
-        draw_span(y + 1, x + 1, inner, v->name, text);
+        draw_span_tail(y + 1, x + 1, inner, v->name, text);
         char t[128];
         typed_value_text(u, it->id, t, sizeof t);
         if (t[0])
@@ -348,7 +372,7 @@ static void open_more(ui *u, gpane *s)
     }
     if (owner == (size_t)-1 || s->g.items[owner].kind != GV_NODE)
         return;
-    src_ctx ctx = { u->m, s->graph };
+    src_ctx ctx = { u->m, s->graph, decl_view(u, s->graph) };
     uint32_t node = s->g.items[owner].id;
     uint64_t n = src_count(&ctx, node, up);
     if (n > 1000000)

@@ -89,13 +89,16 @@ const char *nodes_filter_text(pane *p)
 /* Row visibility: a node shows when it is in the base (the scope in view or
  * the graph) and passes every filter that is set; each filter is one test
  * here, so they compose. */
-static int any_filter(nodes *s)
+static int any_filter(ui *u, nodes *s)
 {
-    return s->filter[0] != '\0';
+    return s->filter[0] != '\0' || decl_view(u, s->graph);
 }
 
 static int row_visible(ui *u, nodes *s, uint32_t id)
 {
+    const nnav_declutter *dc = decl_view(u, s->graph);
+    if (dc && nnav_declutter_hidden(dc, id)) /* D: clutter hidden */
+        return 0;
     if (s->filter[0]) { /* f: the op type, case-insensitive */
         const nnav_node *n = nnav_node_get(u->m, id);
         size_t len = strlen(s->filter);
@@ -115,7 +118,7 @@ static int refilter(ui *u, nodes *s)
     free(s->match);
     s->match = NULL;
     s->nmatch = 0;
-    if (s->graph == NNAV_NONE || !any_filter(s))
+    if (s->graph == NNAV_NONE || !any_filter(u, s))
         return 0;
     uint32_t nb = base_count(u, s);
     s->match = malloc((nb ? nb : 1) * sizeof *s->match);
@@ -153,7 +156,30 @@ void nodes_set_graph(ui *u, pane *p, uint32_t g)
     clear_filter(s);
     clear_scope(s);
     s->graph = g;
+    refilter(u, s); /* the decluttered view (D) stays on in the new graph */
     p->top = p->cur = 0;
+}
+
+static void nodes_select(ui *u, pane *p);
+
+void nodes_declutter_changed(ui *u, pane *p)
+{
+    nodes *s = N(p);
+    uint32_t keep = nodes_current(u, p);
+    refilter(u, s);
+    p->top = p->cur = 0;
+    const nnav_declutter *dc = decl_view(u, s->graph);
+    if (keep != NNAV_NONE && dc && nnav_declutter_hidden(dc, keep)) {
+        /* The cursor's node hid: the nearest shown one after it. */
+        for (uint32_t i = 0; i < nodes_lines(u, p); i++)
+            if (node_at(u, s, i) >= keep) {
+                pane_set_cursor(p, i, nodes_lines(u, p));
+                break;
+            }
+    } else if (keep != NNAV_NONE) {
+        nodes_reveal(u, p, keep);
+    }
+    nodes_select(u, p);
 }
 
 /* The line of `node` among the base's rows, NNAV_NONE when not there. */
@@ -202,6 +228,7 @@ int nodes_filter(ui *u, pane *p, const char *op)
     uint32_t keep = nodes_current(u, p);
     clear_filter(s);
     if (!op || !*op || s->graph == NNAV_NONE) {
+        refilter(u, s); /* the decluttered view (D) stays */
         if (keep != NNAV_NONE)
             nodes_reveal(u, p, keep);
         return 0;
@@ -286,7 +313,6 @@ nnav_span nodes_relative_name(ui *u, nnav_span name)
     return i < name.n ? (nnav_span){ name.p + i, name.n - i } : name;
 }
 
-
 static void nodes_title(ui *u, pane *p, int y, int x, int w, attr_t a)
 {
     nodes *s = N(p);
@@ -328,6 +354,46 @@ static int digits(uint32_t v)
     return d;
 }
 
+/* The widest op type and node name in a graph, measured once per graph on
+ * its first 65,536 nodes (a bigger graph's later rows are cut to fit). */
+static struct {
+    const nnav_model *m;
+    uint32_t graph;
+    int op, name;
+} widest = { NULL, NNAV_NONE, 0, 0 };
+
+/* The columns of a row `room` columns wide after the index: the op type
+ * its widest (2 to 20 columns); the name the rest up to its widest, leaving
+ * the type (when *typew, its preferred width, is not 0) at least 16; the
+ * type what the name leaves, up to *typew. */
+static void column_widths(ui *u, uint32_t graph, int room, int *typew, int *opw, int *namew)
+{
+    if (widest.m != u->m || widest.graph != graph) {
+        const nnav_graph *g = nnav_graph_get(u->m, graph);
+        uint32_t k = g->node_count < 65536 ? g->node_count : 65536;
+        uint64_t op = 2, name = 1;
+        for (uint32_t i = 0; i < k; i++) {
+            const nnav_node *n = nnav_node_get(u->m, g->node_first + i);
+            op = n->op.n > op ? n->op.n : op;
+            name = n->name.n > name ? n->name.n : name;
+        }
+        widest.m = u->m;
+        widest.graph = graph;
+        widest.op = op > 20 ? 20 : (int)op;
+        widest.name = name > 4096 ? 4096 : (int)name;
+    }
+    *opw = widest.op;
+    int rest = room - *opw - 1, tmin = *typew < 16 ? *typew : 16;
+    int most = rest - (*typew ? tmin + 1 : 0);
+    *namew = widest.name < most ? widest.name : most;
+    if (*namew < 8)
+        *namew = 8;
+    if (*typew) {
+        int t = rest - *namew - 1;
+        *typew = t < tmin ? tmin : t > *typew ? *typew : t;
+    }
+}
+
 static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
 {
     nodes *s = N(p);
@@ -336,7 +402,10 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     const nnav_graph *g = nnav_graph_get(u->m, s->graph);
     attr_t sel = selected ? draw_attr(selected) : 0;
     int iw = digits(g->node_count ? g->node_count - 1 : 0);
-    int opw = w >= 70 ? 16 : 12, namew = w >= 100 ? 32 : w >= 60 ? 20 : 14;
+    /* Op types as wide as they need (to a cap), names the rest up to the
+     * widest; what is still too long keeps its end (draw_span_tail). */
+    int opw, namew, typew = typed_shapes(u) ? (w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0) : 0;
+    column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
     /* A mark takes the blank after the index, so marking never shifts a row. */
     int marked = marks_has(&u->marks, id);
     attr_t mark = marked ? A_BOLD : 0;
@@ -348,13 +417,12 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     if (c >= w)
         return;
     if (n->name.n)
-        draw_span(y, x + c, namew < w - c ? namew : w - c, nodes_relative_name(u, n->name),
-                  sel | mark);
+        draw_span_tail(y, x + c, namew < w - c ? namew : w - c, nodes_relative_name(u, n->name),
+                       sel | mark);
     else
         draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
     c += namew + 1;
     const nnav_shapes *sh = typed_shapes(u);
-    int typew = w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0;
     if (sh && typew && c < w) {
         /* The first output's type as best known: what most rows need to show. */
         uint32_t ov = n->out_count ? nnav_ref_get(u->m, n->out_first).value : NNAV_NONE;
@@ -369,10 +437,18 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
         c += typew + 1;
     }
     attr_t dim = sel | draw_attr(R_DIM);
+    const nnav_declutter *dc = decl_view(u, s->graph);
     for (uint32_t i = 0; i < n->in_count && c < w; i++) {
         if (i)
             c += draw_text(y, x + c, w - c, ",", dim);
-        c += draw_span(y, x + c, w - c, nodes_relative_name(u, nnav_ref_get(u->m, n->in_first + i).name), dim);
+        nnav_ref r = nnav_ref_get(u->m, n->in_first + i);
+        char fv[160] = "";
+        if (dc && r.value != NNAV_NONE && !r.control) /* D: a folded input as its value */
+            nnav_declutter_input_text(dc, r.value, fv, sizeof fv);
+        if (fv[0])
+            c += draw_text(y, x + c, w - c, fv, dim);
+        else
+            c += draw_span(y, x + c, w - c, nodes_relative_name(u, r.name), dim);
     }
     c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
     for (uint32_t i = 0; i < n->out_count && c < w; i++) {

@@ -141,12 +141,17 @@ void ui_set_focus(ui *u, int id)
 
 static void relayout(ui *u)
 {
+    int detail_w = u->pane[PANE_DETAIL].r.w;
     layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), &u->lay);
+    if (u->zoom)
+        layout_zoom(&u->lay, u->focus);
     for (int i = 0; i < PANE_COUNT; i++) {
         u->pane[i].r = u->lay.pane[i];
         pane_set_cursor(&u->pane[i], u->pane[i].cur, u->pane[i].ops->lines(u, &u->pane[i]));
     }
     u->gpane.r = u->lay.pane[PANE_NODES];
+    if (u->pane[PANE_DETAIL].r.w != detail_w && u->pane[PANE_DETAIL].r.w > 0)
+        detail_refresh(u, &u->pane[PANE_DETAIL]); /* a name wraps at the width */
 }
 
 void ui_relayout(ui *u)
@@ -246,8 +251,12 @@ static void draw_header(ui *u)
     if (f->ir_version >= 0)
         c += draw_fmt(0, c, w - c, a, "  IR %lld", (long long)f->ir_version);
     uint32_t ng = nnav_graph_count(u->m), nn = nnav_node_count(u->m), nt = nnav_tensor_count(u->m);
-    c += draw_fmt(0, c, w - c, a, "  %u graph%s  %u node%s  %u tensor%s", ng,
-                  ng == 1 ? "" : "s", nn, nn == 1 ? "" : "s", nt, nt == 1 ? "" : "s");
+    c += draw_fmt(0, c, w - c, a, "  %u graph%s  %u node%s", ng, ng == 1 ? "" : "s", nn,
+                  nn == 1 ? "" : "s");
+    const nnav_declutter *dc = decl_view(u, u->graph);
+    if (dc) /* D: how many of the graph in view the view hides */
+        c += draw_fmt(0, c, w - c, a, ", %u decluttered", nnav_declutter_hidden_count(dc));
+    c += draw_fmt(0, c, w - c, a, "  %u tensor%s", nt, nt == 1 ? "" : "s");
     char cost[160];
     if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
         int tw = draw_width(cost);
@@ -608,6 +617,8 @@ static void draw_screen(ui *u)
         refresh();
         return;
     }
+    if (u->zoom && u->lay.zoom != u->focus + 1)
+        relayout(u); /* the zoom follows the focus */
     draw_header(u);
     for (int i = 0; i < PANE_COUNT; i++)
         draw_pane(u, i);
@@ -1044,6 +1055,14 @@ static void request(ui *u, enum request r)
     case REQ_HALF_UP: case REQ_HALF_DOWN: case REQ_MOVE_FIRST: case REQ_MOVE_LAST:
         move_cursor(u, p, r);
         break;
+    case REQ_ZOOM:
+        u->zoom = !u->zoom;
+        relayout(u);
+        if (u->zoom)
+            ui_message(u, 0, "zoomed: z shows every pane again, Tab zooms the next");
+        else
+            u->msg[0] = '\0';
+        break;
     case REQ_FOCUS_NEXT:
         ui_set_focus(u, (u->focus + 1) % PANE_COUNT);
         break;
@@ -1090,6 +1109,9 @@ static void request(ui *u, enum request r)
         break;
     case REQ_TYPES:
         typed_toggle(u);
+        break;
+    case REQ_DECLUTTER:
+        decl_toggle(u);
         break;
     case REQ_SCOPES:
         tree_toggle_scopes(u, &u->pane[PANE_TREE]);
@@ -1265,6 +1287,7 @@ static void ui_stop(ui *u)
     ui_menu_close(u);
     text_view_close(&u->text);
     typed_close(u);
+    decl_close(u);
     find_free(u);
     exporter_free(u);
     marks_free(&u->marks);

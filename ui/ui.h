@@ -21,6 +21,7 @@
 #include "msglog.h"
 #include "nnav.h"
 #include "typed.h"
+#include "decl.h"
 
 typedef struct ui ui;
 typedef struct pane pane;
@@ -81,6 +82,7 @@ struct ui {
     pane pane[PANE_COUNT];
     pane gpane;          /* the graph view, shown in the node list's place */
     int graph_view;
+    int zoom;            /* z: the focused pane fills the screen */
     int focus;           /* pane_id */
     uint32_t graph;      /* the graph in the node list and initializer panes */
     history hist;
@@ -99,6 +101,7 @@ struct ui {
     struct exporter *exp;
     mark_set marks;      /* nodes marked with Space, for export */
     ui_typed types;       /* inferred types and costs, and whether they are shown (T) */
+    ui_decl decl;         /* the decluttered view (D) */
     int help;
     uint32_t help_top;
     ui_menu menu;
@@ -177,6 +180,8 @@ int nodes_set_scope(ui *u, pane *p, uint32_t g, const uint32_t *ids, uint32_t n,
 nnav_span nodes_relative_name(ui *u, nnav_span name);
 int nodes_filter(ui *u, pane *p, const char *op);
 const char *nodes_filter_text(pane *p);
+/* The decluttered view went on or off (or to another graph): rows again. */
+void nodes_declutter_changed(ui *u, pane *p);
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
 void detail_stats(ui *u, pane *p);
 /* Lays the target out again (types shown or hidden), keeping the cursor line. */

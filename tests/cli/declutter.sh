@@ -102,6 +102,54 @@ done
 c=$(awk '$2 == "Constant" || $2 == "Identity"' "$OUT" | wc -l)
 [ "$c" -eq 0 ] || fail "Constant or Identity left on the dynamic model"
 
+# summary --declutter: the same params and MACs, the hidden nodes counted,
+# no clutter op named in the class/op column.
+expect_status 0 "$NNAV_BIN" summary "$T/vit.onnx"
+plain_total=$(tail -1 "$OUT")
+expect_status 0 "$NNAV_BIN" summary --declutter "$T/vit.onnx"
+grep -q "^total: $all nodes, $((all - real)) decluttered, in " "$OUT" ||
+    fail "summary --declutter total: $(tail -1 "$OUT")"
+[ "$(tail -1 "$OUT" | sed 's/.* scopes\{0,1\}, //')" = "$(echo "$plain_total" | sed 's/.* scopes\{0,1\}, //')" ] ||
+    fail "summary --declutter changed params or MACs: $(tail -1 "$OUT") vs $plain_total"
+grep -q 'identical  Mul,Reshape ' "$OUT" || fail "summary --declutter: the layers' ops are not Mul,Reshape"
+expect_status 0 "$NNAV_BIN" summary --declutter --yaml "$T/vit.onnx"
+"$py" - "$OUT" "$((all - real))" <<'EOF' || fail "summary --declutter --yaml"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["decluttered"] == int(sys.argv[2]), d["decluttered"]
+assert d["scopes"][0]["decluttered"] == int(sys.argv[2])
+EOF
+
+# export --format yaml --declutter: the real nodes only, folded values in
+# "folded"; the ONNX export keeps every node, so --declutter is refused there.
+expect_status 0 "$NNAV_BIN" export --declutter "$T/vit.onnx"
+"$py" - "$OUT" "$real" "$((all - real))" <<'EOF' || fail "export --declutter (YAML)"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+nodes = d["graph"]["node"]
+assert len(nodes) == int(sys.argv[2]), len(nodes)
+assert d["selection"]["decluttered"] == int(sys.argv[3]), d["selection"]
+assert not any(n["op_type"] in ("Constant", "Identity", "Shape", "Concat") for n in nodes)
+r = [n for n in nodes if n["name"].endswith("encoder_layer_1/Reshape")][0]
+assert r["folded"] == [None, [1, 197, 16, 64]], r
+EOF
+expect_status 0 "$NNAV_BIN" export "$T/vit.onnx"
+grep -q "folded" "$OUT" && fail "export without --declutter writes folded values"
+expect_status 1 "$NNAV_BIN" export --declutter -o "$T/x.onnx" "$T/vit.onnx"
+[ -e "$T/x.onnx" ] && fail "export --declutter -o x.onnx wrote a file"
+
+# Every hostile case (tests/adversarial/cases) through the three faces of
+# --declutter: a clean answer or a named refusal (0 or 2), never a crash
+# (under ASan+UBSan in the sanitizer build).
+for f in "$NNAV_SRC"/tests/adversarial/cases/*; do
+    for c in nodes summary export; do
+        CHECKS=$((CHECKS + 1))
+        "$NNAV_BIN" $c --declutter "$f" > "$OUT" 2> "$ERR"
+        rc=$?
+        [ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "$c --declutter $(basename "$f"): exit $rc"
+    done
+done
+
 expect_status 1 "$NNAV_BIN" info --declutter "$T/vit.onnx"
 grep -q 'does not apply' "$ERR" || fail "info --declutter is not named a usage error"
 fi
