@@ -2620,7 +2620,7 @@ typedef struct command {
 static const command commands[] = {
     {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, metadata, "
      "TensorFlow signatures, counts, weight "
-     "bytes, MACs of the main graph, op-type histogram.", "  --yaml           the same facts as YAML\n"},
+     "bytes, MACs and params of the whole model, op-type histogram.", "  --yaml           the same facts as YAML\n"},
     {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with its path, "
      "owner and node count.", "  --yaml           the same facts as YAML\n"},
     {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> outputs.",
