@@ -21,10 +21,6 @@ if [ -z "$py" ]; then
     echo "SKIP: no python3 with the onnx and yaml packages (apt-get install python3-onnx python3-yaml)"
     exit 77
 fi
-if ! "$NNAV_BIN" summary --help > /dev/null 2>&1; then
-    echo "SKIP: this nnav has no summary command"
-    exit 77
-fi
 
 # A parameter count by the rule of scope.h, from the ONNX package's view:
 # weight-typed initializers, Constant tensors of more than one element, and
