@@ -1105,6 +1105,22 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         nnav_yw_seq(&w);
     }
     char opb[1100], nm[1100], ins[8192], outs[8192], ty[1100];
+    /* Text: the op and name columns are as wide as the widest shown (at
+     * least 20 and 28, at most 40 and 96 display columns: a longer one
+     * pushes its own row only, so one hostile name cannot pad every row). */
+    int wop = 20, wname = 28;
+    for (uint32_t i = 0; !o->yaml && i < gr->node_count; i++) {
+        uint32_t id = gr->node_first + i;
+        const nnav_node *nd = nnav_node_get(m, id);
+        op_name(m, id, opb, sizeof opb);
+        if ((o->op && strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op)) ||
+            (d && nnav_declutter_hidden(d, id)))
+            continue;
+        int c = text_cols(opb);
+        wop = c > wop && c <= 40 ? c : wop;
+        c = nd->name.n ? text_cols(esc(nd->name, nm, sizeof nm)) : 1;
+        wname = c > wname && c <= 96 ? c : wname;
+    }
     for (uint32_t i = 0; i < gr->node_count; i++) {
         uint32_t id = gr->node_first + i;
         const nnav_node *nd = nnav_node_get(m, id);
@@ -1151,8 +1167,10 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
         }
         refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
         refs_text(m, NULL, nd->out_first, nd->out_count, outs, sizeof outs);
-        printf("%6u  %-20s %-28s %s -> %s", i, opb,
-               nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", ins, outs);
+        printf("%6u  ", i);
+        put_padded(opb, wop + 1);
+        put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wname + 1);
+        printf("%s -> %s", ins, outs);
         /* --shapes: the outputs' types after a colon, in output order. */
         for (uint32_t k = 0; o->shapes && k < nd->out_count; k++) {
             const nnav_ref r = nnav_ref_get(m, nd->out_first + k);

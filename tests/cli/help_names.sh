@@ -3,7 +3,7 @@
 # COMMAND' print what --help prints; a node or initializer name the model
 # does not have is bad input (status 2, the model named, 'nnav find'
 # suggested), not a usage error; counts agree with their nouns ("1 node");
-# find and cost --nodes keep their columns aligned with long and wide names.
+# find, cost --nodes and nodes keep their columns aligned with long and wide names.
 set -u
 . "$(dirname "$0")/lib.bash"
 T=$NNAV_TMP/help_names; rm -rf "$T"; mkdir -p "$T"
@@ -128,6 +128,9 @@ lines = [l.rstrip("\n") for l in open(path, encoding="utf-8")]
 if mode == "find":   # every line ends in the graph path "/": at one column
     ends = {cols(l[:l.rindex(" /")]) for l in lines if l.endswith(" /")}
     sys.exit(0 if len(ends) == 1 and len(lines) >= 4 else "find: path column at %s" % sorted(ends))
+if mode == "nodes":  # the inputs column ("vN -> vM") starts at one column
+    starts = {cols(l[:l.index(" v")]) for l in lines}
+    sys.exit(0 if len(starts) == 1 and len(lines) == 4 else "nodes: inputs at %s" % sorted(starts))
 rows = lines[[i for i, l in enumerate(lines) if l.split()[:1] == ["index"]][0]:]
 rows = [l[:-len("  partial")] if l.endswith("  partial") else l for l in rows]
 ends = {cols(l) for l in rows}
@@ -138,4 +141,6 @@ grep '^node ' "$OUT" > "$T/find.txt"
 "$py" "$T/cols.py" find "$T/find.txt" 2> "$T/py.err" || fail "find columns: $(cat "$T/py.err"; cat "$T/find.txt")"
 expect_status 0 "$NNAV_BIN" cost "$T/wide.onnx" --nodes
 "$py" "$T/cols.py" cost "$OUT" 2> "$T/py.err" || fail "cost --nodes columns: $(cat "$T/py.err"; cat "$OUT")"
+expect_status 0 "$NNAV_BIN" nodes "$T/wide.onnx"
+"$py" "$T/cols.py" nodes "$OUT" 2> "$T/py.err" || fail "nodes columns: $(cat "$T/py.err"; cat "$OUT")"
 finish
