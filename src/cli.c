@@ -93,18 +93,10 @@ static const char *pl(uint64_t n)
     return n == 1 ? "" : "s";
 }
 
+/* Exact bytes with thousands separators: scripts and eyes both read it. */
 static void print_bytes(uint64_t b, char *buf, size_t n)
 {
-    /* Exact bytes with thousands separators: scripts and eyes both read it. */
-    char tmp[32];
-    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = tmp[i];
-    }
-    buf[o] = 0;
+    nnav_text_commas(b, buf, n);
 }
 
 static void human(uint64_t b, char *buf, size_t n)
@@ -225,26 +217,13 @@ static const char *src_word(uint8_t src)
     return "unknown";
 }
 
-/* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units. */
-static void si(double v, char *buf, size_t n)
-{
-    const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
-    int i = 0;
-    while (v >= 999.5 && i < 6)
-        v /= 1000, i++;
-    if (i == 0)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
-}
-
 /* "4.09 G MACs, 8.21 G FLOPs, 25.6 M params, 109.6 MiB out" */
 static void cost_text(const nnav_cost *c, char *buf, size_t n)
 {
     char a[32], b[32], p[32], o[32];
-    si(c->macs, a, sizeof a);
-    si(c->flops, b, sizeof b);
-    si((double)c->params, p, sizeof p);
+    nnav_text_si(c->macs, a, sizeof a);
+    nnav_text_si(c->flops, b, sizeof b);
+    nnav_text_si((double)c->params, p, sizeof p);
     human(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
     snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s out%s", a, b, p, o,
              c->known ? "" : " (partial: shapes missing)");
@@ -798,8 +777,8 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
     }
     if (have_cost) {
         char mac[32], par[32];
-        si(cost.macs, mac, sizeof mac);
-        si((double)cost.params, par, sizeof par);
+        nnav_text_si(cost.macs, mac, sizeof mac);
+        nnav_text_si((double)cost.params, par, sizeof par);
         if (whole.overflow)
             snprintf(mac, sizeof mac, "over 9.2 E");
         fprintf(out, "%-14s %s MACs, %s params in the whole model", "compute", mac, par);
@@ -1031,50 +1010,6 @@ static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t fir
 
 /* ---- nodes ---- */
 
-/* --declutter --yaml: "folded", one item per input in input order: null for
- * an input read as in the file, the folded value (an int, or a list of
- * ints), or the type of a hidden Constant's tensor ("float32[768] (constant)").
- * Only written when some input is folded or constant. */
-static void yaml_folded_inputs(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
-                               const nnav_shapes *s, const nnav_node *nd)
-{
-    uint32_t any = 0;
-    for (uint32_t k = 0; k < nd->in_count; k++) {
-        nnav_ref r = nnav_ref_get(m, nd->in_first + k);
-        any += !r.control && r.value != NNAV_NONE &&
-               nnav_declutter_input(d, r.value) != NNAV_DECL_IN_PLAIN;
-    }
-    if (!any)
-        return;
-    nnav_yw_key(w, "folded");
-    nnav_yw_seq_flow(w);
-    for (uint32_t k = 0; k < nd->in_count; k++) {
-        nnav_ref r = nnav_ref_get(m, nd->in_first + k);
-        int kind = r.control || r.value == NNAV_NONE ? NNAV_DECL_IN_PLAIN
-                                                     : nnav_declutter_input(d, r.value);
-        if (kind == NNAV_DECL_IN_FOLDED) {
-            uint32_t src = nnav_declutter_source(d, r.value);
-            const nnav_dim *v;
-            size_t n = nnav_shapes_folded(s, src, &v);
-            const nnav_fact *f = nnav_shapes_fact(s, src);
-            if (f && f->rank == 0 && n == 1) {
-                nnav_yw_int(w, nnav_dim_val(v[0]));
-            } else {
-                nnav_yw_seq_flow(w);
-                for (size_t i = 0; i < n; i++)
-                    nnav_yw_int(w, nnav_dim_val(v[i]));
-                nnav_yw_seq_end(w);
-            }
-        } else if (kind == NNAV_DECL_IN_CONSTANT) {
-            char t[300];
-            nnav_declutter_input_text(d, r.value, t, sizeof t);
-            nnav_yw_cstr(w, t);
-        } else {
-            nnav_yw_null(w);
-        }
-    }
-    nnav_yw_seq_end(w);
-}
 
 static int cmd_nodes(const nnav_model *m, const opts *o)
 {
@@ -1144,7 +1079,7 @@ static int cmd_nodes(const nnav_model *m, const opts *o)
                 nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
             nnav_yw_seq_end(&w);
             if (d)
-                yaml_folded_inputs(&w, m, d, s, nd);
+                nnav_declutter_yaml_folded(&w, m, d, s, nd);
             nnav_yw_key(&w, "output");
             nnav_yw_seq_flow(&w);
             for (uint32_t k = 0; k < nd->out_count; k++)
@@ -2248,9 +2183,9 @@ static int cmd_cost(const nnav_model *m, const opts *o)
         if (nops)
             printf("  %-28s %7s %11s %11s %11s\n", "op type", "count", "MACs", "FLOPs", "params");
         for (size_t i = 0; i < nops; i++) {
-            si(ops[i].macs, a, sizeof a);
-            si(ops[i].flops, b, sizeof b);
-            si((double)ops[i].params, c, sizeof c);
+            nnav_text_si(ops[i].macs, a, sizeof a);
+            nnav_text_si(ops[i].flops, b, sizeof b);
+            nnav_text_si((double)ops[i].params, c, sizeof c);
             printf("  %-28s %7llu %11s %11s %11s\n", op_text(ops[i].op, ops[i].domain, opb, sizeof opb),
                    (unsigned long long)ops[i].count, a, b, c);
         }
@@ -2271,9 +2206,9 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             for (uint32_t i = 0; i < gr->node_count; i++) {
                 const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
                 const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                si(nc->macs, a, sizeof a);
-                si(nc->flops, b, sizeof b);
-                si((double)nc->params, c, sizeof c);
+                nnav_text_si(nc->macs, a, sizeof a);
+                nnav_text_si(nc->flops, b, sizeof b);
+                nnav_text_si((double)nc->params, c, sizeof c);
                 human(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
                 printf("  %6u  ", i);
                 put_padded(op_name(m, gr->node_first + i, opb, sizeof opb), wop + 1);

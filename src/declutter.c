@@ -220,3 +220,45 @@ void nnav_declutter_input_text(const nnav_declutter *d, uint32_t value, char *bu
         snprintf(buf, n, "%s (constant)", t[0] ? t : "?");
     }
 }
+
+/* --declutter: the "folded" list of a node of the decluttered graph, one item
+ * per input: null, the folded value (an int or a list of ints), or a hidden
+ * Constant's type ("float32[768] (constant)"); only when some input is one. */
+void nnav_declutter_yaml_folded(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
+                                const nnav_shapes *s, const nnav_node *nd)
+{
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        any += r.value != NNAV_NONE && !r.control &&
+               nnav_declutter_input(d, r.value) != NNAV_DECL_IN_PLAIN;
+    }
+    if (!any)
+        return;
+    nnav_yw_key(w, "folded");
+    nnav_yw_seq_flow(w);
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        int kind = r.value == NNAV_NONE || r.control ? NNAV_DECL_IN_PLAIN
+                                                     : nnav_declutter_input(d, r.value);
+        uint32_t src = r.value != NNAV_NONE ? nnav_declutter_source(d, r.value) : NNAV_NONE;
+        const nnav_dim *v;
+        size_t n = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_folded(s, src, &v) : 0;
+        const nnav_fact *fa = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_fact(s, src) : NULL;
+        if (kind == NNAV_DECL_IN_FOLDED && fa && fa->rank == 0 && n == 1) {
+            nnav_yw_int(w, nnav_dim_val(v[0]));
+        } else if (kind == NNAV_DECL_IN_FOLDED) {
+            nnav_yw_seq_flow(w);
+            for (size_t k = 0; k < n; k++)
+                nnav_yw_int(w, nnav_dim_val(v[k]));
+            nnav_yw_seq_end(w);
+        } else if (kind == NNAV_DECL_IN_CONSTANT) {
+            char t[300];
+            nnav_declutter_input_text(d, r.value, t, sizeof t);
+            nnav_yw_cstr(w, t);
+        } else {
+            nnav_yw_null(w);
+        }
+    }
+    nnav_yw_seq_end(w);
+}

@@ -36,6 +36,7 @@
 
 #include "nnav.h"
 #include "shape.h"
+#include "yamlout.h"
 
 typedef struct nnav_declutter nnav_declutter;
 
@@ -83,5 +84,12 @@ int nnav_declutter_input(const nnav_declutter *d, uint32_t value);
  * "7 (folded)", "float32[768] (constant)". "" for a plain input. Text from
  * numbers and the engine's type rendering (escaped). */
 void nnav_declutter_input_text(const nnav_declutter *d, uint32_t value, char *buf, size_t n);
+
+/* --declutter in YAML (nodes --yaml, export): the "folded" list of node nd,
+ * one item per input: null (read as in the file), the folded value (an int,
+ * or a list of ints), or a hidden Constant's type ("float32[768]
+ * (constant)"); written only when some input is folded or constant. */
+void nnav_declutter_yaml_folded(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
+                                const nnav_shapes *s, const nnav_node *nd);
 
 #endif

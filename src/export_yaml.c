@@ -440,47 +440,6 @@ static uint32_t frame_node(const nnav_model *m, const frame *f, size_t i)
     return f->nodes ? f->nodes[i] : m->graphs.v[f->g].node_first + (uint32_t)i;
 }
 
-/* --declutter: the "folded" list of a node of the decluttered graph, one item
- * per input: null, the folded value (an int or a list of ints), or a hidden
- * Constant's type ("float32[768] (constant)"); only when some input is one. */
-static void emit_folded(nnav_yw *w, const nnav_model *m, const nnav_declutter *d,
-                        const nnav_shapes *s, const nnav_node *nd)
-{
-    uint32_t any = 0;
-    for (uint32_t i = 0; i < nd->in_count; i++) {
-        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
-        any += r.value != NNAV_NONE && !r.control &&
-               nnav_declutter_input(d, r.value) != NNAV_DECL_IN_PLAIN;
-    }
-    if (!any)
-        return;
-    nnav_yw_key(w, "folded");
-    nnav_yw_seq_flow(w);
-    for (uint32_t i = 0; i < nd->in_count; i++) {
-        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
-        int kind = r.value == NNAV_NONE || r.control ? NNAV_DECL_IN_PLAIN
-                                                     : nnav_declutter_input(d, r.value);
-        uint32_t src = r.value != NNAV_NONE ? nnav_declutter_source(d, r.value) : NNAV_NONE;
-        const nnav_dim *v;
-        size_t n = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_folded(s, src, &v) : 0;
-        const nnav_fact *fa = kind == NNAV_DECL_IN_FOLDED ? nnav_shapes_fact(s, src) : NULL;
-        if (kind == NNAV_DECL_IN_FOLDED && fa && fa->rank == 0 && n == 1) {
-            nnav_yw_int(w, nnav_dim_val(v[0]));
-        } else if (kind == NNAV_DECL_IN_FOLDED) {
-            nnav_yw_seq_flow(w);
-            for (size_t k = 0; k < n; k++)
-                nnav_yw_int(w, nnav_dim_val(v[k]));
-            nnav_yw_seq_end(w);
-        } else if (kind == NNAV_DECL_IN_CONSTANT) {
-            char t[300];
-            nnav_declutter_input_text(d, r.value, t, sizeof t);
-            nnav_yw_cstr(w, t);
-        } else {
-            nnav_yw_null(w);
-        }
-    }
-    nnav_yw_seq_end(w);
-}
 
 static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nnav_selection *sel,
                        const nnav_export_opts *o, typed_view *tv, const nnav_declutter *dc,
@@ -524,7 +483,7 @@ static int emit_graphs(nnav_yw *w, const nnav_model *m, uint32_t root, const nna
                 nnav_yw_span(w, nnav_ref_name(m, nd->in_first + i));
             nnav_yw_seq_end(w);
             if (dc && nd->graph == nnav_declutter_graph(dc))
-                emit_folded(w, m, dc, tv->s, nd);
+                nnav_declutter_yaml_folded(w, m, dc, tv->s, nd);
             nnav_yw_key(w, "output");
             nnav_yw_seq_flow(w);
             for (uint32_t i = 0; i < nd->out_count; i++)

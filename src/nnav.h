@@ -473,6 +473,12 @@ int nnav_sparse_check(const nnav_model *m, uint32_t sp, char *buf, size_t n);
 size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n);
 /* Same for a NUL-terminated string (e.g. a path given on the command line). */
 size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);
+/* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units, as
+ * cost and summary print MACs and counts. */
+void nnav_text_si(double v, char *buf, size_t n);
+/* 1,271,370: exact, with thousands separators (scripts and eyes both read
+ * it). Cut short, still terminated, when buf is too small. */
+void nnav_text_commas(uint64_t v, char *buf, size_t n);
 int nnav_span_eq(nnav_span s, const char *c, size_t len);
 int nnav_span_eqs(nnav_span s, const char *cstr);
 /* Same length and bytes; safe for empty spans with p == NULL. */

@@ -7,33 +7,6 @@
 #include "scope.h"
 #include "yamlout.h"
 
-/* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units
- * (as cost prints them). */
-static void si(double v, char *buf, size_t n)
-{
-    const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
-    int i = 0;
-    while (v >= 999.5 && i < 6)
-        v /= 1000, i++;
-    if (i == 0)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
-}
-
-static void commas(uint64_t b, char *buf, size_t n)
-{
-    char tmp[32];
-    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = tmp[i];
-    }
-    buf[o] = 0;
-}
-
 /* The class's last dotted part: "torch.nn.modules.linear.Linear" is Linear. */
 static nnav_span short_class(nnav_span c)
 {
@@ -199,8 +172,8 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
                 wwhat = b > wwhat ? (b < 28 ? b : 28) : wwhat;
                 wout = c > wout ? (c < 36 ? c : 36) : wout;
             } else {
-                commas(sc->params, pa, sizeof pa);
-                si(sc->macs, ma, sizeof ma);
+                nnav_text_commas(sc->params, pa, sizeof pa);
+                nnav_text_si(sc->macs, ma, sizeof ma);
                 cell(out, name, wname, "  ");
                 cell(out, what, wwhat, "  ");
                 cell(out, ty, wout, "");
@@ -215,16 +188,16 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     }
     const nnav_scope *root = nnav_scope_get(t, 0);
     char p[40], a[40], b[40], nn[40];
-    commas(root->params, p, sizeof p);
-    si(root->macs, a, sizeof a);
-    si(root->flops, b, sizeof b);
+    nnav_text_commas(root->params, p, sizeof p);
+    nnav_text_si(root->macs, a, sizeof a);
+    nnav_text_si(root->flops, b, sizeof b);
     char nsc[40];
-    commas(root->nodes_total, nn, sizeof nn);
-    commas(ns, nsc, sizeof nsc);
+    nnav_text_commas(root->nodes_total, nn, sizeof nn);
+    nnav_text_commas(ns, nsc, sizeof nsc);
     char dc[64] = "";
     if (d) {
         char h[40];
-        commas(nnav_declutter_hidden_count(d), h, sizeof h);
+        nnav_text_commas(nnav_declutter_hidden_count(d), h, sizeof h);
         snprintf(dc, sizeof dc, ", %s decluttered,", h);
     }
     fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs\n", nn,

@@ -197,3 +197,29 @@ void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t 
         snprintf(all, sizeof all, "%s: %s", f, msg);
     copy_whole(all, buf, n);
 }
+
+void nnav_text_si(double v, char *buf, size_t n)
+{
+    const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
+    int i = 0;
+    while (v >= 999.5 && i < 6)
+        v /= 1000, i++;
+    if (i == 0)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
+}
+
+void nnav_text_commas(uint64_t v, char *buf, size_t n)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    if (n)
+        buf[o] = 0;
+}
