@@ -126,6 +126,34 @@ static int char_width(wchar_t wc, int utf8)
     return wcwidth(wc);
 }
 
+/* The character at s[i] (i < len): its wide character in *wc and display
+ * width in *cw, what cannot be shown (an invalid sequence, a control, a
+ * character of no width outside UTF-8) read as '?' of width 1; returns the
+ * bytes it takes, 0 at an embedded NUL (the end of the text). */
+static size_t next_char(const char *s, size_t len, size_t i, mbstate_t *st, int utf8,
+                        wchar_t *wc, int *cw)
+{
+    size_t k = 1;
+    if (utf8) {
+        k = mbrtowc(wc, s + i, len - i, st);
+        if (k == (size_t)-1 || k == (size_t)-2) {
+            memset(st, 0, sizeof *st);
+            *wc = '?';
+            k = 1;
+        } else if (k == 0) {
+            return 0;
+        }
+    } else {
+        *wc = (unsigned char)s[i];
+    }
+    *cw = char_width(*wc, utf8);
+    if (*cw < 0) {
+        *wc = '?';
+        *cw = 1;
+    }
+    return k;
+}
+
 size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out, size_t outn,
                     int *cols)
 {
@@ -137,25 +165,10 @@ size_t draw_prepare(const char *s, size_t len, int maxw, int utf8, wchar_t *out,
     memset(&st, 0, sizeof st);
     while (i < len && o + 1 < outn) {
         wchar_t wc;
-        size_t k;
-        if (utf8) {
-            k = mbrtowc(&wc, s + i, len - i, &st);
-            if (k == (size_t)-1 || k == (size_t)-2) {
-                memset(&st, 0, sizeof st);
-                wc = '?';
-                k = 1;
-            } else if (k == 0) {
-                break;
-            }
-        } else {
-            wc = (unsigned char)s[i];
-            k = 1;
-        }
-        int w = char_width(wc, utf8);
-        if (w < 0) {
-            wc = '?';
-            w = 1;
-        }
+        int w;
+        size_t k = next_char(s, len, i, &st, utf8, &wc, &w);
+        if (k == 0)
+            break;
         if (col + w > maxw) {
             cut = 1;
             break;
@@ -208,25 +221,10 @@ size_t draw_prepare_tail(const char *s, size_t len, int maxw, int utf8, wchar_t 
     int64_t total = 0;
     while (i < len) {
         wchar_t wc;
-        size_t k;
-        if (utf8) {
-            k = mbrtowc(&wc, s + i, len - i, &st);
-            if (k == (size_t)-1 || k == (size_t)-2) {
-                memset(&st, 0, sizeof st);
-                wc = '?';
-                k = 1;
-            } else if (k == 0) {
-                break;
-            }
-        } else {
-            wc = (unsigned char)s[i];
-            k = 1;
-        }
-        int cwid = char_width(wc, utf8);
-        if (cwid < 0) {
-            wc = '?';
-            cwid = 1;
-        }
+        int cwid;
+        size_t k = next_char(s, len, i, &st, utf8, &wc, &cwid);
+        if (k == 0)
+            break;
         w[n] = wc;
         cw[n++] = (signed char)cwid;
         total += cwid;
@@ -275,25 +273,10 @@ size_t draw_wrap_piece(const char *s, size_t len, int w, int k, int utf8, wchar_
         w = 2; /* a wide character must fit a piece */
     while (i < len) {
         wchar_t wc;
-        size_t n;
-        if (utf8) {
-            n = mbrtowc(&wc, s + i, len - i, &st);
-            if (n == (size_t)-1 || n == (size_t)-2) {
-                memset(&st, 0, sizeof st);
-                wc = '?';
-                n = 1;
-            } else if (n == 0) {
-                break;
-            }
-        } else {
-            wc = (unsigned char)s[i];
-            n = 1;
-        }
-        int cw = char_width(wc, utf8);
-        if (cw < 0) {
-            wc = '?';
-            cw = 1;
-        }
+        int cw;
+        size_t n = next_char(s, len, i, &st, utf8, &wc, &cw);
+        if (n == 0)
+            break;
         if (col + cw > w) {
             piece++;
             col = 0;
