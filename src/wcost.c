@@ -136,17 +136,6 @@ static double value_dim(const nnav_shapes *s, uint32_t v, int64_t axis, int *sym
     return x < 0 ? -1 : (double)x;
 }
 
-static void fmt_macs(double v, char *buf, size_t n)
-{
-    static const char *u[] = {"", " k", " M", " G", " T", " P", " E"};
-    int i = 0;
-    while (v >= 999.5 && i < 6)
-        v /= 1000, i++;
-    if (i == 0)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, u[i]);
-}
 
 static void part_text(nnav_sbuf *b, const char *label, const nnav_whole *h)
 {
@@ -155,7 +144,7 @@ static void part_text(nnav_sbuf *b, const char *label, const nnav_whole *h)
         nnav_sb_printf(b, "%s too large to count", label);
         return;
     }
-    fmt_macs(h->macs, a, sizeof a);
+    nnav_text_si(h->macs, a, sizeof a);
     nnav_sb_printf(b, "%s %s MACs%s", label, a, h->known ? "" : " (partial)");
 }
 
