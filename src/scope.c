@@ -191,11 +191,18 @@ typedef struct anc_memo {
 } anc_memo;
 #define ANC_UNKNOWN (NNAV_NONE - 1)
 
+static uint32_t graph_owner_in(const nnav_model *m, uint32_t g, uint32_t cg, anc_memo *am, int *oom);
+
 static uint32_t consumer_in(const nnav_model *m, uint32_t g, uint32_t c, anc_memo *am, int *oom)
 {
     uint32_t cg = m->nodes.v[c].graph;
-    if (cg == g)
-        return c;
+    return cg == g ? c : graph_owner_in(m, g, cg, am, oom);
+}
+
+/* The node of graph g whose body (at any depth) is graph cg, NNAV_NONE when
+ * cg is not below g. Memoised per graph like consumer_in. */
+static uint32_t graph_owner_in(const nnav_model *m, uint32_t g, uint32_t cg, anc_memo *am, int *oom)
+{
     if (!am->node) {
         am->node = malloc((size_t)m->graphs.n * sizeof *am->node);
         if (!am->node) {
@@ -693,6 +700,82 @@ static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uin
     return 1;
 }
 
+static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v);
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* Weights defined below the tree's graph g: in its bodies at any depth
+ * (they count in the scope of the node holding the body), and in the local
+ * functions called from g's tree (in the deepest scope holding every such
+ * call; at the main graph's root for a function only other functions
+ * call). Each counts once, by the whole model's rule, so the main graph's
+ * root says what nnav_model_params says. Linear in the model; nothing to
+ * do for a model of one graph. -1 out of memory. */
+static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
+{
+    uint32_t g = t->graph, ng = m->graphs.n, nf = nnav_function_count(m);
+    if (ng < 2)
+        return 0;
+    uint32_t first = m->graphs.v[g].node_first;
+    uint32_t *gplace = malloc((size_t)ng * sizeof *gplace);
+    uint32_t *fplace = malloc(((size_t)nf + 1) * sizeof *fplace);
+    uint32_t *pt = NULL;
+    int oom = 0, rc = -1;
+    if (!gplace || !fplace)
+        goto out;
+    for (uint32_t f = 0; f < nf; f++)
+        fplace[f] = NNAV_NONE;
+    for (uint32_t n = 0; n < m->nodes.n; n++) {
+        uint32_t f = m->nodes.v[n].function;
+        if (f >= nf)
+            continue;
+        uint32_t c = consumer_in(m, g, n, am, &oom);
+        if (oom)
+            goto out;
+        if (c == NNAV_NONE)
+            continue;
+        uint32_t cs = t->node_scope[c - first];
+        fplace[f] = fplace[f] == NNAV_NONE ? cs : lca(t->sc, fplace[f], cs);
+    }
+    for (uint32_t x = 0; x < ng; x++) {
+        gplace[x] = NNAV_NONE;
+        if (x == g)
+            continue;
+        uint32_t o = graph_owner_in(m, g, x, am, &oom);
+        if (oom)
+            goto out;
+        if (o != NNAV_NONE) {
+            gplace[x] = t->node_scope[o - first];
+            continue;
+        }
+        uint32_t r = x, steps = 0;
+        while (m->graphs.v[r].parent < ng && steps++ < ng)
+            r = m->graphs.v[r].parent;
+        uint32_t f = m->graphs.v[r].function;
+        if (m->graphs.v[r].kind == NNAV_GRAPH_FUNCTION && f < nf)
+            gplace[x] = fplace[f] != NNAV_NONE ? fplace[f] : g == 0 ? 0 : NNAV_NONE;
+    }
+    if (!(pt = param_tensors(m, NNAV_NONE)))
+        goto out;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (pt[v] == NNAV_NONE || val->graph >= ng || val->graph == g)
+            continue;
+        uint32_t place = gplace[val->graph];
+        if (place == NNAV_NONE || !counts_alone(m, pt, v))
+            continue;
+        t->sc[place].params = sat_add(t->sc[place].params, m->tensors.v[pt[v]].nelems);
+        t->sc[place].param_names++;
+    }
+    rc = 0;
+out:
+    free(pt), free(fplace), free(gplace);
+    return rc;
+}
+
 nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s)
 {
     if (graph >= m->graphs.n)
@@ -849,15 +932,17 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             goto oom;
         if (!k)
             continue;
-        t->sc[place].params += m->tensors.v[pt].nelems;
+        t->sc[place].params = sat_add(t->sc[place].params, m->tensors.v[pt].nelems);
         t->sc[place].param_names++;
     }
+    if (body_params(m, t, &am) < 0)
+        goto oom;
     for (uint32_t i = ns; i-- > 1;) {
         nnav_scope *x = &t->sc[i], *p = &t->sc[x->parent];
         p->nodes_total += x->nodes_total;
         p->macs += x->macs;
         p->flops += x->flops;
-        p->params += x->params;
+        p->params = sat_add(p->params, x->params);
         p->param_names += x->param_names;
     }
 
@@ -1039,6 +1124,28 @@ uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
     return node < m->nodes.n ? constant_tensor(m, node) : NNAV_NONE;
 }
 
+/* Whether parameter value v (pt from param_tensors(m, NNAV_NONE)) counts in
+ * the whole model: not when only Identity nodes of its graph read it, each
+ * naming it anew (their outputs count). */
+static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v)
+{
+    const nnav_value *val = &m->values.v[v];
+    uint32_t nc, real = 0, fwd = 0;
+    const uint32_t *cons = nnav_value_consumers(m, v, &nc);
+    for (uint32_t j = 0; j < nc; j++) {
+        uint32_t cn = cons[j];
+        const nnav_node *nd = &m->nodes.v[cn];
+        if (nd->graph == val->graph && identity_node(m, cn) &&
+            m->refs.v[nd->in_first].value == v &&
+            m->refs.v[nd->out_first].value != NNAV_NONE &&
+            pt[m->refs.v[nd->out_first].value] == pt[v])
+            fwd++;
+        else
+            real++;
+    }
+    return real || !fwd || val->is_output;
+}
+
 /* Whether each graph is part of the model proper: its outermost graph is the
  * main graph (graph 0) or a local function. in[g]: 0 not known yet, 1 in, 2
  * out. Each graph's way up is walked once, then filled in. */
@@ -1080,22 +1187,7 @@ void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names)
             const nnav_value *val = &m->values.v[v];
             if (pt[v] == NNAV_NONE || val->graph >= m->graphs.n || in[val->graph] != 1)
                 continue;
-            /* Not counted when only Identity nodes of its graph read it, each
-             * naming it anew (their outputs count). */
-            uint32_t nc, real = 0, fwd = 0;
-            const uint32_t *cons = nnav_value_consumers(m, v, &nc);
-            for (uint32_t j = 0; j < nc; j++) {
-                uint32_t cn = cons[j];
-                const nnav_node *nd = &m->nodes.v[cn];
-                if (nd->graph == val->graph && identity_node(m, cn) &&
-                    m->refs.v[nd->in_first].value == v &&
-                    m->refs.v[nd->out_first].value != NNAV_NONE &&
-                    pt[m->refs.v[nd->out_first].value] == pt[v])
-                    fwd++;
-                else
-                    real++;
-            }
-            if (!real && fwd && !val->is_output)
+            if (!counts_alone(m, pt, v))
                 continue;
             uint64_t ne = m->tensors.v[pt[v]].nelems;
             e = ne > UINT64_MAX - e ? UINT64_MAX : e + ne;

@@ -31,7 +31,24 @@ assert d["params"] == int(sys.argv[3]), ("params", d["params"], sys.argv[3])' "$
 d = yaml.safe_load(open(sys.argv[1]))["compute"]
 assert d["macs"] == int(sys.argv[2]) and d["params"] == int(sys.argv[3]), d' "$OUT" "$macs" "$params" ||
         fail "$name: info --yaml compute differs from $macs/$params"
+    # summary's totals are the whole model's too (weights in bodies and functions).
+    expect_status 0 "$NNAV_BIN" summary --yaml "$T/$name"
+    "$py" -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["macs"] == int(sys.argv[2]) and d["params"] == int(sys.argv[3]), (d["macs"], d["params"])
+assert d["scopes"][0]["params"] == d["params"], d["scopes"][0]' "$OUT" "$macs" "$params" ||
+        fail "$name: summary --yaml totals differ from $macs/$params"
 done < "$T/expect.txt"
+
+# The If's body weights count in the If node's scope; the function's
+# weights once, in the scope holding both calls (the root).
+expect_status 0 "$NNAV_BIN" summary "$T/if.onnx"
+grep -q '^total: 1 node in 1 scope, 128 params' "$OUT" || fail "if: summary total: $(tail -1 "$OUT")"
+expect_status 0 "$NNAV_BIN" summary --yaml "$T/func.onnx"
+"$py" -c 'import sys, yaml
+d = {s["path"]: s for s in yaml.safe_load(open(sys.argv[1]))["scopes"]}
+assert d["a"]["params"] == 0 and d["b"]["params"] == 0 and d[""]["params"] == 16, d
+assert d["a"]["macs"] == 16 and d["b"]["macs"] == 16, d' "$OUT" || fail "func: summary scopes: $(cat "$OUT")"
 
 # Both branches shown, the dearer counted; the trip count said.
 expect_status 0 "$NNAV_BIN" cost "$T/if.onnx"

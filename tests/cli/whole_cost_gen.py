@@ -75,3 +75,22 @@ save("const_w.onnx", helper.make_graph(
     [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 16])],
     [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 8])]))
 print("const_w.onnx", 128, 128)
+
+# A local function holding its weight in a Constant node, called twice
+# (from scopes /a and /b): its 16 weights count once, 2 x 16 MACs.
+fn = helper.make_function(
+    "local", "F", ["x"], ["y"],
+    [helper.make_node("Constant", [], ["K"], value=w("K", [4, 4], 8)),
+     helper.make_node("MatMul", ["x", "K"], ["y"])],
+    [helper.make_opsetid("", 17)])
+g = helper.make_graph(
+    [helper.make_node("F", ["X"], ["Y1"], domain="local", name="/a/F"),
+     helper.make_node("F", ["Y1"], ["Y"], domain="local", name="/b/F")], "funcm",
+    [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 4])],
+    [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 4])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("local", 1)],
+                      functions=[fn])
+m.ir_version = 8
+onnx.checker.check_model(m)
+onnx.save(m, f"{out}/func.onnx")
+print("func.onnx", 2 * 16, 16)
