@@ -217,16 +217,18 @@ static const char *src_word(uint8_t src)
     return "unknown";
 }
 
-/* "4.09 G MACs, 8.21 G FLOPs, 25.6 M params, 109.6 MiB out" */
-static void cost_text(const nnav_cost *c, char *buf, size_t n)
+/* "4.09 G MACs, 8.21 G FLOPs, 25.6 M params, 109.6 MiB out", then why a
+ * partial figure is partial: `why`, or missing shapes when NULL. */
+static void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n)
 {
     char a[32], b[32], p[32], o[32];
     nnav_text_si(c->macs, a, sizeof a);
     nnav_text_si(c->flops, b, sizeof b);
     nnav_text_si((double)c->params, p, sizeof p);
     human(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
-    snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s out%s", a, b, p, o,
-             c->known ? "" : " (partial: shapes missing)");
+    snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s out%s%s%s", a, b, p, o,
+             c->known ? "" : " (partial: ", c->known ? "" : why ? why : "shapes missing",
+             c->known ? "" : ")");
 }
 
 /* Exact counts in YAML: an integer when the double holds one, else the double. */
@@ -788,7 +790,7 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
             fprintf(out, " (partial: %llu %s shapes)", (unsigned long long)partial,
                    partial == 1 ? "node lacks" : "nodes lack");
         else if (!whole.known)
-            fprintf(out, " (partial: shapes in a body are missing)");
+            fprintf(out, " (partial: %s)", nnav_whole_why(&whole));
         if (assumed[0])
             fprintf(out, "; assumed %s", assumed);
         fprintf(out, "\n");
@@ -1516,7 +1518,7 @@ static int cmd_node(const nnav_model *m, const opts *o)
         printf("\n");
     }
     if (cost) {
-        cost_text(cost, a, sizeof a);
+        cost_text(cost, NULL, a, sizeof a);
         printf("%-10s %s\n", "cost", a);
     }
     if (s)
@@ -2157,7 +2159,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
             free(ops);
             continue;
         }
-        cost_text(&tot, line, sizeof line);
+        cost_text(&tot, wh->cut ? nnav_whole_why(wh) : NULL, line, sizeof line);
         if (wh->overflow)
             snprintf(line, sizeof line, "MACs and FLOPs past 2^63: too many to count");
         printf("%sgraph %s: %u node%s, %s%s\n", g == first ? "" : "\n", path, gr->node_count,
@@ -2165,7 +2167,7 @@ static int cmd_cost(const nnav_model *m, const opts *o)
                wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "");
         if (tot.macs != own.macs || tot.flops != own.flops || wh->overflow) {
             /* What its bodies add, node by node; its own nodes in the table. */
-            cost_text(&own, line, sizeof line);
+            cost_text(&own, NULL, line, sizeof line);
             printf("  its own nodes: %s; with what its bodies run:\n", line);
             for (uint32_t i = 0; i < gr->node_count; i++) {
                 nnav_whole bw;

@@ -181,7 +181,10 @@ typedef struct nnav_whole {
     uint8_t symbolic;  /* a symbolic dim was taken at its bound value */
     uint8_t per_iter;  /* a body whose trip count is unknown was counted once */
     uint8_t overflow;  /* past 2^63: the figures are unknown */
+    uint8_t cut;       /* why a body was left out (so known is 0): NNAV_WCOST_DEEP, _RECURSIVE */
 } nnav_whole;
+#define NNAV_WCOST_DEEP 1u      /* nesting past NNAV_WCOST_DEPTH */
+#define NNAV_WCOST_RECURSIVE 2u /* a function that calls itself */
 typedef struct nnav_wcost nnav_wcost;
 nnav_wcost *nnav_wcost_new(const nnav_shapes *s); /* NULL when out of memory */
 void nnav_wcost_free(nnav_wcost *w);
@@ -191,6 +194,9 @@ const nnav_whole *nnav_wcost_graph(nnav_wcost *w, uint32_t graph);
  * (escaped text: "then 1.20 M MACs, else 3.40 M MACs: the dearer",
  * "body 5.00 M MACs x 10 trips"). 0 when the node has no body. */
 int nnav_wcost_node(nnav_wcost *w, uint32_t node, nnav_whole *out, char *how, size_t n);
+/* Why the figures are partial, for "(partial: ...)": the cut when one was
+ * made, else "shapes in a body are missing"; "" when they are not. */
+const char *nnav_whole_why(const nnav_whole *h);
 /* The figures as an nnav_cost (params 0: see nnav_model_params in scope.h;
  * known 0 when partial or overflowed). */
 void nnav_whole_to_cost(const nnav_whole *h, nnav_cost *c);

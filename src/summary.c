@@ -125,7 +125,8 @@ static uint32_t hidden_in(const nnav_scopes *t, const nnav_declutter *d, const n
 }
 
 static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, const nnav_declutter *d, long depth, FILE *out)
+                      const nnav_scopes *t, const nnav_declutter *d, const nnav_whole *wh,
+                      long depth, FILE *out)
 {
     uint32_t ns = nnav_scopes_count(t);
     char gpath[2048], name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
@@ -200,9 +201,16 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
         nnav_text_commas(nnav_declutter_hidden_count(d), h, sizeof h);
         snprintf(dc, sizeof dc, ", %s decluttered,", h);
     }
-    fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs\n", nn,
+    if (wh->overflow)
+        snprintf(a, sizeof a, "over 9.2 E"), snprintf(b, sizeof b, "over 9.2 E");
+    fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs", nn,
             root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
             (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
+    if (wh->per_iter)
+        fprintf(out, " (a loop of unknown trip count counted once: per iteration)");
+    if (!wh->known)
+        fprintf(out, " (partial: %s)", s ? nnav_whole_why(wh) : "no shapes");
+    fprintf(out, "\n");
     return 0;
 }
 
@@ -247,7 +255,8 @@ static int yaml_path(nnav_yw *w, const nnav_scopes *t, uint32_t id)
 }
 
 static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, const nnav_declutter *d, long depth, FILE *out)
+                      const nnav_scopes *t, const nnav_declutter *d, const nnav_whole *wh,
+                      long depth, FILE *out)
 {
     nnav_yw w;
     char gpath[2048];
@@ -262,8 +271,11 @@ static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
         nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, nnav_declutter_hidden_count(d));
     nnav_yw_key(&w, "params"), nnav_yw_uint(&w, root->params);
     nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, root->param_names);
-    nnav_yw_key(&w, "macs"), yaml_count(&w, root->macs);
-    nnav_yw_key(&w, "flops"), yaml_count(&w, root->flops);
+    nnav_yw_key(&w, "macs"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->macs);
+    nnav_yw_key(&w, "flops"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->flops);
+    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, wh->known && !wh->overflow);
+    nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, wh->per_iter);
+    nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, wh->overflow);
     nnav_yw_key(&w, "scopes");
     nnav_yw_seq(&w);
     int rc = 0;
@@ -318,8 +330,14 @@ int nnav_summary_write_view(const nnav_model *m, uint32_t graph, const nnav_shap
         fprintf(stderr, "nnav summary: out of memory\n");
         return 2;
     }
-    int rc = yaml ? write_yaml(m, graph, s, t, d, depth, out)
-                  : write_text(m, graph, s, t, d, depth, out);
+    /* Whether the totals are whole: partial, per iteration or past 2^63. */
+    nnav_whole wh = {0};
+    nnav_wcost *wc = s ? nnav_wcost_new(s) : NULL;
+    if (wc)
+        wh = *nnav_wcost_graph(wc, graph);
+    nnav_wcost_free(wc);
+    int rc = yaml ? write_yaml(m, graph, s, t, d, &wh, depth, out)
+                  : write_text(m, graph, s, t, d, &wh, depth, out);
     nnav_scopes_free(t);
     if (rc) {
         fprintf(stderr, "nnav summary: out of memory or the output could not be written\n");

@@ -63,6 +63,7 @@ static void add(nnav_whole *a, const nnav_whole *b)
     a->symbolic |= b->symbolic;
     a->per_iter |= b->per_iter;
     a->overflow |= b->overflow;
+    a->cut |= b->cut;
     if (a->macs > TOO_BIG || a->flops > TOO_BIG || a->out_bytes > TOO_BIG)
         a->overflow = 1;
 }
@@ -286,13 +287,17 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
 
 static const nnav_whole *graph_cost(nnav_wcost *w, uint32_t g, int depth)
 {
-    static const nnav_whole partial = {0, 0, 0, 0, 0, 0, 0};
+    static const nnav_whole partial = {0, 0, 0, 0, 0, 0, 0, 0};
+    static const nnav_whole deep = {0, 0, 0, 0, 0, 0, 0, NNAV_WCOST_DEEP};
+    static const nnav_whole recursive = {0, 0, 0, 0, 0, 0, 0, NNAV_WCOST_RECURSIVE};
     if (g >= w->m->graphs.n)
         return &partial;
     if (w->state[g] == 2)
         return &w->memo[g];
-    if (w->state[g] == 1 || depth > NNAV_WCOST_DEPTH)
-        return &partial; /* a function that calls itself, or nested too deep */
+    if (w->state[g] == 1)
+        return &recursive;
+    if (depth > NNAV_WCOST_DEPTH)
+        return &deep;
     w->state[g] = 1;
     nnav_whole h = {0};
     h.known = 1;
@@ -300,7 +305,7 @@ static const nnav_whole *graph_cost(nnav_wcost *w, uint32_t g, int depth)
     for (uint32_t i = 0; i < gr->node_count; i++) {
         uint32_t n = gr->node_first + i;
         const nnav_cost *c = nnav_shapes_node_cost(w->s, n);
-        nnav_whole own = {c->macs, c->flops, c->out_bytes, c->known, c->symbolic, 0, 0};
+        nnav_whole own = {c->macs, c->flops, c->out_bytes, c->known, c->symbolic, 0, 0, 0};
         add(&h, &own);
         nnav_whole b;
         if (node_bodies(w, n, depth, &b, NULL))
@@ -326,6 +331,20 @@ int nnav_wcost_node(nnav_wcost *w, uint32_t node, nnav_whole *out, char *how, si
     if (node >= w->m->nodes.n)
         return 0;
     return node_bodies(w, node, 0, out, how ? &b : NULL);
+}
+
+#define WCOST_STR2(x) #x
+#define WCOST_STR(x) WCOST_STR2(x)
+
+const char *nnav_whole_why(const nnav_whole *h)
+{
+    if (h->known)
+        return "";
+    if (h->cut & NNAV_WCOST_DEEP)
+        return "bodies nested over " WCOST_STR(NNAV_WCOST_DEPTH) " levels deep are not counted";
+    if (h->cut & NNAV_WCOST_RECURSIVE)
+        return "a function that calls itself is counted once";
+    return "shapes in a body are missing";
 }
 
 void nnav_whole_to_cost(const nnav_whole *h, nnav_cost *c)

@@ -80,6 +80,8 @@ run() {
         shapes) args=(shapes "$f" --all) ;;
         cost) args=(cost "$f" --all --nodes) ;;
         check) args=(check "$f" --all --yaml) ;;
+        summary) args=(summary "$f") ;;
+        summaryyaml) args=(summary "$f" --yaml --declutter) ;;
         *) echo "unknown action $action"; return 1 ;;
     esac
     (eval "$LIMITS"; exec timeout 120 "$NNAV_BIN" "${args[@]}") > "$R/$name.$action.out" 2> "$R/$name.$action.err"
@@ -103,12 +105,12 @@ clean() {
 }
 
 SAN_RE='runtime error|==[0-9]+==ERROR|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer'
-ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml shapes cost check"
+ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml shapes cost check summary summaryyaml"
 for f in "$W"/*.onnx "$W"/*.pb; do
     name=$(basename "$f")
     for action in $ACTIONS; do
         # A million nodes listed or exported is a benchmark, not a case.
-        case $name.$action in empty_nodes_*.nodes | empty_nodes_*.export* | empty_nodes_*.yaml | empty_nodes_*.shapes | empty_nodes_*.cost) continue ;; esac
+        case $name.$action in empty_nodes_*.nodes | empty_nodes_*.export* | empty_nodes_*.yaml | empty_nodes_*.shapes | empty_nodes_*.cost | empty_nodes_*.summary*) continue ;; esac
         run "$name" "$action"
         CHECKS=$((CHECKS + 1))
         rc=$(cat "$R/$name.$action.rc")
@@ -121,7 +123,7 @@ for f in "$W"/*.onnx "$W"/*.pb; do
             fail "$name $action: sanitizer report"
             grep -m3 -E "$SAN_RE" "$R/$name.$action.err" | sed 's/^/  /'
         fi
-        case $action in infoyaml | export* | yaml | check) tables= ;; *) tables=tables ;; esac
+        case $action in infoyaml | export* | yaml | check | summaryyaml) tables= ;; *) tables=tables ;; esac
         clean "$R/$name.$action.out" "$name $action stdout" $tables
         clean "$R/$name.$action.err" "$name $action stderr" tables
     done
