@@ -10,9 +10,11 @@ static int clamp(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_layout *out)
+void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, int tree_wide,
+                        ui_layout *out)
 {
     memset(out, 0, sizeof *out);
+    out->tree_wide = tree_wide;
     out->header = (rect){ 0, 0, 1, cols };
     out->status = (rect){ lines - 1, 0, 1, cols };
     if (lines < LAYOUT_MIN_LINES || cols < LAYOUT_MIN_COLS) {
@@ -27,6 +29,8 @@ void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_l
     /* A quarter at most: one graph's "main 11" needs a dozen columns, and
      * the node list beside it uses every column it gets. */
     int tree_w = clamp(cols / 4, 18, 48);
+    if (tree_wide && tree_want > tree_w)
+        tree_w = clamp(tree_want, tree_w, clamp(cols * 2 / 5, tree_w, 64));
     if (tree_want > 0)
         tree_w = clamp(tree_want, TREE_MIN, tree_w);
     int detail_w = cols * 55 / 100;
@@ -41,7 +45,7 @@ void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_l
 
 void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
 {
-    layout_compute_fit(lines, cols, graph_view, 0, out);
+    layout_compute_fit(lines, cols, graph_view, 0, 0, out);
 }
 
 void layout_zoom(ui_layout *l, int id)

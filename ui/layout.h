@@ -18,6 +18,7 @@ typedef struct ui_layout {
     int sep_top_x, sep_bottom_x; /* columns of the vertical separators */
     int too_small;
     int zoom; /* 1 + the pane zoomed to fill the screen; 0 when none */
+    int tree_wide; /* computed for the tree holding the focus (see layout_compute_fit) */
 } ui_layout;
 
 #define LAYOUT_MIN_LINES 12
@@ -26,8 +27,12 @@ typedef struct ui_layout {
 void layout_compute(int lines, int cols, int graph_view, ui_layout *out);
 /* The same, with the tree pane as wide as its content asks (tree_want
  * columns, its longest row), from 14 columns (the title row) up to a
- * quarter of the width; the node list gets the rest. tree_want 0: a quarter, as above. */
-void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, ui_layout *out);
+ * quarter of the width; the node list gets the rest. tree_want 0: a quarter, as above.
+ * tree_wide (the tree holds the focus): up to two fifths of the width and
+ * 64 columns, so scope rows keep their params and MACs while one browses
+ * them; the node list takes the room back when the focus leaves. */
+void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, int tree_wide,
+                        ui_layout *out);
 /* Zooms pane `id` (a computed layout): it takes every row between the
  * header and the status line and every column; the other panes and the
  * separators get no room (zero-sized rects, never hit). */

@@ -142,7 +142,8 @@ void ui_set_focus(ui *u, int id)
 static void relayout(ui *u)
 {
     int detail_w = u->pane[PANE_DETAIL].r.w;
-    layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), &u->lay);
+    layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), u->focus == PANE_TREE,
+                       &u->lay);
     if (u->zoom)
         layout_zoom(&u->lay, u->focus);
     for (int i = 0; i < PANE_COUNT; i++) {
@@ -617,8 +618,8 @@ static void draw_screen(ui *u)
         refresh();
         return;
     }
-    if (u->zoom && u->lay.zoom != u->focus + 1)
-        relayout(u); /* the zoom follows the focus */
+    if ((u->zoom && u->lay.zoom != u->focus + 1) || u->lay.tree_wide != (u->focus == PANE_TREE))
+        relayout(u); /* the zoom follows the focus; the tree widens while it has it */
     draw_header(u);
     for (int i = 0; i < PANE_COUNT; i++)
         draw_pane(u, i);

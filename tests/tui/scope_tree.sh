@@ -80,9 +80,14 @@ tree_has '^   ▸ encoder_layer_3 =0 10 *$'
 pass "the tree holds the scopes with node counts and params, identical layers marked"
 
 # The tree's cursor onto layer 1 (rows: main, encoder/layers, layer 0, layer 1).
+# With the focus, the tree widens (to two fifths of the width) so its rows
+# show their params and MACs; the node list's title shortens the path.
 keys BTab
 keys j j j
-wait_for "layers/encoder_layer_1  10 nodes  672 params  3.2 k MACs"
+wait_for "…/encoder_layer_1  10 nodes  672 params  3.2 k MACs"
+tree_has '^   ▸ encoder_layer_1 =0 10 672p 3\.2kMAC *$'
+tree_has '^  ▾ encoder/layers 40 2\.69kp 12\.8kMAC *$'
+pass "the tree with the focus shows the scopes' params and MACs"
 screen | grep -qE '│10 LayerNorm[^ ]* +ln_1/LayerNorm' || fail "layer 1's first node named relative to the layer"
 screen | grep -qE '│16 MatMul +mlp/mlp\.0/MatMul ' || fail "layer 1's mlp.0 MatMul named relative to the layer"
 screen | grep -qE '│19 Add +Add_1 ' || fail "layer 1's last node, Add_1"
@@ -109,8 +114,13 @@ pass "a jump deep into layer 2 shows the whole graph and expands the node's scop
 keys BTab
 keys y
 wait_for "copied encoder/layers/encoder_layer_2/self_attention/out_proj"
-wait_for "_2/self_attention/out_proj  2 nodes  72 params"
+wait_for "_attention/out_proj  2 nodes  72 params"
 pass "the tree's cursor is on the node's scope"
+keys Tab
+wait_tree '^   ▾ encoder_layer_2 =0 10 *$'
+tree_has '^  ▾ encoder/layers 40 2\.69kp *$'
+pass "the focus on the node list: the tree back to a quarter, the list has the room"
+keys BTab
 
 keys S
 wait_for "graphs only"
