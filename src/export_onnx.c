@@ -167,7 +167,7 @@ typedef struct ctx {
  * that leaves the folder is refused here as it is at top level. Each message
  * is walked once; one with nothing to rewrite is then copied as it was. */
 
-enum { K_TENSOR, K_NODE, K_ATTR, K_GRAPH, K_SPARSE, K_FUNCTION };
+enum { K_TENSOR, K_NODE, K_ATTR, K_GRAPH, K_SPARSE, K_FUNCTION, K_TRAINING };
 
 /* The message kind field `num` of a `kind` message holds, -1 for none; and
  * the field's name for error paths. */
@@ -182,6 +182,7 @@ static int sub_kind(int kind, uint32_t num, const char **name)
         {K_GRAPH, 15, K_SPARSE, "sparse_initializer"},
         {K_SPARSE, 1, K_TENSOR, "values"},   {K_SPARSE, 2, K_TENSOR, "indices"},
         {K_FUNCTION, 7, K_NODE, "node"},     {K_FUNCTION, 11, K_ATTR, "attribute_proto"},
+        {K_TRAINING, 1, K_GRAPH, "initialization"}, {K_TRAINING, 2, K_GRAPH, "algorithm"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].kind == kind && t[i].num == num) {
@@ -194,7 +195,8 @@ static int sub_kind(int kind, uint32_t num, const char **name)
 /* Repeated fields get an index in error paths, singular ones do not. */
 static int repeated(int kind, uint32_t num)
 {
-    return !(kind == K_ATTR && (num == 5 || num == 6 || num == 22)) && kind != K_SPARSE;
+    return !(kind == K_ATTR && (num == 5 || num == 6 || num == 22)) && kind != K_SPARSE &&
+           kind != K_TRAINING;
 }
 
 static int cmp_ext(const void *a, const void *b)
@@ -622,7 +624,8 @@ static int add_msg(ctx *x, plan *pl, uint32_t field, int kind, nnav_span s, uint
 }
 
 /* The inferred type of a value the file leaves untyped, from the typed view
- * (computed on first need); NULL when inference has no element type. */
+ * (computed on first need): a tensor's, or a sequence's elements' (not_tensor
+ * NNAV_NT_SEQ or NNAV_NT_SEQ_EMPTY); NULL when inference has no element type. */
 static const nnav_fact *inferred_fact(ctx *x, uint32_t v)
 {
     if (!x->shapes_tried) {
@@ -630,14 +633,188 @@ static const nnav_fact *inferred_fact(ctx *x, uint32_t v)
         x->shapes = x->own_shapes = nnav_shapes_infer(x->m, NULL);
     }
     const nnav_fact *f = x->shapes ? nnav_shapes_fact(x->shapes, v) : NULL;
-    if (!f || f->src != NNAV_SRC_INFERRED || f->not_tensor || !f->dtype)
+    if (!f || f->src != NNAV_SRC_INFERRED || f->not_tensor == NNAV_NT_OTHER || !f->dtype)
         return NULL;
     return f;
 }
 
-/* A value info for a value: its own type when known, else its inferred type,
- * else the element type followed back through its producers and a rank (so
- * onnx.checker finds a type). */
+/* What inference knows of a tensor value (the file's facts merged in), or
+ * NULL: nothing, or not a tensor. */
+static const nnav_fact *known_fact(ctx *x, uint32_t v)
+{
+    if (!x->shapes_tried) {
+        x->shapes_tried = 1;
+        x->shapes = x->own_shapes = nnav_shapes_infer(x->m, NULL);
+    }
+    const nnav_fact *f = x->shapes ? nnav_shapes_fact(x->shapes, v) : NULL;
+    if (!f || f->src == NNAV_SRC_NONE || f->src == NNAV_SRC_FILE || f->not_tensor)
+        return NULL;
+    return f;
+}
+
+/* One inferred axis as a TensorShapeProto.Dimension's value field: a size
+ * as dim_value, a symbolic size as dim_param; nothing for an unknown one. */
+static void add_dim_value(ctx *x, plan *pl, nnav_dim d)
+{
+    if (nnav_dim_is_num(d) && nnav_dim_val(d) >= 0) {
+        add_varint_field(pl, 1, (uint64_t)nnav_dim_val(d));
+    } else if (nnav_dim_is_sym(d)) {
+        char text[256];
+        size_t n = nnav_dim_format(x->shapes, d, text, sizeof text);
+        if (n + 1 >= sizeof text)
+            return; /* maybe cut: no name rather than a wrong one */
+        uint8_t *b = own(pl, n);
+        if (!b)
+            return;
+        memcpy(b, text, n);
+        add_bytes_field(pl, 2, b, n);
+    }
+}
+
+static int dim_known(nnav_dim d)
+{
+    return (nnav_dim_is_num(d) && nnav_dim_val(d) >= 0) || nnav_dim_is_sym(d);
+}
+
+/* How many times each field number below 16 occurs in message s (in lens,
+ * those with a length-delimited value); 0, or -1 when s is malformed. */
+static int count_fields(const nnav_model *m, nnav_span s, uint32_t *all, uint32_t *lens)
+{
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    int k;
+    memset(all, 0, 16 * sizeof *all);
+    memset(lens, 0, 16 * sizeof *lens);
+    nnav_wire_init(&r, m->map.base, s);
+    while ((k = nnav_wire_next(&r, &f, &e)) == 1)
+        if (f.num < 16) {
+            all[f.num]++;
+            lens[f.num] += f.wt == NNAV_WT_LEN;
+        }
+    return k;
+}
+
+/* A well-formed TensorShapeProto.Dimension with neither dim_value nor
+ * dim_param: an axis the file gives no size. */
+static int dim_empty(const nnav_model *m, nnav_span s)
+{
+    uint32_t all[16], lens[16];
+    return count_fields(m, s, all, lens) == 0 && all[1] == 0 && all[2] == 0;
+}
+
+/* The TypeProto of an input or output: the file's (`type`), as it is when it
+ * is complete; where it is a tensor type that lacks its element type, its
+ * shape, or the size of an axis, what inference knows fills exactly those
+ * gaps (onnx's own shape inference writes an element type alone for a value
+ * it cannot shape, and onnx.checker wants a shape on every input and
+ * output). The file is never contradicted: its element type and every axis
+ * it gives stay; a shape of another rank than the inferred one stays as it
+ * is. Every other field is copied as it is. Only a plain form is rebuilt:
+ * one tensor (or sparse tensor) type, at most one shape in it, each field a
+ * message where it should be; anything else is copied as it is. */
+static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
+{
+    const nnav_model *m = x->m;
+    uint32_t all[16], lens[16], tall[16], tlens[16];
+    int32_t et;
+    int hs;
+    size_t rank;
+    int64_t raw[1];
+    const nnav_fact *f = known_fact(x, v);
+    if (!f || nnav_type_tensor(type, &et, &hs, &rank, raw, NULL, 0) != 1 ||
+        count_fields(m, type, all, lens) != 0 || all[1] + all[8] != 1 ||
+        lens[1] + lens[8] != 1 || all[4] || all[5] || all[7] || all[9]) {
+        add_bytes_field(pl, 2, type.p, type.n);
+        return;
+    }
+    nnav_wire r, rs, rd;
+    nnav_field fd, fs, fdd;
+    nnav_error e;
+    nnav_span tt = {0}, shape = {0};
+    uint32_t tt_num = 0;
+    nnav_wire_init(&r, m->map.base, type);
+    while (nnav_wire_next(&r, &fd, &e) == 1)
+        if (fd.num == 1 || fd.num == 8)
+            tt = fd.s, tt_num = fd.num;
+    if (count_fields(m, tt, tall, tlens) != 0 || tall[2] > 1 || tall[2] != tlens[2]) {
+        add_bytes_field(pl, 2, type.p, type.n);
+        return;
+    }
+    nnav_wire_init(&r, m->map.base, tt);
+    while (nnav_wire_next(&r, &fd, &e) == 1)
+        if (fd.num == 2)
+            shape = fd.s;
+    const nnav_dim *id = f->rank >= 0 ? nnav_shapes_dims(x->shapes, f->dims) : NULL;
+    int same_rank = f->rank >= 0 && hs && rank == (size_t)f->rank;
+    /* What is missing that inference has. */
+    int need = (et == 0 && f->dtype) || (!hs && f->rank >= 0);
+    if (hs && (count_fields(m, shape, all, lens) != 0 || all[1] != lens[1]))
+        same_rank = 0; /* a malformed shape or a dim that is no message: as it is */
+    if (same_rank && !need) {
+        uint32_t i = 0;
+        nnav_wire_init(&rs, m->map.base, shape);
+        while (!need && nnav_wire_next(&rs, &fs, &e) == 1)
+            if (fs.num == 1) {
+                need = dim_empty(m, fs.s) && dim_known(id[i]);
+                i++;
+            }
+    }
+    if (!need) {
+        add_bytes_field(pl, 2, type.p, type.n);
+        return;
+    }
+    /* Rebuilt: the TypeProto's other fields, then its tensor type. */
+    uint32_t from = pl->c.n;
+    nnav_wire_init(&r, m->map.base, type);
+    while (nnav_wire_next(&r, &fd, &e) == 1)
+        if (fd.num != tt_num)
+            add_field(m, pl, &fd);
+    uint32_t tfrom = pl->c.n;
+    nnav_wire_init(&r, m->map.base, tt);
+    while (nnav_wire_next(&r, &fd, &e) == 1)
+        if (fd.num != 1 && fd.num != 2)
+            add_field(m, pl, &fd);
+    if (et || f->dtype)
+        add_varint_field(pl, 1, (uint64_t)(uint32_t)(et ? et : f->dtype));
+    uint32_t sfrom = pl->c.n;
+    if (hs) {
+        uint32_t i = 0;
+        nnav_wire_init(&rs, m->map.base, shape);
+        while (nnav_wire_next(&rs, &fs, &e) == 1) {
+            if (fs.num != 1 || !same_rank) {
+                add_field(m, pl, &fs);
+                continue;
+            }
+            if (!dim_empty(m, fs.s) || !dim_known(id[i])) {
+                add_field(m, pl, &fs); /* the file's axis, or nothing better */
+            } else {
+                uint32_t dfrom = pl->c.n;
+                nnav_wire_init(&rd, m->map.base, fs.s);
+                while (nnav_wire_next(&rd, &fdd, &e) == 1)
+                    add_field(m, pl, &fdd); /* a denotation, say */
+                add_dim_value(x, pl, id[i]);
+                wrap(pl, dfrom, 1);
+            }
+            i++;
+        }
+        wrap(pl, sfrom, 2);
+    } else if (f->rank >= 0) {
+        for (int32_t i = 0; i < f->rank; i++) {
+            uint32_t dfrom = pl->c.n;
+            add_dim_value(x, pl, id[i]);
+            wrap(pl, dfrom, 1);
+        }
+        wrap(pl, sfrom, 2);
+    }
+    wrap(pl, tfrom, tt_num);
+    wrap(pl, from, 2);
+}
+
+/* A value info for a value: its own type when known (with the gaps inference
+ * can fill filled: add_type), else its inferred type, else the element type
+ * followed back through its producers and a rank (so onnx.checker finds a
+ * type). */
 static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
 {
     const nnav_model *m = x->m;
@@ -645,7 +822,7 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
     if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p) {
         uint32_t from = pl->c.n;
         add_bytes_field(pl, 1, val->name.p, val->name.n);
-        add_bytes_field(pl, 2, m->vinfos.v[val->vinfo].type.p, m->vinfos.v[val->vinfo].type.n);
+        add_type(x, pl, m->vinfos.v[val->vinfo].type, v);
         wrap(pl, from, field);
         return;
     }
@@ -663,9 +840,12 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
     Onnx__TensorShapeProto shape = ONNX__TENSOR_SHAPE_PROTO__INIT;
     Onnx__TensorShapeProto__Dimension dims[64], *dp[64];
     char params[64][96];
+    Onnx__TypeProto seq_tp = ONNX__TYPE_PROTO__INIT;
+    Onnx__TypeProto__Sequence seq = ONNX__TYPE_PROTO__SEQUENCE__INIT;
     const nnav_fact *f;
     vi.name = name;
     int32_t et = 0;
+    int is_seq = 0;
     if (val->kind == NNAV_VAL_INITIALIZER) {
         const nnav_tensor *t = &m->tensors.v[val->producer];
         et = t->dtype;
@@ -681,8 +861,10 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
         shape.dim = dp;
         tt.shape = &shape;
     } else if ((f = inferred_fact(x, v)) != NULL) {
-        /* Inferred: sizes as numbers, symbolic sizes as dim_param. */
+        /* Inferred: sizes as numbers, symbolic sizes as dim_param; for a
+         * sequence, those of its elements. */
         et = f->dtype;
+        is_seq = f->not_tensor != 0;
         const nnav_dim *d = nnav_shapes_dims(x->shapes, f->dims);
         int32_t rank = f->rank <= 64 ? f->rank : -1;
         for (int32_t i = 0; i < rank; i++) {
@@ -726,6 +908,12 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
         tp.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
         tp.tensor_type = &tt;
         vi.type = &tp;
+        if (is_seq) {
+            seq.elem_type = &tp;
+            seq_tp.value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+            seq_tp.sequence_type = &seq;
+            vi.type = &seq_tp;
+        }
     }
     add_packed(pl, field, &vi.base);
     free(name);
@@ -823,6 +1011,31 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
     return pl->failed ? -1 : 0;
 }
 
+/* A whole main graph keeps the model's training_info: each TrainingInfoProto
+ * (initialization and algorithm graphs, bindings that name the main graph's
+ * initializers) as it is, unless a tensor in it keeps its data in a file
+ * (add_msg). Read again from the ModelProto's top level, a few fields: the
+ * index keeps the training graphs, not the messages around them. */
+static int add_training(ctx *x, plan *pl)
+{
+    const nnav_model *m = x->m;
+    nnav_wire r;
+    nnav_field f;
+    uint32_t i = 0;
+    int k;
+    if (m->training_count == 0)
+        return 0;
+    nnav_wire_init(&r, m->map.base, (nnav_span){m->map.base, m->map.size});
+    while ((k = nnav_wire_next(&r, &f, x->err)) == 1) {
+        if (f.num != 20 || f.wt != NNAV_WT_LEN)
+            continue;
+        if (add_msg(x, pl, 20, K_TRAINING, f.s, NNAV_NONE) < 0)
+            return nnav_err_prepend(x->err, "training_info[%u]", i);
+        i++;
+    }
+    return k < 0 ? -1 : 0;
+}
+
 int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
                      FILE *out, FILE *data, const char *data_name, nnav_error *err)
 {
@@ -850,8 +1063,13 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         add_bytes_field(&pl, 4, fa->domain.p, fa->domain.n);
     if (fa->model_version >= 0)
         add_varint_field(&pl, 5, (uint64_t)fa->model_version);
+    /* The main graph whole is the model itself: its own doc_string, if any. */
+    int whole_main = sel->whole && sel->graph == 0;
     static const char doc[] = "Extracted by nnav";
-    add_bytes_field(&pl, 6, (const uint8_t *)doc, sizeof doc - 1);
+    if (!whole_main)
+        add_bytes_field(&pl, 6, (const uint8_t *)doc, sizeof doc - 1);
+    else if (fa->doc_string.p)
+        add_bytes_field(&pl, 6, fa->doc_string.p, fa->doc_string.n);
     uint32_t from = pl.c.n;
     if (plan_graph(&x, &pl, sel) < 0)
         goto fail;
@@ -877,6 +1095,8 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         add_bytes_field(&pl, 2, kv->value.p, kv->value.n);
         wrap(&pl, f0, 14);
     }
+    if (whole_main && add_training(&x, &pl) < 0)
+        goto fail;
     for (size_t i = 0; i < nf; i++) {
         const nnav_function *fn = &m->functions.v[fns[i]];
         if (add_msg(&x, &pl, 25, K_FUNCTION, fn->msg, NNAV_NONE) < 0) {
