@@ -24,15 +24,29 @@
  * on hostile nesting. */
 #define SHAPE_DEPTH 48
 
+/* How an expression binds, loosest last: it is written in parentheses
+ * where it stands as an operand of an operator that binds tighter. Division
+ * is floor division, so a*(b/c) is not a*b/c, and a/(b*c) is not a/b*c:
+ * the right operand of * is parenthesised when it divides, that of / when
+ * it is any product. Left operands need parentheses only for sums (*, /
+ * group to the left). */
+enum {
+    P_ATOM = 0, /* a name, a number, "min(a,b)", anything in parentheses */
+    P_MUL,      /* a product with no top-level /: "a*b*4" */
+    P_DIV,      /* a product with a top-level /: "a/2", "a*b/c" */
+    P_SUM,      /* a top-level + or - (or a leading -) */
+};
+
 /* A base expression: an atom ("batch") or an expression of atoms that
  * linear arithmetic could not absorb ("(h-3)/2", "a*b"). */
 typedef struct sd_str {
     uint32_t off, len;
-    uint8_t sum;   /* has a top-level + or -: needs parentheses under * and / */
+    uint8_t prec;  /* P_*: how the text binds */
     uint8_t atom;  /* a named dim from the file */
-    uint8_t min;   /* "min(a,b)": its operands are min_a and min_b */
+    uint8_t min;   /* "min(a,b)": its operands are arg_a and arg_b */
+    uint8_t mul;   /* "a*b": a product of arg_a and arg_b */
     int64_t eval;  /* its number with named dims at their bound values */
-    nnav_dim min_a, min_b;
+    nnav_dim arg_a, arg_b;
 } sd_str;
 
 /* A symbolic dim: coef * base + add, coef and add of magnitude at most
@@ -172,6 +186,7 @@ static int tab_put(nnav_shapes *S, idtab *t, uint64_t h, uint32_t id,
 typedef struct str_key {
     const char *p;
     size_t n;
+    int atom; /* a file's name "a*b" is not the product a*b */
 } str_key;
 
 static uint64_t str_hash_p(const char *p, size_t n)
@@ -186,13 +201,13 @@ static int str_eq(const nnav_shapes *S, uint32_t id, const void *key)
 {
     const str_key *k = key;
     const sd_str *s = &S->strs.v[id];
-    return s->len == k->n && memcmp(S->text.v + s->off, k->p, k->n) == 0;
+    return s->len == k->n && s->atom == k->atom && memcmp(S->text.v + s->off, k->p, k->n) == 0;
 }
 
 /* Intern a base expression (already safe for a terminal). */
-static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int sum, int64_t eval, int atom)
+static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int prec, int64_t eval, int atom)
 {
-    str_key k = {p, n};
+    str_key k = {p, n, !!atom};
     uint64_t h = str_hash_p(p, n);
     uint32_t id = tab_find(S, &S->strtab, h, str_eq, &k);
     if (id != NNAV_NONE)
@@ -205,7 +220,7 @@ static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int sum, int64_
         S->oom = 1;
         return NNAV_NONE;
     }
-    *s = (sd_str){off, (uint32_t)n, (uint8_t)sum, (uint8_t)atom, 0, eval, NNAV_DIM_UNKNOWN,
+    *s = (sd_str){off, (uint32_t)n, (uint8_t)prec, (uint8_t)atom, 0, 0, eval, NNAV_DIM_UNKNOWN,
                   NNAV_DIM_UNKNOWN};
     id = S->strs.n - 1;
     if (tab_put(S, &S->strtab, h, id, str_rehash) < 0)
@@ -287,7 +302,13 @@ static nnav_dim sd_atom(nnav_shapes *S, nnav_span name)
     for (size_t i = 0; i < S->n_bind; i++)
         if (nnav_span_eqs(name, S->bind[i].name))
             v = S->bind[i].value;
-    return sym_get(S, str_get(S, buf, n, 0, v, 1), 1, 0);
+    /* A name that reads as an expression ("2*s0", "h-1") is parenthesised
+     * as an operand, like a sum: one name, not the arithmetic it spells. */
+    int prec = P_ATOM;
+    for (size_t i = 0; i < n; i++)
+        if (strchr("+-*/%() ,", buf[i]))
+            prec = P_SUM;
+    return sym_get(S, str_get(S, buf, n, prec, v, 1), 1, 0);
 }
 
 /* ---- dim arithmetic ---- */
@@ -306,21 +327,29 @@ int64_t nnav_dim_eval(const nnav_shapes *S, nnav_dim d)
     return r;
 }
 
-static int sym_is_sum(const nnav_shapes *S, const sd_sym *y)
+/* How coef * base + add binds as written by sym_put. */
+static int sym_prec(const nnav_shapes *S, const sd_sym *y)
 {
-    return y->add != 0 || y->coef < 0 || (S->strs.v[y->base].sum && y->coef == 1);
+    int p = S->strs.v[y->base].prec;
+    if (y->add != 0 || y->coef < 0)
+        return P_SUM;
+    if (y->coef == 1)
+        return p;
+    return p == P_DIV ? P_DIV : P_MUL; /* "base*3", a sum base in parentheses */
 }
 
-static void sym_put(const nnav_shapes *S, nnav_sbuf *b, const sd_sym *y, int paren)
+/* Symbol y, in parentheses when it binds looser than `loosest` allows. */
+static void sym_put(const nnav_shapes *S, nnav_sbuf *b, const sd_sym *y, int loosest)
 {
     const sd_str *s = &S->strs.v[y->base];
-    int sum = sym_is_sum(S, y);
-    if (paren && sum)
+    int paren = sym_prec(S, y) > loosest;
+    if (paren)
         nnav_sb_put(b, "(");
     if (y->coef < 0)
         nnav_sb_put(b, "-");
     int64_t c = y->coef < 0 ? -y->coef : y->coef;
-    int inner = s->sum && (c != 1 || y->coef < 0);
+    /* "-(a/2)" is not "-a/2" in floor division; "(a+1)*2" */
+    int inner = (s->prec == P_SUM && (c != 1 || y->coef < 0)) || (s->prec == P_DIV && y->coef < 0);
     if (inner)
         nnav_sb_put(b, "(");
     nnav_sb_printf(b, "%.*s", (int)s->len, S->text.v + s->off);
@@ -332,17 +361,18 @@ static void sym_put(const nnav_shapes *S, nnav_sbuf *b, const sd_sym *y, int par
         nnav_sb_printf(b, "+%lld", (long long)y->add);
     else if (y->add < 0)
         nnav_sb_printf(b, "-%llu", (unsigned long long)-(uint64_t)y->add);
-    if (paren && sum)
+    if (paren)
         nnav_sb_put(b, ")");
 }
 
-static void dim_put(const nnav_shapes *S, nnav_sbuf *b, nnav_dim d, int paren)
+static void dim_put(const nnav_shapes *S, nnav_sbuf *b, nnav_dim d, int loosest)
 {
     sd_sym y;
-    if (nnav_dim_is_num(d))
-        nnav_sb_printf(b, "%lld", (long long)nnav_dim_val(d));
-    else if (sym_of(S, d, &y))
-        sym_put(S, b, &y, paren);
+    if (nnav_dim_is_num(d)) {
+        int neg = nnav_dim_val(d) < 0 && loosest < P_SUM;
+        nnav_sb_printf(b, neg ? "(%lld)" : "%lld", (long long)nnav_dim_val(d));
+    } else if (sym_of(S, d, &y))
+        sym_put(S, b, &y, loosest);
     else
         nnav_sb_put(b, "?");
 }
@@ -352,19 +382,31 @@ size_t nnav_dim_format(const nnav_shapes *S, nnav_dim d, char *buf, size_t n)
     nnav_sbuf b = {buf, n, 0};
     if (n)
         buf[0] = 0;
-    dim_put(S, &b, d, 0);
+    dim_put(S, &b, d, P_SUM);
     return b.o < n ? b.o : (n ? n - 1 : 0);
 }
 
-/* A new base from an expression of two dims that linear forms cannot hold. */
+/* How dim d binds as dim_put writes it. */
+static int dim_prec(const nnav_shapes *S, nnav_dim d)
+{
+    sd_sym y;
+    if (nnav_dim_is_num(d))
+        return nnav_dim_val(d) < 0 ? P_SUM : P_ATOM;
+    return sym_of(S, d, &y) ? sym_prec(S, &y) : P_ATOM;
+}
+
+/* A new base from an expression of two dims that linear forms cannot hold:
+ * a op b, each operand in parentheses where it binds looser than op's
+ * place allows (see P_*). */
 static nnav_dim sd_combine(nnav_shapes *S, nnav_dim a, const char *op, nnav_dim b, int64_t eval)
 {
     char buf[256];
     nnav_sbuf sb = {buf, sizeof buf, 0};
     int is_sum = op[0] == '+' || op[0] == '-';
-    dim_put(S, &sb, a, !is_sum);
+    int prec = is_sum ? P_SUM : op[0] == '/' || dim_prec(S, a) == P_DIV ? P_DIV : P_MUL;
+    dim_put(S, &sb, a, is_sum ? P_SUM : P_DIV);
     size_t mark = sb.o;
-    dim_put(S, &sb, b, 1);
+    dim_put(S, &sb, b, is_sum ? P_DIV : op[0] == '*' ? P_MUL : P_ATOM);
     /* "a+-b" reads better as "a-b" */
     if (!(op[0] == '+' && buf[mark] == '-')) {
         char tail[256];
@@ -376,7 +418,12 @@ static nnav_dim sd_combine(nnav_shapes *S, nnav_dim a, const char *op, nnav_dim 
     }
     if (sb.o >= sizeof buf - 1)
         return NNAV_DIM_UNKNOWN; /* too long to be useful */
-    return sym_get(S, str_get(S, buf, sb.o, is_sum, eval, 0), 1, 0);
+    uint32_t base = str_get(S, buf, sb.o, prec, eval, 0);
+    if (base != NNAV_NONE && op[0] == '*' && !S->strs.v[base].mul && !S->strs.v[base].min) {
+        S->strs.v[base].mul = 1;
+        S->strs.v[base].arg_a = a, S->strs.v[base].arg_b = b;
+    }
+    return sym_get(S, base, 1, 0);
 }
 
 static int64_t eval2(const nnav_shapes *S, nnav_dim a, nnav_dim b, char op)
@@ -508,6 +555,81 @@ static int64_t floor_div(int64_t a, int64_t k)
     return (a % k != 0 && a < 0) ? q - 1 : q;
 }
 
+/* A product as a number times factors: d = *k * f[0] * ... * f[*nf-1],
+ * each factor a symbol that is no product of ours (a name, "h+1", "a/2").
+ * 0 when d is unknown, has more than max factors, or *k overflows. */
+#define SD_FACTORS 16
+static int sd_factors(nnav_shapes *S, nnav_dim d, int64_t *k, nnav_dim *f, size_t *nf, int depth)
+{
+    sd_sym y;
+    if (NUM(d))
+        return !__builtin_mul_overflow(*k, VAL(d), k);
+    if (depth > 32 || !sym_of(S, d, &y))
+        return 0;
+    if (y.add) {
+        if (*nf >= SD_FACTORS)
+            return 0;
+        f[(*nf)++] = d;
+        return 1;
+    }
+    if (__builtin_mul_overflow(*k, y.coef, k))
+        return 0;
+    const sd_str *s = &S->strs.v[y.base];
+    if (s->mul) {
+        nnav_dim x = s->arg_a, z = s->arg_b;
+        return sd_factors(S, x, k, f, nf, depth + 1) && sd_factors(S, z, k, f, nf, depth + 1);
+    }
+    if (*nf >= SD_FACTORS)
+        return 0;
+    f[(*nf)++] = y.coef == 1 ? d : sym_get(S, y.base, 1, 0);
+    return !UNK(f[*nf - 1]);
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+/* a / b with the factors they share cancelled: (n*120*(s+1)) / (n*120) is
+ * s+1, (a*b)/(a*c) is b/c. Exact for sizes: a shared factor is a size
+ * (>= 1 wherever the division is defined), and floor(x*f / (y*f)) is
+ * floor(x / y). Unknown when nothing cancels. */
+static nnav_dim sd_div_cancel(nnav_shapes *S, nnav_dim a, nnav_dim b)
+{
+    nnav_dim fa[SD_FACTORS], fb[SD_FACTORS];
+    size_t na = 0, nb = 0;
+    int64_t ka = 1, kb = 1;
+    if (!sd_factors(S, a, &ka, fa, &na, 0) || !sd_factors(S, b, &kb, fb, &nb, 0) || ka <= 0 ||
+        kb <= 0)
+        return NNAV_DIM_UNKNOWN;
+    int cancelled = 0;
+    for (size_t i = 0; i < nb;) {
+        size_t j = 0;
+        while (j < na && !nnav_dim_eq(fa[j], fb[i]))
+            j++;
+        if (j == na) {
+            i++;
+            continue;
+        }
+        fa[j] = fa[--na];
+        fb[i] = fb[--nb];
+        cancelled = 1;
+    }
+    int64_t g = gcd64(ka, kb);
+    if (!cancelled && g == 1)
+        return NNAV_DIM_UNKNOWN;
+    nnav_dim x = nnav_dim_num(ka / g), y = nnav_dim_num(kb / g);
+    for (size_t i = 0; i < na && !UNK(x); i++)
+        x = nnav_sd_mul(S, x, fa[i]);
+    for (size_t i = 0; i < nb && !UNK(y); i++)
+        y = nnav_sd_mul(S, y, fb[i]);
+    return nnav_sd_div(S, x, y);
+}
+
 nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b)
 {
     if (nnav_dim_is(a, 0))
@@ -524,6 +646,9 @@ nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b)
             return NNAV_DIM_UNKNOWN;
         if (x.coef % VAL(b) == 0)
             return sym_get(S, x.base, x.coef / VAL(b), floor_div(x.add, VAL(b)));
+        nnav_dim c = sd_div_cancel(S, a, b);
+        if (!UNK(c))
+            return c;
         int64_t e = nnav_dim_eval(S, a);
         return sd_combine(S, a, "/", b, e >= 0 ? e / VAL(b) : -1);
     }
@@ -534,6 +659,9 @@ nnav_dim nnav_sd_div(nnav_shapes *S, nnav_dim a, nnav_dim b)
     if (sym_of(S, a, &x) && sym_of(S, b, &y) && x.base == y.base && !x.add && !y.add &&
         y.coef != 0 && x.coef % y.coef == 0)
         return nnav_dim_num(x.coef / y.coef);
+    nnav_dim c = sd_div_cancel(S, a, b);
+    if (!UNK(c))
+        return c;
     return sd_combine(S, a, "/", b, eval2(S, a, b, '/'));
 }
 
@@ -557,7 +685,7 @@ static int min_args(const nnav_shapes *S, nnav_dim d, nnav_dim *x, nnav_dim *y)
     sd_sym s;
     if (!sym_of(S, d, &s) || s.coef != 1 || s.add || !S->strs.v[s.base].min)
         return 0;
-    *x = S->strs.v[s.base].min_a, *y = S->strs.v[s.base].min_b;
+    *x = S->strs.v[s.base].arg_a, *y = S->strs.v[s.base].arg_b;
     return 1;
 }
 
@@ -576,17 +704,17 @@ nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b)
     char buf[256];
     nnav_sbuf sb = {buf, sizeof buf, 0};
     nnav_sb_put(&sb, "min(");
-    dim_put(S, &sb, a, 0);
+    dim_put(S, &sb, a, P_SUM);
     nnav_sb_put(&sb, ",");
-    dim_put(S, &sb, b, 0);
+    dim_put(S, &sb, b, P_SUM);
     nnav_sb_put(&sb, ")");
     if (sb.o >= sizeof buf - 1)
         return NNAV_DIM_UNKNOWN;
     int64_t x = nnav_dim_eval(S, a), y = nnav_dim_eval(S, b);
-    uint32_t base = str_get(S, buf, sb.o, 0, x < 0 || y < 0 ? -1 : x < y ? x : y, 0);
+    uint32_t base = str_get(S, buf, sb.o, P_ATOM, x < 0 || y < 0 ? -1 : x < y ? x : y, 0);
     if (base == NNAV_NONE)
         return NNAV_DIM_UNKNOWN;
-    S->strs.v[base].min = 1, S->strs.v[base].min_a = a, S->strs.v[base].min_b = b;
+    S->strs.v[base].min = 1, S->strs.v[base].arg_a = a, S->strs.v[base].arg_b = b;
     return sym_get(S, base, 1, 0);
 }
 
@@ -2128,7 +2256,7 @@ void nnav_fact_format(const nnav_shapes *S, const nnav_fact *f, char *buf, size_
     for (int32_t i = 0; i < f->rank; i++) {
         if (i)
             nnav_sb_put(&b, ",");
-        dim_put(S, &b, S->dims.v[f->dims + i], 0);
+        dim_put(S, &b, S->dims.v[f->dims + i], P_SUM);
     }
     nnav_sb_put(&b, seq ? "])" : "]");
 }

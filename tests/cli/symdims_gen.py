@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Models whose shapes are products, quotients and sums of symbolic dims
+(Flatten, Reshape with -1, shape arithmetic with Div and Mul feeding
+ConstantOfShape), the pattern of PaddleOCR rec's flatten_14.tmp_0
+(N*120*(S+1) / (N*120)), with what each value's shape really is, computed
+here from the operators' definitions at a binding of N and S.
+
+usage: symdims_gen.py OUTDIR
+writes OUTDIR/symdims_*.onnx and OUTDIR/symdims.json:
+  {file: {value: {"dims": [python expression over N and S, ...],
+                  "text": [nnav's exact text per dim, or null]}}}
+"text" pins the simplified spelling where it is unique (a product divided by
+its own factors is its other factors)."""
+import json
+import os
+import sys
+
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+expect = {}
+
+
+def i64(name, vals, scalar=False):
+    return h.make_tensor(name, T.INT64, [] if scalar else [len(vals)], vals)
+
+
+def save(fname, nodes, inputs, outputs, inits, values):
+    g = h.make_graph(nodes, fname[:-5], inputs,
+                     [h.make_tensor_value_info(o, T.FLOAT, [None] * len(values[o]["dims"]))
+                      for o in outputs], inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save(m, os.path.join(out, fname))
+    expect[fname] = values
+
+
+# z = x ++ y on the last axis: [N, 120, S+1]; then Flatten and Reshape.
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", 120, "S"])
+y = h.make_tensor_value_info("y", T.FLOAT, ["N", 120, 1])
+nodes = [
+    h.make_node("Concat", ["x", "y"], ["z"], axis=2),
+    h.make_node("Flatten", ["z"], ["flat1"], axis=1),
+    h.make_node("Flatten", ["z"], ["flat2"], axis=2),
+    h.make_node("Reshape", ["z", "to_m1_120"], ["rows120"]),
+    h.make_node("Reshape", ["z", "to_0_m1"], ["keep0"]),
+    h.make_node("Reshape", ["z", "to_0_2_m1"], ["halves"]),
+    # The shape [N*120, -1] computed from z's own shape (PaddleOCR's pattern):
+    h.make_node("Shape", ["z"], ["zs"]),
+    h.make_node("Gather", ["zs", "i0"], ["zn"]),
+    h.make_node("Gather", ["zs", "i1"], ["zc"]),
+    h.make_node("Mul", ["zn", "zc"], ["znc"]),
+    h.make_node("Concat", ["znc", "m1"], ["to_nc_m1"], axis=0),
+    h.make_node("Reshape", ["z", "to_nc_m1"], ["flatten_14"]),
+    h.make_node("Unsqueeze", ["flatten_14", "ax0"], ["flat4"]),
+    h.make_node("Reshape", ["flat4", "to_m1_120"], ["back"]),
+]
+inits = [i64("to_m1_120", [-1, 120]), i64("to_0_m1", [0, -1]), i64("to_0_2_m1", [0, 2, -1]),
+         i64("i0", [0]), i64("i1", [1]), i64("m1", [-1]), i64("ax0", [0])]
+save("symdims_flatten.onnx", nodes, [x, y],
+     ["flat1", "flat2", "rows120", "keep0", "halves", "flatten_14", "back"], inits, {
+         "z": {"dims": ["N", "120", "S+1"], "text": ["N", "120", "S+1"]},
+         "flat1": {"dims": ["N", "120*(S+1)"], "text": ["N", None]},
+         "flat2": {"dims": ["N*120", "S+1"], "text": [None, "S+1"]},
+         "rows120": {"dims": ["N*(S+1)", "120"], "text": ["N*(S+1)", "120"]},
+         "keep0": {"dims": ["N", "120*(S+1)"], "text": ["N", None]},
+         "halves": {"dims": ["N", "2", "60*(S+1)"], "text": ["N", "2", None]},
+         "flatten_14": {"dims": ["N*120", "S+1"], "text": [None, "S+1"]},
+         "flat4": {"dims": ["1", "N*120", "S+1"], "text": ["1", None, "S+1"]},
+         "back": {"dims": ["N*(S+1)", "120"], "text": ["N*(S+1)", "120"]},
+     })
+
+# Shape arithmetic on N and S feeding ConstantOfShape: the output's one dim
+# is the computed number, floor division included.
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", "S"])
+nodes = [
+    h.make_node("Shape", ["x"], ["xs"]),
+    h.make_node("Gather", ["xs", "i0"], ["n"]),
+    h.make_node("Gather", ["xs", "i1"], ["s"]),
+    h.make_node("Add", ["s", "one"], ["s1"]),
+    h.make_node("Sub", ["s", "one"], ["sm1"]),
+    h.make_node("Mul", ["n", "s"], ["ns"]),
+    h.make_node("Div", ["s", "two"], ["s_2"]),
+    h.make_node("Div", ["s1", "two"], ["s1_2"]),
+]
+values = {}
+cases = [  # (output, nodes making it from the above, its size)
+    ("n_times_s_half", [("Mul", ["n", "s_2"])], "N*(S//2)"),
+    ("s_half_times_n", [("Mul", ["s_2", "n"])], "(S//2)*N"),
+    ("n_over_ns", [("Div", ["n", "ns"])], "N//(N*S)"),
+    ("ns_over_s", [("Div", ["ns", "s"])], "N"),
+    ("ns_over_n", [("Div", ["ns", "n"])], "S"),
+    ("n_times_s1_half", [("Mul", ["n", "s1_2"])], "N*((S+1)//2)"),
+    ("n_s1_over_2", [("Mul", ["n", "s1"]), ("Div", ["@", "two"])], "(N*(S+1))//2"),
+    ("n_minus_s_half", [("Sub", ["n", "s_2"])], "N-S//2"),
+    ("n_minus_sm1", [("Sub", ["n", "sm1"])], "N-(S-1)"),
+    ("ns_over_sm1", [("Div", ["ns", "sm1"])], "(N*S)//(S-1)"),
+    ("n_over_s_times_s", [("Div", ["n", "s"]), ("Mul", ["@", "s"])], "(N//S)*S"),
+    ("n_s1_over_n_s1_2", [("Mul", ["n", "s1"]), ("Mul", ["n", "s1_2"]), ("Div", ["@1", "@"])],
+     "(N*(S+1))//(N*((S+1)//2))"),
+    ("ns_s1_over_ns", [("Mul", ["ns", "s1"]), ("Div", ["@", "ns"])], "S+1"),
+    ("n_over_s_over_2", [("Div", ["n", "s"]), ("Div", ["@", "two"])], "N//S//2"),
+    ("neg_s_half", [("Sub", ["zero", "s_2"]), ("Neg", ["@"]), ("Mul", ["@", "n"])],
+     "(S//2)*N"),
+]
+outs = []
+for name, steps, size in cases:
+    prev = []
+    for k, (op, ins) in enumerate(steps):
+        ins = [prev[-1] if a == "@" else prev[-2] if a == "@1" else a for a in ins]
+        o = "%s_%d" % (name, k)
+        nodes.append(h.make_node(op, ins, [o]))
+        prev.append(o)
+    nodes.append(h.make_node("ConstantOfShape", [prev[-1]], [name]))
+    outs.append(name)
+    values[name] = {"dims": [size], "text": [None]}
+values["ns_over_s"]["text"] = ["N"]
+values["ns_over_n"]["text"] = ["S"]
+values["ns_s1_over_ns"]["text"] = ["S+1"]
+inits = [i64("i0", [0]), i64("i1", [1]), i64("one", [1], True), i64("two", [2], True),
+         i64("zero", [0], True)]
+save("symdims_arith.onnx", nodes, [x], outs, inits, values)
+
+with open(os.path.join(out, "symdims.json"), "w") as f:
+    json.dump(expect, f, indent=1, sort_keys=True)
