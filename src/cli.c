@@ -790,7 +790,8 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
             fprintf(out, " (partial: %llu %s shapes)", (unsigned long long)partial,
                    partial == 1 ? "node lacks" : "nodes lack");
         else if (!whole.known)
-            fprintf(out, " (partial: %s)", nnav_whole_why(&whole));
+            fprintf(out, " (partial: %s)",
+                    whole.cut ? nnav_whole_why(&whole) : "shapes in a body are missing");
         if (assumed[0])
             fprintf(out, "; assumed %s", assumed);
         fprintf(out, "\n");

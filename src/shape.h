@@ -195,7 +195,7 @@ const nnav_whole *nnav_wcost_graph(nnav_wcost *w, uint32_t graph);
  * "body 5.00 M MACs x 10 trips"). 0 when the node has no body. */
 int nnav_wcost_node(nnav_wcost *w, uint32_t node, nnav_whole *out, char *how, size_t n);
 /* Why the figures are partial, for "(partial: ...)": the cut when one was
- * made, else "shapes in a body are missing"; "" when they are not. */
+ * made, else "shapes missing"; "" when they are not. */
 const char *nnav_whole_why(const nnav_whole *h);
 /* The figures as an nnav_cost (params 0: see nnav_model_params in scope.h;
  * known 0 when partial or overflowed). */

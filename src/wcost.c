@@ -344,7 +344,7 @@ const char *nnav_whole_why(const nnav_whole *h)
         return "bodies nested over " WCOST_STR(NNAV_WCOST_DEPTH) " levels deep are not counted";
     if (h->cut & NNAV_WCOST_RECURSIVE)
         return "a function that calls itself is counted once";
-    return "shapes in a body are missing";
+    return "shapes missing";
 }
 
 void nnav_whole_to_cost(const nnav_whole *h, nnav_cost *c)

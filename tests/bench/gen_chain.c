@@ -59,9 +59,17 @@ static uint64_t str_field_len(unsigned field, size_t n)
     return varint_len((uint64_t)field << 3 | 2) + varint_len(n) + n;
 }
 
+/* "scoped": node names as PyTorch's exporter writes them, a path of scopes
+ * (/b12/l34/Relu_56: 100 nodes a layer, 100 layers a block), so summary and
+ * the explorer's scope tree have a real tree to build. */
+static int scoped_names;
+
 static void names(uint64_t i, char *node, char *in, char *out)
 {
-    sprintf(node, "n%" PRIu64, i);
+    if (scoped_names)
+        sprintf(node, "/b%" PRIu64 "/l%" PRIu64 "/Relu_%" PRIu64, i / 10000, i / 100 % 100, i % 100);
+    else
+        sprintf(node, "n%" PRIu64, i);
     sprintf(in, "v%" PRIu64, i);
     sprintf(out, "v%" PRIu64, i + 1);
 }
@@ -591,7 +599,7 @@ static int tfchain(uint64_t n, FILE *f)
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: gen_chain chain N OUT | weights BYTES OUT | tfchain N OUT | "
+        fprintf(stderr, "usage: gen_chain chain|scoped N OUT | weights BYTES OUT | tfchain N OUT | "
                         "bert LAYERS OUT\n");
         return 1;
     }
@@ -601,7 +609,8 @@ int main(int argc, char **argv)
         perror(argv[3]);
         return 1;
     }
-    int rc = !strcmp(argv[1], "chain")     ? chain(n, f)
+    scoped_names = !strcmp(argv[1], "scoped");
+    int rc = !strcmp(argv[1], "chain") || scoped_names ? chain(n, f)
              : !strcmp(argv[1], "tfchain") ? tfchain(n, f)
              : !strcmp(argv[1], "bert")    ? bert(n, f)
                                            : weights(n, f, argv[3]);

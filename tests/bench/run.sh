@@ -141,6 +141,12 @@ printf '%s' "$growth" | awk '
               printf "  %8d nodes  %-22s %9.1f ms | %-22s %8.1f MiB\n", n[i], bar(t[i], tl), t[i], bar(a[i], al), a[i] / 1024 }'
 
 echo
+# Chains named as PyTorch names nodes (/b12/l34/Relu_56: 100 layers of 100
+# nodes a block), so summary's scope tree has 10,101 scopes a million nodes.
+for n in 1000000 10000000; do
+    f=$work/scoped_$n.onnx
+    [ -f "$f" ] || "$gen" scoped "$n" "$f"
+done
 for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$work/tfchain_1000000.pb"; do
     n=$(basename "$f" | tr -dc 0-9)
     measure "$nnav" find "$f" "n$((n - 1))"
@@ -150,7 +156,8 @@ measure "$nnav" find "$bert" layer.23.output.LayerNorm
 printf '%-36s %s\n' "find layer.23.output.LayerNorm, BERT" "$(show_measure)"
 # summary (scope tree, parameters, identical layers) beside cost (the same
 # inference without the tree): the difference is what the tree costs.
-for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$bert"; do
+for f in "$work/chain_1000000.onnx" "$work/chain_10000000.onnx" "$work/scoped_1000000.onnx" \
+    "$work/scoped_10000000.onnx" "$bert"; do
     for c in cost summary; do
         measure "$nnav" "$c" "$f"
         printf '%-36s %s\n' "$c $(basename "$f")" "$(show_measure)"
@@ -236,7 +243,7 @@ tui() { # FILE NODES
     sock=nnavbench$$-$n
     t0=$(date +%s%N)
     tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 "$nnav $f"
-    wait_screen "/$n( |$)"
+    wait_screen "of $n( |$)"
     t1=$(date +%s%N)
     printf '%-28s %8d ms\n' "TUI first screen, $n nodes" $(((t1 - t0) / 1000000))
     tmux -L "$sock" send-keys / ; sleep 0.3
@@ -249,8 +256,27 @@ tui() { # FILE NODES
     tmux -L "$sock" send-keys Escape q
     tmux -L "$sock" kill-server 2> /dev/null || true
 }
+# The explorer's scope tree of a graph past 65,536 nodes is built when first
+# asked for: from Right on the graph's row (the tree pane focused) to its
+# first block's row.
+tui_scopes() { # FILE NODES
+    local f=$1 n=$2 t0 t1
+    sock=nnavbench$$-s$n
+    tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 "$nnav $f"
+    wait_screen "of $n( |$)"
+    tmux -L "$sock" send-keys BTab ; sleep 0.5
+    t0=$(date +%s%N)
+    tmux -L "$sock" send-keys Right
+    wait_screen ' b0 ×100 '
+    t1=$(date +%s%N)
+    printf '%-28s %8d ms\n' "TUI scope tree, $n nodes" $(((t1 - t0) / 1000000))
+    tmux -L "$sock" send-keys q
+    tmux -L "$sock" kill-server 2> /dev/null || true
+}
 if command -v tmux > /dev/null; then
     echo
     tui "$work/chain_1000000.onnx" 1000000
     tui "$work/chain_10000000.onnx" 10000000
+    tui_scopes "$work/scoped_1000000.onnx" 1000000
+    tui_scopes "$work/scoped_10000000.onnx" 10000000
 fi
