@@ -1119,6 +1119,20 @@ void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, ui
     free(pts);
 }
 
+uint32_t nnav_value_weight(const nnav_model *m, uint32_t v)
+{
+    if (v >= m->values.n)
+        return NNAV_NONE;
+    const nnav_value *val = &m->values.v[v];
+    if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE)
+        return init_tensor(m, val);
+    if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
+        m->nodes.v[val->producer].out_count >= 1 &&
+        m->refs.v[m->nodes.v[val->producer].out_first].value == v)
+        return constant_tensor(m, val->producer);
+    return NNAV_NONE;
+}
+
 uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
 {
     return node < m->nodes.n ? constant_tensor(m, node) : NNAV_NONE;

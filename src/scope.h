@@ -111,6 +111,12 @@ void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, ui
  * above, or NNAV_NONE (another op, a scalar, shapes or indices). */
 uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node);
 
+/* The weight tensor value v holds by the rule above (an initializer or a
+ * sparse initializer's values of a weight type, or a Constant-held weight:
+ * v is the node's first output), or NNAV_NONE (a trip count, a shape, an
+ * index, a string). Not the Identity forwarding: that is per graph. */
+uint32_t nnav_value_weight(const nnav_model *m, uint32_t v);
+
 /* Parameters of the whole model by the rule above: the main graph and every
  * graph below it (bodies at any depth) and every local function, each value
  * counted once in the graph that defines it. One pass over values, nodes and

@@ -1656,7 +1656,7 @@ static uint8_t cost_class(nnav_span op)
         {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
         {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
         {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}, {"RNN", COST_RNN},
-        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}};
+        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}, {"BatchNormalization", COST_TF_BN}};
     for (size_t i = 0; i < sizeof K / sizeof *K; i++)
         if (nnav_span_eqs(op, K[i].op))
             return K[i].cls;
@@ -2017,18 +2017,10 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         uint32_t v = in_value(&ix, i);
         if (v == NNAV_NONE)
             continue;
-        const nnav_value *val = &m->values.v[v];
-        if (val->kind == NNAV_VAL_INITIALIZER && m->tensors.v[val->producer].nelems != UINT64_MAX)
-            c->params += m->tensors.v[val->producer].nelems;
-        else if (val->kind == NNAV_VAL_SPARSE && m->sparse.v[val->producer].values != NNAV_NONE &&
-                 m->tensors.v[m->sparse.v[val->producer].values].nelems != UINT64_MAX)
-            c->params += m->tensors.v[m->sparse.v[val->producer].values].nelems;
-        else if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
-                 m->refs.v[m->nodes.v[val->producer].out_first].value == v) {
-            uint32_t t = nnav_constant_weight(m, val->producer); /* a Constant-held weight */
-            if (t != NNAV_NONE)
-                c->params += m->tensors.v[t].nelems;
-        }
+        /* Weights by scope.h's rule: not a trip count, a shape or an index. */
+        uint32_t t = nnav_value_weight(m, v);
+        if (t != NNAV_NONE)
+            c->params += m->tensors.v[t].nelems;
     }
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);
@@ -2121,7 +2113,8 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
             c->macs = oe * kdim;
         c->flops = 2 * c->macs;
     } else if (cls == COST_TF_BN || cls == COST_TF_BIAS) {
-        /* Inference batch norm is a scale and a shift per element (one MAC);
+        /* Inference batch norm (ONNX BatchNormalization, TensorFlow
+         * FusedBatchNorm) is a scale and a shift per element (one MAC);
          * BiasAdd one addition per element (no MAC). */
         if (oe < 0) {
             c->known = 0;

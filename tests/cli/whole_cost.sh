@@ -57,6 +57,11 @@ expect_status 0 "$NNAV_BIN" info "$T/if.onnx"
 grep -q '^compute        96 MACs, 128 params in the whole model$' "$OUT" || fail "if: info: $(grep compute "$OUT")"
 expect_status 0 "$NNAV_BIN" cost "$T/loop.onnx"
 grep -q 'body 16 MACs x 5 trips' "$OUT" || fail "loop: trip count not said: $(cat "$OUT")"
+# The op table's params follow the same rule: the int64 trip count M is not one.
+expect_status 0 "$NNAV_BIN" cost --yaml "$T/loop.onnx"
+"$py" -c 'import sys, yaml
+ops = {o["op_type"]: o for o in yaml.safe_load(open(sys.argv[1]))["graphs"][0]["ops"]}
+assert ops["Loop"]["params"] == 0, ops' "$OUT" || fail "loop: the trip count counted as a param"
 
 # TensorFlow: Conv2D 1x8x8x4 outputs x 3x3x3 filter = 6912 MACs, MatMul
 # 2x6 outputs x 5 = 60, BiasAdd none; params 108 + 4 + 30 held by Const nodes.
