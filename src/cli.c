@@ -384,8 +384,11 @@ oom:
 
 typedef struct totals {
     uint32_t subgraphs, init_main, sparse_main, inputs_main, outputs_main;
-    uint32_t init_all;
-    uint64_t nodes_main, nodes_all, init_bytes, params, const_bytes;
+    uint32_t init_all, sparse_all;
+    /* weights: initializers' and sparse initializers' stored bytes and
+     * elements, in the main graph and in every graph (bodies, functions,
+     * training graphs) */
+    uint64_t nodes_main, nodes_all, init_bytes, params, init_bytes_main, params_main, const_bytes;
     uint32_t undefined, warnings;
     uint32_t bad_dims, data_warnings; /* tensors whose dims are malformed; with other warnings */
 } totals;
@@ -398,6 +401,7 @@ static void compute_totals(const nnav_model *m, totals *t)
     t->nodes_all = nnav_node_count(m);
     t->init_main = g0->init_count;
     t->sparse_main = g0->sparse_count;
+    t->sparse_all = nnav_sparse_count(m);
     t->inputs_main = g0->input_count;
     t->outputs_main = g0->output_count;
     for (uint32_t g = 0; g < nnav_graph_count(m); g++)
@@ -417,8 +421,11 @@ static void compute_totals(const nnav_model *m, totals *t)
         if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES) {
             t->init_all += tt->owner == NNAV_TOWN_INITIALIZER;
             t->init_bytes += b;
-            if (tt->nelems != UINT64_MAX)
+            t->init_bytes_main += tt->graph == 0 ? b : 0;
+            if (tt->nelems != UINT64_MAX) {
                 t->params += tt->nelems;
+                t->params_main += tt->graph == 0 ? tt->nelems : 0;
+            }
         } else if (tt->owner == NNAV_TOWN_ATTRIBUTE) {
             t->const_bytes += b;
         }
@@ -662,16 +669,19 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         nnav_yw_key(&w, "subgraphs"), nnav_yw_uint(&w, t.subgraphs);
         nnav_yw_key(&w, "functions"), nnav_yw_uint(&w, nnav_function_count(m));
         nnav_yw_key(&w, "training_info"), nnav_yw_uint(&w, nnav_training_count(m));
-        nnav_yw_key(&w, "initializers"), nnav_yw_uint(&w, t.init_main);
+        nnav_yw_key(&w, "initializers_main_graph"), nnav_yw_uint(&w, t.init_main);
         nnav_yw_key(&w, "initializers_all_graphs"), nnav_yw_uint(&w, t.init_all);
-        nnav_yw_key(&w, "sparse_initializers"), nnav_yw_uint(&w, t.sparse_main);
+        nnav_yw_key(&w, "sparse_initializers_main_graph"), nnav_yw_uint(&w, t.sparse_main);
+        nnav_yw_key(&w, "sparse_initializers_all_graphs"), nnav_yw_uint(&w, t.sparse_all);
         nnav_yw_key(&w, "inputs"), nnav_yw_uint(&w, t.inputs_main);
         nnav_yw_key(&w, "outputs"), nnav_yw_uint(&w, t.outputs_main);
         nnav_yw_key(&w, "undefined_values"), nnav_yw_uint(&w, t.undefined);
         nnav_yw_key(&w, "tensor_warnings"), nnav_yw_uint(&w, t.warnings);
         nnav_yw_map_end(&w);
-        nnav_yw_key(&w, "initializer_bytes"), nnav_yw_uint(&w, t.init_bytes);
-        nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, t.params);
+        nnav_yw_key(&w, "initializer_bytes_main_graph"), nnav_yw_uint(&w, t.init_bytes_main);
+        nnav_yw_key(&w, "initializer_bytes_all_graphs"), nnav_yw_uint(&w, t.init_bytes);
+        nnav_yw_key(&w, "parameters_main_graph"), nnav_yw_uint(&w, t.params_main);
+        nnav_yw_key(&w, "parameters_all_graphs"), nnav_yw_uint(&w, t.params);
         uint64_t mg_names, mg_bytes;
         nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
         nnav_yw_key(&w, "merged_parameter_names"), nnav_yw_uint(&w, mg_names);
@@ -755,19 +765,27 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
     fprintf(out, "%-14s %u\n", "functions", nnav_function_count(m));
     if (nnav_training_count(m))
         fprintf(out, "%-14s %u\n", "training_info", nnav_training_count(m));
+    /* Main graph and all graphs side by side, always: a figure never leaves
+     * the reader to guess which it counts. */
     fprintf(out, "%-14s %u in the main graph", "initializers", t.init_main);
     if (t.sparse_main)
         fprintf(out, " (+%u sparse)", t.sparse_main);
-    if (t.init_all != t.init_main)
-        fprintf(out, ", %u in all graphs", t.init_all);
+    fprintf(out, ", %u in all graphs", t.init_all);
+    if (t.sparse_all)
+        fprintf(out, " (+%u sparse)", t.sparse_all);
     fprintf(out, "\n");
     fprintf(out, "%-14s %u\n", "inputs", t.inputs_main);
     fprintf(out, "%-14s %u\n", "outputs", t.outputs_main);
+    print_bytes(t.init_bytes_main, a, sizeof a);
+    human(t.init_bytes_main, b, sizeof b);
+    fprintf(out, "%-14s %s bytes (%s) in the main graph", "weights", a, b);
     print_bytes(t.init_bytes, a, sizeof a);
     human(t.init_bytes, b, sizeof b);
-    fprintf(out, "%-14s %s bytes (%s)", "weights", a, b);
+    fprintf(out, ", %s bytes (%s) in all graphs\n", a, b);
+    print_bytes(t.params_main, a, sizeof a);
+    fprintf(out, "%-14s %s in the main graph", "parameters", a);
     print_bytes(t.params, a, sizeof a);
-    fprintf(out, ", %s parameters\n", a);
+    fprintf(out, ", %s in all graphs\n", a);
     uint64_t mg_names, mg_bytes; /* equal initializers merged, their names kept by Identity nodes */
     nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
     if (mg_names) {

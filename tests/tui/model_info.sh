@@ -60,6 +60,8 @@ flat=$(screen | sed 's/[│║ ]//g' | tr -d '\n')
 want=$(printf '%s' "$dir/manyops.onnx (241 bytes)" | tr -d ' ')
 case "$flat" in *"$want"*) ;; *) fail "the details lack the whole path $dir/manyops.onnx" ;; esac
 wait_for "2 in the main graph, 2 in all graphs"
+# The weight figures name what they count, as info's do (issue 15, item 9).
+wait_for "parameters     0 in the main graph, 0 in all graphs"
 pass "i lists all nine opset domains, the whole path and the counts"
 keys Escape
 wait_gone "model details"
