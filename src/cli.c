@@ -12,6 +12,7 @@
 
 #include "declutter.h"
 #include "dims.h"
+#include "dtype.h"
 #include "nnav.h"
 #include "place.h"
 #include "shape.h"
@@ -422,7 +423,7 @@ static void compute_totals(const nnav_model *m, totals *t)
             t->init_all += tt->owner == NNAV_TOWN_INITIALIZER;
             t->init_bytes += b;
             t->init_bytes_main += tt->graph == 0 ? b : 0;
-            if (tt->nelems != UINT64_MAX) {
+            if (tt->nelems != UINT64_MAX && tt->dtype != NNAV_DT_STRING) { /* text is no parameter */
                 t->params += tt->nelems;
                 t->params_main += tt->graph == 0 ? tt->nelems : 0;
             }
@@ -1700,7 +1701,7 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
-        params += t->nelems == UINT64_MAX ? 0 : t->nelems;
+        params += t->nelems == UINT64_MAX || t->dtype == NNAV_DT_STRING ? 0 : t->nelems;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
     nnav_yw w;
@@ -2251,8 +2252,149 @@ static int cmd_cost(const nnav_model *m, const opts *o)
     return typed_run_end(&t, &w, o, rc);
 }
 
+/* How a TensorFlow signature tensor contradicts the value it names (fact f):
+ * bit 1 the element types (both known, different), bit 2 the shapes (ranks
+ * both known and different, or an axis both give as a number, differently).
+ * A sparse or composite signature tensor's shape is not the value's. */
+static int sig_contradiction(const nnav_model *m, const nnav_shapes *s, const nnav_sig_tensor *st,
+                             const nnav_fact *f)
+{
+    int r = 0;
+    if (!f || f->control || f->not_tensor)
+        return 0;
+    if (st->dtype && f->dtype && st->dtype != f->dtype)
+        r |= 1;
+    if (st->encoding != 1 || st->rank < 0 || f->rank < 0)
+        return r;
+    if (st->rank != f->rank)
+        return r | 2;
+    const int64_t *sd = nnav_dims(m, st->dims_first);
+    const nnav_dim *fd = nnav_shapes_dims(s, f->dims);
+    for (int32_t i = 0; i < st->rank; i++)
+        if (sd[i] >= 0 && nnav_dim_is_num(fd[i]) && nnav_dim_val(fd[i]) != sd[i])
+            return r | 2;
+    return r;
+}
+
+/* TensorFlow: each signature tensor of the meta graphs whose graph is in
+ * [first, end) against the type the graph gives its value (a Placeholder's
+ * attrs; what inference confirms). A line per contradiction ("FILE: FIELD:
+ * what at offset N"), or a signature_disagreements list in YAML. Counts the
+ * tensors checked into *checked; returns the contradictions. */
+static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, const opts *o,
+                                   uint32_t first, uint32_t end, nnav_yw *w, uint64_t *checked)
+{
+    uint64_t bad = 0;
+    char path[2048], st_ty[256], g_ty[1100], kb[300], tb[300], sb[300], nb[600], ob[200];
+    char msg[3000], line[4200];
+    *checked = 0;
+    if (w) {
+        nnav_yw_key(w, "signature_disagreements");
+        nnav_yw_seq(w);
+    }
+    for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
+        const nnav_signature *sg = nnav_signature_get(m, i);
+        uint32_t g = nnav_metagraph_get(m, sg->metagraph)->graph;
+        if (g < first || g >= end)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            uint32_t f0 = side ? sg->out_first : sg->in_first;
+            uint32_t n = side ? sg->out_count : sg->in_count;
+            for (uint32_t k = f0; k < f0 + n; k++) {
+                const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
+                if (st->value == NNAV_NONE)
+                    continue;
+                (*checked)++;
+                /* The node named before ":i" (a fed Placeholder's value is
+                 * the graph's input, not listed as its node's); a dense
+                 * tensor of no node is a finding of its own (bit 4). */
+                const uint8_t *colon = memchr(st->name.p, ':', st->name.n);
+                uint32_t nid = nnav_node_by_name(m, g, (const char *)st->name.p,
+                                                 colon ? (size_t)(colon - st->name.p) : st->name.n);
+                const nnav_node *nd = nid != NNAV_NONE ? nnav_node_get(m, nid) : NULL;
+                const nnav_fact *f = nnav_shapes_fact(s, st->value);
+                int why = !nd && st->encoding == 1 ? 4 : sig_contradiction(m, s, st, f);
+                if (!why)
+                    continue;
+                bad++;
+                nnav_sig_tensor_format(m, k, st_ty, sizeof st_ty);
+                value_type(s, st->value, g_ty, sizeof g_ty);
+                /* Where: the name field for a missing tensor, the dtype field
+                 * when the element types differ, else tensor_shape; the
+                 * TensorInfo when that field is absent. */
+                uint64_t off = why == 4 ? st->name_off : (why & 1) ? st->dtype_off : st->shape_off;
+                const char *field = why == 4 ? ".name" : (why & 1) ? ".dtype" : ".tensor_shape";
+                if (!off)
+                    off = st->off, field = "";
+                char fp[1200];
+                esc(sg->key, kb, sizeof kb);
+                esc(st->key, tb, sizeof tb);
+                if (nnav_model_facts_get(m)->format == NNAV_FMT_TF_SAVEDMODEL)
+                    snprintf(fp, sizeof fp, "meta_graphs[%u].", sg->metagraph);
+                else
+                    fp[0] = 0;
+                size_t fl = strlen(fp);
+                snprintf(fp + fl, sizeof fp - fl, "signature_def[\"%s\"].%s[\"%s\"]%s", kb,
+                         side ? "outputs" : "inputs", tb, field);
+                esc(st->name, sb, sizeof sb);
+                if (nd) {
+                    esc(nd->name, nb, sizeof nb);
+                    esc(nd->op, ob, sizeof ob);
+                }
+                nnav_graph_path(m, g, path, sizeof path);
+                if (w) {
+                    nnav_yw_map(w);
+                    nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
+                    nnav_yw_key(w, "signature"), nnav_yw_span(w, sg->key);
+                    nnav_yw_key(w, "side"), nnav_yw_cstr(w, side ? "output" : "input");
+                    nnav_yw_key(w, "key"), nnav_yw_span(w, st->key);
+                    nnav_yw_key(w, "tensor"), nnav_yw_span(w, st->name);
+                    nnav_yw_key(w, "signature_type"), nnav_yw_cstr(w, st_ty);
+                    if (why != 4)
+                        nnav_yw_key(w, "graph_type"), nnav_yw_cstr(w, g_ty);
+                    if (nd) {
+                        nnav_yw_key(w, "node"), nnav_yw_span(w, nd->name);
+                        nnav_yw_key(w, "index"), nnav_yw_uint(w, nnav_node_index(m, nid));
+                        nnav_yw_key(w, "op_type"), nnav_yw_span(w, nd->op);
+                    }
+                    nnav_yw_key(w, "what");
+                    nnav_yw_cstr(w, why == 4   ? "missing"
+                                    : why == 3 ? "dtype and shape"
+                                    : why == 1 ? "dtype"
+                                               : "shape");
+                    nnav_yw_key(w, "offset"), nnav_yw_uint(w, off);
+                    nnav_yw_key(w, "field"), nnav_yw_cstr(w, fp);
+                    nnav_yw_map_end(w);
+                    continue;
+                }
+                nnav_error e = {0};
+                if (why == 4)
+                    snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" names %s, a tensor of no "
+                             "node of the graph", kb, side ? "output" : "input", tb, sb);
+                else
+                    snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" (%s) says %s%s, the graph "
+                             "gives %s%s%s%s%s%s", kb, side ? "output" : "input", tb, sb, st_ty,
+                             st->rank == 0 && !st->shape_off && st->encoding == 1
+                                 ? " (no tensor_shape: a scalar to TensorFlow)" : "",
+                             g_ty, nd ? " (node \"" : "", nd ? nb : "", nd ? "\", " : "",
+                             nd ? ob : "", nd ? ")" : "");
+                snprintf(e.msg, sizeof e.msg, "%s", msg);
+                snprintf(e.path, sizeof e.path, "%s", fp);
+                e.offset = off;
+                e.has_offset = 1;
+                nnav_error_format(&e, o->model, line, sizeof line);
+                printf("%s  %s\n", path, line);
+            }
+        }
+    }
+    if (w)
+        nnav_yw_seq_end(w);
+    return bad;
+}
+
 /* Exit 2 when the file contradicts itself: a value whose recorded type
- * (value_info, an output's type) is not what its producer gives. */
+ * (value_info, an output's type) is not what its producer gives, or a
+ * TensorFlow signature tensor whose type is not its value's. */
 static int cmd_check(const nnav_model *m, const opts *o)
 {
     typed_run t;
@@ -2313,16 +2455,34 @@ static int cmd_check(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
     }
     uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
+    uint64_t sig_checked = 0, sig_bad = 0;
+    if (rc == 0 && nnav_signature_count(m)) {
+        sig_bad = signature_findings(m, s, o, first, end, o->yaml ? &w : NULL, &sig_checked);
+        if (o->yaml) {
+            nnav_yw_key(&w, "signature_disagreement_count"), nnav_yw_uint(&w, sig_bad);
+            nnav_yw_key(&w, "signature_tensors_checked"), nnav_yw_uint(&w, sig_checked);
+        }
+    }
     if (!o->yaml && rc == 0) {
         printf("%llu value%s checked: %llu where the file's type agrees with the inferred one, "
                "%llu where it disagrees\n", (unsigned long long)checked, pl(checked),
                (unsigned long long)agree,
                (unsigned long long)bad);
+        if (nnav_signature_count(m))
+            printf("%llu signature tensor%s checked against the graph: %llu contradict%s it\n",
+                   (unsigned long long)sig_checked, pl(sig_checked), (unsigned long long)sig_bad,
+                   sig_bad == 1 ? "s" : "");
     }
     rc = typed_run_end(&t, &w, o, rc);
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
                         "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");
+        rc = EXIT_BADINPUT;
+    }
+    if (sig_bad) {
+        fprintf(stderr, "nnav check: %llu signature tensor%s contradicting the graph (a type "
+                        "other than its value's, a Placeholder's attrs, or no such tensor)\n",
+                (unsigned long long)sig_bad, pl(sig_bad));
         rc = EXIT_BADINPUT;
     }
     if (sparse_bad) {
@@ -2640,8 +2800,9 @@ static const command commands[] = {
      "                   say how many nodes it hides; params and MACs stay exact\n"
      "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
      "  --yaml           every scope as YAML, each repeat naming the scope it is identical to\n"},
-    {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives; "
-     "exit status 2 when there is any.",
+    {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives, "
+     "and TensorFlow signature tensors whose type contradicts the graph's; exit status 2 when "
+     "there is any.",
      "  --graph PATH     the graph to check (default /)\n"
      "  --all            every graph\n"
      "  --yaml           the same facts as YAML\n"},

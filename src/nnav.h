@@ -358,6 +358,10 @@ typedef struct nnav_sig_tensor {
     uint32_t dims_first; /* into nnav_dims(); -1 = unknown size */
     uint32_t value;      /* the value it names in the metagraph's graph, or NNAV_NONE */
     uint8_t encoding;    /* 1 dense name, 4 COO sparse, 5 composite */
+    uint64_t off;        /* byte offset of its TensorInfo in the file */
+    uint64_t name_off;   /* of its name field, dtype field, tensor_shape field: 0 when absent */
+    uint64_t dtype_off;
+    uint64_t shape_off;
 } nnav_sig_tensor;
 
 uint32_t nnav_metagraph_count(const nnav_model *m);

@@ -527,6 +527,7 @@ typedef struct tf_nodeinfo {
     int64_t max_ref;      /* highest flat output index referenced, -1 none */
     uint32_t ref_first;   /* function bodies: referenced outputs, into refd */
     uint32_t ref_count;
+    uint32_t vi_first;    /* its outputs' entries in vis: [vi_first, next node's) */
 } tf_nodeinfo;
 
 typedef struct tf_refd { uint32_t node; nnav_span arg; uint64_t idx; } tf_refd;
@@ -553,6 +554,7 @@ typedef struct tfw {
     NNAV_VEC(int64_t) tdims;       /* scratch shape */
     tf_tab nodetab;
     uint32_t cur_meta;
+    int64_t producer;              /* the GraphDef's versions.producer (0 when absent) */
     char origin[160];              /* field path of the graph being walked */
 } tfw;
 
@@ -1769,8 +1771,41 @@ static int check_attr_kinds(tfw *w, const nnav_node *nd, const tf_op *op)
     return 0;
 }
 
+/* The type TensorFlow gives the output of a Placeholder, PlaceholderV2 or
+ * PlaceholderWithDefault: its `dtype` attr and its `shape` attr (absent: the
+ * op's default, unknown rank). Placeholder's legacy rule (its shape function
+ * in TensorFlow's array_ops.cc): in a graph whose versions.producer is 21 or
+ * less, a shape with no dims means unknown, not a scalar. Returns 0 with
+ * *type set, 1 when nd is none of these ops, -1 on error (w->err). */
+static int placeholder_type(tfw *w, const nnav_node *nd, nnav_span *type)
+{
+    int v1 = nnav_span_eqs(nd->op, "Placeholder");
+    if (!v1 && !nnav_span_eqs(nd->op, "PlaceholderV2") &&
+        !nnav_span_eqs(nd->op, "PlaceholderWithDefault"))
+        return 1;
+    nnav_model *m = w->m;
+    uint32_t sa = node_attr(m, nd, "shape");
+    nnav_span sh = {0};
+    if (sa != NNAV_NONE && m->attrs.v[sa].type == NNAV_ATTR_TF_SHAPE) {
+        nnav_field f;
+        nnav_error e;
+        if (nnav_tf_attr_scalar(m, sa, TF_AV_SHAPE, &f, &e) == 1)
+            sh = f.s;
+    }
+    if (v1 && sh.p && w->producer <= 21) {
+        int32_t rank;
+        uint32_t bad;
+        if (walk_shape(w, sh, &rank, &bad) < 0)
+            return -1;
+        if (rank <= 0)
+            sh = (nnav_span){0};
+    }
+    return shape_type(w, attr_type(w, node_attr(m, nd, "dtype")), sh, type);
+}
+
 /* The outputs of one node: from its function's or its op's signature when
- * known, else from `_output_shapes` and from what other nodes read of it. */
+ * known, else from `_output_shapes` and from what other nodes read of it.
+ * A Placeholder's output has the type of its attrs (placeholder_type). */
 static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *fx)
 {
     nnav_model *m = w->m;
@@ -1816,6 +1851,12 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
     nd->out_count = 0;
     int rc = -1;
     uint64_t flat = 0;
+    nnav_span ph_type = {0};
+    int ph = placeholder_type(w, nd, &ph_type);
+    if (ph < 0) {
+        err_prepend(w->err, "attr[\"shape\"].shape");
+        goto out;
+    }
     /* One output: its ref, and a value info when its type is known. */
 #define OUTPUT(NAME, DTYPE)                                                                      \
     do {                                                                                         \
@@ -1824,7 +1865,10 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
             goto oom_out;                                                                        \
         nd->out_count++;                                                                         \
         nnav_span sh_ = flat < nshapes ? shapes[flat] : (nnav_span){0};                          \
-        if ((DTYPE) || sh_.p) {                                                                  \
+        if (ph == 0 && flat == 0) {                                                              \
+            if (add_vi(w, nm_, ph_type) < 0)                                                     \
+                goto out;                                                                        \
+        } else if ((DTYPE) || sh_.p) {                                                           \
             nnav_span ty_;                                                                       \
             if (shape_type(w, (DTYPE), sh_, &ty_) < 0) {                                         \
                 err_prepend(w->err, "attr[\"_output_shapes\"].list.shape[%llu]",                 \
@@ -2014,8 +2058,39 @@ static int vinfo_listed(const nnav_model *m, uint32_t first, nnav_span name)
     return 0;
 }
 
+/* 1 when a type made by make_type has an element type. */
+static int type_has_dtype(nnav_span t)
+{
+    uint64_t o = 1;
+    while (o < t.n && (t.p[o] & 0x80))
+        o++;
+    return t.n > o + 1 && t.p[0] == 0x0a && t.p[o + 1] == 0x08;
+}
+
+/* The type the graph gives the tensor `name` ("node:i", canonical; in a
+ * function body, in_fn: "node:arg:i") among the
+ * nodes [nf, nf + nc) being linked: what its producer's outputs recorded
+ * (op signature, attrs, _output_shapes) when that has an element type; an
+ * empty span when the graph says nothing of it. */
+static nnav_span graph_type(tfw *w, uint32_t nf, uint32_t nc, nnav_span name, int in_fn)
+{
+    tf_name nm;
+    parse_input(name, in_fn, &nm);
+    uint32_t nid = tab_find(w, &w->nodetab, node_key, nm.node, NULL);
+    if (nid == NNAV_NONE || nid - nf >= nc)
+        return (nnav_span){0};
+    uint32_t l = nid - nf, end = l + 1 < nc ? w->info.v[l + 1].vi_first : w->vis.n;
+    for (uint32_t i = w->info.v[l].vi_first; i < end && i < w->vis.n; i++)
+        if (nnav_span_same(w->vis.v[i].name, name) && type_has_dtype(w->vis.v[i].type))
+            return w->vis.v[i].type;
+    return (nnav_span){0};
+}
+
 /* The value infos a signature gives a meta graph's graph: its inputs (side 0)
- * or outputs (side 1), once per tensor. */
+ * or outputs (side 1), once per tensor. Each has the type the graph gives
+ * the tensor (a Placeholder's attrs are its value's type; a signature that
+ * disagrees is a finding of `nnav check`), the signature's where the graph
+ * gives none. */
 static int signature_vinfos(tfw *w, uint32_t gid, uint32_t meta, int side)
 {
     nnav_model *m = w->m;
@@ -2034,7 +2109,10 @@ static int signature_vinfos(tfw *w, uint32_t gid, uint32_t meta, int side)
                 return oom(w);
             if (vinfo_listed(m, first, name))
                 continue;
-            nnav_span type = make_type(w, st->dtype, st->rank, m->dims.v + st->dims_first);
+            nnav_span type = graph_type(w, m->graphs.v[gid].node_first, m->graphs.v[gid].node_count,
+                                        name, 0);
+            if (!type.p)
+                type = make_type(w, st->dtype, st->rank, m->dims.v + st->dims_first);
             if (!type.p || push_vinfo(w, gid, name, type) < 0)
                 return oom(w);
         }
@@ -2071,7 +2149,7 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
         return oom(w);
     w->info.n = nc;
     for (uint32_t i = 0; i < nc; i++)
-        w->info.v[i] = (tf_nodeinfo){{0}, -1, 0, 0};
+        w->info.v[i] = (tf_nodeinfo){{0}, -1, 0, 0, 0};
     w->refd.n = 0;
     w->vis.n = 0;
     /* Who reads what: control targets and referenced outputs. */
@@ -2107,6 +2185,7 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
         }
     }
     for (uint32_t i = 0; i < nc; i++) {
+        w->info.v[i].vi_first = w->vis.n;
         if (node_outputs(w, nf + i, i, fx) < 0)
             return err_prepend(w->err, "%s[%u]", fx ? "node_def" : "node", i);
         if (progress(w, off_of(w, m->nodes.v[nf + i].msg)))
@@ -2147,15 +2226,8 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
                 continue;
             if (!nd->out_count || nnav_ref_control(m, nd->out_first))
                 continue;
-            uint32_t sa = node_attr(m, nd, "shape");
-            nnav_span sh = {0}, type;
-            if (sa != NNAV_NONE && m->attrs.v[sa].type == NNAV_ATTR_TF_SHAPE) {
-                nnav_field f;
-                nnav_error e;
-                if (nnav_tf_attr_scalar(m, sa, TF_AV_SHAPE, &f, &e) == 1)
-                    sh = f.s;
-            }
-            if (shape_type(w, attr_type(w, node_attr(m, nd, "dtype")), sh, &type) < 0)
+            nnav_span type;
+            if (placeholder_type(w, nd, &type) < 0)
                 return err_prepend(w->err, "node[%u].attr[\"shape\"].shape", i);
             if (push_vinfo(w, gid, nnav_ref_name(m, nd->out_first), type) < 0)
                 return -1;
@@ -2172,7 +2244,11 @@ static int link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
             for (uint32_t k = 0; k < fx->ret.n; k++)
                 if (nnav_span_same(fx->ret.v[k].key, a->name))
                     name = canonical(w, gid, fx->ret.v[k].value, fx);
-            nnav_span type = make_type(w, a->dtype, -1, NULL);
+            /* The node's output type (its _output_shapes), as for a
+             * signature; the output_arg's dtype where it gives none. */
+            nnav_span type = name.p ? graph_type(w, nf, nc, name, 1) : (nnav_span){0};
+            if (!type.p)
+                type = make_type(w, a->dtype, -1, NULL);
             if (!name.p || !type.p || push_vinfo(w, gid, name, type) < 0)
                 return oom(w);
         }
@@ -2446,6 +2522,7 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
     st->value = NNAV_NONE;
     st->rank = -1;
     st->dims_first = w->m->dims.n;
+    st->off = off_of(w, s);
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         switch (f.num) {
@@ -2455,11 +2532,11 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
             if (expect_wt(w, &f, NNAV_WT_LEN, fd->name))
                 return err_prepend(w->err, "%s", fd->name);
             if (f.num == TI_SHAPE)
-                shape = f.s;
+                shape = f.s, st->shape_off = f.off;
             else
                 st->encoding = (uint8_t)f.num;
             if (f.num == TI_NAME)
-                st->name = f.s;
+                st->name = f.s, st->name_off = f.off;
             if (f.num == TI_COO) {
                 nnav_span vals = {0}, other;
                 if (walk_entry(w, f.s, &vals, &other, NULL, &tensorflow__tensor_info__coo_sparse__descriptor) < 0)
@@ -2472,6 +2549,7 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
             if (expect_wt(w, &f, NNAV_WT_VARINT, "dtype"))
                 return err_prepend(w->err, "dtype");
             st->dtype = nnav_tf_dtype(f.v);
+            st->dtype_off = f.off;
             if (st->dtype < 0 && !nnav_dtype_valid(st->dtype))
                 st->dtype = -1;
             break;
@@ -2501,6 +2579,12 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
                              q(key, kb, 64), bad))
                 return oom(w);
         }
+    } else if (st->encoding != TI_COMPOSITE) {
+        /* No tensor_shape reads as an empty TensorShapeProto, as TensorFlow
+         * reads it (TensorShape(proto), saved_model_cli's "()"): no dims and
+         * unknown_rank false, a scalar. A composite tensor's shape is in its
+         * type spec instead. */
+        st->rank = 0;
     }
     if (st->dtype < 0) {
         char kb[80];
@@ -3006,6 +3090,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
             err_prepend(err, "%s%s%s", mt->origin, dot, gname);
             goto out;
         }
+        w.producer = producer < 0 ? 0 : producer; /* an absent versions reads as 0 */
         if (add_functions(&w, mt, mg ? i : NNAV_NONE) < 0) {
             err_prepend(err, "%s%s%s", mt->origin, dot, gname);
             goto out;
