@@ -9,10 +9,15 @@ the main graph of each meta graph and every library function, node by node:
 name, op, inputs (a bare "x" is "x:0" outside functions), the attribute
 names, and each attribute's value for the kinds type, int, float, bool,
 string, shape, list(type), tensor (dtype and dims) and `_output_shapes`,
-which is also each output's shape in nnav's type of that value. Prints a
-count and every mismatch; exit 1 when there is one.
+which is also each output's shape in nnav's type of that value; and every
+Const's value (dtype, dims, first 64 elements: the *_val fields with
+TensorFlow's rule that the last one repeats, or tensor_content read
+little-endian) against `nnav tensors --all --constants --values 64 --yaml`.
+Prints a count and every mismatch; exit 1 when there is one.
 """
+import math
 import os
+import struct
 import subprocess
 import sys
 
@@ -112,16 +117,91 @@ class Cmp:
                     self.attr(where, key, v[0][0], v[0][1], na[key]['value'], det.get('output') or [])
 
 
+FMT = {'float16': 'e', 'float32': 'f', 'float64': 'd', 'int32': 'i', 'int64': 'q', 'uint8': 'B',
+       'int8': 'b', 'int16': 'h', 'uint16': 'H', 'bool': '?', 'uint32': 'I', 'uint64': 'Q'}
+VAL_FIELD = {'float32': 'float_val', 'float64': 'double_val', 'int32': 'int_val', 'int64': 'int64_val',
+             'bool': 'bool_val', 'string': 'string_val', 'uint8': 'int_val', 'int8': 'int_val',
+             'int16': 'int_val', 'uint16': 'int_val', 'uint32': 'uint32_val', 'uint64': 'uint64_val',
+             'float16': 'half_val'}
+
+
+def const_value(t):
+    """(dtype, dims, first 64 values) of a decoded TensorProto."""
+    dt = DTYPES.get(P.one(t, 'dtype'), '?')
+    dims = dims_of(P.one(t, 'tensor_shape', [])) or []
+    ne = 1
+    for d in dims:
+        ne *= d
+    tc = P.one(t, 'tensor_content')
+    if tc is not None and dt in FMT:
+        raw = tc.encode('latin-1')
+        k = struct.calcsize(FMT[dt])
+        vals = list(struct.unpack('<%d%s' % (len(raw) // k, FMT[dt]), raw[:len(raw) // k * k]))
+    else:
+        vals = P.get(t, VAL_FIELD.get(dt, '?'))
+        if dt == 'float16':
+            vals = [struct.unpack('<e', struct.pack('<H', h & 0xffff))[0] for h in vals]
+        if dt == 'bool':
+            vals = [v == 'true' for v in vals]
+        if vals and len(vals) < ne:
+            vals = vals + [vals[-1]] * (ne - len(vals))
+        if not vals:
+            vals = [''] * ne if dt == 'string' else [0] * ne
+    return dt, dims, vals[:64]
+
+
+def same_value(a, b, dt):
+    if dt == 'string':
+        return (a.decode('latin-1') if isinstance(a, bytes) else str(a)) == b
+    if dt in ('float16', 'float32', 'float64'):
+        a, b = float(a), float(b)
+        return (math.isnan(a) and math.isnan(b)) or a == b or abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+    return a == b
+
+
+def consts(c, path, nodes, listed):
+    for node in nodes:
+        if P.one(node, 'op') != 'Const':
+            continue
+        v = None
+        for a in P.get(node, 'attr'):
+            if P.one(a, 'key') == 'value':
+                v = P.one(P.one(a, 'value', []), 'tensor')
+        if v is None:
+            continue
+        name = P.one(node, 'name')
+        t = listed.get((path, name))
+        c.consts += 1
+        if t is None:
+            c.bad.append(f'{path} {name}: its value is not listed by tensors --constants')
+            continue
+        dt, dims, vals = const_value(v)
+        got = t.get('values') or []
+        if t['data_type'] != dt or t['dims'] != dims:
+            c.bad.append(f'{path} {name}: nnav {t["data_type"]}{t["dims"]}, the file {dt}{dims}')
+        elif len(got) != len(vals) or not all(same_value(x, y, dt) for x, y in zip(got, vals)):
+            c.bad.append(f'{path} {name}: nnav values {got[:8]}, the file {vals[:8]}')
+
+
 def main(argv):
     c = Cmp(argv[1], argv[2])
+    c.consts = 0
     top = P.parse(open(argv[3], encoding='latin-1').read())
     metas = P.get(top, 'meta_graphs')
     graphs = [P.one(mg, 'graph_def', []) for mg in metas] if metas else [top]
+    out = c.run('tensors', '--all', '--constants', '--values', '64', '--yaml', c.model)
+    listed = {}
+    for t in (yaml.safe_load(out) or {}).get('tensors') or []:
+        listed.setdefault((t.get('graph'), t['name']), t)
     for g in graphs[:1]:  # nnav's / is the first meta graph's graph
         c.graph('/', P.get(g, 'node'), False)
+        consts(c, '/', P.get(g, 'node'), listed)
         for f in P.get(P.one(g, 'library', []), 'function'):
-            c.graph('@' + P.one(P.one(f, 'signature', []), 'name'), P.get(f, 'node_def'), True)
-    print(f'{c.nodes} nodes, {c.attrs} attributes compared, {len(c.bad)} mismatches')
+            path = '@' + P.one(P.one(f, 'signature', []), 'name')
+            c.graph(path, P.get(f, 'node_def'), True)
+            consts(c, path, P.get(f, 'node_def'), listed)
+    print(f'{c.nodes} nodes, {c.attrs} attributes, {c.consts} Const values compared, '
+          f'{len(c.bad)} mismatches')
     for b in c.bad:
         print('FAIL:', b)
     return 1 if c.bad else 0

@@ -15,7 +15,8 @@
 #    function's output has that shape (it had the output_arg's dtype only).
 # tests/cli/tf_signature_check.py works out the same facts from protoc's
 # --decode text and compares them with nnav's, and tf_decode_compare.py
-# compares every node, attribute and _output_shapes; on the corpus (its own
+# compares every node, attribute, _output_shapes and Const value (also of
+# the bundled TensorFlow samples); on the corpus (its own
 # ctest entry) both run on every TensorFlow SavedModel there.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -186,7 +187,11 @@ assert (o["name"], o["type"], o["graph_output"]) == ("Identity:output:0", "float
 
 # Every node, attribute and _output_shapes of these files against protoc's decode.
 dec GraphDef graph.proto "$T/fn.pb" "$T/fn.txt"
-for f in hp3 legacy21 fn; do
+cp "$NNAV_SAMPLES/tf_graph.pb" "$T/sample_graph.pb"
+dec GraphDef graph.proto "$T/sample_graph.pb" "$T/sample_graph.txt"
+cp "$NNAV_SAMPLES/tf_saved_model/saved_model.pb" "$T/sample_saved.pb"
+dec SavedModel saved_model.proto "$T/sample_saved.pb" "$T/sample_saved.txt"
+for f in hp3 legacy21 fn sample_graph sample_saved; do
     "$py" "$D/tf_decode_compare.py" "$NNAV_BIN" "$T/$f.pb" "$T/$f.txt" > "$T/$f.dcmp" ||
         fail "$f.pb's nodes against protoc's decode: $(grep FAIL "$T/$f.dcmp" | head -5)"
 done
