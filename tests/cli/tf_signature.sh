@@ -142,6 +142,17 @@ assert x["field"] == "meta_graphs[0].signature_def[\"classify_x_to_y\"].inputs[\
 assert s[("regress_x_to_y", "input", "inputs")]["what"] == "shape"
 assert d["signature_disagreement_count"] == 2 and d["signature_tensors_checked"] == 8, d' "$OUT" "$off" ||
     fail "check --yaml: the two findings"
+# The same MetaGraphDef as a file of its own: the path starts at signature_def.
+off=$("$py" -c 'import sys
+sys.path.insert(0, sys.argv[3])
+import tf_facts as t
+mg = t.get(open(sys.argv[1], "rb").read(), 2)[0]
+open(sys.argv[2], "wb").write(mg)
+print(mg.index(b"\n\x0ctf_example:0\x10\x01") + 14)' "$T/hp3.pb" "$T/hp3.meta.pb" "$D")
+expect_status 2 "$NNAV_BIN" check "$T/hp3.meta.pb"
+grep -qF "$T/hp3.meta.pb: signature_def[\"classify_x_to_y\"].inputs[\"inputs\"].dtype: signature \"classify_x_to_y\"" "$OUT" ||
+    fail "check on a MetaGraphDef file: $(head -1 "$OUT")"
+grep -q "(node \"tf_example\", Placeholder) at offset $off\$" "$OUT" || fail "check on a MetaGraphDef file: offset $off"
 expect_status 0 "$NNAV_BIN" check "$T/agree.pb"
 grep -q '^4 signature tensors checked against the graph: 0 contradict it$' "$OUT" || fail "check: agreeing signatures pass"
 
