@@ -721,8 +721,7 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
     int hs;
     size_t rank;
     int64_t raw[1];
-    const nnav_fact *f = known_fact(x, v);
-    if (!f || nnav_type_tensor(type, &et, &hs, &rank, raw, NULL, 0) != 1 ||
+    if (nnav_type_tensor(type, &et, &hs, &rank, raw, NULL, 0) != 1 ||
         count_fields(m, type, all, lens) != 0 || all[1] + all[8] != 1 ||
         lens[1] + lens[8] != 1 || all[4] || all[5] || all[7] || all[9]) {
         add_bytes_field(pl, 2, type.p, type.n);
@@ -745,12 +744,22 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
     while (nnav_wire_next(&r, &fd, &e) == 1)
         if (fd.num == 2)
             shape = fd.s;
+    /* A malformed shape, or a dim that is no message, stays as it is. */
+    int shape_ok = hs && count_fields(m, shape, all, lens) == 0 && all[1] == lens[1];
+    /* The file's gaps first: a complete type asks nothing of inference. */
+    int gaps = et == 0 || !hs;
+    nnav_wire_init(&rs, m->map.base, shape);
+    while (shape_ok && !gaps && nnav_wire_next(&rs, &fs, &e) == 1)
+        gaps = fs.num == 1 && dim_empty(m, fs.s);
+    const nnav_fact *f = gaps ? known_fact(x, v) : NULL;
+    if (!f) {
+        add_bytes_field(pl, 2, type.p, type.n);
+        return;
+    }
     const nnav_dim *id = f->rank >= 0 ? nnav_shapes_dims(x->shapes, f->dims) : NULL;
-    int same_rank = f->rank >= 0 && hs && rank == (size_t)f->rank;
+    int same_rank = shape_ok && f->rank >= 0 && rank == (size_t)f->rank;
     /* What is missing that inference has. */
     int need = (et == 0 && f->dtype) || (!hs && f->rank >= 0);
-    if (hs && (count_fields(m, shape, all, lens) != 0 || all[1] != lens[1]))
-        same_rank = 0; /* a malformed shape or a dim that is no message: as it is */
     if (same_rank && !need) {
         uint32_t i = 0;
         nnav_wire_init(&rs, m->map.base, shape);
@@ -814,12 +823,18 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
 /* A value info for a value: its own type when known (with the gaps inference
  * can fill filled: add_type), else its inferred type, else the element type
  * followed back through its producers and a rank (so onnx.checker finds a
- * type). */
+ * type). A type whose bytes cannot be read counts as none: copied, it would
+ * make the whole output unreadable. */
 static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
 {
     const nnav_model *m = x->m;
     const nnav_value *val = &m->values.v[v];
-    if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p) {
+    int32_t et0;
+    int hs0;
+    size_t rank0;
+    int64_t raw0[1];
+    if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p &&
+        nnav_type_tensor(m->vinfos.v[val->vinfo].type, &et0, &hs0, &rank0, raw0, NULL, 0) >= 0) {
         uint32_t from = pl->c.n;
         add_bytes_field(pl, 1, val->name.p, val->name.n);
         add_type(x, pl, m->vinfos.v[val->vinfo].type, v);
