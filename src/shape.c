@@ -674,6 +674,20 @@ nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b)
     return NNAV_DIM_UNKNOWN;
 }
 
+int nnav_sd_sign(const nnav_shapes *S, nnav_dim d)
+{
+    sd_sym y;
+    if (NUM(d))
+        return VAL(d) > 0 ? 1 : VAL(d) < 0 ? -1 : 1;
+    if (!sym_of(S, d, &y) || !S->strs.v[y.base].atom)
+        return 0; /* a combined base may be a difference */
+    if (y.coef > 0 && y.add >= 0)
+        return 1;
+    if (y.coef < 0 && y.add <= 0)
+        return -1;
+    return 0;
+}
+
 int nnav_sd_same(nnav_dim a, nnav_dim b)
 {
     return nnav_dim_eq(a, b) && !UNK(a);

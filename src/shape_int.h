@@ -40,6 +40,10 @@ nnav_dim nnav_sd_cdiv(nnav_shapes *S, nnav_dim a, nnav_dim b); /* ceiling */
 nnav_dim nnav_sd_min(nnav_shapes *S, nnav_dim a, nnav_dim b);
 /* 1 when a and b are surely the same size, 0 otherwise (unknown counts as not). */
 int nnav_sd_same(nnav_dim a, nnav_dim b);
+/* The sign of a dim, where it is sure: 1 when >= 0 (a size, or a named
+ * dim times a positive number plus a non-negative one), -1 when <= 0
+ * ("-N", a negative number), 0 when not known. */
+int nnav_sd_sign(const nnav_shapes *S, nnav_dim d);
 /* Numpy broadcasting of one axis; -1 (with *bad set) when two sizes clash. */
 nnav_dim nnav_sd_broadcast(nnav_shapes *S, nnav_dim a, nnav_dim b, int *bad);
 

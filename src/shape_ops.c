@@ -242,13 +242,92 @@ static int foldable(double x)
     return x >= -9223372036854775808.0 && x <= 9223372036854775808.0 && x == floor(x);
 }
 
+/* ---- folded floating values ----
+ * A fold of a floating type holds whole numbers only, each exactly what the
+ * tensor holds: made by a Cast of integers, by sums and products of whole
+ * numbers, or read from a floating constant whose every element is a whole
+ * number (Paddle's exports compute Resize sizes as Cast(Cast(h, float) *
+ * 2.0, int64)). A symbolic element is a size, taken to be below the type's
+ * exact range. Anything else (0.5, a quotient) is not folded. */
+
+/* The magnitude up to which a floating type holds every integer exactly; 0
+ * for a type that is not floating. */
+static int64_t float_exact(int32_t t)
+{
+    switch (t) {
+    case NNAV_DT_FLOAT: return (int64_t)1 << 24;
+    case NNAV_DT_DOUBLE: return (int64_t)1 << 53;
+    case NNAV_DT_FLOAT16: return 2048;
+    case NNAV_DT_BFLOAT16: return 256;
+    }
+    return 0;
+}
+
+/* 1 when a fold of element type t holds each of v exactly: always for an
+ * integer type (the caller's business), for a floating one each number
+ * within float_exact(t). */
+static int fold_fits(int32_t t, const nnav_dim *v, size_t n)
+{
+    int64_t ex = float_exact(t);
+    for (size_t i = 0; ex && i < n; i++)
+        if (nnav_dim_is_num(v[i]) && (dval(v[i]) > ex || dval(v[i]) < -ex))
+            return 0;
+    return 1;
+}
+
+/* Input i's folded value; or, for a floating constant of rank 0 or 1 whose
+ * every element is a whole number its type holds exactly, those numbers
+ * (in buf). Count, or -1. */
+static int fold_in(IX, uint32_t i, const nnav_dim **v, nnav_dim *buf)
+{
+    int n = nnav_ix_fold(ix, i, v);
+    if (n >= 0)
+        return n;
+    int64_t ex = float_exact(nnav_ix_dtype(ix, i));
+    if (!ex || nnav_ix_rank(ix, i) > 1)
+        return -1;
+    double f[NNAV_FOLD_MAX];
+    n = nnav_ix_floats(ix, i, f, NNAV_FOLD_MAX);
+    for (int k = 0; k < n; k++) {
+        /* written so that a NaN fails too */
+        if (!(f[k] >= (double)-ex && f[k] <= (double)ex) || f[k] != floor(f[k]))
+            return -1;
+        buf[k] = dnum((int64_t)f[k]);
+    }
+    *v = buf;
+    return n;
+}
+
 /* ---- same shape as the first input ---- */
 
+/* Same shape; a folded value is kept only through the ops that leave whole
+ * numbers as they are (Identity, Floor, Ceil, Round), and worked out for
+ * Abs and Relu where the sign is sure (nnav_sd_sign). Any other op's result
+ * (Sign, Clip, Exp...) is not the input's value. */
 static int r_same(IX)
 {
     if (!nnav_ix_present(ix, 0))
         return nnav_ix_fail(ix, "input 0 is missing");
     nnav_ix_out_same(ix, 0, 0);
+    const nnav_dim *v;
+    int n = nnav_ix_fold(ix, 0, &v);
+    static const char *const keep[] = {"Identity", "Floor", "Ceil", "Round", NULL};
+    if (n < 0 || op_in(ix, keep))
+        return 0;
+    static const char *const pos[] = {"Abs", "Relu", NULL};
+    if (op_in(ix, pos)) {
+        nnav_dim o[NNAV_FOLD_MAX];
+        int relu = nnav_span_eqs(ix->nd->op, "Relu");
+        for (int i = 0; i < n; i++) {
+            int sg = nnav_sd_sign(ix->S, v[i]);
+            o[i] = sg > 0 ? v[i]
+                   : sg < 0 ? (relu ? dnum(0) : nnav_sd_mul(ix->S, v[i], dnum(-1)))
+                            : NNAV_DIM_UNKNOWN;
+        }
+        nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 0) == 0, o, (size_t)n);
+        return 0;
+    }
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_rank(ix, 0), nnav_ix_dims(ix, 0));
     return 0;
 }
 
@@ -281,8 +360,11 @@ static int r_cast(IX)
     if (!f)
         return nnav_ix_fail(ix, "input 0 is missing");
     const nnav_dim *v;
-    int n = nnav_ix_fold(ix, 0, &v);
-    if (n >= 0 && is_int_type(dt)) {
+    nnav_dim buf[NNAV_FOLD_MAX];
+    int n = fold_in(ix, 0, &v, buf);
+    /* Whole numbers cast to an integer type, or to a floating one that
+     * holds them exactly, are the same numbers. */
+    if (n >= 0 && (is_int_type(dt) || (float_exact(dt) && fold_fits(dt, v, (size_t)n)))) {
         nnav_ix_out_fold(ix, 0, dt, f->rank == 0, v, (size_t)n);
         return 0;
     }
@@ -343,8 +425,12 @@ static int broadcast_shape(IX, uint32_t first, uint32_t count, nnav_dim *out, in
 static int fold_binary(IX, char op, int32_t dtype)
 {
     const nnav_dim *a, *b;
-    int na = nnav_ix_fold(ix, 0, &a), nb = nnav_ix_fold(ix, 1, &b);
+    nnav_dim abuf[NNAV_FOLD_MAX], bbuf[NNAV_FOLD_MAX];
+    int na = fold_in(ix, 0, &a, abuf), nb = fold_in(ix, 1, &b, bbuf);
     if (na < 0 || nb < 0 || (na != nb && na != 1 && nb != 1))
+        return 0;
+    /* floating division is not floor division: not folded */
+    if (op == '/' && !is_int_type(dtype))
         return 0;
     int n = na > nb ? na : nb;
     nnav_dim o[NNAV_FOLD_MAX];
@@ -374,6 +460,8 @@ static int fold_binary(IX, char op, int32_t dtype)
         default: return 0;
         }
     }
+    if (!fold_fits(dtype, o, (size_t)n))
+        return 0;
     int scalar = nnav_ix_rank(ix, 0) == 0 && nnav_ix_rank(ix, 1) == 0;
     nnav_ix_out_fold(ix, 0, dtype, scalar, o, (size_t)n);
     return 1;
@@ -509,8 +597,12 @@ static int out_tensor(IX, uint32_t o, uint32_t t)
         nnav_error e;
         int ok = nnav_tensor_values(m, t, NNAV_FOLD_MAX, 0, &vals, &e) == 0 &&
                  vals.count == tt->nelems;
+        /* Only numbers a double holds exactly, as for initializers
+         * (fold_tensor): INT64_MAX, "to the end", read as 2^63 and kept as
+         * 2^62, is not the value; Slice reads such a constant itself
+         * (list_operand), clamped. */
         for (size_t i = 0; ok && i < vals.count; i++)
-            ok = foldable(buf[i]);
+            ok = foldable(buf[i]) && fabs(buf[i]) <= 9.0e15;
         if (ok) {
             nnav_dim f[NNAV_FOLD_MAX];
             for (size_t i = 0; i < vals.count; i++)
@@ -867,13 +959,14 @@ static int r_concat(IX)
         int ok = 1;
         for (uint32_t i = 0; i < n && ok; i++) {
             const nnav_dim *v;
-            int nv = nnav_ix_fold(ix, i, &v);
+            nnav_dim buf[NNAV_FOLD_MAX];
+            int nv = fold_in(ix, i, &v, buf);
             if (nv < 0 || k + (size_t)nv > NNAV_FOLD_MAX)
                 ok = 0;
             else
                 memcpy(o + k, v, (size_t)nv * sizeof *o), k += (size_t)nv;
         }
-        if (ok) {
+        if (ok && fold_fits(nnav_ix_dtype(ix, 0), o, k)) {
             nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, k);
             return 0;
         }
@@ -1992,6 +2085,16 @@ static int r_resize(IX)
             nsc = nnav_ix_floats(ix, 2, sc, NNAV_RANK_MAX);
             if (nsc == -1 && operand_len(ix, 2) == 0)
                 nsc = 0;
+            /* computed scales (Concat of [1,1] and a Cast): their fold */
+            const nnav_dim *v;
+            int nv = nsc == -1 ? nnav_ix_fold(ix, 2, &v) : -1;
+            for (int i = 0; i < nv && i < NNAV_RANK_MAX; i++) {
+                if (!nnav_dim_is_num(v[i]))
+                    break;
+                sc[i] = (double)dval(v[i]);
+                if (i == nv - 1)
+                    nsc = nv;
+            }
         }
     }
     int64_t axes[NNAV_RANK_MAX];

@@ -96,8 +96,8 @@ cases = [  # (output, nodes making it from the above, its size)
     ("ns_over_n", [("Div", ["ns", "n"])], "S"),
     ("n_times_s1_half", [("Mul", ["n", "s1_2"])], "N*((S+1)//2)"),
     ("n_s1_over_2", [("Mul", ["n", "s1"]), ("Div", ["@", "two"])], "(N*(S+1))//2"),
-    ("n_minus_s_half", [("Sub", ["n", "s_2"])], "N-S//2"),
-    ("n_minus_sm1", [("Sub", ["n", "sm1"])], "N-(S-1)"),
+    ("ns_minus_s_half", [("Sub", ["ns", "s_2"])], "N*S-S//2"),
+    ("ns_minus_sm1", [("Sub", ["ns", "sm1"])], "N*S-(S-1)"),
     ("ns_over_sm1", [("Div", ["ns", "sm1"])], "(N*S)//(S-1)"),
     ("n_over_s_times_s", [("Div", ["n", "s"]), ("Mul", ["@", "s"])], "(N//S)*S"),
     ("n_s1_over_n_s1_2", [("Mul", ["n", "s1"]), ("Mul", ["n", "s1_2"]), ("Div", ["@1", "@"])],
@@ -124,6 +124,53 @@ values["ns_s1_over_ns"]["text"] = ["S+1"]
 inits = [i64("i0", [0]), i64("i1", [1]), i64("one", [1], True), i64("two", [2], True),
          i64("zero", [0], True)]
 save("symdims_arith.onnx", nodes, [x], outs, inits, values)
+
+# Unary ops on a folded shape: only Identity, Floor, Ceil and Round leave
+# the value as it is; Abs and Relu are worked out; Sign and Clip are not the
+# input (nnav may not know them, but must not give the input's value).
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", "S"])
+nodes = [
+    h.make_node("Shape", ["x"], ["xs"]),
+    h.make_node("Neg", ["xs"], ["neg"]),
+    h.make_node("Abs", ["neg"], ["abs"]),
+    # Relu by way of float (ONNX Runtime has no int64 Relu): a float fold
+    h.make_node("Cast", ["neg"], ["neg_f"], to=T.FLOAT),
+    h.make_node("Relu", ["neg_f"], ["relu_f"]),
+    h.make_node("Cast", ["relu_f"], ["relu"], to=T.INT64),
+    h.make_node("Cast", ["xs"], ["xs_f"], to=T.FLOAT),
+    h.make_node("Relu", ["xs_f"], ["relu_pos_f"]),
+    h.make_node("Cast", ["relu_pos_f"], ["relu_pos"], to=T.INT64),
+    h.make_node("Sign", ["xs"], ["sign"]),
+    h.make_node("Clip", ["xs", "", "two"], ["clip"]),
+    h.make_node("Identity", ["xs"], ["ident"]),
+]
+values = {}
+for v, size, known in [("abs", ["N", "S"], 1), ("relu", ["0", "0"], 1), ("relu_pos", ["N", "S"], 1),
+                       ("sign", ["1", "1"], 0), ("clip", ["min(N,2)", "min(S,2)"], 0),
+                       ("ident", ["N", "S"], 1)]:
+    nodes.append(h.make_node("ConstantOfShape", [v], ["of_" + v]))
+    values["of_" + v] = {"dims": size, "text": [None, None], "may_be_unknown": not known}
+save("symdims_unary.onnx", nodes, [x], sorted(values),
+     [i64("two", [2], True)], values)
+
+# Slices to the end and back to the start: torch writes INT64_MAX and
+# -INT64_MAX as Constant nodes; a folded constant shown must be that value,
+# not the 2^62 the dims arithmetic clamps it to.
+I64MAX = 2 ** 63 - 1
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", "S"])
+nodes = [
+    h.make_node("Constant", [], ["one"], value=i64("v1", [1])),
+    h.make_node("Constant", [], ["end"], value=i64("v2", [I64MAX])),
+    h.make_node("Constant", [], ["start_back"], value=i64("v3", [-1])),
+    h.make_node("Constant", [], ["end_back"], value=i64("v4", [-I64MAX])),
+    h.make_node("Constant", [], ["step_back"], value=i64("v5", [-1])),
+    h.make_node("Slice", ["x", "one", "end", "one"], ["tail"]),
+    h.make_node("Slice", ["x", "start_back", "end_back", "one", "step_back"], ["reversed"]),
+]
+save("symdims_slice.onnx", nodes, [x], ["tail", "reversed"], [], {
+    "tail": {"dims": ["N", "S-1"], "text": ["N", "S-1"]},
+    "reversed": {"dims": ["N", "S"], "text": ["N", "S"]},
+})
 
 with open(os.path.join(out, "symdims.json"), "w") as f:
     json.dump(expect, f, indent=1, sort_keys=True)
