@@ -1277,13 +1277,54 @@ static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
         nnav_yw_seq_end(w);
         return;
     case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
-        nnav_yw_seq_flow(w);
-        for (uint32_t i = 0; i < at->tensor_count; i++) {
-            nnav_tensor_shape_format(m, at->tensor_first + i, p, sizeof p);
-            nnav_yw_cstr(w, p);
-        }
-        nnav_yw_seq_end(w);
+        /* As the table shows them: type and the first values (16 here). */
+        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
+            nnav_yw_seq(w);
+        for (uint32_t i = 0; i < at->tensor_count; i++)
+            nnav_yw_tensor_brief(w, m, at->tensor_first + i, 16);
+        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
+            nnav_yw_seq_end(w);
         return;
+    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
+        size_t total = 0, nd;
+        int64_t d[1];
+        nnav_span vs, is;
+        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX) {
+            nnav_attr_format(m, a, 16, p, sizeof p);
+            nnav_yw_cstr(w, p);
+            return;
+        }
+        nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, &err);
+        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
+            nnav_yw_seq(w);
+        for (size_t i = 0; i < total; i++)
+            nnav_yw_attr_sparse(w, m, a, i, 16);
+        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
+            nnav_yw_seq_end(w);
+        return;
+    }
+    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+        size_t total = 0;
+        nnav_attr_types(m, a, NULL, 0, &total, &err);
+        nnav_span *ts = calloc(total + 1, sizeof *ts);
+        size_t cap = total;
+        if (!ts || nnav_attr_types(m, a, ts, cap, &total, &err) < 0)
+            total = 0;
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_flow(w);
+        for (size_t i = 0; i < total && i < cap; i++) {
+            nnav_type_format(ts[i], p, sizeof p);
+            nnav_yw_cstr(w, p);
+            if (at->type == NNAV_ATTR_TYPE_PROTO)
+                break;
+        }
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_end(w);
+        else if (!total || !cap)
+            nnav_yw_null(w);
+        free(ts);
+        return;
+    }
     default:
         nnav_attr_format(m, a, 16, p, sizeof p);
         nnav_yw_cstr(w, p);
@@ -1438,8 +1479,12 @@ static int cmd_node(const nnav_model *m, const opts *o)
                     if (!side) {
                         nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
                         if (v->kind == NNAV_VAL_NODE) {
+                            /* Raw, and by index (within its graph) too: an
+                             * unnamed producer has only that. */
                             nnav_yw_key(&w, "producer");
                             nnav_yw_span(&w, nnav_node_get(m, v->producer)->name);
+                            nnav_yw_key(&w, "producer_index");
+                            nnav_yw_uint(&w, nnav_node_index(m, v->producer));
                         }
                         if (v->graph != nd->graph) {
                             nnav_graph_path(m, v->graph, c, sizeof c);
@@ -1448,10 +1493,17 @@ static int cmd_node(const nnav_model *m, const opts *o)
                     } else {
                         uint32_t nc;
                         const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
+                        /* Raw names like name and producer, and their
+                         * indices (within each one's graph) in the same order. */
                         nnav_yw_key(&w, "consumers");
                         nnav_yw_seq_flow(&w);
                         for (uint32_t k = 0; k < nc; k++)
-                            nnav_yw_cstr(&w, node_label(m, cons[k], c, sizeof c));
+                            nnav_yw_span(&w, nnav_node_get(m, cons[k])->name);
+                        nnav_yw_seq_end(&w);
+                        nnav_yw_key(&w, "consumer_index");
+                        nnav_yw_seq_flow(&w);
+                        for (uint32_t k = 0; k < nc; k++)
+                            nnav_yw_uint(&w, nnav_node_index(m, cons[k]));
                         nnav_yw_seq_end(&w);
                         nnav_yw_key(&w, "graph_output"), nnav_yw_bool(&w, v->is_output);
                     }
@@ -1599,15 +1651,17 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
     const nnav_tensor *tt = nnav_tensor_get(m, t);
     size_t want = (size_t)n;
     double *v = calloc(want + 1, sizeof *v);
+    int64_t *iv = calloc(want + 1, sizeof *iv);
     nnav_span *sv = calloc(want + 1, sizeof *sv);
-    nnav_values vals = {.v = v, .s = sv};
+    nnav_values vals = {.v = v, .s = sv, .i = iv};
     nnav_error err;
-    char buf[1100], why[256];
+    char buf[1100], why[256], num[3][64];
     int rc = 0;
     if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
         snprintf(why, sizeof why, "the dims are malformed");
-    if (!v || !sv) {
+    if (!v || !sv || !iv) {
         free(v);
+        free(iv);
         free(sv);
         return -1;
     }
@@ -1623,10 +1677,20 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
     } else if (w) {
         nnav_yw_key(w, "values");
         nnav_yw_seq_flow(w);
+        /* Integer types as integers, exactly (a uint64 unsigned). */
         for (size_t i = 0; i < vals.count; i++)
-            tt->dtype == 8 ? nnav_yw_span(w, sv[i]) : nnav_yw_double(w, v[i]);
+            tt->dtype == 8       ? nnav_yw_span(w, sv[i])
+            : !vals.is_int       ? nnav_yw_double(w, v[i])
+            : vals.is_unsigned   ? nnav_yw_uint(w, (uint64_t)iv[i])
+                                 : nnav_yw_int(w, iv[i]);
         nnav_yw_seq_end(w);
-        if (vals.has_stats) {
+        if (vals.has_stats && vals.is_int) {
+            nnav_yw_key(w, "min");
+            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imin) : nnav_yw_int(w, vals.imin);
+            nnav_yw_key(w, "max");
+            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imax) : nnav_yw_int(w, vals.imax);
+            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
+        } else if (vals.has_stats) {
             nnav_yw_key(w, "min"), nnav_yw_double(w, vals.min);
             nnav_yw_key(w, "max"), nnav_yw_double(w, vals.max);
             nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
@@ -1642,26 +1706,52 @@ static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
         for (size_t i = 0; i < vals.count; i++) {
             if (tt->dtype == 8)
                 printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
+            else if (vals.is_int) /* exactly, not through a double */
+                printf("%s %s", i ? "," : "", (nnav_values_format(&vals, 0, i, num[0], 64), num[0]));
             else
                 printf("%s %.9g", i ? "," : "", v[i]);
         }
         if (vals.total > vals.count)
             printf("%s (%llu in all)", vals.count ? ", ..." : "", (unsigned long long)vals.total);
         printf("\n");
-        if (vals.has_stats)
+        if (vals.has_stats && vals.is_int) {
+            nnav_values_format(&vals, 1, 0, num[0], sizeof num[0]);
+            nnav_values_format(&vals, 2, 0, num[1], sizeof num[1]);
+            nnav_values_format(&vals, 3, 0, num[2], sizeof num[2]);
+            printf("    min %s  max %s  mean %s\n", num[0], num[1], num[2]);
+        } else if (vals.has_stats)
             printf("    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
         if (vals.nan_count)
             printf("    %llu NaN\n", (unsigned long long)vals.nan_count);
     }
     free(v);
+    free(iv);
     free(sv);
     return rc;
+}
+
+/* "(NODE.ATTR)" for a tensor an attribute holds (NODE as node_label shows
+ * it: the escaped name, or #INDEX when it has none), "" for any other: how
+ * the table names an unnamed one, and what --name accepts for it. */
+static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    char ab[512], an[256];
+    buf[0] = 0;
+    if (tt->owner != NNAV_TOWN_ATTRIBUTE)
+        return buf;
+    const nnav_attr *at = nnav_attr_get(m, tt->owner_id);
+    if (at->node != NNAV_NONE)
+        snprintf(buf, n, "(%s.%s)", node_label(m, at->node, ab, sizeof ab),
+                 esc(at->name, an, sizeof an));
+    return buf;
 }
 
 static int cmd_tensors(const nnav_model *m, const opts *o)
 {
     uint32_t g = 0;
     int rc;
+    char hl[2048];
     if (o->sort && strcmp(o->sort, "size") && strcmp(o->sort, "name"))
         return usage_error("tensors", "--sort takes size or name, not '%s'", o->sort);
     if ((rc = pick_graph(m, o, "tensors", &g)) != 0)
@@ -1680,7 +1770,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
             continue;
         if (t->owner == NNAV_TOWN_ATTRIBUTE && !o->constants)
             continue;
-        if (o->name && !nnav_span_eqs(t->name, o->name))
+        if (o->name && !nnav_span_eqs(t->name, o->name) &&
+            strcmp(held_label(m, i, hl, sizeof hl), o->name))
             continue;
         /* A sparse one: its dense shape, its values plus indices as bytes. */
         nnav_tfacts_get(m, i, &rows[nr++]);
@@ -1735,8 +1826,18 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
                 nnav_graph_path(m, t->graph, gp, sizeof gp);
                 nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gp);
             }
-            if (t->owner == NNAV_TOWN_ATTRIBUTE)
+            if (t->owner == NNAV_TOWN_ATTRIBUTE) {
+                /* Where it is held: the node's raw name and its index (an
+                 * unnamed node has only the index), the attribute's name. */
+                const nnav_attr *at = nnav_attr_get(m, t->owner_id);
                 nnav_yw_key(&w, "constant"), nnav_yw_bool(&w, 1);
+                if (at->node != NNAV_NONE) {
+                    nnav_yw_key(&w, "node"), nnav_yw_span(&w, nnav_node_get(m, at->node)->name);
+                    nnav_yw_key(&w, "node_index"), nnav_yw_uint(&w, nnav_node_index(m, at->node));
+                    nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, at->name);
+                    nnav_yw_key(&w, "shown_as"), nnav_yw_cstr(&w, held_label(m, rows[i].tensor, hl, sizeof hl));
+                }
+            }
             if (wt[0])
                 nnav_yw_key(&w, "warnings"), nnav_yw_cstr(&w, wt + 1);
             if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, &w) < 0)
@@ -1749,13 +1850,8 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
         else
             print_bytes(rows[i].bytes, by, sizeof by);
         esc(t->name, nm, sizeof nm);
-        if (t->owner == NNAV_TOWN_ATTRIBUTE && !t->name.n) {
-            const nnav_attr *at = nnav_attr_get(m, t->owner_id);
-            char ab[512], an[256];
-            if (at->node != NNAV_NONE)
-                snprintf(nm, sizeof nm, "(%s.%s)", node_label(m, at->node, ab, sizeof ab),
-                         esc(at->name, an, sizeof an));
-        }
+        if (!t->name.n && held_label(m, rows[i].tensor, hl, sizeof hl)[0])
+            snprintf(nm, sizeof nm, "%s", hl);
         printf("%-36s %-24s %12s  %s", nm, sh, by, st);
         if (o->all) {
             nnav_graph_path(m, t->graph, gp, sizeof gp);

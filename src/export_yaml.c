@@ -185,31 +185,30 @@ static void emit_tensor(nnav_yw *w, const nnav_model *m, uint32_t t, const nnav_
         !(tt->warn & (NNAV_TW_BAD_DTYPE | NNAV_TW_BAD_DIMS))) {
         size_t want = (size_t)tt->nelems * nnav_dtype_components(tt->dtype);
         double *v = calloc(want + 1, sizeof *v);
+        int64_t *iv = calloc(want + 1, sizeof *iv);
         nnav_span *sv = calloc(want + 1, sizeof *sv);
-        nnav_values vals = {.v = v, .s = sv};
+        nnav_values vals = {.v = v, .s = sv, .i = iv};
         nnav_error err;
-        if (v && sv && nnav_tensor_values(m, t, want, 0, &vals, &err) == 0) {
+        if (v && sv && iv && nnav_tensor_values(m, t, want, 0, &vals, &err) == 0) {
             nnav_yw_key(w, "values");
             nnav_yw_seq_flow(w);
+            /* Integer types exactly, never through a double. */
             for (size_t i = 0; i < vals.count; i++) {
                 if (tt->dtype == NNAV_DT_STRING)
                     nnav_yw_span(w, sv[i]);
-                else if (tt->dtype == NNAV_DT_FLOAT || tt->dtype == NNAV_DT_DOUBLE ||
-                         tt->dtype == NNAV_DT_FLOAT16 || tt->dtype == NNAV_DT_BFLOAT16 ||
-                         tt->dtype == NNAV_DT_COMPLEX64 || tt->dtype == NNAV_DT_COMPLEX128 ||
-                         (tt->dtype >= NNAV_DT_FLOAT8E4M3FN && tt->dtype <= NNAV_DT_FLOAT8E5M2FNUZ) ||
-                         tt->dtype == NNAV_DT_FLOAT4E2M1 || tt->dtype == NNAV_DT_FLOAT8E8M0)
+                else if (!vals.is_int)
                     nnav_yw_double(w, v[i]);
-                else if (v[i] >= -9223372036854775808.0 && v[i] < 9223372036854775808.0)
-                    nnav_yw_int(w, (int64_t)v[i]);
-                else /* a uint64 past int64 (or a NaN from a bad word): no UB cast */
-                    nnav_yw_double(w, v[i]);
+                else if (vals.is_unsigned)
+                    nnav_yw_uint(w, (uint64_t)iv[i]);
+                else
+                    nnav_yw_int(w, iv[i]);
             }
             nnav_yw_seq_end(w);
-        } else if (v && sv) {
+        } else if (v && sv && iv) {
             nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err.msg);
         }
         free(v);
+        free(iv);
         free(sv);
         if (o->binary && (tt->storage == NNAV_STORE_RAW || tt->storage == NNAV_STORE_EXTERNAL)) {
             nnav_span bytes;
@@ -319,6 +318,24 @@ static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
             emit_tensor(w, m, at->tensor_first + i, o);
         nnav_yw_seq_end(w);
         return 0;
+    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
+        /* As a sparse initializer: dims, values and indices (these are not
+         * indexed: read now, at most --max-values values each). */
+        size_t total = 0, nd;
+        int64_t d[1];
+        nnav_span vs, is;
+        if (m->tf)
+            break;
+        rc = nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, err);
+        int list = at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1;
+        if (list)
+            nnav_yw_seq(w);
+        for (size_t i = 0; i < total; i++)
+            nnav_yw_attr_sparse(w, m, a, i, (size_t)o->max_values);
+        if (list)
+            nnav_yw_seq_end(w);
+        return rc;
+    }
     default: {
         char buf[512];
         nnav_attr_format(m, a, 16, buf, sizeof buf);
@@ -359,6 +376,41 @@ static void emit_graph_head(nnav_yw *w, const nnav_model *m, const frame *f,
         yw_kv_span(w, "domain", fn->domain);
         if (fn->overload.n)
             yw_kv_span(w, "overload", fn->overload);
+        /* What only functions have: the attributes a call may set (names
+         * without a default, then attribute_proto with theirs) and the
+         * function's own opset imports. */
+        nnav_yw_key(w, "attribute");
+        nnav_yw_seq_flow(w);
+        for (uint32_t i = 0; i < fn->attr_name_count; i++)
+            nnav_yw_span(w, nnav_ref_name(m, fn->attr_name_first + i));
+        nnav_yw_seq_end(w);
+        if (fn->attr_count) {
+            nnav_yw_key(w, "attribute_proto");
+            nnav_yw_seq(w);
+            for (uint32_t i = 0; i < fn->attr_count; i++) {
+                uint32_t a = fn->attr_first + i;
+                nnav_error aerr;
+                nnav_yw_map(w);
+                yw_kv_span(w, "name", m->attrs.v[a].name);
+                nnav_yw_key(w, "type"), nnav_yw_cstr(w, nnav_attr_type_name(m->attrs.v[a].type));
+                nnav_yw_key(w, "value");
+                if (m->attrs.v[a].graph_count) /* a graph default: named, not written out */
+                    nnav_yw_cstr(w, "(graph)");
+                else if (emit_attr_scalar(w, m, a, o, &aerr) < 0 && aerr.msg[0])
+                    nnav_yw_key(w, "value_error"), nnav_yw_cstr(w, aerr.msg);
+                nnav_yw_map_end(w);
+            }
+            nnav_yw_seq_end(w);
+        }
+        nnav_yw_key(w, "opset_import");
+        nnav_yw_seq(w);
+        for (uint32_t i = 0; i < fn->opset_count; i++) {
+            nnav_yw_map_flow(w);
+            yw_kv_span(w, "domain", m->opsets.v[fn->opset_first + i].domain);
+            nnav_yw_key(w, "version"), nnav_yw_int(w, m->opsets.v[fn->opset_first + i].version);
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
     }
     nnav_yw_key(w, "input");
     nnav_yw_seq(w);

@@ -386,6 +386,13 @@ int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, s
                      nnav_error *err);
 int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
                       size_t *total, nnav_error *err);
+/* The k-th SparseTensorProto a SPARSE_TENSOR(S) attribute holds (these are
+ * read when asked, not indexed): its dense dims (up to max kept, *ndims gets
+ * the count) and its values and indices TensorProto bytes, for
+ * nnav_tensorproto_values(); *total gets how many the attribute holds. */
+int nnav_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
+                     size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
+                     nnav_error *err);
 /* TypeProto spans held by a TYPE_PROTO(S) attribute. */
 int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
                     nnav_error *err);
@@ -430,9 +437,29 @@ typedef struct nnav_values {
     int has_stats;
     double min, max, mean;
     uint64_t nan_count;
+    /* Integer element types (int2..int64, uint2..uint64, bool) are also given
+     * exactly, never through a double: is_int is set, i (caller-provided,
+     * `want` long, may be NULL) gets the values and imin/imax the extremes.
+     * With is_unsigned (uint64) they hold the uint64 bits: cast before use.
+     * v, min and max are then the same numbers rounded to a double. */
+    int64_t *i;
+    int is_int, is_unsigned;
+    int64_t imin, imax;
 } nnav_values;
 int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err);
+/* One number of a nnav_values as text: element j (which 0; j < count), min
+ * (which 1), max (which 2) or mean (which 3). An integer type's exactly
+ * ("-9223372036854775808", a uint64 unsigned); any other, and the mean, as
+ * the shortest "%g" that reads back as the same double (-0, 1e-310, inf). */
+void nnav_values_format(const nnav_values *v, int which, size_t j, char *buf, size_t n);
+/* A TensorProto given by its bytes, one the index does not hold (such as
+ * nnav_attr_sparse() gives): its element type, dims (up to max kept, *ndims
+ * the count) and first `want` values as nnav_tensor_values() gives them (no
+ * stats; external data is not read). */
+int nnav_tensorproto_values(const nnav_model *m, nnav_span msg, int32_t *dtype, int64_t *dims,
+                            size_t max, size_t *ndims, size_t want, nnav_values *out,
+                            nnav_error *err);
 /* The payload bytes (raw/external) for export; external data is mapped safely.
  * *release must be called with the returned cookie. */
 int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,

@@ -38,19 +38,26 @@ static int attr_walk(const nnav_model *m, uint32_t a, uint32_t want, attr_field_
 }
 
 
+/* Repeated ints or floats, packed or not. */
 static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
 {
     nnav_list_fill *l = c;
-    if (l->spans) {
-        if (f->wt != NNAV_WT_LEN)
-            return nnav_err_set(err, f->off, 1, "string list entry has wire type %u", f->wt), -1;
-        if (l->total < l->max)
-            l->spans[l->total] = f->s;
-        l->total++;
-        return 0;
-    }
     return nnav_wire_scalars(f, l->is_float ? NNAV_WT_I32 : NNAV_WT_VARINT, nnav_list_put, l, err,
                              base);
+}
+
+/* Repeated bytes or messages: one entry per field, whatever its bytes hold
+ * (an empty string too), whether or not the caller asked for the spans. */
+static int span_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
+{
+    nnav_list_fill *l = c;
+    (void)base;
+    if (f->wt != NNAV_WT_LEN)
+        return nnav_err_set(err, f->off, 1, "string list entry has wire type %u", f->wt), -1;
+    if (l->spans && l->total < l->max)
+        l->spans[l->total] = f->s;
+    l->total++;
+    return 0;
 }
 
 /* TensorFlow attrs (tf_values.c): ints also serve list(bool) and list(type),
@@ -96,7 +103,7 @@ int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t ma
     if (m->tf)
         return tf_list(m, a, 's', NULL, NULL, buf, buf ? max : 0, total, err);
     nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
-    int r = attr_walk(m, a, 9, list_field, &l, err);
+    int r = attr_walk(m, a, 9, span_field, &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
 }
@@ -109,7 +116,7 @@ int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
         return 0;
     }
     nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
-    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, list_field,
+    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, span_field,
                       &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
@@ -474,13 +481,23 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
             nnav_sb_put(&b, sh);
             /* First values: a constant's few numbers are what users look for. */
             double v[4];
-            nnav_values vals = {.v = v};
+            int64_t iv[4];
+            nnav_span sv[4];
+            nnav_values vals = {.v = v, .i = iv, .s = sv};
             if (nnav_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
                 vals.count) {
+                int is_str = m->tensors.v[at->tensor_first + i].dtype == NNAV_DT_STRING;
                 nnav_sb_put(&b, " {");
                 for (size_t j = 0; j < vals.count; j++) {
-                    nnav_fmt_double(num, sizeof num, v[j], 0);
-                    nnav_sb_printf(&b, j ? ", %s" : "%s", num);
+                    nnav_sb_put(&b, j ? ", " : "");
+                    if (is_str) {
+                        nnav_sb_put(&b, "\"");
+                        nnav_sb_span(&b, sv[j]);
+                        nnav_sb_put(&b, "\"");
+                        continue;
+                    }
+                    nnav_values_format(&vals, 0, j, num, sizeof num);
+                    nnav_sb_put(&b, num);
                 }
                 nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
             }
@@ -508,9 +525,63 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         }
         break;
     }
-    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS:
-        nnav_sb_put(&b, "(sparse tensor)");
+    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
+        /* As a sparse initializer is shown: the dense type and dims, then
+         * the first indices and values. */
+        size_t total = 1, cap = max_items ? max_items : 1;
+        for (size_t k = 0; k < total; k++) {
+            int64_t dims[16];
+            size_t nd;
+            nnav_span part[2];
+            if (nnav_attr_sparse(m, a, k, dims, 16, &nd, &part[0], &part[1], &total, &err) < 0) {
+                nnav_sb_put(&b, "(malformed sparse tensor)");
+                break;
+            }
+            if (k >= total)
+                break;
+            if (k)
+                nnav_sb_put(&b, ", ");
+            if (k >= cap) {
+                nnav_sb_printf(&b, "... (%zu in all)", total);
+                break;
+            }
+            int32_t vt = 0;
+            int64_t d2[16];
+            size_t n2;
+            double v[4];
+            int64_t iv[4];
+            nnav_span sv[4];
+            nnav_values vals = {.v = v, .i = iv, .s = sv};
+            if (part[0].p)
+                nnav_tensorproto_values(m, part[0], &vt, d2, 16, &n2, 0, &vals, &err);
+            nnav_sb_printf(&b, "sparse %s[", nnav_dtype_name(vt));
+            for (size_t i = 0; i < nd && i < 16; i++)
+                nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)dims[i]);
+            nnav_sb_put(&b, nd > 16 ? ",...]" : "]");
+            for (int pi = 1; pi >= 0; pi--) {
+                int32_t dt = 0;
+                nnav_sb_put(&b, pi ? " indices {" : " values {");
+                if (!part[pi].p ||
+                    nnav_tensorproto_values(m, part[pi], &dt, d2, 16, &n2, 4, &vals, &err) < 0) {
+                    nnav_sb_put(&b, part[pi].p ? "unreadable}" : "none}");
+                    continue;
+                }
+                for (size_t j = 0; j < vals.count; j++) {
+                    nnav_sb_put(&b, j ? ", " : "");
+                    if (dt == NNAV_DT_STRING) {
+                        nnav_sb_put(&b, "\"");
+                        nnav_sb_span(&b, sv[j]);
+                        nnav_sb_put(&b, "\"");
+                    } else {
+                        nnav_values_format(&vals, 0, j, num, sizeof num);
+                        nnav_sb_put(&b, num);
+                    }
+                }
+                nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
+            }
+        }
         break;
+    }
     default:
         nnav_sb_put(&b, "(no value)");
     }
@@ -526,6 +597,7 @@ typedef struct acc {
     uint64_t seen;
     double sum;
     uint64_t finite;
+    __int128 isum;  /* integer types: the exact sum, for the mean */
 } acc;
 
 static void acc_put(acc *a, double v)
@@ -549,6 +621,55 @@ static void acc_put(acc *a, double v)
     a->finite++;
 }
 
+/* An element of an integer type, exactly: the bits of a uint64 when
+ * out->is_unsigned, else the number. v and min/max get it as a double too. */
+static void acc_put_int(acc *a, int64_t v)
+{
+    nnav_values *o = a->out;
+    int u = o->is_unsigned;
+    double d = u ? (double)(uint64_t)v : (double)v;
+    if (a->seen >= a->limit)
+        return;
+    if (o->count < a->want) {
+        if (o->i)
+            o->i[o->count] = v;
+        if (o->v)
+            o->v[o->count] = d;
+        o->count++;
+    }
+    a->seen++;
+    if (!a->stats)
+        return;
+    if (a->finite == 0 || (u ? (uint64_t)v < (uint64_t)o->imin : v < o->imin))
+        o->imin = v, o->min = d;
+    if (a->finite == 0 || (u ? (uint64_t)v > (uint64_t)o->imax : v > o->imax))
+        o->imax = v, o->max = d;
+    a->isum += u ? (__int128)(uint64_t)v : (__int128)v;
+    a->finite++;
+}
+
+static int dtype_is_int(int32_t dt)
+{
+    switch (dt) {
+    case NNAV_DT_UINT8: case NNAV_DT_INT8: case NNAV_DT_UINT16: case NNAV_DT_INT16:
+    case NNAV_DT_INT32: case NNAV_DT_INT64: case NNAV_DT_BOOL: case NNAV_DT_UINT32:
+    case NNAV_DT_UINT64: case NNAV_DT_UINT4: case NNAV_DT_INT4: case NNAV_DT_UINT2:
+    case NNAV_DT_INT2:
+        return 1;
+    }
+    return 0;
+}
+
+/* A value decoded as a double: exact for every integer type narrower than
+ * 64 bits, so it goes to the integer side as it is. */
+static void acc_put_num(acc *a, double v)
+{
+    if (a->out->is_int && !isnan(v))
+        acc_put_int(a, (int64_t)v);
+    else
+        acc_put(a, v);
+}
+
 static int acc_done(const acc *a)
 {
     return a->seen >= a->limit || (!a->stats && a->out->count >= a->want);
@@ -568,7 +689,15 @@ static int typed_put(void *c, uint64_t v)
     if (t->field == 5) { /* int32_data: sub-byte types pack several per entry */
         unsigned per = nnav_dtype_per_word(t->dtype);
         for (unsigned i = 0; i < per && !acc_done(t->a); i++)
-            acc_put(t->a, nnav_dtype_from_int32_word(t->dtype, v, i));
+            acc_put_num(t->a, nnav_dtype_from_int32_word(t->dtype, v, i));
+        return 0;
+    }
+    if (t->a->out->is_int && (t->field == 7 || t->field == 11)) {
+        /* int64_data, uint64_data: exact, never through a double. A uint32
+         * entry is cut to 32 bits, as int32_data's are to their type (numpy's
+         * astype does the same). */
+        acc_put_int(t->a, t->field == 11 && t->dtype == NNAV_DT_UINT32 ? (int64_t)(uint32_t)v
+                                                                        : (int64_t)v);
         return 0;
     }
     double d;
@@ -651,27 +780,72 @@ static int values_raw(const nnav_tensor *t, nnav_span data, acc *a, nnav_error *
 {
     unsigned comps = nnav_dtype_components(t->dtype);
     uint64_t n = t->nelems == UINT64_MAX ? 0 : t->nelems * comps;
+    int wide = t->dtype == NNAV_DT_INT64 || t->dtype == NNAV_DT_UINT64;
     for (uint64_t i = 0; i < n && !acc_done(a); i++) {
+        if (wide) { /* 64-bit integers exactly, never through a double */
+            if (i >= data.n / 8)
+                break;
+            uint64_t u = 0;
+            for (unsigned k = 8; k-- > 0;)
+                u = u << 8 | data.p[i * 8 + k];
+            acc_put_int(a, (int64_t)u);
+            continue;
+        }
         double v;
         if (nnav_dtype_decode_raw(t->dtype, data.p, data.n, i, &v) != 0)
             break; /* stored bytes end early: the size warning already says so */
-        acc_put(a, v);
+        acc_put_num(a, v);
     }
     return 0;
 }
 
+static int values_of(const nnav_model *m, uint32_t t, const nnav_tensor *tt, size_t want,
+                     int stats, nnav_values *out, nnav_error *err);
+
 int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err)
 {
-    if (m->tf)
-        return nnav_tf_tensor_values(m, t, want, stats, out, err);
-    const nnav_tensor *tt = &m->tensors.v[t];
+    if (m->tf) {
+        /* TensorFlow's decoder gives doubles: its integer types are given as
+         * integers too, from them (exact below 2^53, as its values are). */
+        out->is_int = out->is_unsigned = 0;
+        int rc = nnav_tf_tensor_values(m, t, want, stats, out, err);
+        int32_t dt = m->tensors.v[t].dtype;
+        if (rc == 0 && (dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+                        dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16 ||
+                        dt == NNAV_DT_TF_QINT32 || dt == NNAV_DT_TF_INT4 ||
+                        dt == NNAV_DT_TF_UINT4 || dt == NNAV_DT_TF_INT2 || dt == NNAV_DT_TF_UINT2)) {
+            const double lim = 9223372036854775808.0;
+            int ok = !(out->has_stats && !(out->min >= -lim && out->max < lim));
+            for (size_t j = 0; ok && out->v && j < out->count; j++)
+                ok = out->v[j] >= -lim && out->v[j] < lim;
+            if (ok && out->v) {
+                out->is_int = 1;
+                for (size_t j = 0; out->i && j < out->count; j++)
+                    out->i[j] = (int64_t)out->v[j];
+                out->imin = out->has_stats ? (int64_t)out->min : 0;
+                out->imax = out->has_stats ? (int64_t)out->max : 0;
+            }
+        }
+        return rc;
+    }
+    return values_of(m, t, &m->tensors.v[t], want, stats, out, err);
+}
+
+/* The values of tensor tt: t is its id, or NNAV_NONE for one that is not in
+ * the index (inside a sparse attribute), whose external data is not read. */
+static int values_of(const nnav_model *m, uint32_t t, const nnav_tensor *tt, size_t want,
+                     int stats, nnav_values *out, nnav_error *err)
+{
     memset(err, 0, sizeof *err);
     out->count = 0;
     out->has_stats = 0;
     out->min = out->max = out->mean = 0;
     out->nan_count = 0;
     out->total = tt->nelems == UINT64_MAX ? 0 : tt->nelems;
+    out->is_int = dtype_is_int(tt->dtype);
+    out->is_unsigned = tt->dtype == NNAV_DT_UINT64;
+    out->imin = out->imax = 0;
     if (!nnav_dtype_valid(tt->dtype)) {
         nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
                      "tensor has unknown data_type %d", tt->dtype);
@@ -689,7 +863,8 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
         return -1;
     }
     acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING,
-             tt->nelems == UINT64_MAX ? 0 : tt->nelems * nnav_dtype_components(tt->dtype), 0, 0, 0};
+             tt->nelems == UINT64_MAX ? 0 : tt->nelems * nnav_dtype_components(tt->dtype), 0, 0, 0,
+             0};
     int rc = 0;
     if (tt->storage == NNAV_STORE_RAW) {
         rc = values_raw(tt, tt->data, &a, err);
@@ -698,6 +873,11 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
     } else if (tt->storage == NNAV_STORE_EXTERNAL) {
         nnav_span data;
         void *cookie;
+        if (t == NNAV_NONE) {
+            nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
+                         "external data inside an attribute is not read");
+            return -1;
+        }
         if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
             return -1;
         rc = values_raw(tt, data, &a, err);
@@ -714,8 +894,144 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
     if (a.stats) {
         out->has_stats = a.finite > 0;
         out->mean = a.finite ? a.sum / (double)a.finite : 0;
+        if (out->is_int && a.finite) /* the exact sum, rounded once more */
+            out->mean = (double)((long double)a.isum / (long double)a.finite);
     }
     return 0;
+}
+
+/* ---- tensors the index does not hold (inside sparse attributes) ---- */
+
+typedef struct dims_fill {
+    int64_t *dims;
+    size_t max, n;
+} dims_fill;
+
+static int dims_put(void *c, uint64_t v)
+{
+    dims_fill *d = c;
+    if (d->n < d->max)
+        d->dims[d->n] = (int64_t)v;
+    d->n++;
+    return 0;
+}
+
+int nnav_tensorproto_values(const nnav_model *m, nnav_span msg, int32_t *dtype, int64_t *dims,
+                            size_t max, size_t *ndims, size_t want, nnav_values *out,
+                            nnav_error *err)
+{
+    nnav_tensor tt;
+    nnav_wire r;
+    nnav_field f;
+    int k;
+    dims_fill df = {dims, max, 0};
+    memset(&tt, 0, sizeof tt);
+    memset(err, 0, sizeof *err);
+    tt.msg = msg;
+    nnav_wire_init(&r, m->map.base, msg);
+    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num == 1 && nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
+            return -1;
+        if (f.num == 2 && f.wt == NNAV_WT_VARINT)
+            tt.dtype = (int32_t)f.v;
+        else if (f.num == 9 && f.wt == NNAV_WT_LEN)
+            tt.storage = NNAV_STORE_RAW, tt.data = f.s;
+        else if (f.num == 14 && f.wt == NNAV_WT_VARINT && f.v == 1)
+            tt.storage = NNAV_STORE_EXTERNAL;
+        else if ((f.num == 4 || f.num == 5 || f.num == 6 || f.num == 7 || f.num == 10 ||
+                  f.num == 11) && !tt.storage)
+            tt.storage = NNAV_STORE_TYPED, tt.typed_field = (uint8_t)f.num;
+    }
+    if (k < 0)
+        return -1;
+    *dtype = tt.dtype;
+    *ndims = df.n;
+    uint64_t ne = 1;
+    for (size_t i = 0; i < df.n && i < max; i++)
+        if (dims[i] < 0 || __builtin_mul_overflow(ne, (uint64_t)dims[i], &ne)) {
+            ne = UINT64_MAX;
+            break;
+        }
+    tt.nelems = df.n > max ? UINT64_MAX : ne;
+    if (tt.storage == NNAV_STORE_TYPED && tt.typed_field != nnav_dtype_typed_field(tt.dtype))
+        tt.warn |= NNAV_TW_WRONG_FIELD;
+    if (tt.nelems == UINT64_MAX) {
+        nnav_err_set(err, (uint64_t)(msg.p - m->map.base), 1, "tensor has negative or overflowing dims");
+        return -1;
+    }
+    return values_of(m, NNAV_NONE, &tt, want, 0, out, err);
+}
+
+int nnav_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
+                     size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
+                     nnav_error *err)
+{
+    nnav_span sp[1] = {{0}};
+    nnav_list_fill l = {NULL, NULL, sp, 1, 0, 0};
+    size_t seen = 0;
+    nnav_wire r;
+    nnav_field f;
+    int rc;
+    *ndims = 0;
+    values->p = indices->p = NULL;
+    values->n = indices->n = 0;
+    *total = 0;
+    if (m->tf)
+        return 0;
+    /* The k-th of field 22 (sparse_tensor) or 23 (sparse_tensors). */
+    int num = m->attrs.v[a].type == NNAV_ATTR_SPARSE_TENSOR ? 22 : 23;
+    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
+    while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num != (uint32_t)num)
+            continue;
+        if (span_field(&l, &f, m->map.base, err) < 0)
+            return -1;
+        if (seen++ == k)
+            sp[0] = f.s;
+    }
+    if (rc < 0)
+        return -1;
+    *total = seen;
+    if (k >= seen)
+        return 0;
+    dims_fill df = {dims, max, 0};
+    nnav_wire_init(&r, m->map.base, sp[0]);
+    while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
+        if (f.num == 1 && f.wt == NNAV_WT_LEN)
+            *values = f.s;
+        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
+            *indices = f.s;
+        else if (f.num == 3 &&
+                 nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
+            return -1;
+    }
+    *ndims = df.n;
+    return rc < 0 ? -1 : 0;
+}
+
+void nnav_values_format(const nnav_values *v, int which, size_t j, char *buf, size_t n)
+{
+    double d = which == 1 ? v->min : which == 2 ? v->max : which == 3 ? v->mean
+               : v->v ? v->v[j] : NAN;
+    int64_t i;
+    if (!v->is_int || which == 3) {
+        nnav_fmt_double(buf, n, d, 0);
+        return;
+    }
+    if (which == 1 || which == 2)
+        i = which == 1 ? v->imin : v->imax;
+    else if (v->i)
+        i = v->i[j];
+    else if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+        i = (int64_t)d; /* no exact copy was asked for: the double's value */
+    else {
+        nnav_fmt_double(buf, n, d, 0);
+        return;
+    }
+    if (v->is_unsigned)
+        snprintf(buf, n, "%llu", (unsigned long long)(uint64_t)i);
+    else
+        snprintf(buf, n, "%lld", (long long)i);
 }
 
 int nnav_tensor_bytes(const nnav_model *m, uint32_t t, nnav_span *out, void **cookie,

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dtype.h"
+
 static void emit(nnav_yw *w, yaml_event_t *ev, int ok)
 {
     if (!ok || w->failed) {
@@ -144,7 +146,7 @@ void nnav_yw_span(nnav_yw *w, nnav_span s)
                                   "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
                                   "y", "Y", "n", "N", ".nan", ".NaN", ".NAN", ".inf",
                                   "-.inf", "+.inf", ".Inf", "-.Inf", "+.Inf", ".INF", "-.INF", "+.INF",
-                                  "="};
+                                  "=", "<<"}; /* "<<" is YAML 1.1's merge key: PyYAML fails on it */
     for (size_t i = 0; i < sizeof typed / sizeof *typed; i++)
         if (nnav_span_eqs(s, typed[i]))
             plain = 0;
@@ -194,11 +196,16 @@ void nnav_yw_double(nnav_yw *w, double v)
             if (strtod(b, NULL) == v)
                 break;
         }
-        /* Keep it a float when read back: 1 -> 1.0 */
-        if (!strpbrk(b, ".eE") && n + 2 < (int)sizeof b) {
-            b[n++] = '.';
-            b[n++] = '0';
-            b[n] = 0;
+        /* Keep it a float for YAML 1.1 loaders too, whose float has a dot
+         * in the mantissa and a signed exponent: 1 -> 1.0, 1e-310 ->
+         * 1.0e-310, 1e+20 -> 1.0e+20 (printf always signs the exponent). */
+        char *e = strpbrk(b, "eE");
+        if (!memchr(b, '.', e ? (size_t)(e - b) : (size_t)n) && n + 2 < (int)sizeof b) {
+            size_t at = e ? (size_t)(e - b) : (size_t)n;
+            memmove(b + at + 2, b + at, (size_t)n - at + 1);
+            b[at] = '.';
+            b[at + 1] = '0';
+            n += 2;
         }
     }
     scalar(w, NULL, (const uint8_t *)b, (size_t)n, 1, YAML_PLAIN_SCALAR_STYLE);
@@ -243,4 +250,131 @@ void nnav_yw_binary(nnav_yw *w, const uint8_t *p, uint64_t n)
     b[o] = 0;
     scalar(w, "tag:yaml.org,2002:binary", (const uint8_t *)b, o, 0, YAML_ANY_SCALAR_STYLE);
     free(b);
+}
+
+void nnav_yw_values(nnav_yw *w, const nnav_values *v, int is_string)
+{
+    nnav_yw_seq_flow(w);
+    for (size_t i = 0; i < v->count; i++) {
+        if (is_string)
+            nnav_yw_span(w, v->s ? v->s[i] : (nnav_span){0});
+        else if (v->is_int && v->i)
+            v->is_unsigned ? nnav_yw_uint(w, (uint64_t)v->i[i]) : nnav_yw_int(w, v->i[i]);
+        else
+            nnav_yw_double(w, v->v ? v->v[i] : 0);
+    }
+    nnav_yw_seq_end(w);
+}
+
+/* The elements, data_type and values keys of one tensor's values. */
+static void values_keys(nnav_yw *w, int32_t dtype, uint64_t total, const nnav_values *v, int ok,
+                        const nnav_error *err)
+{
+    nnav_yw_key(w, "elements"), nnav_yw_uint(w, total);
+    if (!ok) {
+        nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err->msg);
+        return;
+    }
+    nnav_yw_key(w, "values");
+    nnav_yw_values(w, v, dtype == NNAV_DT_STRING);
+}
+
+typedef struct vbufs {
+    double *v;
+    int64_t *i;
+    nnav_span *s;
+} vbufs;
+
+static int vbufs_get(vbufs *b, size_t want, nnav_values *v)
+{
+    b->v = calloc(want + 1, sizeof *b->v);
+    b->i = calloc(want + 1, sizeof *b->i);
+    b->s = calloc(want + 1, sizeof *b->s);
+    memset(v, 0, sizeof *v);
+    v->v = b->v, v->i = b->i, v->s = b->s;
+    return b->v && b->i && b->s ? 0 : -1;
+}
+
+static void vbufs_free(vbufs *b)
+{
+    free(b->v);
+    free(b->i);
+    free(b->s);
+}
+
+void nnav_yw_tensor_brief(nnav_yw *w, const nnav_model *m, uint32_t t, size_t max_values)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    const int64_t *d = nnav_dims(m, tt->dims_first);
+    nnav_values v;
+    nnav_error err;
+    vbufs b;
+    nnav_yw_map(w);
+    nnav_yw_key(w, "name"), nnav_yw_span(w, tt->name);
+    nnav_yw_key(w, "data_type"), nnav_yw_cstr(w, nnav_dtype_onnx_name(tt->dtype));
+    nnav_yw_key(w, "dims");
+    nnav_yw_seq_flow(w);
+    for (uint32_t i = 0; i < tt->ndims; i++)
+        nnav_yw_int(w, d[i]);
+    nnav_yw_seq_end(w);
+    size_t want = max_values * nnav_dtype_components(tt->dtype);
+    int ok = vbufs_get(&b, want, &v) == 0 && nnav_tensor_values(m, t, want, 0, &v, &err) == 0;
+    if (!b.v || !b.i || !b.s)
+        snprintf(err.msg, sizeof err.msg, "out of memory");
+    values_keys(w, tt->dtype, v.total, &v, ok, &err);
+    vbufs_free(&b);
+    nnav_yw_map_end(w);
+}
+
+/* A TensorProto the index does not hold, as nnav_yw_tensor_brief writes one. */
+static void loose_tensor(nnav_yw *w, const nnav_model *m, nnav_span msg, size_t max_values)
+{
+    int64_t dims[64];
+    size_t nd = 0;
+    int32_t dt = 0;
+    nnav_values v;
+    nnav_error err;
+    vbufs b;
+    size_t want = max_values * 2; /* complex types give two numbers an element */
+    int ok = vbufs_get(&b, want, &v) == 0 &&
+             nnav_tensorproto_values(m, msg, &dt, dims, 64, &nd, want, &v, &err) == 0;
+    if (!b.v || !b.i || !b.s)
+        snprintf(err.msg, sizeof err.msg, "out of memory");
+    nnav_yw_map(w);
+    nnav_yw_key(w, "data_type"), nnav_yw_cstr(w, nnav_dtype_onnx_name(dt));
+    nnav_yw_key(w, "dims");
+    nnav_yw_seq_flow(w);
+    for (size_t i = 0; i < nd && i < 64; i++)
+        nnav_yw_int(w, dims[i]);
+    nnav_yw_seq_end(w);
+    if (v.count > max_values * nnav_dtype_components(dt))
+        v.count = max_values * nnav_dtype_components(dt);
+    values_keys(w, dt, v.total, &v, ok, &err);
+    vbufs_free(&b);
+    nnav_yw_map_end(w);
+}
+
+void nnav_yw_attr_sparse(nnav_yw *w, const nnav_model *m, uint32_t a, size_t k,
+                         size_t max_values)
+{
+    int64_t dims[64];
+    size_t nd = 0, total = 0;
+    nnav_span vals, idx;
+    nnav_error err;
+    nnav_yw_map(w);
+    if (nnav_attr_sparse(m, a, k, dims, 64, &nd, &vals, &idx, &total, &err) < 0) {
+        nnav_yw_key(w, "error"), nnav_yw_cstr(w, err.msg);
+        nnav_yw_map_end(w);
+        return;
+    }
+    nnav_yw_key(w, "dims");
+    nnav_yw_seq_flow(w);
+    for (size_t i = 0; i < nd && i < 64; i++)
+        nnav_yw_int(w, dims[i]);
+    nnav_yw_seq_end(w);
+    if (vals.p)
+        nnav_yw_key(w, "values"), loose_tensor(w, m, vals, max_values);
+    if (idx.p)
+        nnav_yw_key(w, "indices"), loose_tensor(w, m, idx, max_values);
+    nnav_yw_map_end(w);
 }

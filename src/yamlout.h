@@ -34,4 +34,17 @@ void nnav_yw_bool(nnav_yw *w, int v);
 void nnav_yw_null(nnav_yw *w);
 void nnav_yw_binary(nnav_yw *w, const uint8_t *p, uint64_t n);
 
+/* The values of v (v->count of them) as a flow list, exactly: strings (is_string,
+ * from v->s) as strings, integer types as integers (a uint64 unsigned), any
+ * other as floats that YAML 1.1 loaders read back as the same double. */
+void nnav_yw_values(nnav_yw *w, const nnav_values *v, int is_string);
+/* A tensor in brief, as a map: name, data_type, dims, elements and values
+ * (the first max_values of them; values_error when they cannot be read). */
+void nnav_yw_tensor_brief(nnav_yw *w, const nnav_model *m, uint32_t t, size_t max_values);
+/* The k-th sparse tensor of a SPARSE_TENSOR(S) attribute, as a sparse
+ * initializer is written: dims, values and indices (each as
+ * nnav_yw_tensor_brief writes a tensor); error says why when unreadable. */
+void nnav_yw_attr_sparse(nnav_yw *w, const nnav_model *m, uint32_t a, size_t k,
+                         size_t max_values);
+
 #endif

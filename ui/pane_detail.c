@@ -293,8 +293,9 @@ static const char *preview_text(ui *u, detail *d, uint32_t t)
     pv->tensor = t;
     pv->text[0] = '\0';
     double v[PREVIEW_VALUES];
+    int64_t iv[PREVIEW_VALUES];
     nnav_span s[PREVIEW_VALUES];
-    nnav_values vals = { .v = v, .s = s };
+    nnav_values vals = { .v = v, .s = s, .i = iv };
     nnav_error err;
     memset(&err, 0, sizeof err);
     /* A file changed on disk no longer holds what the index says is there. */
@@ -317,6 +318,8 @@ static const char *preview_text(ui *u, detail *d, uint32_t t)
                                         sizeof one - 3);
             one[k + 1] = '"';
             one[k + 2] = '\0';
+        } else if (vals.is_int) { /* exactly: an int64's last digits matter */
+            nnav_values_format(&vals, 0, i, one, sizeof one);
         } else {
             snprintf(one, sizeof one, "%.6g", v[i]);
         }
@@ -325,6 +328,18 @@ static const char *preview_text(ui *u, detail *d, uint32_t t)
     if (o < sizeof pv->text - 1)
         snprintf(pv->text + o, sizeof pv->text - o, "%s}", vals.total > vals.count ? ", ..." : "");
     return pv->text;
+}
+
+/* min and max as shown: an integer type's exactly, any other to 6 figures. */
+static void stats_text(const nnav_values *v, char lo[64], char hi[64])
+{
+    if (v->is_int) {
+        nnav_values_format(v, 1, 0, lo, 64);
+        nnav_values_format(v, 2, 0, hi, 64);
+    } else {
+        snprintf(lo, 64, "%.6g", v->min);
+        snprintf(hi, 64, "%.6g", v->max);
+    }
 }
 
 void detail_stats(ui *u, pane *p)
@@ -359,9 +374,11 @@ void detail_stats(ui *u, pane *p)
         ui_message(u, R_ERROR, "min/max/mean: %s", d->stats_err);
     else if (!d->stats.has_stats)
         ui_message(u, 0, "no statistics for this element type");
-    else
-        ui_message(u, 0, "min %.6g  max %.6g  mean %.6g", d->stats.min, d->stats.max,
-                   d->stats.mean);
+    else {
+        char lo[64], hi[64];
+        stats_text(&d->stats, lo, hi);
+        ui_message(u, 0, "min %s  max %s  mean %.6g", lo, hi, d->stats.mean);
+    }
 }
 
 static uint32_t detail_lines(ui *u, pane *p)
@@ -476,7 +493,6 @@ static void draw_attr_line(ui *u, uint32_t a, int y, int x, int w, attr_t sel)
         }
         break;
     case NNAV_ATTR_TENSORS:
-    case NNAV_ATTR_SPARSE_TENSORS:
         draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u tensors", at->tensor_count);
         return;
     default:
@@ -540,9 +556,12 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
     case DL_T_STATS:
         if (d->stats_tensor == t && d->stats_err[0])
             draw_fmt(y, x, w, sel | draw_attr(R_ERROR), "  stats    %s", d->stats_err);
-        else if (d->stats_tensor == t && d->stats.has_stats)
-            draw_fmt(y, x, w, sel, "  stats    min %.6g  max %.6g  mean %.6g%s", d->stats.min,
-                     d->stats.max, d->stats.mean, d->stats.nan_count ? "  (NaNs)" : "");
+        else if (d->stats_tensor == t && d->stats.has_stats) {
+            char lo[64], hi[64];
+            stats_text(&d->stats, lo, hi);
+            draw_fmt(y, x, w, sel, "  stats    min %s  max %s  mean %.6g%s", lo, hi,
+                     d->stats.mean, d->stats.nan_count ? "  (NaNs)" : "");
+        }
         else if (d->stats_tensor == t)
             draw_text(y, x, w, "  stats    not available for this type", sel | draw_attr(R_DIM));
         else
