@@ -1768,10 +1768,11 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
             continue;
         if (t->owner == NNAV_TOWN_SPARSE_INDICES)
             continue;
-        if (t->owner == NNAV_TOWN_ATTRIBUTE && !o->constants)
+        /* The shown "(NODE.ATTR)" names an attribute's tensor, --constants or not. */
+        int shown = o->name && !strcmp(held_label(m, i, hl, sizeof hl), o->name);
+        if (t->owner == NNAV_TOWN_ATTRIBUTE && !o->constants && !shown)
             continue;
-        if (o->name && !nnav_span_eqs(t->name, o->name) &&
-            strcmp(held_label(m, i, hl, sizeof hl), o->name))
+        if (o->name && !nnav_span_eqs(t->name, o->name) && !shown)
             continue;
         /* A sparse one: its dense shape, its values plus indices as bytes. */
         nnav_tfacts_get(m, i, &rows[nr++]);

@@ -26,6 +26,17 @@ check() { # MODEL [MAX_NODES]
 if [ "${NNAV_PART:-all}" != corpus ]; then
     "$py" "$here/gen_exact_yaml.py" "$T/exact.onnx" || fail "gen_exact_yaml.py"
     check "$T/exact.onnx"
+    # The name the table shows an unnamed Constant's tensor by is one --name takes.
+    expect_status 0 "$NNAV_BIN" tensors "$T/exact.onnx" --name '(#2.value)' --values 4
+    grep -q '^    values: 9223372036854775807, -9223372036854775808, 9007199254740993, -1$' "$OUT" ||
+        fail "tensors --name '(#2.value)': $(cat "$OUT")"
+    expect_status 0 "$NNAV_BIN" tensors "$T/exact.onnx" --name '(=.t_str)' --values 4
+    grep -qF 'values: "a", "", "\xFF"' "$OUT" || fail "tensors --name '(=.t_str)': $(cat "$OUT")"
+    # The table view of attributes: strings of a STRING tensor, sparse parts, exact ints.
+    expect_status 0 "$NNAV_BIN" node "$T/exact.onnx" =
+    grep -qF 't_str                TENSOR   string[3] {"a", "", "\xFF"}' "$OUT" || fail "node = t_str: $(grep t_str "$OUT")"
+    grep -qF 'sparse float32[3,4] indices {0, 1, 2, 3} values {1.5, -2}' "$OUT" || fail "node = sp: $(grep ' sp ' "$OUT")"
+    grep -qF '{9223372036854775807, -9223372036854775808, 9007199254740993}' "$OUT" || fail "node = t_i64: $(grep t_i64 "$OUT")"
     for f in "$NNAV_SAMPLES"/*.onnx; do
         "$py" -c 'import onnx, sys; onnx.load(sys.argv[1])' "$f" 2>/dev/null || continue
         check "$f" 40
