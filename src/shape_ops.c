@@ -1387,6 +1387,8 @@ static int r_reduce(IX)
     nnav_dim r = dnum(prod ? 1 : 0);
     for (int i = 0; i < n; i++)
         r = prod ? nnav_sd_mul(ix->S, r, v[i]) : nnav_sd_add(ix->S, r, v[i]);
+    if (!fold_fits(nnav_ix_dtype(ix, 0), &r, 1))
+        return 0; /* past what the floating type holds exactly */
     nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), nnav_ix_attr_i(ix, "keepdims", 1) == 0, &r, 1);
     return 0;
 }

@@ -36,7 +36,7 @@ def save(fname, nodes, inputs, outputs, inits, values):
     m.ir_version = 8
     onnx.checker.check_model(m, full_check=True)
     onnx.save(m, os.path.join(out, fname))
-    expect[fname] = values
+    expect[fname] = values  # "__folded__": {value: its real data}, computed here
 
 
 # z = x ++ y on the last axis: [N, 120, S+1]; then Flatten and Reshape.
@@ -170,6 +170,30 @@ nodes = [
 save("symdims_slice.onnx", nodes, [x], ["tail", "reversed"], [], {
     "tail": {"dims": ["N", "S-1"], "text": ["N", "S-1"]},
     "reversed": {"dims": ["N", "S"], "text": ["N", "S"]},
+})
+
+# Shape arithmetic in float32 past 2^24 is not exact: ReduceProd of
+# [4097, 4097] cast to float is 16785408, not 16785409. A folded value
+# nnav shows must be the float result (or nnav shows none).
+x = h.make_tensor_value_info("x", T.FLOAT, ["N", "S"])
+nodes = [
+    h.make_node("Constant", [], ["big"], value=i64("v1", [4097, 4097])),
+    h.make_node("Cast", ["big"], ["big_f"], to=T.FLOAT),
+    h.make_node("ReduceProd", ["big_f"], ["prod_f"], keepdims=1),
+    h.make_node("Cast", ["prod_f"], ["prod"], to=T.INT64),
+    h.make_node("Cast", ["big"], ["big_f2"], to=T.FLOAT),
+    h.make_node("Mul", ["big_f2", "big_f2"], ["sq_f"]),
+    h.make_node("Cast", ["sq_f"], ["sq"], to=T.INT64),
+    h.make_node("Concat", ["prod", "sq"], ["both"], axis=0),
+    h.make_node("Add", ["both", "z"], ["sums"]),
+    h.make_node("Shape", ["x"], ["xs"]),
+    h.make_node("Reshape", ["x", "xs"], ["same"]),
+]
+z = h.make_tensor_value_info("z", T.INT64, [3])
+save("symdims_floatprod.onnx", nodes, [x, z], ["same"], [], {
+    "same": {"dims": ["N", "S"], "text": ["N", "S"]},
+    "__folded__": {"prod": [16785408], "sq": [16785408, 16785408],
+                   "both": [16785408, 16785408, 16785408]},
 })
 
 with open(os.path.join(out, "symdims.json"), "w") as f:
