@@ -20,7 +20,7 @@ quit_clean
 start 100 24 "$deep/cnn.onnx"
 wait_ready
 expect_line "nnav " "opset 17"
-expect_line "nnav " "1.62 M MACs"
+expect_line "nnav " "1.63 M MACs"
 pass "and the cost at 100"
 quit_clean
 
