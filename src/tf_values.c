@@ -351,16 +351,35 @@ typedef struct acc {
     uint64_t seen;
     double sum;
     uint64_t finite;
+    int i64;           /* int64 (1) or uint64 (2) elements: kept exactly in out->i, imin, imax */
+    long double isum;  /* their sum, for the mean */
 } acc;
 
-/* `times` copies of v, in O(1) past the first values asked for. */
-static void acc_put(acc *a, double v, uint64_t times)
+/* The exact extremes of 64-bit integer elements (iv: the value's bits). */
+static void acc_int(acc *a, int64_t iv, uint64_t times)
+{
+    nnav_values *o = a->out;
+    int u = a->i64 == 2;
+    if (a->finite == 0 || (u ? (uint64_t)iv < (uint64_t)o->imin : iv < o->imin))
+        o->imin = iv;
+    if (a->finite == 0 || (u ? (uint64_t)iv > (uint64_t)o->imax : iv > o->imax))
+        o->imax = iv;
+    a->isum += (u ? (long double)(uint64_t)iv : (long double)iv) * (long double)times;
+}
+
+/* `times` copies of v, in O(1) past the first values asked for. iv: the
+ * same value's exact bits for 64-bit integer elements (a->i64), else 0. */
+static void acc_put(acc *a, double v, int64_t iv, uint64_t times)
 {
     while (times && a->out->count < a->want && a->out->v) {
+        if (a->i64 && a->out->i)
+            a->out->i[a->out->count] = iv;
         a->out->v[a->out->count++] = v;
         a->seen++;
         times--;
         if (a->stats) {
+            if (a->i64)
+                acc_int(a, iv, 1);
             if (isnan(v)) {
                 a->out->nan_count++;
             } else {
@@ -378,6 +397,8 @@ static void acc_put(acc *a, double v, uint64_t times)
     a->seen += times;
     if (!a->stats)
         return;
+    if (a->i64)
+        acc_int(a, iv, times);
     if (isnan(v)) {
         a->out->nan_count += times;
         return;
@@ -401,6 +422,7 @@ typedef struct typed_ctx {
     uint8_t field;
     uint64_t limit;   /* components the tensor holds */
     double last[2];   /* last element (complex: both parts) */
+    int64_t ilast;    /* the last element's bits, for 64-bit integers */
     unsigned comps, pos;
 } typed_ctx;
 
@@ -446,8 +468,9 @@ static int typed_put(void *c, uint64_t v)
         return 1;
     double d = typed_decode(t, v);
     t->last[t->pos] = d;
+    t->ilast = (int64_t)v; /* int64_val, uint64_val: the varint is the value */
     t->pos = (t->pos + 1) % t->comps;
-    acc_put(t->a, d, 1);
+    acc_put(t->a, d, t->ilast, 1);
     return 0;
 }
 
@@ -574,7 +597,13 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         return -1;
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
-    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0};
+    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0, 0, 0};
+    /* 64-bit integers never pass through a double (the rest, narrower, are
+     * exact in one: nnav_tensor_values gives those as integers). */
+    a.i64 = tt->dtype == NNAV_DT_INT64 ? 1 : tt->dtype == NNAV_DT_UINT64 ? 2 : 0;
+    out->is_int = a.i64 != 0;
+    out->is_unsigned = a.i64 == 2;
+    out->imin = out->imax = 0;
     if (tt->dtype == NNAV_DT_STRING && tt->storage == NNAV_STORE_EXTERNAL)
         return bundle_strings(m, t, want, out, err);
     if (!nnav_dtype_bits(tt->dtype) && tt->storage != NNAV_STORE_TYPED) {
@@ -594,7 +623,10 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
                 double v;
                 if (nnav_dtype_decode_raw(tt->dtype, data.p, data.n, i, &v) != 0)
                     break; /* stored bytes end early: the size warning says so */
-                acc_put(&a, v, 1);
+                uint64_t bits = 0;
+                for (unsigned k = 0; a.i64 && k < 8; k++) /* little-endian, as TF writes */
+                    bits |= (uint64_t)data.p[i * 8 + k] << (8 * k);
+                acc_put(&a, v, (int64_t)bits, 1);
             }
         int gone = nnav_tensor_bytes_shrank(cookie, err);
         nnav_tensor_bytes_release(cookie);
@@ -627,7 +659,7 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         }
     } else if (tt->storage == NNAV_STORE_TYPED && tt->typed_field &&
                tt->typed_field != TF_T_RESOURCE && tt->typed_field != TF_T_VARIANT) {
-        typed_ctx tc = {&a, tt->dtype, tt->typed_field, limit, {0, 0}, comps, 0};
+        typed_ctx tc = {&a, tt->dtype, tt->typed_field, limit, {0, 0}, 0, comps, 0};
         uint8_t ewt = tt->typed_field == TF_T_FLOAT || tt->typed_field == TF_T_SCOMPLEX
                           ? NNAV_WT_I32
                       : tt->typed_field == TF_T_DOUBLE || tt->typed_field == TF_T_DCOMPLEX
@@ -644,7 +676,7 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
                     double d;
                     nnav_dtype_decode_raw(tt->dtype, f.s.p + i, 1, 0, &d);
                     tc.last[0] = d;
-                    acc_put(&a, d, 1);
+                    acc_put(&a, d, 0, 1);
                 }
                 continue;
             }
@@ -656,16 +688,16 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         /* Fewer values than elements: the last repeats (none written: zero). */
         if (a.seen < limit && (a.stats || out->count < want)) {
             if (comps == 1 || a.seen == 0) {
-                acc_put(&a, a.seen ? tc.last[0] : 0.0, limit - a.seen);
+                acc_put(&a, a.seen ? tc.last[0] : 0.0, a.seen ? tc.ilast : 0, limit - a.seen);
             } else {
                 while (a.seen < limit && out->count < want)
-                    acc_put(&a, tc.last[a.seen % 2], 1);
+                    acc_put(&a, tc.last[a.seen % 2], 0, 1);
                 if (a.seen < limit && a.stats) {
                     /* The rest alternate real, imaginary from where we are. */
                     uint64_t rest = limit - a.seen;
                     unsigned at = (unsigned)(a.seen % 2);
-                    acc_put(&a, tc.last[at], (rest + 1) / 2);
-                    acc_put(&a, tc.last[1 - at], rest / 2);
+                    acc_put(&a, tc.last[at], 0, (rest + 1) / 2);
+                    acc_put(&a, tc.last[1 - at], 0, rest / 2);
                 }
             }
         }
@@ -677,6 +709,8 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
     if (a.stats) {
         out->has_stats = a.finite > 0;
         out->mean = a.finite ? a.sum / (double)a.finite : 0;
+        if (a.i64 && a.finite)
+            out->mean = (double)(a.isum / (long double)a.finite);
     }
     return 0;
 }

@@ -806,12 +806,13 @@ int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err)
 {
     if (m->tf) {
-        /* TensorFlow's decoder gives doubles: its integer types are given as
-         * integers too, from them (exact below 2^53, as its values are). */
+        /* TensorFlow's decoder gives int64 and uint64 exactly (is_int set);
+         * its narrower integer types come as doubles, exact in one, and are
+         * given as integers from them. */
         out->is_int = out->is_unsigned = 0;
         int rc = nnav_tf_tensor_values(m, t, want, stats, out, err);
         int32_t dt = m->tensors.v[t].dtype;
-        if (rc == 0 && (dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+        if (rc == 0 && !out->is_int && (dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
                         dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16 ||
                         dt == NNAV_DT_TF_QINT32 || dt == NNAV_DT_TF_INT4 ||
                         dt == NNAV_DT_TF_UINT4 || dt == NNAV_DT_TF_INT2 || dt == NNAV_DT_TF_UINT2)) {
