@@ -952,21 +952,32 @@ static int r_concat(IX)
     int64_t axis = 0;
     if (norm_axis(ix, nnav_ix_attr_i(ix, "axis", 0), r, &axis) < 0)
         return -1;
-    /* Small integer vectors concatenate as data too. */
+    /* Small integer vectors concatenate as data too; an input not folded
+     * but of known length gives unknown elements ([N, 8, ?, ?]: Resize
+     * sizes whose computed part does not fold), if another one folds. */
     if (r == 1) {
         nnav_dim o[NNAV_FOLD_MAX];
         size_t k = 0;
-        int ok = 1;
+        int ok = 1, folded = 0;
         for (uint32_t i = 0; i < n && ok; i++) {
             const nnav_dim *v;
             nnav_dim buf[NNAV_FOLD_MAX];
             int nv = fold_in(ix, i, &v, buf);
+            const nnav_dim *di = nnav_ix_dims(ix, i);
+            if (nv < 0 && nnav_ix_rank(ix, i) == 1 && nnav_dim_is_num(di[0]) && dval(di[0]) >= 0 &&
+                dval(di[0]) <= NNAV_FOLD_MAX) {
+                nv = (int)dval(di[0]);
+                for (int j = 0; j < nv; j++)
+                    buf[j] = NNAV_DIM_UNKNOWN;
+                v = buf;
+            } else if (nv >= 0)
+                folded = 1;
             if (nv < 0 || k + (size_t)nv > NNAV_FOLD_MAX)
                 ok = 0;
             else
                 memcpy(o + k, v, (size_t)nv * sizeof *o), k += (size_t)nv;
         }
-        if (ok && fold_fits(nnav_ix_dtype(ix, 0), o, k)) {
+        if (ok && folded && fold_fits(nnav_ix_dtype(ix, 0), o, k)) {
             nnav_ix_out_fold(ix, 0, nnav_ix_dtype(ix, 0), 0, o, k);
             return 0;
         }

@@ -8,7 +8,8 @@ usage: resize_cost_gen.py OUTDIR
 writes OUTDIR/resize_*.onnx and OUTDIR/resize_cost.json:
   {file: {"dims": {name: value}, "macs": total MACs, "shapes": {value: [dims]}}}
 "macs" null: nnav cannot know them (a factor of 0.5 is not folded); it must
-say its figure is partial, and give no dim that differs from "shapes"."""
+say its figure is partial, and give no dim that differs from "shapes", and
+know those "must_know" marks (the sizes' folded part: N and the channels)."""
 import json
 import os
 import sys
@@ -131,6 +132,7 @@ n, H, W = 2, 24, 32
 model("resize_half.onnx", nodes, inits,
       [h.make_tensor_value_info("x", T.FLOAT, ["N", 3, "H", "W"])], ["c2"],
       {"N": n, "H": H, "W": W}, None, {"r1": [n, 8, H // 2, W // 2]})
+expect["resize_half.onnx"]["must_know"] = {"r1": [True, True, False, False]}
 
 with open(os.path.join(out, "resize_cost.json"), "w") as f:
     json.dump(expect, f, indent=1, sort_keys=True)
