@@ -387,9 +387,9 @@ typedef struct totals {
     uint32_t subgraphs, init_main, sparse_main, inputs_main, outputs_main;
     uint32_t init_all, sparse_all;
     /* weights: initializers' and sparse initializers' stored bytes and
-     * elements, in the main graph and in every graph (bodies, functions,
-     * training graphs) */
-    uint64_t nodes_main, nodes_all, init_bytes, params, init_bytes_main, params_main, const_bytes;
+     * elements (every element but strings'), in the main graph and
+     * in every graph (bodies, functions, training graphs) */
+    uint64_t nodes_main, nodes_all, init_bytes, elems, init_bytes_main, elems_main, const_bytes;
     uint32_t undefined, warnings;
     uint32_t bad_dims, data_warnings; /* tensors whose dims are malformed; with other warnings */
 } totals;
@@ -424,8 +424,9 @@ static void compute_totals(const nnav_model *m, totals *t)
             t->init_bytes += b;
             t->init_bytes_main += tt->graph == 0 ? b : 0;
             if (tt->nelems != UINT64_MAX && tt->dtype != NNAV_DT_STRING) { /* text is no parameter */
-                t->params += tt->nelems;
-                t->params_main += tt->graph == 0 ? tt->nelems : 0;
+                uint64_t ne = tt->nelems, nm = tt->graph == 0 ? ne : 0; /* dims' product: saturate */
+                t->elems = ne > UINT64_MAX - t->elems ? UINT64_MAX : t->elems + ne;
+                t->elems_main = nm > UINT64_MAX - t->elems_main ? UINT64_MAX : t->elems_main + nm;
             }
         } else if (tt->owner == NNAV_TOWN_ATTRIBUTE) {
             t->const_bytes += b;
@@ -681,8 +682,13 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
         nnav_yw_map_end(&w);
         nnav_yw_key(&w, "initializer_bytes_main_graph"), nnav_yw_uint(&w, t.init_bytes_main);
         nnav_yw_key(&w, "initializer_bytes_all_graphs"), nnav_yw_uint(&w, t.init_bytes);
-        nnav_yw_key(&w, "parameters_main_graph"), nnav_yw_uint(&w, t.params_main);
-        nnav_yw_key(&w, "parameters_all_graphs"), nnav_yw_uint(&w, t.params);
+        nnav_yw_key(&w, "initializer_elements_main_graph"), nnav_yw_uint(&w, t.elems_main);
+        nnav_yw_key(&w, "initializer_elements_all_graphs"), nnav_yw_uint(&w, t.elems);
+        uint64_t pm, pa, ph;
+        nnav_params_by_graph(m, &pm, &pa, &ph);
+        nnav_yw_key(&w, "parameters_main_graph"), nnav_yw_uint(&w, pm);
+        nnav_yw_key(&w, "parameters_all_graphs"), nnav_yw_uint(&w, pa);
+        nnav_yw_key(&w, "parameters_in_constants"), nnav_yw_uint(&w, ph);
         uint64_t mg_names, mg_bytes;
         nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
         nnav_yw_key(&w, "merged_parameter_names"), nnav_yw_uint(&w, mg_names);
@@ -783,9 +789,23 @@ static int info_write(const nnav_model *m, const opts *o, FILE *out)
     print_bytes(t.init_bytes, a, sizeof a);
     human(t.init_bytes, b, sizeof b);
     fprintf(out, ", %s bytes (%s) in all graphs\n", a, b);
-    print_bytes(t.params_main, a, sizeof a);
+    /* Parameters as the framework counts them (scope.h's rule: weights, not
+     * shapes or indices, Constant-held ones too), then every initializer
+     * element, which is what the file holds. */
+    uint64_t pm, pa, ph;
+    nnav_params_by_graph(m, &pm, &pa, &ph);
+    print_bytes(pm, a, sizeof a);
     fprintf(out, "%-14s %s in the main graph", "parameters", a);
-    print_bytes(t.params, a, sizeof a);
+    print_bytes(pa, a, sizeof a);
+    fprintf(out, ", %s in all graphs", a);
+    if (ph) {
+        print_bytes(ph, a, sizeof a);
+        fprintf(out, " (%s held by Constant nodes)", a);
+    }
+    fprintf(out, "\n");
+    print_bytes(t.elems_main, a, sizeof a);
+    fprintf(out, "%-14s %s initializer elements in the main graph", "elements", a);
+    print_bytes(t.elems, a, sizeof a);
     fprintf(out, ", %s in all graphs\n", a);
     uint64_t mg_names, mg_bytes; /* equal initializers merged, their names kept by Identity nodes */
     nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
@@ -1793,7 +1813,10 @@ static int cmd_tensors(const nnav_model *m, const opts *o)
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
-        params += t->nelems == UINT64_MAX || t->dtype == NNAV_DT_STRING ? 0 : t->nelems;
+        /* Parameters as info and summary count them: weights, not shapes,
+         * indices or strings. */
+        uint64_t ne = nnav_tensor_is_weight(m, rows[i].tensor) ? t->nelems : 0;
+        params = ne > UINT64_MAX - params ? UINT64_MAX : params + ne;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
     nnav_yw w;

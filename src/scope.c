@@ -1133,6 +1133,21 @@ uint32_t nnav_value_weight(const nnav_model *m, uint32_t v)
     return NNAV_NONE;
 }
 
+int nnav_tensor_is_weight(const nnav_model *m, uint32_t t)
+{
+    if (t >= m->tensors.n)
+        return 0;
+    const nnav_tensor *tt = &m->tensors.v[t];
+    if (!weight_dtype(tt->dtype) || tt->nelems == UINT64_MAX)
+        return 0;
+    if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES)
+        return 1;
+    if (tt->owner == NNAV_TOWN_ATTRIBUTE && tt->owner_id < m->attrs.n &&
+        m->attrs.v[tt->owner_id].node < m->nodes.n)
+        return constant_tensor(m, m->attrs.v[tt->owner_id].node) == t;
+    return 0;
+}
+
 uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
 {
     return node < m->nodes.n ? constant_tensor(m, node) : NNAV_NONE;
@@ -1188,6 +1203,26 @@ static void graphs_in_model(const nnav_model *m, uint8_t *in)
             y = p;
         }
     }
+}
+
+void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, uint64_t *held)
+{
+    uint64_t a = 0, b = 0, c = 0;
+    uint32_t *pt = param_tensors(m, NNAV_NONE);
+    for (uint32_t v = 0; pt && v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (pt[v] == NNAV_NONE || !counts_alone(m, pt, v))
+            continue;
+        uint64_t ne = m->tensors.v[pt[v]].nelems;
+        b = sat_add(b, ne);
+        if (val->graph == 0)
+            a = sat_add(a, ne);
+        if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
+            constant_tensor(m, val->producer) == pt[v])
+            c = sat_add(c, ne);
+    }
+    free(pt);
+    *main = a, *all = b, *held = c;
 }
 
 void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names)

@@ -117,6 +117,18 @@ uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node);
  * index, a string). Not the Identity forwarding: that is per graph. */
 uint32_t nnav_value_weight(const nnav_model *m, uint32_t v);
 
+/* Whether tensor t holds weights by the rule above (an initializer's or a
+ * sparse initializer's values of a weight type, or the tensor of a Constant
+ * node that holds a weight); shapes, indices, strings and scalars of a
+ * Constant are not. */
+int nnav_tensor_is_weight(const nnav_model *m, uint32_t t);
+
+/* Parameters by the rule above, each value once in the graph that defines
+ * it: of the main graph's own values, of every graph (bodies, functions,
+ * training graphs), and how many of every graph's a Constant node holds.
+ * Linear; zeros when out of memory. */
+void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, uint64_t *held);
+
 /* Parameters of the whole model by the rule above: the main graph and every
  * graph below it (bodies at any depth) and every local function, each value
  * counted once in the graph that defines it. One pass over values, nodes and

@@ -25,8 +25,9 @@ if [ "${NNAV_PART:-all}" != corpus ]; then
     expect_status 0 "$NNAV_BIN" info "$M"
     for want in 'initializers   1 in the main graph (+1 sparse), 3 in all graphs (+1 sparse)' \
                 'weights        32 bytes (32 B) in the main graph, 56 bytes (56 B) in all graphs' \
-                'parameters     8 in the main graph, 14 in all graphs'; do
-        grep -qxF "$want" "$OUT" || fail "info lacks the line '$want': $(grep -E '^(initializers|weights|parameters) ' "$OUT")"
+                'parameters     8 in the main graph, 14 in all graphs' \
+                'elements       8 initializer elements in the main graph, 14 in all graphs'; do
+        grep -qxF "$want" "$OUT" || fail "info lacks the line '$want': $(grep -E '^(initializers|weights|parameters|elements) ' "$OUT")"
     done
     expect_status 0 "$NNAV_BIN" info "$M" --yaml
     "$py" - "$OUT" <<'PY' || fail "info --yaml: wrong weight keys"
@@ -36,12 +37,14 @@ c = d["counts"]
 got = (c["initializers_main_graph"], c["initializers_all_graphs"],
        c["sparse_initializers_main_graph"], c["sparse_initializers_all_graphs"],
        d["initializer_bytes_main_graph"], d["initializer_bytes_all_graphs"],
-       d["parameters_main_graph"], d["parameters_all_graphs"])
+       d["parameters_main_graph"], d["parameters_all_graphs"],
+       d["initializer_elements_main_graph"], d["initializer_elements_all_graphs"],
+       d["parameters_in_constants"])
 for old in ("initializers", "sparse_initializers"):
     assert old not in c, f"old key counts.{old} still written"
 for old in ("initializer_bytes", "parameters"):
     assert old not in d, f"old key {old} still written"
-assert got == (1, 3, 1, 1, 32, 56, 8, 14), got
+assert got == (1, 3, 1, 1, 32, 56, 8, 14, 8, 14, 0), got
 PY
     files=("$NNAV_SAMPLES"/*.onnx)
 fi
@@ -51,8 +54,13 @@ else
     echo "SKIP (partly): corpus absent at $NNAV_CORPUS; the generated model and the samples only"
 fi
 # Against the ONNX package: every graph's initializers, sparse initializers
-# and elements (string tensors are no parameters); bytes where every tensor
-# keeps its data in raw_data (the stored bytes are then its length).
+# and their elements (strings' aside); bytes where every tensor keeps its
+# data in raw_data (the stored bytes are then its length); and parameters by
+# the rule summary and cost use, worked out here from the protobuf: tensors
+# of a weight type (not int32/int64/uint32/uint64/bool/string) held by an
+# initializer, a sparse initializer or a Constant node (more than one
+# element), each Identity of one a parameter of its own, and one that only
+# such Identity nodes read (not a graph output) not counted itself.
 for f in "${files[@]}"; do
     expect_status 0 "$NNAV_BIN" info "$f" --yaml
     "$py" - "$f" "$OUT" <<'PY' || fail "$f: info's weight figures differ from the ONNX package's"
@@ -88,6 +96,60 @@ def weights(gs):
     raw = all(t.HasField("raw_data") and t.data_location != onnx.TensorProto.EXTERNAL for t in ts)
     return ts, params, sum(len(t.raw_data) for t in ts) if raw else None
 
+T = onnx.TensorProto
+NOT_WEIGHT = {T.UNDEFINED, T.INT32, T.INT64, T.UINT32, T.UINT64, T.BOOL, T.STRING}
+
+def readers(g):
+    """Names each node of g reads, its bodies' nodes counted as g's node."""
+    out = []
+    for n in g.node:
+        names = set(n.input)
+        for a in n.attribute:
+            for b in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+                names |= {x for sub in graphs(b) for m2 in sub.node for x in m2.input}
+        out.append((n, names))
+    return out
+
+def rule_params(gs):
+    total = 0
+    for g in gs:
+        held = {}
+        for t in g.initializer:
+            if t.data_type not in NOT_WEIGHT:
+                held[t.name] = int(np.prod(t.dims))
+        for s in g.sparse_initializer:
+            if s.values.data_type not in NOT_WEIGHT:
+                held[s.values.name] = int(np.prod(s.values.dims))
+        for n in g.node:
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and n.output:
+                for a in n.attribute:
+                    if a.name == "value" and a.type == onnx.AttributeProto.TENSOR and \
+                            a.t.data_type not in NOT_WEIGHT and int(np.prod(a.t.dims)) > 1:
+                        held[n.output[0]] = int(np.prod(a.t.dims))
+        changed = True
+        while changed:  # Identity chains
+            changed = False
+            for n in g.node:
+                if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.input and \
+                        n.output and n.input[0] in held and n.output[0] not in held:
+                    held[n.output[0]] = held[n.input[0]]
+                    changed = True
+        outputs = {o.name for o in g.output}
+        rd = readers(g)
+        for name, k in held.items():
+            fwd = real = 0
+            for n, names in rd:
+                if name not in names:
+                    continue
+                if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.input[:1] == [name] \
+                        and n.output and n.output[0] in held:
+                    fwd += 1
+                else:
+                    real += 1
+            if real or not fwd or name in outputs:
+                total += k
+    return total
+
 main = [m.graph]
 problems = []
 for name, gs in (("main_graph", main), ("all_graphs", every)):
@@ -95,7 +157,7 @@ for name, gs in (("main_graph", main), ("all_graphs", every)):
     n_init = sum(len(g.initializer) for g in gs)
     n_sparse = sum(len(g.sparse_initializer) for g in gs)
     want = {f"counts.initializers_{name}": n_init, f"counts.sparse_initializers_{name}": n_sparse,
-            f"parameters_{name}": params}
+            f"initializer_elements_{name}": params, f"parameters_{name}": rule_params(gs)}
     if nbytes is not None:
         want[f"initializer_bytes_{name}"] = nbytes
     for k, v in want.items():
