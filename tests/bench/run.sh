@@ -267,7 +267,7 @@ tui_scopes() { # FILE NODES
     tmux -L "$sock" send-keys BTab ; sleep 0.5
     t0=$(date +%s%N)
     tmux -L "$sock" send-keys Right
-    wait_screen ' b0 ×100 '
+    wait_screen ' b0 ×[0-9]+ '
     t1=$(date +%s%N)
     printf '%-28s %8d ms\n' "TUI scope tree, $n nodes" $(((t1 - t0) / 1000000))
     tmux -L "$sock" send-keys q
