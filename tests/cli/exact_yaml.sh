@@ -6,15 +6,8 @@
 # exact_yaml.py against onnx.load and numpy_helper (node --yaml, export YAML,
 # tensors --values as YAML and as a table; yaml.safe_load and the full loader).
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml, numpy' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx, yaml and numpy packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml numpy
 corpus_part
 T=$NNAV_TMP/exact_yaml; rm -rf "$T"; mkdir -p "$T"
 here=$(dirname "$0")

@@ -3,15 +3,8 @@
 # YAML read back by PyYAML, ONNX output through onnx.checker), on the samples
 # and ../shared/corpus.
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx and yaml packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml
 corpus_part
 files=("$NNAV_SAMPLES"/*.onnx)
 [ "${NNAV_PART:-all}" = corpus ] && files=()

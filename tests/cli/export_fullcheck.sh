@@ -4,15 +4,8 @@
 # ../shared/corpus, and of copies passed through onnx's shape inference
 # (issue 15, items 4 and 7: export_fullcheck.py says what is checked).
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx and yaml packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml
 corpus_part
 gen=$NNAV_TMP/export_fullcheck.gen
 files=()

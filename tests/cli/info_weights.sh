@@ -7,15 +7,8 @@
 # (info_weights_gen.py), and against the ONNX package's own count on the
 # samples and ../shared/corpus.
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml, numpy' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx, yaml and numpy packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml numpy
 corpus_part
 D=$(cd "$(dirname "$0")" && pwd)
 files=()

@@ -7,6 +7,19 @@ OUT=$NNAV_TMP/$(basename "$0" .sh).last.out
 ERR=$NNAV_TMP/$(basename "$0" .sh).last.err
 . "$(dirname "${BASH_SOURCE[0]}")/../corpus_part.bash"
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+# need_python MODULE...: $py becomes a python3 that imports every module
+# (Debian's /usr/bin/python3 first: python3-onnx and python3-torch are
+# there), else the script is Skipped (exit 77) saying which are wanted.
+need_python() {
+    local c mods
+    mods=$(IFS=,; echo "$*")
+    py=""
+    for c in /usr/bin/python3 python3; do
+        if "$c" -c "import $mods" 2> /dev/null; then py=$c; return 0; fi
+    done
+    echo "SKIP: no python3 with the $* packages (Debian: python3-onnx python3-yaml python3-numpy)"
+    exit 77
+}
 expect_status() {
     local want=$1; shift
     CHECKS=$((CHECKS + 1))

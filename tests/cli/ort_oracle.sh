@@ -15,14 +15,8 @@
 # (skip: its postinstall would fetch CUDA libraries from NuGet; the CPU
 # library is in the npm package). Skipped, saying so, without node or it.
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml, numpy' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx, numpy and yaml packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
+. "$(dirname "$0")/lib.bash"
+need_python onnx yaml numpy
 node=""
 for c in node nodejs; do
     if command -v "$c" > /dev/null 2>&1; then node=$(command -v "$c"); break; fi
@@ -38,7 +32,6 @@ if ! "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
     echo "SKIP: onnxruntime-node is not installed at $ort_dir (ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix $ort_dir onnxruntime-node@1.30.0; or set NNAV_ORT_DIR)"
     exit 77
 fi
-. "$(dirname "$0")/lib.bash"
 corpus_part
 here=$(dirname "$0")
 work=$NNAV_TMP/ort_oracle

@@ -7,15 +7,8 @@
 # with no partial node, and `nnav shapes` the real dims. A factor of 0.5 is
 # not folded: nnav says partial and gives no wrong dim.
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml, numpy' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx, numpy and yaml packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml numpy
 dir=$NNAV_TMP/resize_cost
 rm -rf "$dir"
 "$py" "$(dirname "$0")/resize_cost_gen.py" "$dir" || { echo "FAIL: resize_cost_gen.py"; exit 1; }

@@ -7,15 +7,8 @@
 # equals the size the operators give, and a product divided by its own
 # factors is printed simplified (S+1). symdims_check.py says more.
 set -u
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx, yaml' 2>/dev/null; then py=$c; break; fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the onnx and yaml packages (apt-get install python3-onnx python3-yaml)"
-    exit 77
-fi
 . "$(dirname "$0")/lib.bash"
+need_python onnx yaml
 dir=$NNAV_TMP/symdims
 rm -rf "$dir"
 "$py" "$(dirname "$0")/symexpr.py" > /dev/null || { echo "FAIL: symexpr.py's own checks"; exit 1; }
