@@ -766,7 +766,11 @@ uint32_t nnav_attr_count(const nnav_model *m) { return m->attrs.n; }
 const nnav_attr *nnav_attr_get(const nnav_model *m, uint32_t id) { return &m->attrs.v[id]; }
 uint32_t nnav_tensor_count(const nnav_model *m) { return m->tensors.n; }
 const nnav_tensor *nnav_tensor_get(const nnav_model *m, uint32_t id) { return &m->tensors.v[id]; }
-const int64_t *nnav_dims(const nnav_model *m, uint32_t first) { return m->dims.v + first; }
+const int64_t *nnav_dims(const nnav_model *m, uint32_t first)
+{
+    static const int64_t none[1];
+    return m->dims.v ? m->dims.v + first : none; /* a model with no dims at all: no array */
+}
 uint32_t nnav_sparse_count(const nnav_model *m) { return m->sparse.n; }
 const nnav_sparse *nnav_sparse_get(const nnav_model *m, uint32_t id) { return &m->sparse.v[id]; }
 uint32_t nnav_function_count(const nnav_model *m) { return m->functions.n; }
