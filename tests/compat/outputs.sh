@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# outputs.sh - every command's output (text and YAML, stdout, stderr and exit
+# status) on every sample, corpus and adversarial model, one file per run, so
+# that two builds can be compared byte for byte. A refactor that must not
+# change behaviour is proved by:
+#
+#   tests/compat/outputs.sh OLD_BUILD/nnav /tmp/before
+#   tests/compat/outputs.sh NEW_BUILD/nnav /tmp/after
+#   diff -r /tmp/before /tmp/after && echo identical
+#
+# Models: the build's samples (next to NNAV, in samples/), ../shared/corpus
+# (beside the checkout, skipped with a word when absent) and
+# tests/adversarial/cases. The runs happen in a scratch folder holding links
+# named after the models, so no path of this machine reaches the outputs.
+set -u
+nnav=$(readlink -f "${1:?usage: outputs.sh NNAV OUTDIR}")
+out=$(readlink -m "${2:?usage: outputs.sh NNAV OUTDIR}")
+here=$(cd "$(dirname "$0")/../.." && pwd)
+bdir=$(dirname "$nnav")
+corpus="$here/../shared/corpus"
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+models=()
+link() { # link NAME TARGET
+    ln -s "$2" "$work/$1" && models+=("$1")
+}
+for f in "$bdir"/samples/*; do
+    case $f in *.data) ln -s "$f" "$work/$(basename "$f")"; continue ;; esac
+    link "sample_$(basename "$f")" "$f"
+done
+# external.onnx names its data file: it must sit beside it under its own name.
+[ -e "$bdir/samples/external.onnx" ] && { rm -f "$work/sample_external.onnx"; ln -s "$bdir/samples/external.onnx" "$work/external.onnx"; models=("${models[@]/sample_external.onnx/external.onnx}"); }
+if [ -d "$corpus" ]; then
+    for f in "$corpus"/onnx/*.onnx "$corpus"/tensorflow/*; do link "corpus_$(basename "$f")" "$f"; done
+else
+    echo "outputs.sh: ../shared/corpus not found beside the checkout; corpus models skipped" >&2
+fi
+for f in "$here"/tests/adversarial/cases/*; do link "adv_$(basename "$f")" "$f"; done
+
+runf() { # runf FILE ARGS...
+    local f=$1; shift
+    (cd "$work" && { "$nnav" "$@" 2>&1; echo "exit $?"; } >"$out/$f")
+}
+n=0
+for m in "${models[@]}"; do
+    adv=0; case $m in adv_*) adv=1 ;; esac
+    for c in "info" "info --yaml" "tree" "tree --yaml" "nodes" "nodes --yaml" "nodes --shapes" \
+             "nodes --declutter" "tensors --all --constants" "tensors --all --yaml" \
+             "tensors --all --constants --values 6" "tensors --all --constants --values 6 --yaml" \
+             "shapes --all" "shapes --all --yaml" "cost" "cost --all --nodes" "cost --yaml" \
+             "summary" "summary --yaml" "summary --declutter" "check --all" "check --all --yaml" \
+             "export" "export --max-values 4 --declutter" "find a" "find op:Conv --yaml"; do
+        # shellcheck disable=SC2086
+        set -- $c
+        cmd=$1; shift
+        runf "$m.$(echo "$c" | tr ' ' '_')" "$cmd" "$m" "$@"
+        n=$((n + 1))
+    done
+    (cd "$work" && rm -f x.onnx && { "$nnav" export "$m" -o x.onnx 2>&1; echo "exit $?"; [ -f x.onnx ] && sha256sum x.onnx; } >"$out/$m.export_onnx")
+    # Every graph's nodes, and node detail for the first and last few nodes
+    # of each graph (all of them on small models).
+    IFS=$'\n'
+    graphs=$(cd "$work" && "$nnav" tree "$m" --yaml 2>/dev/null | sed -n 's/^- path: //p' | head -40)
+    k=0
+    for g in $graphs; do
+        gt=$k; k=$((k + 1)) # paths can be longer than a file name
+        runf "$m.nodes_g$gt" nodes "$m" --graph "$g" --yaml
+        cnt=$(cd "$work" && "$nnav" nodes "$m" --graph "$g" --yaml 2>/dev/null | grep -c '^- index:\|^  - index:')
+        [ "$adv" = 1 ] && [ "$cnt" -gt 3 ] && cnt=3
+        for ((i = 0; i < cnt; i++)); do
+            if [ "$i" -ge 12 ] && [ "$i" -lt $((cnt - 4)) ]; then continue; fi
+            runf "$m.node_g${gt}_$i" node "$m" "#$i" --graph "$g"
+            runf "$m.node_g${gt}_${i}_yaml" node "$m" "#$i" --graph "$g" --yaml
+            n=$((n + 2))
+        done
+    done
+    unset IFS
+done
+echo "outputs.sh: ${#models[@]} models, $n runs into $out"
