@@ -28,6 +28,7 @@ link() { # link NAME TARGET
 }
 for f in "$bdir"/samples/*; do
     case $f in *.data) ln -s "$f" "$work/$(basename "$f")"; continue ;; esac
+    [ -d "$f" ] && [ ! -f "$f/saved_model.pb" ] && continue # not a model folder
     link "sample_$(basename "$f")" "$f"
 done
 # external.onnx names its data file: it must sit beside it under its own name.

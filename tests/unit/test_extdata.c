@@ -111,7 +111,7 @@ static void expect_refused(const char *model_path, const char *phrase, int warn_
     nnav_model_close(m);
     if (r != -1)
         fail_msg("values were read (%zu of them) where \"%s\" was expected", vals.count, phrase);
-    assert_int_equal(err.status, 2);
+    assert_int_equal(err.kind, NNAV_ERR_INPUT);
     tu_assert_contains(msg, phrase);
     tu_assert_contains(msg, "refused");
     if (r2 != -1)
@@ -256,7 +256,7 @@ static void test_shrinks_while_read(void **state)
                          "max %g), no error",
                          (long long)cuts[i], vals.count, vals.count ? v[0] : 0.0, vals.min,
                          vals.max);
-            assert_int_equal(err.status, 2);
+            assert_int_equal(err.kind, NNAV_ERR_INPUT);
             tu_assert_contains(err.msg, "\"w.bin\"");
             tu_assert_contains(err.msg, "tensor \"w\"");
             tu_assert_contains(err.msg, "shrank");

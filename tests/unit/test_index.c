@@ -796,8 +796,8 @@ static void cut_everywhere(const char *sample, const char *sub)
         } else {
             failed++;
             assert_null(m);
-            if (err.status != 2 || !err.msg[0])
-                fail_msg("cut at %zu: status %d, \"%s\"", cut, err.status, err.msg);
+            if (err.kind != NNAV_ERR_INPUT || !err.msg[0])
+                fail_msg("cut at %zu: kind %d, \"%s\"", cut, err.kind, err.msg);
             if (cut > 0) {
                 if (!err.has_offset || err.offset > cut)
                     fail_msg("cut at %zu: \"%s\" has offset %llu (has_offset %d)", cut, err.msg,
@@ -848,8 +848,8 @@ static void test_mutated_control_flow(void **state)
                 exercise_damaged(m);
                 nnav_model_close(m);
             } else {
-                if (err.status != 2 || !err.msg[0])
-                    fail_msg("byte %zu -> 0x%02x: status %d \"%s\"", i, repl[r], err.status,
+                if (err.kind != NNAV_ERR_INPUT || !err.msg[0])
+                    fail_msg("byte %zu -> 0x%02x: kind %d \"%s\"", i, repl[r], err.kind,
                              err.msg);
             }
         }
@@ -1726,7 +1726,7 @@ static int open_fails_cleanly(const char *path)
         nnav_model_close(m);
         return 20;
     }
-    return err.status == 2 && err.msg[0] ? 0 : 21;
+    return err.kind == NNAV_ERR_INPUT && err.msg[0] ? 0 : 21;
 }
 
 /* A function whose attribute default (attribute_proto) is a GRAPH: the body

@@ -73,7 +73,7 @@ static void test_model_truncated_while_open(void **state)
     nnav_model_close(m);
     /* Once closed and reopened, the cut file is an ordinary bad input. */
     assert_int_equal(nnav_model_open(path, NULL, &m, &err), -1);
-    assert_int_equal(err.status, 2);
+    assert_int_equal(err.kind, NNAV_ERR_INPUT);
     unlink(path);
 }
 

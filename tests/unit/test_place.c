@@ -23,7 +23,7 @@ static const char *refused(const nnav_model *m, uint32_t cur, const char *text, 
     nnav_place_ref r;
     if (nnav_place_resolve(m, cur, text, flags, &r, &e) == 0)
         fail_msg("'%s' resolved (kind %u id %u) but names nothing", text, r.kind, r.id);
-    assert_int_equal(e.status, 1);
+    assert_int_equal(e.kind, NNAV_ERR_USAGE);
     assert_true(e.msg[0] != 0);
     return e.msg;
 }

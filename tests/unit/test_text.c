@@ -514,7 +514,7 @@ static void test_error_format(void **state)
     snprintf(e.path, sizeof e.path, "graph.node[3].name\xe2\x80\xae");
     e.offset = 4242;
     e.has_offset = 1;
-    e.status = 2;
+    e.kind = NNAV_ERR_INPUT;
     const char *file = "/tmp/\x1b]0;evil\x07\xc3\xb6.onnx";
     char out[2048];
     nnav_error_format(&e, file, out, sizeof out);

@@ -890,8 +890,8 @@ static void cut_everywhere(const char *src, const char *sub, const char *name)
             nnav_model_close(m);
         } else {
             failed++;
-            if (err.status != 2 || !err.msg[0])
-                fail_msg("cut at %zu: status %d, \"%s\"", cut, err.status, err.msg);
+            if (err.kind != NNAV_ERR_INPUT || !err.msg[0])
+                fail_msg("cut at %zu: kind %d, \"%s\"", cut, err.kind, err.msg);
             if (cut > 0 && (!err.has_offset || err.offset > cut))
                 fail_msg("cut at %zu: \"%s\" has offset %llu", cut, err.msg,
                          (unsigned long long)err.offset);
@@ -946,8 +946,8 @@ static void test_mutated(void **state)
                     nnav_tensor_values(m, t, 4, 1, &vals, &err);
                 }
                 nnav_model_close(m);
-            } else if (err.status != 2 || !err.msg[0]) {
-                fail_msg("byte %zu -> 0x%02x: status %d \"%s\"", i, repl[r], err.status, err.msg);
+            } else if (err.kind != NNAV_ERR_INPUT || !err.msg[0]) {
+                fail_msg("byte %zu -> 0x%02x: kind %d \"%s\"", i, repl[r], err.kind, err.msg);
             }
         }
     }
@@ -1000,7 +1000,7 @@ static void test_bundle_damage(void **state)
         nnav_model_close(m);
         fail_msg("a handle past the end was accepted");
     }
-    assert_int_equal(err.status, 2);
+    assert_int_equal(err.kind, NNAV_ERR_INPUT);
     tu_assert_contains(err.path, "variables/variables.index");
     /* Not a table at all. */
     memset(bad, 'x', n);
@@ -1043,7 +1043,7 @@ static void test_bundle_damage(void **state)
             }
             nnav_model_close(m);
         } else {
-            assert_int_equal(err.status, 2);
+            assert_int_equal(err.kind, NNAV_ERR_INPUT);
         }
     }
     free(bad);

@@ -238,7 +238,7 @@ static void test_target_inputs(void **state)
     for (size_t i = 0; i < 4; i++) {
         memset(&err, 0, sizeof err);
         assert_int_equal(exporter_target(m, index_names[i], &err), -1);
-        assert_int_equal(err.status, 2);
+        assert_int_equal(err.kind, NNAV_ERR_INPUT);
         if (!strstr(err.msg, "model being read (or its data): its variables/variables.index"))
             fail_msg("%s: %s", index_names[i], err.msg);
     }

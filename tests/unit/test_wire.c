@@ -48,7 +48,7 @@ static void expect_error(const void *bytes, size_t n, int ok, uint64_t off, cons
         fail_msg("reader returned %d after %d fields; expected an error (%s)", r, good, phrase);
     assert_int_equal(good, ok);
     assert_int_equal(err.has_offset, 1);
-    assert_int_equal(err.status, 2);
+    assert_int_equal(err.kind, NNAV_ERR_INPUT);
     if (err.offset != off)
         fail_msg("error \"%s\" at offset %llu, expected %llu", err.msg,
                  (unsigned long long)err.offset, (unsigned long long)off);
@@ -536,7 +536,7 @@ static void test_scalars_malformed(void **state)
     assert_int_equal(c.n, 0);
     assert_int_equal(err.offset, 2);
     assert_int_equal(err.has_offset, 1);
-    assert_int_equal(err.status, 2);
+    assert_int_equal(err.kind, NNAV_ERR_INPUT);
     tu_assert_contains(err.msg, "not a multiple of its 4-byte element");
     /* fixed64 of 12 bytes. */
     memset(&c, 0, sizeof c);

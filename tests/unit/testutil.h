@@ -153,7 +153,7 @@ TU_UNUSED void tu_open_fails(const char *path, const nnav_open_opts *o, nnav_err
     }
     assert_int_equal(r, -1);
     assert_null(m);
-    assert_int_equal(err->status, 2);
+    assert_int_equal(err->kind, NNAV_ERR_INPUT);
     assert_true(err->msg[0] != 0);
 }
 

@@ -12,7 +12,7 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
     va_end(ap);
     err->offset = off;
     err->has_offset = has_off;
-    err->status = 2;
+    err->kind = NNAV_ERR_INPUT;
 }
 
 int nnav_err_prepend(nnav_error *err, const char *fmt, ...)

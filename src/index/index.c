@@ -587,8 +587,8 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     *out = m;
     return 0;
 fail:
-    if (!err->status)
-        err->status = 2;
+    if (!err->kind)
+        err->kind = NNAV_ERR_INPUT;
     nnav_model_close(m);
     return -1;
 }

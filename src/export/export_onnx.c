@@ -1056,7 +1056,7 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
 {
     if (m->facts.format != NNAV_FMT_ONNX) {
         nnav_err_set(err, 0, 0, "ONNX output is only written from ONNX models");
-        err->status = 1;
+        err->kind = NNAV_ERR_USAGE;
         return -1;
     }
     ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL,

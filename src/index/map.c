@@ -85,7 +85,7 @@ static int not_regular(const struct stat *st, const char *what, nnav_error *err)
              : S_ISDIR(st->st_mode) ? "a folder"
              : S_ISSOCK(st->st_mode) ? "a socket"
              : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device" : "not a file");
-    err->status = 2;
+    err->kind = NNAV_ERR_INPUT;
     return -1;
 }
 
@@ -96,7 +96,7 @@ int nnav_map_fd(int fd, const char *what, nnav_map *m, nnav_error *err)
     struct stat st;
     if (fstat(fd, &st) != 0) {
         snprintf(err->msg, sizeof err->msg, "cannot stat %s: %s", what, strerror(errno));
-        err->status = 2;
+        err->kind = NNAV_ERR_INPUT;
         return -1;
     }
     if (!S_ISREG(st.st_mode))
@@ -115,13 +115,13 @@ int nnav_map_fd(int fd, const char *what, nnav_map *m, nnav_error *err)
         return 0;
     if (m->size > (uint64_t)SIZE_MAX) {
         snprintf(err->msg, sizeof err->msg, "%s is too large to map", what);
-        err->status = 2;
+        err->kind = NNAV_ERR_INPUT;
         return -1;
     }
     void *p = mmap(NULL, (size_t)m->size, PROT_READ, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         snprintf(err->msg, sizeof err->msg, "cannot map %s: %s", what, strerror(errno));
-        err->status = 2;
+        err->kind = NNAV_ERR_INPUT;
         return -1;
     }
     /* Structure is read front to back once, payloads on demand. */
@@ -144,7 +144,7 @@ int nnav_map_open(const char *path, nnav_map *m, nnav_error *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         snprintf(err->msg, sizeof err->msg, "cannot open: %s", strerror(errno));
-        err->status = 2;
+        err->kind = NNAV_ERR_INPUT;
         return -1;
     }
     int r = nnav_map_fd(fd, "the model", m, err);

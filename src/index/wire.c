@@ -49,7 +49,7 @@ static int fail(nnav_error *err, uint64_t off, const char *fmt, ...)
     va_end(ap);
     err->offset = off;
     err->has_offset = 1;
-    err->status = 2;
+    err->kind = NNAV_ERR_INPUT;
     return -1;
 }
 

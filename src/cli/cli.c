@@ -23,6 +23,13 @@
 
 enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
 
+/* The exit status for an error of the core: a usage error is 1, anything
+ * the file did (or that kept it from being read) is 2. */
+static int exit_status(const nnav_error *e)
+{
+    return e->kind == NNAV_ERR_USAGE ? EXIT_USAGE : EXIT_BADINPUT;
+}
+
 typedef struct opts {
     int yaml, all, constants;
     long values; /* --values N: first N values and min/max/mean; -1 = not asked */
@@ -118,7 +125,7 @@ static int fail_model(const char *path, const nnav_error *e)
     char msg[2048];
     nnav_error_format(e, path, msg, sizeof msg);
     fprintf(stderr, "nnav: %s\n", msg);
-    return e->status ? e->status : EXIT_BADINPUT;
+    return exit_status(e);
 }
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg)
@@ -2809,7 +2816,7 @@ static int cmd_export(const nnav_model *m, const opts *o)
         char msg[2048];
         nnav_error_format(&err, nnav_model_facts_get(m)->path, msg, sizeof msg);
         fprintf(stderr, "nnav export: %s\n", msg);
-        return err.status ? err.status : EXIT_BADINPUT;
+        return exit_status(&err);
     }
     uint64_t bytes = 0;
     if (o->out)
@@ -2824,7 +2831,7 @@ static int cmd_export(const nnav_model *m, const opts *o)
         nnav_error_format(&err, of_model ? nnav_model_facts_get(m)->path : o->out, msg, sizeof msg);
         fprintf(stderr, "nnav export: %s\n", msg);
         nnav_selection_free(&sel);
-        return err.status ? err.status : EXIT_BADINPUT;
+        return exit_status(&err);
     }
     if (o->out) {
         char p[2048], b[64];

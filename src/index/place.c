@@ -13,7 +13,7 @@ __attribute__((format(printf, 2, 3))) static int fail(nnav_error *err, const cha
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
-    err->status = 1;
+    err->kind = NNAV_ERR_USAGE;
     return -1;
 }
 

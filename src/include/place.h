@@ -24,7 +24,7 @@
  *    builds on first use), one pass over the graphs for a label or path;
  *    never a pass over the nodes per graph.
  *  - Returns 0 and fills *out, or -1 with err->msg saying what was not found
- *    (the text escaped) and err->status 1: a wrong name is the user's, not
+ *    (the text escaped) and err->kind NNAV_ERR_USAGE: a wrong name is the user's, not
  *    the file's.
  */
 #ifndef NNAV_PLACE_H

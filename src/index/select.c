@@ -307,7 +307,7 @@ static uint32_t value_in_graph(const nnav_model *m, uint32_t graph, const char *
         char esc[512];
         nnav_text_escape_cstr(name, esc, sizeof esc);
         nnav_err_set(err, 0, 0, "no value named '%s' in this graph (%s)", esc, role);
-        err->status = 1;
+        err->kind = NNAV_ERR_USAGE;
     }
     return v;
 }
@@ -321,7 +321,7 @@ int nnav_select_region(const nnav_model *m, uint32_t graph, const char *const *i
     sel->graph = graph;
     if (n_outputs == 0) {
         nnav_err_set(err, 0, 0, "a region needs at least one output");
-        err->status = 1;
+        err->kind = NNAV_ERR_USAGE;
         return -1;
     }
     uint8_t *is_in = calloc((size_t)m->values.n + 1, 1);
@@ -371,7 +371,7 @@ int nnav_select_region(const nnav_model *m, uint32_t graph, const char *const *i
                          val->kind == NNAV_VAL_INPUT ? "a graph input"
                          : val->kind == NNAV_VAL_UNDEFINED ? "undefined"
                                                            : "computed in an enclosing graph");
-            err->status = 1;
+            err->kind = NNAV_ERR_USAGE;
             goto out;
         }
         if (in_sel[val->producer])
@@ -500,14 +500,14 @@ int nnav_select_nodes(const nnav_model *m, const uint32_t *nodes, size_t n, nnav
     memset(err, 0, sizeof *err);
     if (n == 0) {
         nnav_err_set(err, 0, 0, "no nodes marked");
-        err->status = 1;
+        err->kind = NNAV_ERR_USAGE;
         return -1;
     }
     uint32_t graph = m->nodes.v[nodes[0]].graph;
     for (size_t i = 1; i < n; i++)
         if (m->nodes.v[nodes[i]].graph != graph) {
             nnav_err_set(err, 0, 0, "marked nodes lie in different graphs");
-            err->status = 1;
+            err->kind = NNAV_ERR_USAGE;
             return -1;
         }
     sel->graph = graph;

@@ -95,7 +95,7 @@ int nnav_export_stream(const nnav_model *m, const nnav_selection *sel,
     memset(err, 0, sizeof *err);
     if (d.format != NNAV_EXPORT_YAML) {
         nnav_err_set(err, 0, 0, "ONNX output needs a file name (-o FILE)");
-        err->status = 1;
+        err->kind = NNAV_ERR_USAGE;
         return -1;
     }
     int rc = nnav_export_yaml(m, sel, &d, out, err);
@@ -108,13 +108,13 @@ int nnav_export_stream(const nnav_model *m, const nnav_selection *sel,
 
 /* ---- the safe file dance ---- */
 
-static int refuse(nnav_error *err, const char *path, const char *why, int status)
+static int refuse(nnav_error *err, const char *path, const char *why, nnav_err_kind kind)
 {
     char p[1024];
     nnav_text_escape_cstr(path, p, sizeof p);
     /* The reason first: a long path must not push it off a status line. */
     nnav_err_set(err, 0, 0, "refused to write: %s: %s", why, p);
-    err->status = status;
+    err->kind = kind;
     return -1;
 }
 
@@ -177,29 +177,29 @@ static int check_target(const nnav_model *m, const char *path, nnav_error *err)
             if (stat(path, &to) == 0 && is_input(m, &to, what, sizeof what)) {
                 snprintf(why, sizeof why, "it is a symbolic link to the model being read (or "
                          "its data): %s", what);
-                return refuse(err, path, why, 2);
+                return refuse(err, path, why, NNAV_ERR_INPUT);
             }
-            return refuse(err, path, "it is a symbolic link (nnav never writes through one)", 2);
+            return refuse(err, path, "it is a symbolic link (nnav never writes through one)", NNAV_ERR_INPUT);
         }
         if (!S_ISREG(st.st_mode))
-            return refuse(err, path, "it exists and is not a regular file", 2);
+            return refuse(err, path, "it exists and is not a regular file", NNAV_ERR_INPUT);
         if (is_input(m, &st, what, sizeof what)) {
             snprintf(why, sizeof why, "it is the model being read (or its data): %s", what);
-            return refuse(err, path, why, 2);
+            return refuse(err, path, why, NNAV_ERR_INPUT);
         }
     } else if (errno != ENOENT) {
-        return refuse(err, path, strerror(errno), 2);
+        return refuse(err, path, strerror(errno), NNAV_ERR_INPUT);
     }
     char *copy = strdup(path);
     if (!copy)
-        return refuse(err, path, "out of memory", 2);
+        return refuse(err, path, "out of memory", NNAV_ERR_INPUT);
     const char *dir = dirname(copy);
     struct stat ds;
     int rc = 0;
     if (stat(dir, &ds) != 0)
-        rc = refuse(err, path, errno == ENOENT ? "its folder does not exist" : strerror(errno), 2);
+        rc = refuse(err, path, errno == ENOENT ? "its folder does not exist" : strerror(errno), NNAV_ERR_INPUT);
     else if (!S_ISDIR(ds.st_mode))
-        rc = refuse(err, path, "its folder is not a folder", 2);
+        rc = refuse(err, path, "its folder is not a folder", NNAV_ERR_INPUT);
     free(copy);
     return rc;
 }
@@ -223,7 +223,7 @@ static int tmp_open(const char *path, tmpfile_ *t, nnav_error *err)
     if (!copy || !copy2) {
         free(copy);
         free(copy2);
-        return refuse(err, path, "out of memory", 2);
+        return refuse(err, path, "out of memory", NNAV_ERR_INPUT);
     }
     const char *dir = dirname(copy), *base = basename(copy2);
     size_t n = strlen(dir) + strlen(base) + 32;
@@ -233,13 +233,13 @@ static int tmp_open(const char *path, tmpfile_ *t, nnav_error *err)
     free(copy);
     free(copy2);
     if (!t->tmp)
-        return refuse(err, path, "out of memory", 2);
+        return refuse(err, path, "out of memory", NNAV_ERR_INPUT);
     int fd = mkstemp(t->tmp);
     if (fd < 0) {
         int e = errno;
         free(t->tmp);
         t->tmp = NULL;
-        return refuse(err, path, strerror(e), 2);
+        return refuse(err, path, strerror(e), NNAV_ERR_INPUT);
     }
     /* mkstemp makes 0600; a model is an ordinary file: honour the umask. */
     mode_t um = umask(0);
@@ -251,7 +251,7 @@ static int tmp_open(const char *path, tmpfile_ *t, nnav_error *err)
         unlink(t->tmp);
         free(t->tmp);
         t->tmp = NULL;
-        return refuse(err, path, "cannot open a temporary file", 2);
+        return refuse(err, path, "cannot open a temporary file", NNAV_ERR_INPUT);
     }
     return 0;
 }
@@ -311,7 +311,7 @@ int nnav_export_file(const nnav_model *m, const nnav_selection *sel, const nnav_
         size_t n = strlen(path) + 8;
         data_path = malloc(n);
         if (!data_path)
-            return refuse(err, path, "out of memory", 2);
+            return refuse(err, path, "out of memory", NNAV_ERR_INPUT);
         snprintf(data_path, n, "%s.data", path);
         if (check_target(m, data_path, err) < 0) {
             free(data_path);

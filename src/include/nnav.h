@@ -34,8 +34,16 @@ typedef struct nnav_error {
     char path[512];   /* e.g. graph.node[12].attribute[3].t.dims */
     uint64_t offset;  /* byte offset in the file */
     int has_offset;
-    int status;       /* exit status a CLI should use: 2 bad input, 1 usage */
+    int kind;         /* nnav_err_kind: whose fault it is (a face maps it to an exit status) */
 } nnav_error;
+
+/* What kind of failure an error is. The core says which; each face decides
+ * what that means to its user (the CLI: exit status 1 or 2). */
+typedef enum nnav_err_kind {
+    NNAV_ERR_UNSET = 0, /* not said: treated as bad input */
+    NNAV_ERR_USAGE,     /* the request is wrong: an option, a name in several graphs */
+    NNAV_ERR_INPUT,     /* the file is wrong, or cannot be read */
+} nnav_err_kind;
 
 /* "FILE: PATH: MSG at offset N", sanitised, cut between whole characters. */
 void nnav_error_format(const nnav_error *e, const char *file, char *buf, size_t n);

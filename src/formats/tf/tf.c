@@ -235,7 +235,7 @@ int nnav_tf_folder(const char *path, char **file, nnav_error *err)
         nnav_err_set(err, 0, 0,
                      "a folder with no saved_model.pb: not a SavedModel (give a model file, "
                      "or a SavedModel folder)");
-        err->status = 2;
+        err->kind = NNAV_ERR_INPUT;
         return -1;
     }
     *file = p;
