@@ -4,6 +4,7 @@
 #include "exporter.h"
 
 #include "export.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,7 +375,7 @@ static void path_tail(const char *path, size_t max, char *out, size_t n)
         return;
     }
     t = esc + len - max;
-    while ((*t & 0xc0) == 0x80)
+    while (nnav_utf8_cont((unsigned char)*t))
         t++;
     snprintf(out, n, "%s%s", draw_is_utf8() ? "\u2026" : "...", t);
 }

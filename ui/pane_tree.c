@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "scope.h"
+#include "utf8.h"
 
 enum { TREE_SCOPES_AT_OPEN = 65536 };
 
@@ -157,7 +158,7 @@ static void scope_row_text(ui *u, tree *t, const tree_row *r, scope_text *o)
         size_t k0 = 0;
         while (k0 < a.n && k0 < b.n && a.p[k0] == b.p[k0])
             k0++;
-        while (k0 > 0 && (b.p[k0 - 1] & 0xc0) == 0x80) /* not inside a character */
+        while (k0 > 0 && nnav_utf8_cont(b.p[k0 - 1])) /* not inside a character */
             k0--;
         if (k0 == b.n)
             k0 = 0;

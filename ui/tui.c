@@ -25,6 +25,7 @@
 #include "find.h"
 #include "place.h"
 #include "ui.h"
+#include "utf8.h"
 
 static volatile sig_atomic_t got_signal;
 static int curses_on;
@@ -408,7 +409,7 @@ static void draw_status(ui *u)
             if (draw_width(pre) > room - ell - 1) {
                 while (*shown && draw_width(shown) > room - ell - 1) {
                     shown++;
-                    while ((*shown & 0xc0) == 0x80)
+                    while (nnav_utf8_cont((unsigned char)*shown))
                         shown++;
                 }
                 c += draw_text(y, c, ell, cut, a);
@@ -831,7 +832,7 @@ static void prompt_done(ui *u, int accept)
  * one at i. */
 static size_t prompt_char_before(const ui *u, size_t i)
 {
-    while (i > 0 && (((unsigned char)u->pbuf[--i]) & 0xc0) == 0x80)
+    while (i > 0 && nnav_utf8_cont((unsigned char)u->pbuf[--i]))
         ;
     return i;
 }
@@ -840,7 +841,7 @@ static size_t prompt_char_after(const ui *u, size_t i)
 {
     if (i < u->plen)
         i++;
-    while (i < u->plen && (((unsigned char)u->pbuf[i]) & 0xc0) == 0x80)
+    while (i < u->plen && nnav_utf8_cont((unsigned char)u->pbuf[i]))
         i++;
     return i;
 }
