@@ -14,8 +14,40 @@
 #include <stdint.h>
 
 /* The length (1..4) of the valid sequence at p, at most len bytes, with its
- * code point in *cp; 0 when it is invalid or len is 0 (*cp unchanged). */
-int nnav_utf8_decode(const uint8_t *p, size_t len, uint32_t *cp);
+ * code point in *cp; 0 when it is invalid or len is 0 (*cp unchanged).
+ * Inline: the sanitiser calls it for every byte it shows, and a caller that
+ * knows the length is at most 4 copies the sequence without a call. */
+static inline int nnav_utf8_decode(const uint8_t *p, size_t len, uint32_t *cp)
+{
+    if (len == 0)
+        return 0;
+    uint8_t b = p[0];
+    int n;
+    uint32_t c, min;
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    } else if ((b & 0xe0) == 0xc0) {
+        n = 2, c = b & 0x1f, min = 0x80;
+    } else if ((b & 0xf0) == 0xe0) {
+        n = 3, c = b & 0x0f, min = 0x800;
+    } else if ((b & 0xf8) == 0xf0) {
+        n = 4, c = b & 0x07, min = 0x10000;
+    } else {
+        return 0; /* a continuation byte, or F8..FF */
+    }
+    if ((size_t)n > len)
+        return 0;
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
 
 /* 1 when all n bytes at p are valid sequences, else 0 (a sequence cut by
  * the end included). */
