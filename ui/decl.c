@@ -26,8 +26,8 @@ void decl_toggle(ui *u)
     }
     nodes_declutter_changed(u, &u->pane[PANE_NODES]);
     if (u->graph_view) { /* the graph view again, from the node list's cursor */
-        graph_centre(u, &u->gpane, NNAV_NONE);
-        graph_centre(u, &u->gpane, nodes_current(u, &u->pane[PANE_NODES]));
+        graph_centre(u, &u->pane[PANE_GRAPH], NNAV_NONE);
+        graph_centre(u, &u->pane[PANE_GRAPH], nodes_current(u, &u->pane[PANE_NODES]));
     }
     detail_refresh(u, &u->pane[PANE_DETAIL]);
     if (d)

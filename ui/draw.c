@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static int utf8_mode, colour_mode;
 static attr_t role_attr[R_COUNT];
 static struct { int y, x, h, w; } clip = { 0, 0, 1 << 15, 1 << 15 };
@@ -356,15 +358,6 @@ int draw_text(int y, int x, int maxw, const char *s, attr_t a)
     return cols;
 }
 
-/* Characters (not bytes) in UTF-8 text. */
-static size_t utf8_chars(const char *s, size_t n)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += ((unsigned char)s[i] & 0xc0) != 0x80;
-    return c;
-}
-
 size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n)
 {
     /* Only as much input as maxw columns and one more need (the one more
@@ -380,7 +373,7 @@ size_t draw_escape(nnav_span s, size_t maxw, char *buf, size_t n)
         if (take >= s.n)
             return nnav_text_escape(s.p, (size_t)s.n, buf, n);
         k = nnav_text_escape(s.p, take, buf, n);
-        if (k + 16 >= n || utf8_chars(buf, k) >= 3 * (maxw + 1) || take > SIZE_MAX / 2)
+        if (k + 16 >= n || nnav_utf8_chars(buf, k) >= 3 * (maxw + 1) || take > SIZE_MAX / 2)
             return k;
         take *= 2;
     }
@@ -413,7 +406,7 @@ char *draw_escape_tail(nnav_span s, int maxw)
         size_t start = 0, len = s.p ? (size_t)s.n : 0;
         if (take < len) {
             start = len - take;
-            for (int k = 0; k < 3 && (s.p[start] & 0xc0) == 0x80; k++)
+            for (int k = 0; k < 3 && nnav_utf8_cont(s.p[start]); k++)
                 start++; /* a character's first byte */
         }
         size_t cap = (len - start) * 5 + 64; /* \xNN for a byte, \u{..} for 2-4 */
@@ -421,7 +414,7 @@ char *draw_escape_tail(nnav_span s, int maxw)
         if (!buf)
             return NULL;
         size_t k = nnav_text_escape(len ? s.p + start : NULL, len - start, buf, cap);
-        if (start == 0 || utf8_chars(buf, k) >= 3 * want || take > SIZE_MAX / 4)
+        if (start == 0 || nnav_utf8_chars(buf, k) >= 3 * want || take > SIZE_MAX / 4)
             return buf;
         free(buf);
         take *= 2;

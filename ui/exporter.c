@@ -4,6 +4,7 @@
 #include "exporter.h"
 
 #include "export.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,8 +318,8 @@ static void ask_outputs(ui *u, exporter *x)
 {
     char init[sizeof u->pbuf] = "", glabel[300], label[600];
     uint32_t node = nodes_current(u, &u->pane[PANE_NODES]);
-    if (u->graph_view && graph_cursor_node(u, &u->gpane) != NNAV_NONE)
-        node = graph_cursor_node(u, &u->gpane);
+    if (u->graph_view && graph_cursor_node(u, &u->pane[PANE_GRAPH]) != NNAV_NONE)
+        node = graph_cursor_node(u, &u->pane[PANE_GRAPH]);
     if (node != NNAV_NONE && nnav_node_get(u->m, node)->graph == x->graph) {
         const nnav_node *n = nnav_node_get(u->m, node);
         for (uint32_t o = 0; o < n->out_count; o++) {
@@ -374,7 +375,7 @@ static void path_tail(const char *path, size_t max, char *out, size_t n)
         return;
     }
     t = esc + len - max;
-    while ((*t & 0xc0) == 0x80)
+    while (nnav_utf8_cont((unsigned char)*t))
         t++;
     snprintf(out, n, "%s%s", draw_is_utf8() ? "\u2026" : "...", t);
 }

@@ -4,67 +4,73 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
+
 /* Candidates looked at in one build: past this, folded counts stop growing. */
 #define GV_BUDGET 4000000u
 #define FOLDED UINT32_MAX
 
-/* Open addressing: (kind, id) -> item index, or FOLDED. */
+/* (kind, id) -> item index, or FOLDED: each key met and its value in two
+ * arrays, the table finding a key's entry. */
 typedef struct gv_map {
+    nnav_hashtab t;
     uint64_t *key;
     uint32_t *val;
-    size_t cap, len;
+    size_t len, cap;
 } gv_map;
 
-static uint64_t map_hash(uint64_t k)
+typedef struct map_probe {
+    const gv_map *m;
+    uint64_t k;
+} map_probe;
+
+static int map_same(const void *ctx, uint32_t e)
 {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return k;
+    const map_probe *p = ctx;
+    return p->m->key[e] == p->k;
 }
 
-static int map_grow(gv_map *m)
+static uint64_t map_rehash(const void *ctx, uint32_t e)
 {
-    size_t cap = m->cap ? m->cap * 2 : 256;
-    uint64_t *key = malloc(cap * sizeof *key);
-    uint32_t *val = malloc(cap * sizeof *val);
-    if (!key || !val) {
-        free(key);
-        free(val);
-        return -1;
-    }
-    memset(key, 0xff, cap * sizeof *key);
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->key[i] == UINT64_MAX)
-            continue;
-        size_t j = map_hash(m->key[i]) & (cap - 1);
-        while (key[j] != UINT64_MAX)
-            j = (j + 1) & (cap - 1);
-        key[j] = m->key[i];
-        val[j] = m->val[i];
-    }
-    free(m->key);
-    free(m->val);
-    m->key = key;
-    m->val = val;
-    m->cap = cap;
-    return 0;
+    return nnav_hashtab_mix64(((const gv_map *)ctx)->key[e]);
 }
 
 /* Returns a pointer to the value slot; *fresh tells whether it was just added. */
 static uint32_t *map_put(gv_map *m, uint64_t k, int *fresh)
 {
-    if ((m->len + 1) * 2 > m->cap && map_grow(m) != 0)
-        return NULL;
-    size_t j = map_hash(k) & (m->cap - 1);
-    while (m->key[j] != UINT64_MAX && m->key[j] != k)
-        j = (j + 1) & (m->cap - 1);
-    *fresh = m->key[j] == UINT64_MAX;
-    if (*fresh) {
-        m->key[j] = k;
-        m->len++;
+    uint64_t h = nnav_hashtab_mix64(k), at = 0;
+    map_probe p = { m, k };
+    uint32_t e = nnav_hashtab_find(&m->t, h, map_same, &p, &at);
+    *fresh = e == NNAV_HASHTAB_NONE;
+    if (!*fresh)
+        return &m->val[e];
+    if (m->len == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        if (cap >= NNAV_HASHTAB_NONE)
+            return NULL;
+        uint64_t *key = realloc(m->key, cap * sizeof *key);
+        if (!key)
+            return NULL;
+        m->key = key;
+        uint32_t *val = realloc(m->val, cap * sizeof *val);
+        if (!val)
+            return NULL;
+        m->val = val;
+        m->cap = cap;
     }
-    return &m->val[j];
+    e = (uint32_t)m->len;
+    m->key[e] = k;
+    if (nnav_hashtab_put(&m->t, at, h, e, map_rehash, m) != 0)
+        return NULL;
+    m->len++;
+    return &m->val[e];
+}
+
+static void map_free(gv_map *m)
+{
+    nnav_hashtab_free(&m->t);
+    free(m->key);
+    free(m->val);
 }
 
 static uint64_t item_key(uint8_t kind, uint32_t id)
@@ -218,8 +224,7 @@ int gv_build(gv_layout *g, const gv_source *src, uint32_t centre, int depth, int
     }
     rc = 0;
 out:
-    free(map.key);
-    free(map.val);
+    map_free(&map);
     return rc;
 }
 

@@ -8,9 +8,9 @@
 #ifndef NNAV_UI_LAYOUT_H
 #define NNAV_UI_LAYOUT_H
 
-typedef struct rect { int y, x, h, w; } rect;
+#include "panes.h"
 
-enum pane_id { PANE_TREE = 0, PANE_NODES, PANE_DETAIL, PANE_TENSORS, PANE_COUNT };
+typedef struct rect { int y, x, h, w; } rect;
 
 typedef struct ui_layout {
     rect header, status;

@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "draw.h"
+#include "utf8.h"
 
 void msglog_add(msglog *l, int role, const char *text)
 {
@@ -44,7 +45,7 @@ static size_t char_at(const char *s, int *cols)
 {
     size_t k = 1;
     if (draw_is_utf8())
-        while ((((unsigned char)s[k]) & 0xc0) == 0x80 && k < 4)
+        while (nnav_utf8_cont((unsigned char)s[k]) && k < 4)
             k++;
     wchar_t w[8];
     draw_prepare(s, k, 8, draw_is_utf8(), w, 8, cols);

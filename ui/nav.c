@@ -47,7 +47,7 @@ void ui_set_graph(ui *u, uint32_t g)
     tensors_set_graph(u, &u->pane[PANE_TENSORS], g);
     tree_reveal(u, &u->pane[PANE_TREE], g);
     if (u->graph_view)
-        graph_centre(u, &u->gpane, nodes_current(u, &u->pane[PANE_NODES]));
+        graph_centre(u, &u->pane[PANE_GRAPH], nodes_current(u, &u->pane[PANE_NODES]));
 }
 
 place ui_here(ui *u)
@@ -74,7 +74,7 @@ void ui_go(ui *u, place p)
         tree_reveal_node(u, &u->pane[PANE_TREE], p.id);
         detail_set(u, &u->pane[PANE_DETAIL], PLACE_NODE, p.id);
         if (u->graph_view)
-            graph_centre(u, &u->gpane, p.id);
+            graph_centre(u, &u->pane[PANE_GRAPH], p.id);
         break;
     case PLACE_TENSOR:
         ui_set_graph(u, p.graph);

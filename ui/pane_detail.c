@@ -66,9 +66,6 @@ typedef struct detail {
 static int detail_open(ui *u, pane *p)
 {
     (void)u;
-    p->priv = calloc(1, sizeof(detail));
-    if (!p->priv)
-        return -1;
     D(p)->id = NNAV_NONE;
     D(p)->stats_tensor = NNAV_NONE;
     return 0;
@@ -77,11 +74,7 @@ static int detail_open(ui *u, pane *p)
 static void detail_close(ui *u, pane *p)
 {
     (void)u;
-    if (p->priv) {
-        free(D(p)->lines);
-        free(p->priv);
-        p->priv = NULL;
-    }
+    free(D(p)->lines);
 }
 
 static void add(detail *d, uint8_t type, uint32_t a, uint32_t b)
@@ -1171,7 +1164,7 @@ static int detail_here(ui *u, pane *p, place *out)
 }
 
 const pane_ops pane_detail_ops = {
-    .name = "Detail",
+    .size = sizeof(detail),
     .open = detail_open,
     .close = detail_close,
     .title = detail_title,

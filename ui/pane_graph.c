@@ -114,9 +114,6 @@ static int src_get(void *ctx, uint32_t node, int up, uint64_t i, uint32_t *id)
 static int gp_open(ui *u, pane *p)
 {
     (void)u;
-    p->priv = calloc(1, sizeof(gpane));
-    if (!p->priv)
-        return -1;
     GP(p)->centre = NNAV_NONE;
     GP(p)->depth = 2;
     return 0;
@@ -125,11 +122,7 @@ static int gp_open(ui *u, pane *p)
 static void gp_close(ui *u, pane *p)
 {
     (void)u;
-    if (p->priv) {
-        gv_free(&GP(p)->g);
-        free(p->priv);
-        p->priv = NULL;
-    }
+    gv_free(&GP(p)->g);
 }
 
 static int body_w(pane *p)
@@ -488,7 +481,7 @@ static void gp_click(ui *u, pane *p, int row, int col)
 }
 
 const pane_ops pane_graph_ops = {
-    .name = "Graph view",
+    .size = sizeof(gpane),
     .open = gp_open,
     .close = gp_close,
     .title = gp_title,

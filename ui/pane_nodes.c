@@ -31,9 +31,6 @@ typedef struct nodes {
 static int nodes_open(ui *u, pane *p)
 {
     (void)u;
-    p->priv = calloc(1, sizeof(nodes));
-    if (!p->priv)
-        return -1;
     N(p)->graph = NNAV_NONE;
     return 0;
 }
@@ -41,12 +38,8 @@ static int nodes_open(ui *u, pane *p)
 static void nodes_close(ui *u, pane *p)
 {
     (void)u;
-    if (p->priv) {
-        free(N(p)->match);
-        free(N(p)->scope);
-        free(p->priv);
-        p->priv = NULL;
-    }
+    free(N(p)->match);
+    free(N(p)->scope);
 }
 
 /* The rows before the filters: the scope in view, or the whole graph. */
@@ -533,7 +526,7 @@ static int nodes_here(ui *u, pane *p, place *out)
 }
 
 const pane_ops pane_nodes_ops = {
-    .name = "Nodes",
+    .size = sizeof(nodes),
     .open = nodes_open,
     .close = nodes_close,
     .title = nodes_title,

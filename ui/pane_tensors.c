@@ -29,9 +29,6 @@ typedef struct tensors {
 static int tensors_open(ui *u, pane *p)
 {
     (void)u;
-    p->priv = calloc(1, sizeof(tensors));
-    if (!p->priv)
-        return -1;
     TS(p)->graph = NNAV_NONE;
     return 0;
 }
@@ -39,11 +36,7 @@ static int tensors_open(ui *u, pane *p)
 static void tensors_close(ui *u, pane *p)
 {
     (void)u;
-    if (p->priv) {
-        free(TS(p)->order);
-        free(p->priv);
-        p->priv = NULL;
-    }
+    free(TS(p)->order);
 }
 
 /* qsort has no context argument; sorting happens on the UI thread only. */
@@ -231,7 +224,7 @@ static int tensors_here(ui *u, pane *p, place *out)
 }
 
 const pane_ops pane_tensors_ops = {
-    .name = "Initializers",
+    .size = sizeof(tensors),
     .open = tensors_open,
     .close = tensors_close,
     .title = tensors_title,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "scope.h"
+#include "utf8.h"
 
 enum { TREE_SCOPES_AT_OPEN = 65536 };
 
@@ -157,7 +158,7 @@ static void scope_row_text(ui *u, tree *t, const tree_row *r, scope_text *o)
         size_t k0 = 0;
         while (k0 < a.n && k0 < b.n && a.p[k0] == b.p[k0])
             k0++;
-        while (k0 > 0 && (b.p[k0 - 1] & 0xc0) == 0x80) /* not inside a character */
+        while (k0 > 0 && nnav_utf8_cont(b.p[k0 - 1])) /* not inside a character */
             k0--;
         if (k0 == b.n)
             k0 = 0;
@@ -281,10 +282,7 @@ static int root_rank(const nnav_graph *g)
 
 static int tree_open(ui *u, pane *p)
 {
-    tree *t = calloc(1, sizeof *t);
-    if (!t)
-        return -1;
-    p->priv = t;
+    tree *t = T(p);
     uint32_t ng = nnav_graph_count(u->m), na = ng ? ng : 1;
     t->open = calloc(na, 1);
     t->roots = malloc(na * sizeof *t->roots);
@@ -335,8 +333,6 @@ static void tree_close(ui *u, pane *p)
     free(t->sc);
     free(t->sshape);
     free(t->sopen);
-    free(t);
-    p->priv = NULL;
 }
 
 static uint32_t tree_lines(ui *u, pane *p)
@@ -528,7 +524,7 @@ static void tree_select(ui *u, pane *p)
             ui_message(u, R_ERROR, "scope: out of memory; the whole graph is shown");
     }
     if (u->graph_view)
-        graph_centre(u, &u->gpane, nodes_current(u, np));
+        graph_centre(u, &u->pane[PANE_GRAPH], nodes_current(u, np));
     detail_set(u, &u->pane[PANE_DETAIL], PLACE_GRAPH, r.g);
 }
 
@@ -680,7 +676,7 @@ int tree_fit_width(ui *u)
 }
 
 const pane_ops pane_tree_ops = {
-    .name = "Graphs",
+    .size = sizeof(tree),
     .open = tree_open,
     .close = tree_close,
     .title = tree_title,

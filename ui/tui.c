@@ -25,6 +25,7 @@
 #include "find.h"
 #include "place.h"
 #include "ui.h"
+#include "utf8.h"
 
 static volatile sig_atomic_t got_signal;
 static int curses_on;
@@ -84,7 +85,7 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
 
 pane *ui_pane(ui *u, int id)
 {
-    return id == PANE_NODES && u->graph_view ? &u->gpane : &u->pane[id];
+    return id == PANE_NODES && u->graph_view ? &u->pane[PANE_GRAPH] : &u->pane[id];
 }
 
 void ui_message(ui *u, int role, const char *fmt, ...)
@@ -150,7 +151,8 @@ static void relayout(ui *u)
         u->pane[i].r = u->lay.pane[i];
         pane_set_cursor(&u->pane[i], u->pane[i].cur, u->pane[i].ops->lines(u, &u->pane[i]));
     }
-    u->gpane.r = u->lay.pane[PANE_NODES];
+    for (int i = PANE_COUNT; i < PANE_KINDS; i++)
+        u->pane[i].r = u->lay.pane[u->pane[i].id]; /* shown in another's room */
     if (u->pane[PANE_DETAIL].r.w != detail_w && u->pane[PANE_DETAIL].r.w > 0)
         detail_refresh(u, &u->pane[PANE_DETAIL]); /* a name wraps at the width */
 }
@@ -297,7 +299,7 @@ static void draw_pane(ui *u, int id)
     attr_t ta = draw_attr(focused ? R_TITLE_FOCUS : R_TITLE);
     draw_clip(r.y, r.x, r.h, r.w);
     draw_fill(r.y, r.x, r.w, ta);
-    int c = draw_fmt(r.y, r.x, r.w, ta, " %s ", p->ops->name);
+    int c = draw_fmt(r.y, r.x, r.w, ta, " %s ", p->name);
     if (p->ops->title)
         p->ops->title(u, p, r.y, r.x + c + 1, r.w - c - 1, ta);
     if (p->ops->draw) {
@@ -407,7 +409,7 @@ static void draw_status(ui *u)
             if (draw_width(pre) > room - ell - 1) {
                 while (*shown && draw_width(shown) > room - ell - 1) {
                     shown++;
-                    while ((*shown & 0xc0) == 0x80)
+                    while (nnav_utf8_cont((unsigned char)*shown))
                         shown++;
                 }
                 c += draw_text(y, c, ell, cut, a);
@@ -692,13 +694,13 @@ static void toggle_graph_view(ui *u)
             node = here.id;
         u->graph_view = 1;
         relayout(u);
-        graph_centre(u, &u->gpane, node);
+        graph_centre(u, &u->pane[PANE_GRAPH], node);
         if (node != NNAV_NONE)
             nodes_reveal(u, &u->pane[PANE_NODES], node);
         u->focus = PANE_NODES;
         ui_message(u, 0, "graph view: arrows follow edges, Enter re-centres, +/- depth, v back");
     } else {
-        node = graph_cursor_node(u, &u->gpane);
+        node = graph_cursor_node(u, &u->pane[PANE_GRAPH]);
         u->graph_view = 0;
         relayout(u);
         if (node != NNAV_NONE)
@@ -830,7 +832,7 @@ static void prompt_done(ui *u, int accept)
  * one at i. */
 static size_t prompt_char_before(const ui *u, size_t i)
 {
-    while (i > 0 && (((unsigned char)u->pbuf[--i]) & 0xc0) == 0x80)
+    while (i > 0 && nnav_utf8_cont((unsigned char)u->pbuf[--i]))
         ;
     return i;
 }
@@ -839,7 +841,7 @@ static size_t prompt_char_after(const ui *u, size_t i)
 {
     if (i < u->plen)
         i++;
-    while (i < u->plen && (((unsigned char)u->pbuf[i]) & 0xc0) == 0x80)
+    while (i < u->plen && nnav_utf8_cont((unsigned char)u->pbuf[i]))
         i++;
     return i;
 }
@@ -1256,20 +1258,35 @@ static void key(ui *u, int code, wint_t wc)
 
 /* ---- set-up and the loop ---- */
 
+/* The panes with a room of their own come first in NNAV_PANES (panes.h). */
+#define PANE_ORDER(id, prefix, title, place) \
+    _Static_assert(PANE_##id != PANE_##place || (int)PANE_##id < (int)PANE_COUNT, \
+                   "NNAV_PANES: a pane with its own room after one shown in another's");
+NNAV_PANES(PANE_ORDER)
+#undef PANE_ORDER
+
+static const struct pane_info {
+    const pane_ops *ops;
+    const char *name;
+    int place;
+} pane_info[PANE_KINDS] = {
+#define PANE_INFO(id, prefix, title, place) \
+    [PANE_##id] = { &pane_##prefix##_ops, title, PANE_##place },
+    NNAV_PANES(PANE_INFO)
+#undef PANE_INFO
+};
+
 static int ui_start(ui *u)
 {
-    static const pane_ops *ops[PANE_COUNT] = { &pane_tree_ops, &pane_nodes_ops,
-                                               &pane_detail_ops, &pane_tensors_ops };
-    for (int i = 0; i < PANE_COUNT; i++) {
-        u->pane[i].ops = ops[i];
-        u->pane[i].id = i;
-        if (ops[i]->open(u, &u->pane[i]) != 0)
+    for (int i = 0; i < PANE_KINDS; i++) {
+        pane *p = &u->pane[i];
+        p->ops = pane_info[i].ops;
+        p->name = pane_info[i].name;
+        p->id = pane_info[i].place;
+        p->priv = calloc(1, p->ops->size ? p->ops->size : 1);
+        if (!p->priv || (p->ops->open && p->ops->open(u, p) != 0))
             return -1;
     }
-    u->gpane.ops = &pane_graph_ops;
-    u->gpane.id = PANE_NODES;
-    if (pane_graph_ops.open(u, &u->gpane) != 0)
-        return -1;
     history_init(&u->hist);
     marks_init(&u->marks, nnav_node_count(u->m));
     typed_open(u);
@@ -1280,11 +1297,13 @@ static int ui_start(ui *u)
 
 static void ui_stop(ui *u)
 {
-    for (int i = 0; i < PANE_COUNT; i++)
-        if (u->pane[i].ops && u->pane[i].ops->close)
-            u->pane[i].ops->close(u, &u->pane[i]);
-    if (u->gpane.ops)
-        u->gpane.ops->close(u, &u->gpane);
+    for (int i = 0; i < PANE_KINDS; i++) {
+        pane *p = &u->pane[i];
+        if (p->priv && p->ops->close)
+            p->ops->close(u, p);
+        free(p->priv);
+        p->priv = NULL;
+    }
     ui_menu_close(u);
     text_view_close(&u->text);
     typed_close(u);

@@ -2,10 +2,11 @@
  * and the navigation calls panes use to move each other.
  *
  * The shared core (tui.c) owns the screen, scrolling, focus, history, the
- * prompt and the overlays. A pane (pane_*.c, one ops table each) fills in its
- * lines and handles the requests it cares about, handing the rest back by
- * returning 0 from request(). Panes read the model only through nnav.h and
- * put text on screen only through draw.h.
+ * prompt and the overlays. A pane (a row of NNAV_PANES in panes.h, and
+ * pane_*.c with its ops table) fills in its lines and handles the requests it
+ * cares about, handing the rest back by returning 0 from request(). Panes
+ * read the model only through nnav.h and put text on screen only through
+ * draw.h.
  */
 #ifndef NNAV_UI_UI_H
 #define NNAV_UI_UI_H
@@ -27,8 +28,13 @@ typedef struct ui ui;
 typedef struct pane pane;
 
 typedef struct pane_ops {
-    const char *name;
-    int (*open)(ui *u, pane *p);   /* allocate state once the model is open */
+    /* The pane's private state: the core gives each pane `size` zeroed bytes
+     * in pane.priv before open() and frees them after close(). */
+    size_t size;
+    /* Optional: sets the state up once the model is open; -1 when out of
+     * memory (close() is still called). */
+    int (*open)(ui *u, pane *p);
+    /* Optional: frees what open() and the pane's work allocated in the state. */
     void (*close)(ui *u, pane *p);
     /* The rest of the title row after the name: counts, sort order, filter. */
     void (*title)(ui *u, pane *p, int y, int x, int w, attr_t a);
@@ -51,11 +57,12 @@ typedef struct pane_ops {
 
 struct pane {
     const pane_ops *ops;
-    int id;          /* pane_id; the graph view sits in PANE_NODES */
+    const char *name; /* its title, from NNAV_PANES */
+    int id;          /* the pane_id of its place; the graph view sits in PANE_NODES */
     rect r;          /* title row included */
     uint32_t top;    /* first line on screen */
     uint32_t cur;    /* cursor line */
-    void *priv;
+    void *priv;      /* ops->size zeroed bytes, allocated and freed by the core */
 };
 
 /* The export prompts (exporter.c) carry their own label in ui.plabel; the
@@ -79,8 +86,8 @@ struct ui {
     nnav_model *m;
     const char *path;
     ui_layout lay;
-    pane pane[PANE_COUNT];
-    pane gpane;          /* the graph view, shown in the node list's place */
+    pane pane[PANE_KINDS]; /* by pane_id; PANE_GRAPH, the graph view, shows in
+                              the node list's place while graph_view is on */
     int graph_view;
     int zoom;            /* z: the focused pane fills the screen */
     int focus;           /* pane_id */
@@ -108,8 +115,9 @@ struct ui {
     int quit;
 };
 
-extern const pane_ops pane_tree_ops, pane_nodes_ops, pane_detail_ops, pane_tensors_ops,
-    pane_graph_ops;
+#define PANE_OPS_DECL(id, prefix, title, place) extern const pane_ops pane_##prefix##_ops;
+NNAV_PANES(PANE_OPS_DECL)
+#undef PANE_OPS_DECL
 
 /* ---- the core's services (tui.c) ---- */
 pane *ui_pane(ui *u, int id);   /* PANE_NODES is the graph view while it is on */

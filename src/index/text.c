@@ -5,6 +5,7 @@
 
 #include "nnav.h"
 #include "unicode_marks.h"
+#include "utf8.h"
 
 /* Code points that must not reach a terminal even though they are valid UTF-8:
  * C1 controls, line/paragraph separators, every format character (bidi
@@ -45,37 +46,6 @@ static int cp_mark(uint32_t c)
  * past that a pile of them (Zalgo) is escaped. */
 #define MARKS_KEPT 2
 
-/* Length of one valid UTF-8 sequence at p (1..4) and its code point, or 0. */
-static int utf8_seq(const uint8_t *p, size_t len, uint32_t *cp)
-{
-    uint8_t b = p[0];
-    int n;
-    uint32_t c, min;
-    if (b < 0x80) {
-        *cp = b;
-        return 1;
-    } else if ((b & 0xe0) == 0xc0) {
-        n = 2, c = b & 0x1f, min = 0x80;
-    } else if ((b & 0xf0) == 0xe0) {
-        n = 3, c = b & 0x0f, min = 0x800;
-    } else if ((b & 0xf8) == 0xf0) {
-        n = 4, c = b & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if ((size_t)n > len)
-        return 0;
-    for (int i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        c = (c << 6) | (p[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return 0;
-    *cp = c;
-    return n;
-}
-
 /* keep_backslash: for text nnav composed itself (error messages), whose
  * names from the file were escaped when they were put in: doubling their
  * backslashes again would show "\\x1B" for an escape already shown as "\x1B".
@@ -93,7 +63,7 @@ static size_t escape(const uint8_t *p, size_t len, char *buf, size_t n, int keep
         char tmp[16];
         size_t tl;
         uint32_t cp = 0;
-        int k = utf8_seq(p + i, len - i, &cp);
+        int k = nnav_utf8_decode(p + i, len - i, &cp);
         if (k == 0) {
             tl = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", p[i]);
             k = 1;
@@ -170,7 +140,7 @@ static void copy_whole(const char *src, char *buf, size_t n)
     }
     size_t k = n - 1;
     /* Back off to the start of the character that would be cut. */
-    while (k > 0 && ((unsigned char)src[k] & 0xc0) == 0x80)
+    while (k > 0 && nnav_utf8_cont((unsigned char)src[k]))
         k--;
     memcpy(buf, src, k);
     buf[k] = 0;

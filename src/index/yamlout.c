@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "dtype.h"
+#include "utf8.h"
 
 static void emit(nnav_yw *w, yaml_event_t *ev, int ok)
 {
@@ -95,46 +96,14 @@ void nnav_yw_key(nnav_yw *w, const char *k)
     scalar(w, NULL, (const uint8_t *)k, strlen(k), 1, YAML_PLAIN_SCALAR_STYLE);
 }
 
-/* Valid UTF-8 without surrogates or overlongs: what libyaml's emitter accepts. */
-static int utf8_valid(const uint8_t *p, uint64_t n)
-{
-    for (uint64_t i = 0; i < n;) {
-        uint8_t b = p[i];
-        int k;
-        uint32_t c, min;
-        if (b < 0x80) {
-            i++;
-            continue;
-        } else if ((b & 0xe0) == 0xc0) {
-            k = 2, c = b & 0x1f, min = 0x80;
-        } else if ((b & 0xf0) == 0xe0) {
-            k = 3, c = b & 0x0f, min = 0x800;
-        } else if ((b & 0xf8) == 0xf0) {
-            k = 4, c = b & 0x07, min = 0x10000;
-        } else {
-            return 0;
-        }
-        if (n - i < (uint64_t)k)
-            return 0;
-        for (int j = 1; j < k; j++) {
-            if ((p[i + j] & 0xc0) != 0x80)
-                return 0;
-            c = (c << 6) | (p[i + j] & 0x3f);
-        }
-        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-            return 0;
-        i += (uint64_t)k;
-    }
-    return 1;
-}
-
 void nnav_yw_span(nnav_yw *w, nnav_span s)
 {
     if (s.n > INT32_MAX) {
         w->failed = 1;
         return;
     }
-    if (!utf8_valid(s.p, s.n)) {
+    /* What libyaml's emitter accepts: strict UTF-8 (utf8.h). */
+    if (!nnav_utf8_valid(s.p, s.n)) {
         nnav_yw_binary(w, s.p, s.n);
         return;
     }
