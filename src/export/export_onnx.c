@@ -148,7 +148,6 @@ typedef struct ctx {
     const char *data_name;
     uint64_t data_off;
     nnav_error *err;
-    int32_t *ranks; /* of the selection's graph, computed when first needed */
     uint32_t graph;
     const nnav_shapes *shapes; /* the typed view: the caller's, or likewise */
     nnav_shapes *own_shapes;   /* the one inferred here, freed at the end */
@@ -900,22 +899,6 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
             shape.dim = dp;
             tt.shape = &shape;
         }
-    } else {
-        et = nnav_value_elem_type(m, v);
-        if (!x->ranks)
-            x->ranks = nnav_infer_ranks(m, x->graph);
-        int32_t rank = x->ranks ? x->ranks[v] : -1;
-        if (rank >= 0 && rank <= 64) {
-            /* Known rank, sizes unknown: axes without a value. */
-            for (int32_t i = 0; i < rank; i++) {
-                Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
-                dims[i] = d0;
-                dp[i] = &dims[i];
-            }
-            shape.n_dim = (size_t)rank;
-            shape.dim = dp;
-            tt.shape = &shape;
-        }
     }
     if (et) {
         tt.has_elem_type = 1;
@@ -1059,8 +1042,8 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         err->kind = NNAV_ERR_USAGE;
         return -1;
     }
-    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL,
-             {0}, 0};
+    ctx x = {.m = m, .o = o, .data = data, .data_name = data_name, .err = err,
+             .graph = sel->graph, .shapes = o->shapes, .shapes_tried = o->shapes != NULL};
     plan pl = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
@@ -1140,7 +1123,6 @@ fail:
         nnav_err_set(err, 0, 0, "out of memory while planning the ONNX output");
     nnav_vec_free(x.ext);
     free(fns);
-    free(x.ranks);
     nnav_shapes_free(x.own_shapes);
     plan_free(&pl);
     return rc;

@@ -110,11 +110,6 @@ static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_spa
                 dims[i] = m->dims.v[t->dims_first + i];
                 params[i] = (nnav_span){0};
             }
-        } else {
-            et = nnav_value_elem_type(m, value);
-            is_tensor = et != 0;
-            if (et && !buf[0])
-                snprintf(buf, sizeof buf, "%s", nnav_dtype_name(et));
         }
     }
     if (buf[0])
