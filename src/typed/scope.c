@@ -6,6 +6,7 @@
 
 #include "dtype.h"
 #include "model.h"
+#include "onnx_fields.h"
 #include "opset_rules.h"
 #include "wire.h"
 
@@ -282,7 +283,7 @@ static int parse_pylist(nnav_span s, nnav_span *out, int max)
     }
 }
 
-/* The node's name_scopes / class_hierarchy metadata (ONNX NodeProto field 9). */
+/* The node's name_scopes / class_hierarchy metadata (ONNX NodeProto metadata_props). */
 static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_span *classes)
 {
     nnav_wire w;
@@ -291,7 +292,7 @@ static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_sp
     int found = 0;
     nnav_wire_init(&w, m->map.base, m->nodes.v[n].msg);
     while (nnav_wire_next(&w, &f, &err) == 1) {
-        if (f.num != 9 || f.wt != NNAV_WT_LEN)
+        if (f.num != NNAV_ONNX_NODEPROTO_METADATA_PROPS || f.wt != NNAV_WT_LEN)
             continue;
         nnav_wire e;
         nnav_field g;
@@ -300,9 +301,9 @@ static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_sp
         while (nnav_wire_next(&e, &g, &err) == 1) {
             if (g.wt != NNAV_WT_LEN)
                 continue;
-            if (g.num == 1)
+            if (g.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY)
                 key = g.s;
-            else if (g.num == 2)
+            else if (g.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE)
                 val = g.s;
         }
         if (nnav_span_eqs(key, "pkg.torch.onnx.name_scopes"))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_fields.h"
 #include "opset_rules.h"
 #include "sbuf.h"
 #include "scope.h"
@@ -824,14 +825,14 @@ static nnav_span seq_elem_type(nnav_span type)
     nnav_span seq = {0};
     nnav_wire_init(&r, type.p, type);
     while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 4 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE && f.wt == NNAV_WT_LEN)
             seq = f.s;
     if (!seq.p)
         return seq;
     nnav_span elem = {0};
     nnav_wire_init(&r, type.p, seq);
     while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 1 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_ELEM_TYPE && f.wt == NNAV_WT_LEN)
             elem = f.s;
     return elem;
 }
