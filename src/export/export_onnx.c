@@ -15,6 +15,7 @@
 #include "extdata.h"
 #include "model.h"
 #include "onnx.pb-c.h"
+#include "onnx_fields.h"
 #include "shape.h"
 #include "walk.h"
 #include "wire.h"
@@ -148,7 +149,6 @@ typedef struct ctx {
     const char *data_name;
     uint64_t data_off;
     nnav_error *err;
-    int32_t *ranks; /* of the selection's graph, computed when first needed */
     uint32_t graph;
     const nnav_shapes *shapes; /* the typed view: the caller's, or likewise */
     nnav_shapes *own_shapes;   /* the one inferred here, freed at the end */
@@ -174,15 +174,22 @@ enum { K_TENSOR, K_NODE, K_ATTR, K_GRAPH, K_SPARSE, K_FUNCTION, K_TRAINING };
 static int sub_kind(int kind, uint32_t num, const char **name)
 {
     static const struct { uint8_t kind; uint8_t num; uint8_t sub; const char *name; } t[] = {
-        {K_NODE, 5, K_ATTR, "attribute"},
-        {K_ATTR, 5, K_TENSOR, "t"},          {K_ATTR, 10, K_TENSOR, "tensors"},
-        {K_ATTR, 6, K_GRAPH, "g"},           {K_ATTR, 11, K_GRAPH, "graphs"},
-        {K_ATTR, 22, K_SPARSE, "sparse_tensor"}, {K_ATTR, 23, K_SPARSE, "sparse_tensors"},
-        {K_GRAPH, 1, K_NODE, "node"},        {K_GRAPH, 5, K_TENSOR, "initializer"},
-        {K_GRAPH, 15, K_SPARSE, "sparse_initializer"},
-        {K_SPARSE, 1, K_TENSOR, "values"},   {K_SPARSE, 2, K_TENSOR, "indices"},
-        {K_FUNCTION, 7, K_NODE, "node"},     {K_FUNCTION, 11, K_ATTR, "attribute_proto"},
-        {K_TRAINING, 1, K_GRAPH, "initialization"}, {K_TRAINING, 2, K_GRAPH, "algorithm"},
+        {K_NODE, NNAV_ONNX_NODEPROTO_ATTRIBUTE, K_ATTR, "attribute"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_T, K_TENSOR, "t"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_TENSORS, K_TENSOR, "tensors"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_G, K_GRAPH, "g"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_GRAPHS, K_GRAPH, "graphs"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSOR, K_SPARSE, "sparse_tensor"},
+        {K_ATTR, NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSORS, K_SPARSE, "sparse_tensors"},
+        {K_GRAPH, NNAV_ONNX_GRAPHPROTO_NODE, K_NODE, "node"},
+        {K_GRAPH, NNAV_ONNX_GRAPHPROTO_INITIALIZER, K_TENSOR, "initializer"},
+        {K_GRAPH, NNAV_ONNX_GRAPHPROTO_SPARSE_INITIALIZER, K_SPARSE, "sparse_initializer"},
+        {K_SPARSE, NNAV_ONNX_SPARSETENSORPROTO_VALUES, K_TENSOR, "values"},
+        {K_SPARSE, NNAV_ONNX_SPARSETENSORPROTO_INDICES, K_TENSOR, "indices"},
+        {K_FUNCTION, NNAV_ONNX_FUNCTIONPROTO_NODE, K_NODE, "node"},
+        {K_FUNCTION, NNAV_ONNX_FUNCTIONPROTO_ATTRIBUTE_PROTO, K_ATTR, "attribute_proto"},
+        {K_TRAINING, NNAV_ONNX_TRAININGINFOPROTO_INITIALIZATION, K_GRAPH, "initialization"},
+        {K_TRAINING, NNAV_ONNX_TRAININGINFOPROTO_ALGORITHM, K_GRAPH, "algorithm"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].kind == kind && t[i].num == num) {
@@ -269,20 +276,21 @@ static int read_external(const nnav_model *m, nnav_span s, nnav_tensor *t, nnav_
     t->graph = NNAV_NONE;
     nnav_wire_init(&r, m->map.base, s);
     while ((k = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num == 8 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_TENSORPROTO_NAME && f.wt == NNAV_WT_LEN)
             t->name = f.s;
-        if (f.num != 13)
+        if (f.num != NNAV_ONNX_TENSORPROTO_EXTERNAL_DATA)
             continue;
         nnav_span key = {0}, val = {0};
         int kk = -1;
         if (f.wt == NNAV_WT_LEN) {
             nnav_wire_init(&kr, m->map.base, f.s);
             while ((kk = nnav_wire_next(&kr, &kf, err)) == 1) {
-                if ((kf.num == 1 || kf.num == 2) && kf.wt != NNAV_WT_LEN)
+                if ((kf.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY ||
+                     kf.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE) && kf.wt != NNAV_WT_LEN)
                     break;
-                if (kf.num == 1)
+                if (kf.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY)
                     key = kf.s;
-                else if (kf.num == 2)
+                else if (kf.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE)
                     val = kf.s;
             }
         }
@@ -329,12 +337,14 @@ int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *cx)
         nnav_error e;
         nnav_wire_init(&ra, m->map.base, m->attrs.v[a].msg);
         while (nnav_wire_next(&ra, &fa, &e) == 1) {
-            if ((fa.num != 22 && fa.num != 23) || fa.wt != NNAV_WT_LEN)
+            if ((fa.num != NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSOR &&
+                 fa.num != NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSORS) || fa.wt != NNAV_WT_LEN)
                 continue;
             nnav_wire_init(&rs, m->map.base, fa.s);
             while (nnav_wire_next(&rs, &fs, &e) == 1) {
                 nnav_tensor t;
-                if ((fs.num != 1 && fs.num != 2) || fs.wt != NNAV_WT_LEN ||
+                if ((fs.num != NNAV_ONNX_SPARSETENSORPROTO_VALUES &&
+                     fs.num != NNAV_ONNX_SPARSETENSORPROTO_INDICES) || fs.wt != NNAV_WT_LEN ||
                     read_external(m, fs.s, &t, &e) < 0 || !t.ext_location.n)
                     continue;
                 if (fn(cx, t.ext_location))
@@ -404,9 +414,10 @@ static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
     int k, external = 0, stray = 0;
     nnav_wire_init(&r, m->map.base, s);
     while ((k = nnav_wire_next(&r, &f, x->err)) == 1)
-        if (f.num == 13 || f.num == 14) {
+        if (f.num == NNAV_ONNX_TENSORPROTO_EXTERNAL_DATA ||
+            f.num == NNAV_ONNX_TENSORPROTO_DATA_LOCATION) {
             stray = 1;
-            if (f.num == 14)
+            if (f.num == NNAV_ONNX_TENSORPROTO_DATA_LOCATION)
                 external = f.wt == NNAV_WT_VARINT && f.v == 1; /* the last one counts */
         }
     if (k < 0)
@@ -439,12 +450,14 @@ static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
     }
     nnav_wire_init(&r, m->map.base, s);
     while (nnav_wire_next(&r, &f, x->err) == 1)
-        if (f.num != 13 && f.num != 14 && !(external && f.num == 9))
+        if (f.num != NNAV_ONNX_TENSORPROTO_EXTERNAL_DATA &&
+            f.num != NNAV_ONNX_TENSORPROTO_DATA_LOCATION &&
+            !(external && f.num == NNAV_ONNX_TENSORPROTO_RAW_DATA))
             add_field(m, pl, &f); /* a stray raw_data goes: the file's bytes are the data */
     if (!external)
         return pl->failed ? -1 : 1;
     if (!x->data) {
-        add_bytes_field(pl, 9, bytes.p, bytes.n);
+        add_bytes_field(pl, NNAV_ONNX_TENSORPROTO_RAW_DATA, bytes.p, bytes.n);
         return pl->failed ? -1 : 1;
     }
     /* Page-aligned, as the ONNX tools write it, so the data can be mapped. */
@@ -466,9 +479,9 @@ static int emit_tensor(ctx *x, plan *pl, nnav_span s, uint32_t tid)
         Onnx__StringStringEntryProto kv = ONNX__STRING_STRING_ENTRY_PROTO__INIT;
         kv.key = (char *)keys[i];
         kv.value = (char *)vals[i];
-        add_packed(pl, 13, &kv.base);
+        add_packed(pl, NNAV_ONNX_TENSORPROTO_EXTERNAL_DATA, &kv.base);
     }
-    add_varint_field(pl, 14, 1);
+    add_varint_field(pl, NNAV_ONNX_TENSORPROTO_DATA_LOCATION, 1); /* EXTERNAL */
     return pl->failed ? -1 : 1;
 }
 
@@ -657,7 +670,8 @@ static const nnav_fact *known_fact(ctx *x, uint32_t v)
 static void add_dim_value(ctx *x, plan *pl, nnav_dim d)
 {
     if (nnav_dim_is_num(d) && nnav_dim_val(d) >= 0) {
-        add_varint_field(pl, 1, (uint64_t)nnav_dim_val(d));
+        add_varint_field(pl, NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_VALUE,
+                         (uint64_t)nnav_dim_val(d));
     } else if (nnav_dim_is_sym(d)) {
         char text[256];
         size_t n = nnav_dim_format(x->shapes, d, text, sizeof text);
@@ -667,7 +681,7 @@ static void add_dim_value(ctx *x, plan *pl, nnav_dim d)
         if (!b)
             return;
         memcpy(b, text, n);
-        add_bytes_field(pl, 2, b, n);
+        add_bytes_field(pl, NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_PARAM, b, n);
     }
 }
 
@@ -700,7 +714,9 @@ static int count_fields(const nnav_model *m, nnav_span s, uint32_t *all, uint32_
 static int dim_empty(const nnav_model *m, nnav_span s)
 {
     uint32_t all[16], lens[16];
-    return count_fields(m, s, all, lens) == 0 && all[1] == 0 && all[2] == 0;
+    return count_fields(m, s, all, lens) == 0 &&
+           all[NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_VALUE] == 0 &&
+           all[NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_PARAM] == 0;
 }
 
 /* The TypeProto of an input or output: the file's (`type`), as it is when it
@@ -713,6 +729,13 @@ static int dim_empty(const nnav_model *m, nnav_span s)
  * is. Every other field is copied as it is. Only a plain form is rebuilt:
  * one tensor (or sparse tensor) type, at most one shape in it, each field a
  * message where it should be; anything else is copied as it is. */
+/* A tensor type and a sparse tensor type number their fields alike. */
+_Static_assert(NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE == NNAV_ONNX_TYPEPROTO_SPARSETENSOR_ELEM_TYPE &&
+                   NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE == NNAV_ONNX_TYPEPROTO_SPARSETENSOR_SHAPE,
+               "TypeProto.Tensor and TypeProto.SparseTensor fields");
+enum { TT_ELEM = NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE, TT_SHAPE = NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE,
+       SHAPE_DIM = NNAV_ONNX_TENSORSHAPEPROTO_DIM, VI_TYPE = NNAV_ONNX_VALUEINFOPROTO_TYPE };
+
 static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
 {
     const nnav_model *m = x->m;
@@ -722,9 +745,12 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
     size_t rank;
     int64_t raw[1];
     if (nnav_type_tensor(type, &et, &hs, &rank, raw, NULL, 0) != 1 ||
-        count_fields(m, type, all, lens) != 0 || all[1] + all[8] != 1 ||
-        lens[1] + lens[8] != 1 || all[4] || all[5] || all[7] || all[9]) {
-        add_bytes_field(pl, 2, type.p, type.n);
+        count_fields(m, type, all, lens) != 0 ||
+        all[NNAV_ONNX_TYPEPROTO_TENSOR_TYPE] + all[NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE] != 1 ||
+        lens[NNAV_ONNX_TYPEPROTO_TENSOR_TYPE] + lens[NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE] != 1 ||
+        all[NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE] || all[NNAV_ONNX_TYPEPROTO_MAP_TYPE] ||
+        all[NNAV_ONNX_TYPEPROTO_OPAQUE_TYPE] || all[NNAV_ONNX_TYPEPROTO_OPTIONAL_TYPE]) {
+        add_bytes_field(pl, VI_TYPE, type.p, type.n);
         return;
     }
     nnav_wire r, rs, rd;
@@ -734,26 +760,29 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
     uint32_t tt_num = 0;
     nnav_wire_init(&r, m->map.base, type);
     while (nnav_wire_next(&r, &fd, &e) == 1)
-        if (fd.num == 1 || fd.num == 8)
+        if (fd.num == NNAV_ONNX_TYPEPROTO_TENSOR_TYPE ||
+            fd.num == NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE)
             tt = fd.s, tt_num = fd.num;
-    if (count_fields(m, tt, tall, tlens) != 0 || tall[2] > 1 || tall[2] != tlens[2]) {
-        add_bytes_field(pl, 2, type.p, type.n);
+    if (count_fields(m, tt, tall, tlens) != 0 || tall[TT_SHAPE] > 1 ||
+        tall[TT_SHAPE] != tlens[TT_SHAPE]) {
+        add_bytes_field(pl, VI_TYPE, type.p, type.n);
         return;
     }
     nnav_wire_init(&r, m->map.base, tt);
     while (nnav_wire_next(&r, &fd, &e) == 1)
-        if (fd.num == 2)
+        if (fd.num == TT_SHAPE)
             shape = fd.s;
     /* A malformed shape, or a dim that is no message, stays as it is. */
-    int shape_ok = hs && count_fields(m, shape, all, lens) == 0 && all[1] == lens[1];
+    int shape_ok =
+        hs && count_fields(m, shape, all, lens) == 0 && all[SHAPE_DIM] == lens[SHAPE_DIM];
     /* The file's gaps first: a complete type asks nothing of inference. */
     int gaps = et == 0 || !hs;
     nnav_wire_init(&rs, m->map.base, shape);
     while (shape_ok && !gaps && nnav_wire_next(&rs, &fs, &e) == 1)
-        gaps = fs.num == 1 && dim_empty(m, fs.s);
+        gaps = fs.num == SHAPE_DIM && dim_empty(m, fs.s);
     const nnav_fact *f = gaps ? known_fact(x, v) : NULL;
     if (!f) {
-        add_bytes_field(pl, 2, type.p, type.n);
+        add_bytes_field(pl, VI_TYPE, type.p, type.n);
         return;
     }
     const nnav_dim *id = f->rank >= 0 ? nnav_shapes_dims(x->shapes, f->dims) : NULL;
@@ -764,13 +793,13 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
         uint32_t i = 0;
         nnav_wire_init(&rs, m->map.base, shape);
         while (!need && nnav_wire_next(&rs, &fs, &e) == 1)
-            if (fs.num == 1) {
+            if (fs.num == SHAPE_DIM) {
                 need = dim_empty(m, fs.s) && dim_known(id[i]);
                 i++;
             }
     }
     if (!need) {
-        add_bytes_field(pl, 2, type.p, type.n);
+        add_bytes_field(pl, VI_TYPE, type.p, type.n);
         return;
     }
     /* Rebuilt: the TypeProto's other fields, then its tensor type. */
@@ -782,16 +811,16 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
     uint32_t tfrom = pl->c.n;
     nnav_wire_init(&r, m->map.base, tt);
     while (nnav_wire_next(&r, &fd, &e) == 1)
-        if (fd.num != 1 && fd.num != 2)
+        if (fd.num != TT_ELEM && fd.num != TT_SHAPE)
             add_field(m, pl, &fd);
     if (et || f->dtype)
-        add_varint_field(pl, 1, (uint64_t)(uint32_t)(et ? et : f->dtype));
+        add_varint_field(pl, TT_ELEM, (uint64_t)(uint32_t)(et ? et : f->dtype));
     uint32_t sfrom = pl->c.n;
     if (hs) {
         uint32_t i = 0;
         nnav_wire_init(&rs, m->map.base, shape);
         while (nnav_wire_next(&rs, &fs, &e) == 1) {
-            if (fs.num != 1 || !same_rank) {
+            if (fs.num != SHAPE_DIM || !same_rank) {
                 add_field(m, pl, &fs);
                 continue;
             }
@@ -803,21 +832,21 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
                 while (nnav_wire_next(&rd, &fdd, &e) == 1)
                     add_field(m, pl, &fdd); /* a denotation, say */
                 add_dim_value(x, pl, id[i]);
-                wrap(pl, dfrom, 1);
+                wrap(pl, dfrom, SHAPE_DIM);
             }
             i++;
         }
-        wrap(pl, sfrom, 2);
+        wrap(pl, sfrom, TT_SHAPE);
     } else if (f->rank >= 0) {
         for (int32_t i = 0; i < f->rank; i++) {
             uint32_t dfrom = pl->c.n;
             add_dim_value(x, pl, id[i]);
-            wrap(pl, dfrom, 1);
+            wrap(pl, dfrom, SHAPE_DIM);
         }
-        wrap(pl, sfrom, 2);
+        wrap(pl, sfrom, TT_SHAPE);
     }
     wrap(pl, tfrom, tt_num);
-    wrap(pl, from, 2);
+    wrap(pl, from, VI_TYPE);
 }
 
 /* A value info for a value: its own type when known (with the gaps inference
@@ -836,7 +865,7 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
     if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p &&
         nnav_type_tensor(m->vinfos.v[val->vinfo].type, &et0, &hs0, &rank0, raw0, NULL, 0) >= 0) {
         uint32_t from = pl->c.n;
-        add_bytes_field(pl, 1, val->name.p, val->name.n);
+        add_bytes_field(pl, NNAV_ONNX_VALUEINFOPROTO_NAME, val->name.p, val->name.n);
         add_type(x, pl, m->vinfos.v[val->vinfo].type, v);
         wrap(pl, from, field);
         return;
@@ -900,22 +929,6 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
             shape.dim = dp;
             tt.shape = &shape;
         }
-    } else {
-        et = nnav_value_elem_type(m, v);
-        if (!x->ranks)
-            x->ranks = nnav_infer_ranks(m, x->graph);
-        int32_t rank = x->ranks ? x->ranks[v] : -1;
-        if (rank >= 0 && rank <= 64) {
-            /* Known rank, sizes unknown: axes without a value. */
-            for (int32_t i = 0; i < rank; i++) {
-                Onnx__TensorShapeProto__Dimension d0 = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
-                dims[i] = d0;
-                dp[i] = &dims[i];
-            }
-            shape.n_dim = (size_t)rank;
-            shape.dim = dp;
-            tt.shape = &shape;
-        }
     }
     if (et) {
         tt.has_elem_type = 1;
@@ -941,19 +954,19 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
     for (size_t i = 0; i < sel->n_nodes; i++) {
         const nnav_node *nd = &m->nodes.v[sel->nodes[i]];
         if (nd->attr_count == 0) { /* no attribute, no tensor: as it is, unwalked */
-            add_bytes_field(pl, 1, nd->msg.p, nd->msg.n);
+            add_bytes_field(pl, NNAV_ONNX_GRAPHPROTO_NODE, nd->msg.p, nd->msg.n);
             continue;
         }
-        if (add_msg(x, pl, 1, K_NODE, nd->msg, NNAV_NONE) < 0)
+        if (add_msg(x, pl, NNAV_ONNX_GRAPHPROTO_NODE, K_NODE, nd->msg, NNAV_NONE) < 0)
             return nnav_err_prepend(x->err, "graph.node[%u]", sel->nodes[i] - g->node_first);
     }
     if (g->name.n)
-        add_bytes_field(pl, 2, g->name.p, g->name.n);
+        add_bytes_field(pl, NNAV_ONNX_GRAPHPROTO_NAME, g->name.p, g->name.n);
     else
-        add_bytes_field(pl, 2, (const uint8_t *)"extracted", 9);
+        add_bytes_field(pl, NNAV_ONNX_GRAPHPROTO_NAME, (const uint8_t *)"extracted", 9);
     for (size_t i = 0; i < sel->n_inits; i++) {
         uint32_t t = sel->inits[i];
-        if (add_msg(x, pl, 5, K_TENSOR, m->tensors.v[t].msg, t) < 0)
+        if (add_msg(x, pl, NNAV_ONNX_GRAPHPROTO_INITIALIZER, K_TENSOR, m->tensors.v[t].msg, t) < 0)
             return t - g->init_first < g->init_count
                        ? nnav_err_prepend(x->err, "graph.initializer[%u]", t - g->init_first)
                        : -1;
@@ -962,19 +975,22 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
         const nnav_sparse *sp = &m->sparse.v[sel->sparse[i]];
         uint32_t from = pl->c.n;
         if ((sp->values != NNAV_NONE &&
-             add_msg(x, pl, 1, K_TENSOR, m->tensors.v[sp->values].msg, sp->values) < 0) ||
+             add_msg(x, pl, NNAV_ONNX_SPARSETENSORPROTO_VALUES, K_TENSOR,
+                     m->tensors.v[sp->values].msg, sp->values) < 0) ||
             (sp->indices != NNAV_NONE &&
-             add_msg(x, pl, 2, K_TENSOR, m->tensors.v[sp->indices].msg, sp->indices) < 0))
+             add_msg(x, pl, NNAV_ONNX_SPARSETENSORPROTO_INDICES, K_TENSOR,
+                     m->tensors.v[sp->indices].msg, sp->indices) < 0))
             return sel->sparse[i] - g->sparse_first < g->sparse_count
                        ? nnav_err_prepend(x->err, "graph.sparse_initializer[%u]",
                                           sel->sparse[i] - g->sparse_first)
                        : -1;
         for (uint32_t d = 0; d < sp->ndims; d++)
-            add_varint_field(pl, 3, (uint64_t)m->dims.v[sp->dims_first + d]);
-        wrap(pl, from, 15);
+            add_varint_field(pl, NNAV_ONNX_SPARSETENSORPROTO_DIMS,
+                             (uint64_t)m->dims.v[sp->dims_first + d]);
+        wrap(pl, from, NNAV_ONNX_GRAPHPROTO_SPARSE_INITIALIZER);
     }
     for (size_t i = 0; i < sel->n_inputs; i++)
-        add_value_info(x, pl, 11, sel->inputs[i]);
+        add_value_info(x, pl, NNAV_ONNX_GRAPHPROTO_INPUT, sel->inputs[i]);
     /* Before IR 4 every initializer must also be a graph input. */
     if (m->facts.ir_version >= 0 && m->facts.ir_version < 4) {
         uint8_t *listed = calloc((size_t)m->values.n + 1, 1);
@@ -987,13 +1003,13 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
             uint32_t v = nnav_value_lookup(m, t->graph, (const char *)t->name.p, t->name.n);
             if (v != NNAV_NONE && !listed[v]) {
                 listed[v] = 1;
-                add_value_info(x, pl, 11, v);
+                add_value_info(x, pl, NNAV_ONNX_GRAPHPROTO_INPUT, v);
             }
         }
         free(listed);
     }
     for (size_t i = 0; i < sel->n_outputs; i++)
-        add_value_info(x, pl, 12, sel->outputs[i]);
+        add_value_info(x, pl, NNAV_ONNX_GRAPHPROTO_OUTPUT, sel->outputs[i]);
     /* value_info: the graph's own entries for values the piece touches. */
     uint8_t *touched = calloc((size_t)m->values.n + 1, 1);
     if (!touched)
@@ -1017,10 +1033,10 @@ static int plan_graph(ctx *x, plan *pl, const nnav_selection *sel)
             continue;
         touched[vi->value] = 0;
         uint32_t from = pl->c.n;
-        add_bytes_field(pl, 1, vi->name.p, vi->name.n);
+        add_bytes_field(pl, NNAV_ONNX_VALUEINFOPROTO_NAME, vi->name.p, vi->name.n);
         if (vi->type.p)
-            add_bytes_field(pl, 2, vi->type.p, vi->type.n);
-        wrap(pl, from, 13);
+            add_bytes_field(pl, NNAV_ONNX_VALUEINFOPROTO_TYPE, vi->type.p, vi->type.n);
+        wrap(pl, from, NNAV_ONNX_GRAPHPROTO_VALUE_INFO);
     }
     free(touched);
     return pl->failed ? -1 : 0;
@@ -1042,9 +1058,9 @@ static int add_training(ctx *x, plan *pl)
         return 0;
     nnav_wire_init(&r, m->map.base, (nnav_span){m->map.base, m->map.size});
     while ((k = nnav_wire_next(&r, &f, x->err)) == 1) {
-        if (f.num != 20 || f.wt != NNAV_WT_LEN)
+        if (f.num != NNAV_ONNX_MODELPROTO_TRAINING_INFO || f.wt != NNAV_WT_LEN)
             continue;
-        if (add_msg(x, pl, 20, K_TRAINING, f.s, NNAV_NONE) < 0)
+        if (add_msg(x, pl, NNAV_ONNX_MODELPROTO_TRAINING_INFO, K_TRAINING, f.s, NNAV_NONE) < 0)
             return nnav_err_prepend(x->err, "training_info[%u]", i);
         i++;
     }
@@ -1059,8 +1075,8 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         err->kind = NNAV_ERR_USAGE;
         return -1;
     }
-    ctx x = {m, o, data, data_name, 0, err, NULL, sel->graph, o->shapes, NULL, o->shapes != NULL,
-             {0}, 0};
+    ctx x = {.m = m, .o = o, .data = data, .data_name = data_name, .err = err,
+             .graph = sel->graph, .shapes = o->shapes, .shapes_tried = o->shapes != NULL};
     plan pl = {0};
     uint32_t *fns = NULL;
     size_t nf = 0;
@@ -1069,26 +1085,28 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         goto oom;
     const nnav_model_facts *fa = &m->facts;
     if (fa->ir_version >= 0)
-        add_varint_field(&pl, 1, (uint64_t)fa->ir_version);
+        add_varint_field(&pl, NNAV_ONNX_MODELPROTO_IR_VERSION, (uint64_t)fa->ir_version);
     if (fa->producer_name.n)
-        add_bytes_field(&pl, 2, fa->producer_name.p, fa->producer_name.n);
+        add_bytes_field(&pl, NNAV_ONNX_MODELPROTO_PRODUCER_NAME, fa->producer_name.p,
+                        fa->producer_name.n);
     if (fa->producer_version.n)
-        add_bytes_field(&pl, 3, fa->producer_version.p, fa->producer_version.n);
+        add_bytes_field(&pl, NNAV_ONNX_MODELPROTO_PRODUCER_VERSION, fa->producer_version.p,
+                        fa->producer_version.n);
     if (fa->domain.n)
-        add_bytes_field(&pl, 4, fa->domain.p, fa->domain.n);
+        add_bytes_field(&pl, NNAV_ONNX_MODELPROTO_DOMAIN, fa->domain.p, fa->domain.n);
     if (fa->model_version >= 0)
-        add_varint_field(&pl, 5, (uint64_t)fa->model_version);
+        add_varint_field(&pl, NNAV_ONNX_MODELPROTO_MODEL_VERSION, (uint64_t)fa->model_version);
     /* The main graph whole is the model itself: its own doc_string, if any. */
     int whole_main = sel->whole && sel->graph == 0;
     static const char doc[] = "Extracted by nnav";
     if (!whole_main)
-        add_bytes_field(&pl, 6, (const uint8_t *)doc, sizeof doc - 1);
+        add_bytes_field(&pl, NNAV_ONNX_MODELPROTO_DOC_STRING, (const uint8_t *)doc, sizeof doc - 1);
     else if (fa->doc_string.p)
-        add_bytes_field(&pl, 6, fa->doc_string.p, fa->doc_string.n);
+        add_bytes_field(&pl, NNAV_ONNX_MODELPROTO_DOC_STRING, fa->doc_string.p, fa->doc_string.n);
     uint32_t from = pl.c.n;
     if (plan_graph(&x, &pl, sel) < 0)
         goto fail;
-    wrap(&pl, from, 7);
+    wrap(&pl, from, NNAV_ONNX_MODELPROTO_GRAPH);
     for (uint32_t i = 0; i < m->model_opset_count; i++) {
         const nnav_opset *op = &m->opsets.v[i];
         char *dom = malloc(op->domain.n + 1);
@@ -1100,21 +1118,21 @@ int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_
         os.domain = dom;
         os.has_version = op->version >= 0;
         os.version = op->version;
-        add_packed(&pl, 8, &os.base);
+        add_packed(&pl, NNAV_ONNX_MODELPROTO_OPSET_IMPORT, &os.base);
         free(dom);
     }
     for (uint32_t i = 0; i < m->metadata.n; i++) {
         const nnav_kv *kv = &m->metadata.v[i];
         uint32_t f0 = pl.c.n;
-        add_bytes_field(&pl, 1, kv->key.p, kv->key.n);
-        add_bytes_field(&pl, 2, kv->value.p, kv->value.n);
-        wrap(&pl, f0, 14);
+        add_bytes_field(&pl, NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY, kv->key.p, kv->key.n);
+        add_bytes_field(&pl, NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE, kv->value.p, kv->value.n);
+        wrap(&pl, f0, NNAV_ONNX_MODELPROTO_METADATA_PROPS);
     }
     if (whole_main && add_training(&x, &pl) < 0)
         goto fail;
     for (size_t i = 0; i < nf; i++) {
         const nnav_function *fn = &m->functions.v[fns[i]];
-        if (add_msg(&x, &pl, 25, K_FUNCTION, fn->msg, NNAV_NONE) < 0) {
+        if (add_msg(&x, &pl, NNAV_ONNX_MODELPROTO_FUNCTIONS, K_FUNCTION, fn->msg, NNAV_NONE) < 0) {
             nnav_err_prepend(err, "functions[%u]", fns[i]);
             goto fail;
         }
@@ -1140,7 +1158,6 @@ fail:
         nnav_err_set(err, 0, 0, "out of memory while planning the ONNX output");
     nnav_vec_free(x.ext);
     free(fns);
-    free(x.ranks);
     nnav_shapes_free(x.own_shapes);
     plan_free(&pl);
     return rc;

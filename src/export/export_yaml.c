@@ -110,11 +110,6 @@ static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_spa
                 dims[i] = m->dims.v[t->dims_first + i];
                 params[i] = (nnav_span){0};
             }
-        } else {
-            et = nnav_value_elem_type(m, value);
-            is_tensor = et != 0;
-            if (et && !buf[0])
-                snprintf(buf, sizeof buf, "%s", nnav_dtype_name(et));
         }
     }
     if (buf[0])
@@ -324,8 +319,6 @@ static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
         size_t total = 0, nd;
         int64_t d[1];
         nnav_span vs, is;
-        if (m->tf)
-            break;
         rc = nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, err);
         int list = at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1;
         if (list)

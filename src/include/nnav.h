@@ -417,10 +417,6 @@ void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n
  * a (sparse) tensor type, 0 for another type, -1 when malformed. */
 int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
                      int64_t *dims, nnav_span *params, size_t max);
-/* The element type of a value: from its value info or initializer, else
- * followed back through its producers (Cast's `to`, comparisons give bool,
- * Shape gives int64, most ops keep their first input's type). 0 if unknown. */
-int32_t nnav_value_elem_type(const nnav_model *m, uint32_t v);
 
 /* ---- element types ---- */
 const char *nnav_dtype_name(int32_t dtype);     /* "float32", "bfloat16", "int4"... */

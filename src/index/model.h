@@ -102,9 +102,6 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
  * consumer lists, name tables. Called once the structure is walked. */
 int nnav_index_link(nnav_model *m, nnav_error *err);
 
-/* Ranks of the values of one graph (index = value id, -1 unknown); malloc'd. */
-int32_t *nnav_infer_ranks(const nnav_model *m, uint32_t graph);
-
 int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
 /* The domain a NodeProto names (the last one written, as protobuf reads it). */
 nnav_span nnav_onnx_node_domain(const nnav_model *m, uint32_t node);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opset_rules.h"
+
 struct nnav_declutter {
     const nnav_model *m;
     const nnav_shapes *s;
@@ -31,27 +33,16 @@ static size_t folded_const(const nnav_shapes *s, uint32_t v, const nnav_dim **va
     return n;
 }
 
-static int default_domain(const nnav_model *m, uint32_t node)
-{
-    nnav_span dom = nnav_node_domain(m, node);
-    return dom.n == 0 || nnav_span_eqs(dom, "ai.onnx");
-}
-
 /* What kind of clutter node `id` is, before asking whether it may hide. */
 static int classify(const nnav_declutter *d, uint32_t id)
 {
     const nnav_model *m = d->m;
     const nnav_node *n = nnav_node_get(m, id);
-    int tf = nnav_model_facts_get(m)->format != NNAV_FMT_ONNX;
-    if (tf) {
-        if (nnav_span_eqs(n->op, "Const"))
-            return NNAV_DECL_CONSTANT;
-        if (nnav_span_eqs(n->op, "Identity") || nnav_span_eqs(n->op, "NoOp"))
-            return NNAV_DECL_RENAME;
-    } else if (nnav_span_eqs(n->op, "Constant") || nnav_span_eqs(n->op, "Identity")) {
-        if (default_domain(m, id))
-            return nnav_span_eqs(n->op, "Constant") ? NNAV_DECL_CONSTANT : NNAV_DECL_RENAME;
-    }
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    if (R->is_op(m, id, R->constant_op))
+        return NNAV_DECL_CONSTANT;
+    if (R->is_op(m, id, R->identity_op) || (R->noop_op && R->is_op(m, id, R->noop_op)))
+        return NNAV_DECL_RENAME;
     if (!d->s || n->function != NNAV_NONE)
         return NNAV_DECL_SHOWN;
     for (uint32_t a = 0; a < n->attr_count; a++)

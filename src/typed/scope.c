@@ -6,6 +6,8 @@
 
 #include "dtype.h"
 #include "model.h"
+#include "onnx_fields.h"
+#include "opset_rules.h"
 #include "wire.h"
 
 struct nnav_scopes {
@@ -44,21 +46,12 @@ static int weight_dtype(int32_t dt)
            dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16;
 }
 
-static int op_is(const nnav_model *m, uint32_t n, const char *onnx_op, const char *tf_op)
-{
-    nnav_span op = m->nodes.v[n].op;
-    if (m->tf)
-        return tf_op && nnav_span_eqs(op, tf_op);
-    if (!nnav_span_eqs(op, onnx_op))
-        return 0;
-    nnav_span d = nnav_node_domain(m, n);
-    return d.n == 0 || nnav_span_eqs(d, "ai.onnx");
-}
-
-/* The weight tensor a Constant (Const) node holds, or NNAV_NONE. */
+/* The weight tensor a constant node (ONNX Constant, TensorFlow Const)
+ * holds, or NNAV_NONE. */
 static uint32_t constant_tensor(const nnav_model *m, uint32_t n)
 {
-    if (!op_is(m, n, "Constant", "Const"))
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    if (!R->is_op(m, n, R->constant_op))
         return NNAV_NONE;
     const nnav_node *nd = &m->nodes.v[n];
     for (uint32_t k = 0; k < nd->attr_count; k++) {
@@ -82,10 +75,10 @@ static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
     if (t == NNAV_NONE || t >= m->tensors.n || !weight_dtype(m->tensors.v[t].dtype) ||
         m->tensors.v[t].nelems == UINT64_MAX)
         return NNAV_NONE;
-    /* TensorFlow indexes a Const's value as an initializer too: its node's
-     * output counts, the tensor once. */
+    /* A format that indexes a constant's value as an initializer too
+     * (TensorFlow): its node's output counts, the tensor once. */
     uint32_t a = m->tensors.v[t].owner_id;
-    if (m->tf && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
+    if (nnav_opset_rules_of(m)->const_as_initializer && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
         constant_tensor(m, m->attrs.v[a].node) == t)
         return NNAV_NONE;
     return t;
@@ -94,8 +87,9 @@ static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
 /* An Identity whose input is a parameter forwards it under a new name. */
 static int identity_node(const nnav_model *m, uint32_t n)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     return m->nodes.v[n].in_count >= 1 && m->nodes.v[n].out_count >= 1 &&
-           op_is(m, n, "Identity", "Identity");
+           R->is_op(m, n, R->identity_op);
 }
 
 /* ptensor[v] for every value of graph g (every graph when g is NNAV_NONE):
@@ -289,7 +283,7 @@ static int parse_pylist(nnav_span s, nnav_span *out, int max)
     }
 }
 
-/* The node's name_scopes / class_hierarchy metadata (ONNX NodeProto field 9). */
+/* The node's name_scopes / class_hierarchy metadata (ONNX NodeProto metadata_props). */
 static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_span *classes)
 {
     nnav_wire w;
@@ -298,7 +292,7 @@ static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_sp
     int found = 0;
     nnav_wire_init(&w, m->map.base, m->nodes.v[n].msg);
     while (nnav_wire_next(&w, &f, &err) == 1) {
-        if (f.num != 9 || f.wt != NNAV_WT_LEN)
+        if (f.num != NNAV_ONNX_NODEPROTO_METADATA_PROPS || f.wt != NNAV_WT_LEN)
             continue;
         nnav_wire e;
         nnav_field g;
@@ -307,9 +301,9 @@ static int node_meta(const nnav_model *m, uint32_t n, nnav_span *scopes, nnav_sp
         while (nnav_wire_next(&e, &g, &err) == 1) {
             if (g.wt != NNAV_WT_LEN)
                 continue;
-            if (g.num == 1)
+            if (g.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY)
                 key = g.s;
-            else if (g.num == 2)
+            else if (g.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE)
                 val = g.s;
         }
         if (nnav_span_eqs(key, "pkg.torch.onnx.name_scopes"))
@@ -808,7 +802,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     cr.v[0].parent = NNAV_NONE;
 
     /* 1. Scopes in the order their first node appears. */
-    int meta = !m->tf;
+    int meta = nnav_opset_rules_of(m)->node_scope_meta;
     comps c;
     for (uint32_t i = 0; i < nn; i++) {
         node_comps(m, first + i, meta, &c);
@@ -959,12 +953,13 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     for (uint32_t x = graph, k = 0; x != NNAV_NONE && x < m->graphs.n && k <= m->graphs.n;
          x = m->graphs.v[x].parent, k++)
         outer[x] = 1;
+    char mark = nnav_opset_rules_of(m)->control_mark; /* a control output's name starts so */
     for (uint32_t v = 0; v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
         if (t->ptensor[v] != NNAV_NONE || val->kind == NNAV_VAL_UNDEFINED ||
             val->graph >= m->graphs.n || !outer[val->graph])
             continue;
-        if (m->tf && val->name.n && val->name.p[0] == '^')
+        if (mark && val->name.n && val->name.p[0] == mark)
             continue; /* a control output: order, not data */
         uint32_t ps = NNAV_NONE;
         if (val->kind == NNAV_VAL_NODE && val->graph == graph && val->producer >= first &&

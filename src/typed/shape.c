@@ -2,7 +2,9 @@
  * facts per value, one forward pass per graph in node order, bodies and
  * local functions inferred where they are called, and the cost of each node.
  *
- * The operators' rules live in shape_ops.c and see only shape_int.h. What
+ * The operators' rules live in shape_ops*.c (ONNX) and rules_tf.c
+ * (TensorFlow), chosen by the format's table (opset_rules.h), and see only
+ * shape_int.h. What
  * the file says (inputs, initializers, value_info, TensorFlow's
  * `_output_shapes`) seeds the pass; a node's inferred outputs are then
  * compared with what the file says of them, so that disagreements can be
@@ -14,6 +16,8 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_fields.h"
+#include "opset_rules.h"
 #include "sbuf.h"
 #include "scope.h"
 #include "shape_int.h"
@@ -66,6 +70,7 @@ typedef struct idtab {
 
 struct nnav_shapes {
     const nnav_model *m;
+    const nnav_opset_rules *R; /* its format's operators */
     nnav_fact *facts;
     nnav_cost *costs;
     uint8_t *node_failed;
@@ -820,14 +825,14 @@ static nnav_span seq_elem_type(nnav_span type)
     nnav_span seq = {0};
     nnav_wire_init(&r, type.p, type);
     while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 4 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE && f.wt == NNAV_WT_LEN)
             seq = f.s;
     if (!seq.p)
         return seq;
     nnav_span elem = {0};
     nnav_wire_init(&r, type.p, seq);
     while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 1 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_ELEM_TYPE && f.wt == NNAV_WT_LEN)
             elem = f.s;
     return elem;
 }
@@ -1431,6 +1436,11 @@ static const nnav_rule *rule_find(const nnav_shapes *S, nnav_span op)
     return NULL;
 }
 
+const nnav_rule *nnav_ix_onnx_rule(const nnav_ictx *ix, const char *op)
+{
+    return rule_find(ix->S, (nnav_span){(const uint8_t *)op, strlen(op)});
+}
+
 /* ---- calls, memoised ---- */
 
 /* A function body (ONNX model-local, or a TensorFlow library function)
@@ -1623,6 +1633,12 @@ static const nnav_fact *call_body(nnav_ictx *ix, uint32_t g, const nnav_fact *co
     return out;
 }
 
+const nnav_fact *nnav_ix_call(nnav_ictx *ix, uint32_t graph, const nnav_fact *const *seed,
+                              size_t n, uint32_t *nout)
+{
+    return call_body(ix, graph, seed, n, ix->caller, nout);
+}
+
 /* A call of a model-local function: its body with the caller's facts. */
 static int call_function(nnav_ictx *ix)
 {
@@ -1652,54 +1668,9 @@ static int call_function(nnav_ictx *ix)
     return 0;
 }
 
-enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM,
-       COST_RNN, COST_GRU, COST_LSTM, /* ONNX recurrent ops: 1, 3, 4 gates */
-       COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS };
-
-static const char *const NO_FLOPS[] = {
-    "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
-    "ConstantOfShape", "Transpose", "Concat", "Split", "Slice", "Gather", "GatherElements",
-    "GatherND", "Expand", "Tile", "Pad", "Cast", "CastLike", "Dropout", "If", "Loop", "Scan",
-    "DepthToSpace", "SpaceToDepth", "Range", "NonZero", "ScatterND", "ScatterElements",
-    "SequenceEmpty", "SequenceInsert", "SequenceAt", "SequenceConstruct", "SplitToSequence",
-    "ConcatFromSequence", "EyeLike", "OneHot", "Compress", "Trilu", "ReverseSequence", NULL};
-
-static uint8_t cost_class(nnav_span op)
-{
-    static const struct { const char *op; uint8_t cls; } K[] = {
-        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
-        {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
-        {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}, {"RNN", COST_RNN},
-        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}, {"BatchNormalization", COST_TF_BN}};
-    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
-        if (nnav_span_eqs(op, K[i].op))
-            return K[i].cls;
-    for (const char *const *p = NO_FLOPS; *p; p++)
-        if (nnav_span_eqs(op, *p))
-            return COST_NONE;
-    return COST_ELEM;
-}
-
-/* The cost class of a TensorFlow op. Ops met in ONNX too (Relu, Add...) by
- * their ONNX class. */
-static uint8_t tf_cost_class(nnav_span op)
-{
-    static const struct { const char *op; uint8_t cls; } K[] = {
-        {"Conv2D", COST_TF_CONV}, {"Conv3D", COST_TF_CONV},
-        {"DepthwiseConv2dNative", COST_TF_DWCONV}, {"MatMul", COST_TF_MATMUL},
-        {"BatchMatMul", COST_TF_BMM}, {"BatchMatMulV2", COST_TF_BMM},
-        {"BatchMatMulV3", COST_TF_BMM}, {"FusedBatchNorm", COST_TF_BN},
-        {"FusedBatchNormV2", COST_TF_BN}, {"FusedBatchNormV3", COST_TF_BN},
-        {"BiasAdd", COST_TF_BIAS}, {"Const", COST_NONE}, {"Placeholder", COST_NONE},
-        {"NoOp", COST_NONE}, {"VarHandleOp", COST_NONE}, {"ReadVariableOp", COST_NONE}};
-    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
-        if (nnav_span_eqs(op, K[i].op))
-            return K[i].cls;
-    return cost_class(op);
-}
-
-/* The rule and cost class of an ONNX-domain node's op, or NULL for another
- * domain. Looked up once per op name, then from a small cache. */
+/* The ONNX rule and the cost class (by the model's format) of a node's op
+ * in the default domain, or NULL for another domain. Looked up once per op
+ * name, then from a small cache. */
 static const struct op_cache *op_info(nnav_shapes *S, uint32_t n)
 {
     const nnav_node *nd = &S->m->nodes.v[n];
@@ -1714,7 +1685,7 @@ static const struct op_cache *op_info(nnav_shapes *S, uint32_t n)
         memcpy(c->op, nd->op.p, (size_t)nd->op.n);
         c->len = (uint8_t)nd->op.n;
         c->rule = rule_find(S, nd->op);
-        c->cls = cost_class(nd->op);
+        c->cls = S->R->cost_class(nd->op);
     }
     return c;
 }
@@ -1729,90 +1700,6 @@ static int fact_complete(const nnav_shapes *S, const nnav_fact *f)
         if (nnav_dim_is_unknown(S->dims.v[f->dims + i]))
             return 0;
     return 1;
-}
-
-/* TensorFlow: ops whose shape rule is an ONNX op's, attribute names aside. */
-static const char *const TF_AS_ONNX[][2] = {
-    {"Identity", "Identity"}, {"StopGradient", "Identity"}, {"Snapshot", "Identity"},
-    {"Relu", "Relu"}, {"Relu6", "Relu"}, {"Elu", "Relu"}, {"Selu", "Relu"}, {"Tanh", "Tanh"},
-    {"Sigmoid", "Sigmoid"}, {"Softplus", "Relu"}, {"Exp", "Exp"}, {"Log", "Log"},
-    {"Sqrt", "Sqrt"}, {"Rsqrt", "Sqrt"}, {"Square", "Sqrt"}, {"Neg", "Neg"}, {"Abs", "Abs"},
-    {"Softmax", "Softmax"}, {"LogSoftmax", "Softmax"}, {"Add", "Add"}, {"AddV2", "Add"},
-    {"BiasAdd", "Add"}, {"Sub", "Sub"}, {"Mul", "Mul"}, {"RealDiv", "Div"},
-    {"Maximum", "Max"}, {"Minimum", "Min"}, {"Pow", "Pow"}, {"SquaredDifference", "Pow"},
-    {"Equal", "Equal"}, {"Greater", "Greater"}, {"Less", "Less"},
-};
-
-/* The tensor a TensorFlow Const holds: its dims, folded when small. */
-static int tf_const(nnav_ictx *ix)
-{
-    uint32_t a = nnav_ix_attr(ix, "value");
-    if (a == NNAV_NONE || ix->m->attrs.v[a].type != NNAV_ATTR_TENSOR || !ix->m->attrs.v[a].tensor_count)
-        return nnav_ix_fail(ix, "no value tensor");
-    const nnav_tensor *t = &ix->m->tensors.v[ix->m->attrs.v[a].tensor_first];
-    if (t->ndims > NNAV_RANK_MAX)
-        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
-    nnav_dim d[NNAV_RANK_MAX];
-    for (uint32_t i = 0; i < t->ndims; i++)
-        d[i] = ix->m->dims.v[t->dims_first + i] >= 0
-                   ? nnav_dim_num(ix->m->dims.v[t->dims_first + i]) : NNAV_DIM_UNKNOWN;
-    nnav_ix_out(ix, 0, t->dtype, (int32_t)t->ndims, d);
-    return 0;
-}
-
-static int tf_matmul(nnav_ictx *ix)
-{
-    const nnav_dim *a = nnav_ix_dims(ix, 0), *b = nnav_ix_dims(ix, 1);
-    if (!a || !b || nnav_ix_rank(ix, 0) != 2 || nnav_ix_rank(ix, 1) != 2)
-        return nnav_ix_fail(ix, "operands are not matrices of known rank");
-    nnav_dim d[2] = {a[nnav_ix_attr_i(ix, "transpose_a", 0) ? 1 : 0],
-                     b[nnav_ix_attr_i(ix, "transpose_b", 0) ? 0 : 1]};
-    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 2, d);
-    return 0;
-}
-
-/* A call through a func attr: the function's body with the caller's facts. */
-static int tf_call(nnav_ictx *ix)
-{
-    const nnav_fact *seed[256];
-    size_t n = nnav_ix_nin(ix);
-    if (n > sizeof seed / sizeof *seed)
-        return nnav_ix_fail(ix, "over 256 inputs");
-    for (size_t i = 0; i < n; i++)
-        seed[i] = nnav_ix_in(ix, (uint32_t)i);
-    uint32_t a = nnav_ix_attr(ix, "f");
-    const nnav_attr *at = a == NNAV_NONE ? NULL : &ix->m->attrs.v[a];
-    if (!at || (at->type != NNAV_ATTR_GRAPH && at->type != NNAV_ATTR_TF_FUNC) || at->graph_count != 1)
-        return nnav_ix_fail(ix, "its function could not be inferred");
-    uint32_t nout = 0;
-    const nnav_fact *out = call_body(ix, at->graph_first, seed, n, ix->caller, &nout);
-    if (!out)
-        return -1;
-    /* nnav_ix_out adds to the dims, never to the memo: out stays valid */
-    for (uint32_t o = 0; o < ix->nd->out_count && o < nout; o++)
-        if (!nnav_ref_control(ix->m, ix->nd->out_first + o))
-            nnav_ix_out(ix, o, out[o].dtype, out[o].rank,
-                        out[o].rank >= 0 ? nnav_shapes_dims(ix->S, out[o].dims) : NULL);
-    return 0;
-}
-
-static int tf_rule(nnav_ictx *ix, const nnav_shapes *S)
-{
-    const nnav_node *nd = ix->nd;
-    if (nnav_span_eqs(nd->op, "Const"))
-        return tf_const(ix);
-    if (nnav_span_eqs(nd->op, "MatMul"))
-        return tf_matmul(ix);
-    if (nnav_span_eqs(nd->op, "PartitionedCall") || nnav_span_eqs(nd->op, "StatefulPartitionedCall"))
-        return tf_call(ix);
-    for (size_t i = 0; i < sizeof TF_AS_ONNX / sizeof *TF_AS_ONNX; i++)
-        if (nnav_span_eqs(nd->op, TF_AS_ONNX[i][0])) {
-            nnav_span on = {(const uint8_t *)TF_AS_ONNX[i][1], strlen(TF_AS_ONNX[i][1])};
-            const nnav_rule *r = rule_find(S, on);
-            if (r)
-                return r->fn(ix);
-        }
-    return nnav_ix_fail(ix, "no rule for this TensorFlow op; the file's _output_shapes are used");
 }
 
 static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
@@ -1844,8 +1731,8 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         rc = -1; /* past the budget: no rule runs */
     } else if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
-    } else if (m->tf) {
-        rc = tf_rule(&ix, S);
+    } else if (S->R->rule) {
+        rc = S->R->rule(&ix);
     } else if (!oc) {
         nnav_span dom = nnav_node_domain(m, n);
         nnav_text_escape(dom.p, (size_t)dom.n, db, sizeof db);
@@ -1911,7 +1798,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         if (f->why != NNAV_NONE && fact_complete(S, f))
             f->why = NNAV_NONE; /* the file filled in what the rule could not */
     }
-    cost_node(S, n, m->tf ? tf_cost_class(nd->op) : oc ? oc->cls : COST_ELEM);
+    cost_node(S, n, oc ? oc->cls : COST_ELEM);
 }
 
 static void seed_value(nnav_shapes *S, uint32_t v, const nnav_fact *seed)
@@ -2370,6 +2257,7 @@ nnav_shapes *nnav_shapes_infer(const nnav_model *m, const nnav_shapes_opts *o)
     if (!S)
         return NULL;
     S->m = m;
+    S->R = nnav_opset_rules_of(m);
     size_t nv = m->values.n ? m->values.n : 1, nn = m->nodes.n ? m->nodes.n : 1;
     S->facts = malloc(nv * sizeof *S->facts);
     S->costs = calloc(nn, sizeof *S->costs);

@@ -1,4 +1,4 @@
-/* shape_int.h - what the operator rules (shape_ops.c) see of the inference
+/* shape_int.h - what the operator rules (shape_ops*.c, rules_tf.c) see of the inference
  * engine (shape.c): one node at a time, its inputs' facts, its attributes,
  * and setters for its outputs. Dims are built with the nnav_sd_* arithmetic
  * so that symbolic sizes stay symbolic ("seq*4", "(h-3)/2+1"). */
@@ -27,8 +27,11 @@ typedef struct nnav_rule {
     const char *op;
     nnav_rule_fn fn;
 } nnav_rule;
-/* The ONNX-domain rules (shape_ops.c), terminated by {NULL, NULL}. */
+/* The ONNX-domain rules (shape_ops*.c), terminated by {NULL, NULL}. */
 extern const nnav_rule nnav_shape_rules[];
+/* The ONNX-domain rule of op, or NULL (another format's op that is an ONNX
+ * op under another name runs it). */
+const nnav_rule *nnav_ix_onnx_rule(const nnav_ictx *ix, const char *op);
 
 /* ---- dims ---- */
 nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b);
@@ -94,6 +97,12 @@ int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...) __attribute__((format(prin
 uint32_t nnav_ix_body(nnav_ictx *ix, const char *name, const nnav_fact *const *in, size_t n);
 const nnav_fact *nnav_ix_body_out(const nnav_ictx *ix, uint32_t graph, uint32_t k,
                                   uint32_t *count);
+/* Infer graph (a function body) with its inputs seeded from seed (n
+ * facts, NULL entries unknown), memoised per distinct seeds: its outputs'
+ * facts (count in *nout; valid until the next call), or NULL with the
+ * reason set as by nnav_ix_fail. */
+const nnav_fact *nnav_ix_call(nnav_ictx *ix, uint32_t graph, const nnav_fact *const *seed,
+                              size_t n, uint32_t *nout);
 /* A fact built by a rule (for seeding bodies). */
 nnav_fact nnav_ix_make(nnav_ictx *ix, int32_t dtype, int32_t rank, const nnav_dim *dims);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "opset_rules.h"
 #include "sbuf.h"
 #include "scope.h"
 
@@ -33,12 +34,14 @@ void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
     };
     /* Held by a Constant node: an attribute's tensor (TensorFlow's Const
      * value is owned as an initializer, named by its attribute). */
-    if ((ts->owner == NNAV_TOWN_ATTRIBUTE || (m->tf && ts->owner == NNAV_TOWN_INITIALIZER)) &&
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    if ((ts->owner == NNAV_TOWN_ATTRIBUTE ||
+         (R->const_as_initializer && ts->owner == NNAV_TOWN_INITIALIZER)) &&
         ts->owner_id < nnav_attr_count(m)) {
         uint32_t node = nnav_attr_get(m, ts->owner_id)->node;
         if (node < nnav_node_count(m)) {
             nnav_span op = nnav_node_get(m, node)->op;
-            if (nnav_span_eqs(op, m->tf ? "Const" : "Constant"))
+            if (nnav_span_eqs(op, R->constant_op))
                 f->holder = node;
         }
     }
@@ -76,9 +79,13 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
 void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n)
 {
     if (f->sparse == NNAV_NONE) {
-        const char *tag = f->holder == NNAV_NONE ? "" : m->tf ? "Const, " : "Constant, ";
-        size_t k = strlen(tag) < n ? strlen(tag) : 0;
-        memcpy(buf, tag, k);
+        /* "Constant, " (or the format's constant op) when a node holds it */
+        const char *op = f->holder == NNAV_NONE ? "" : nnav_opset_rules_of(m)->constant_op;
+        size_t k = *op && strlen(op) + 2 < n ? strlen(op) + 2 : 0;
+        if (k) {
+            memcpy(buf, op, k - 2);
+            memcpy(buf + k - 2, ", ", 2);
+        }
         nnav_tensor_storage_format(m, f->tensor, buf + k, n - k);
         return;
     }

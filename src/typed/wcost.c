@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "opset_rules.h"
 #include "sbuf.h"
 #include "scope.h"
 #include "shape.h"
@@ -172,11 +173,9 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
         has_body |= m->attrs.v[nd->attr_first + k].graph_count > 0;
     if (!has_body)
         return any;
-    int onnx = !m->tf;
-    nnav_span op = nd->op;
-    if ((onnx && nnav_span_eqs(op, "If")) ||
-        (m->tf && (nnav_span_eqs(op, "If") || nnav_span_eqs(op, "StatelessIf")))) {
-        uint32_t tg = body_of(m, nd, onnx ? "then_branch" : "then_branch");
+    nnav_body_kind kind = nnav_opset_rules_of(m)->body_kind(nd->op);
+    if (kind == NNAV_BODY_IF) {
+        uint32_t tg = body_of(m, nd, "then_branch");
         uint32_t eg = body_of(m, nd, "else_branch");
         nnav_whole t = {0}, e = {0};
         t.known = e.known = 1;
@@ -194,7 +193,7 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
         }
         return 1;
     }
-    if (onnx && nnav_span_eqs(op, "Loop")) {
+    if (kind == NNAV_BODY_LOOP) {
         uint32_t bg = body_of(m, nd, "body");
         if (bg == NNAV_NONE)
             return any;
@@ -216,7 +215,7 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
         add(out, &b);
         return 1;
     }
-    if (onnx && nnav_span_eqs(op, "Scan")) {
+    if (kind == NNAV_BODY_SCAN) {
         uint32_t bg = body_of(m, nd, "body");
         if (bg == NNAV_NONE)
             return any;
@@ -264,8 +263,7 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
     }
     /* Anything else with bodies (a TensorFlow call or While, SequenceMap,
      * an op of another domain): each body once; a loop's per iteration. */
-    int loop = (m->tf && (nnav_span_eqs(op, "While") || nnav_span_eqs(op, "StatelessWhile"))) ||
-               (onnx && nnav_span_eqs(op, "SequenceMap"));
+    int loop = kind == NNAV_BODY_EACH;
     nnav_whole sum = {0};
     sum.known = 1;
     for (uint32_t k = 0; k < nd->attr_count; k++) {

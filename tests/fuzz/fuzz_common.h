@@ -50,8 +50,6 @@ static inline void fuzz_touch(const nnav_model *m)
         uint32_t nc;
         nnav_value_consumers(m, v, &nc);
         nnav_value_type_format(m, v, buf, sizeof buf);
-        if (v < 256)
-            nnav_value_elem_type(m, v);
     }
     for (uint32_t t = 0; t < nnav_tensor_count(m); t++) {
         double vals[8];

@@ -1,0 +1,58 @@
+/* opset_rules.h - what the typed view knows of one format's operators, in
+ * one table per format (rules_onnx.c, rules_tf.c), chosen once from the
+ * model's public format (nnav_model_facts_get). The typed view and export
+ * ask this table, never the reader that indexed the model: a format's op
+ * names, how its ops with bodies run, its shape rules and cost classes
+ * live in its rules file and nowhere else. */
+#ifndef NNAV_OPSET_RULES_H
+#define NNAV_OPSET_RULES_H
+
+#include <stdint.h>
+
+#include "nnav.h"
+
+struct nnav_ictx; /* shape_int.h */
+
+/* How an op with bodies runs them (whole-model cost, wcost.c). */
+typedef enum nnav_body_kind {
+    NNAV_BODY_OTHER = 0, /* each body once: a call, an op of another domain */
+    NNAV_BODY_IF,        /* then_branch or else_branch: the dearer counts */
+    NNAV_BODY_LOOP,      /* body x trip count (input 0), ONNX Loop */
+    NNAV_BODY_SCAN,      /* body x scanned length, ONNX Scan */
+    NNAV_BODY_EACH,      /* body per iteration, the count not known */
+} nnav_body_kind;
+
+/* Classes of the per-node cost (shape.c, cost_node): how a node's MACs and
+ * FLOPs follow from its facts. */
+enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM,
+       COST_RNN, COST_GRU, COST_LSTM, /* ONNX recurrent ops: 1, 3, 4 gates */
+       COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS };
+
+typedef struct nnav_opset_rules {
+    const char *constant_op; /* holds its tensor in attribute "value" */
+    const char *identity_op; /* forwards its one input under a new name */
+    const char *noop_op;     /* orders, computes nothing; NULL: the format has none */
+    /* A constant's tensor is indexed as an initializer too (named by its
+     * attribute): its node's output counts, the tensor once. */
+    int const_as_initializer;
+    char control_mark;   /* first byte of a control output's name; 0: none */
+    int node_scope_meta; /* nodes may carry scope metadata (name_scopes) */
+    /* Node n is the format's op `op` (in the default domain, where the
+     * format has domains). */
+    int (*is_op)(const nnav_model *m, uint32_t n, const char *op);
+    nnav_body_kind (*body_kind)(nnav_span op);
+    /* A node's shape rule; NULL: the ONNX-domain rules by op type
+     * (shape_ops*.c), looked up by the engine. */
+    int (*rule)(struct nnav_ictx *ix);
+    uint8_t (*cost_class)(nnav_span op); /* a COST_* */
+} nnav_opset_rules;
+
+extern const nnav_opset_rules nnav_rules_onnx, nnav_rules_tf;
+
+/* The table of m's format. */
+const nnav_opset_rules *nnav_opset_rules_of(const nnav_model *m);
+
+/* The cost class of an ONNX op (also that of ops other formats share). */
+uint8_t nnav_onnx_cost_class(nnav_span op);
+
+#endif
