@@ -25,7 +25,7 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
                  esc(at->name, c, sizeof c));
     } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
         const nnav_function *f = nnav_function_get(m, gr->function);
-        snprintf(buf, n, "function %s:%s", domain_name(f->domain, a, sizeof a),
+        snprintf(buf, n, "function %s:%s", nnav_report_domain(f->domain, a, sizeof a),
                  esc(f->name, b, sizeof b));
     } else {
         snprintf(buf, n, "%s", graph_kind_name(gr->kind));
@@ -539,7 +539,7 @@ int cmd_node(const nnav_model *m, const opts *o)
         if (cost) {
             nnav_yw_key(&w, "cost");
             nnav_yw_map_flow(&w);
-            yaml_cost_keys(&w, cost);
+            nnav_report_cost_keys(&w, cost);
             nnav_yw_key(&w, "known"), nnav_yw_bool(&w, cost->known);
             nnav_yw_map_end(&w);
         }
@@ -551,7 +551,7 @@ int cmd_node(const nnav_model *m, const opts *o)
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
     printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
     if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
-        printf("%-10s %s\n", "domain", domain_name(nnav_node_domain(m, id), a, sizeof a));
+        printf("%-10s %s\n", "domain", nnav_report_domain(nnav_node_domain(m, id), a, sizeof a));
     else if (nnav_node_device(m, id).n)
         printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
     else

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nnav.h"
+#include "report.h"
 #include "shape.h"
 #include "yamlout.h"
 
@@ -62,9 +63,6 @@ int text_cols(const char *s);
 void put_padded(const char *s, int w);
 const char *pl(uint64_t n);
 void print_bytes(uint64_t b, char *buf, size_t n);
-void human(uint64_t b, char *buf, size_t n);
-const char *domain_name(nnav_span d, char *buf, size_t n);
-const char *op_text(nnav_span op_type, nnav_span domain, char *buf, size_t n);
 const char *op_name(const nnav_model *m, uint32_t id, char *buf, size_t n);
 const char *node_label(const nnav_model *m, uint32_t id, char *buf, size_t n);
 const char *graph_kind_name(uint8_t k);
@@ -75,22 +73,7 @@ void source_text(const nnav_model *m, uint32_t v, uint32_t from_graph, char *buf
 nnav_shapes *shapes_of(const nnav_model *m, const opts *o);
 const char *src_word(uint8_t src);
 void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n);
-void yaml_count(nnav_yw *w, double v);
-void yaml_cost_keys(nnav_yw *w, const nnav_cost *c);
-uint64_t partial_nodes(const nnav_shapes *s, const nnav_graph *gr);
 const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_t n);
-
-/* ---- cli_common.c: model-wide facts ---- */
-typedef struct op_count {
-    nnav_span op, domain; /* of the first node of this op */
-    uint64_t count;
-    double macs, flops;    /* with costs: sums over the op's nodes */
-    uint64_t params;
-} op_count;
-op_count *op_histogram(const nnav_model *m, uint32_t first, uint32_t nn, const nnav_shapes *sh,
-                       size_t *count);
-uint32_t sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
-                         int check, FILE *out);
 
 /* ---- cli_common.c: picking a graph or a node ---- */
 int pick_graph(const nnav_model *m, const opts *o, const char *cmd, uint32_t *g);

@@ -292,7 +292,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : vrc;
     }
     print_bytes(total, by, sizeof by);
-    human(total, sh, sizeof sh);
+    nnav_report_bytes(total, sh, sizeof sh);
     print_bytes(params, st, sizeof st);
     printf("%zu tensor%s, %s byte%s (%s), %s parameter%s\n", nr, pl(nr), by, pl(total), sh, st,
            pl(params));

@@ -306,21 +306,21 @@ int cmd_cost(const nnav_model *m, const opts *o)
         tot.params = own.params;
         if (g == 0)
             nnav_model_params(m, &tot.params, NULL);
-        op_count *ops = op_histogram(m, gr->node_first, gr->node_count, s, &nops);
+        nnav_op_count *ops = nnav_op_histogram(m, gr->node_first, gr->node_count, s, &nops);
         if (!ops) {
             fprintf(stderr, "nnav cost: out of memory\n");
             rc = EXIT_BADINPUT;
             break;
         }
-        uint64_t partial = partial_nodes(s, gr);
+        uint64_t partial = nnav_report_partial_nodes(s, gr);
         nnav_graph_path(m, g, path, sizeof path);
         if (o->yaml) {
             nnav_yw_map(&w);
             nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
             nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, gr->node_count);
-            yaml_cost_keys(&w, &tot);
-            nnav_yw_key(&w, "own_macs"), yaml_count(&w, own.macs);
-            nnav_yw_key(&w, "own_flops"), yaml_count(&w, own.flops);
+            nnav_report_cost_keys(&w, &tot);
+            nnav_yw_key(&w, "own_macs"), nnav_report_yaml_count(&w, own.macs);
+            nnav_yw_key(&w, "own_flops"), nnav_report_yaml_count(&w, own.flops);
             nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, wh->per_iter);
             nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, wh->overflow);
             nnav_yw_key(&w, "bodies");
@@ -333,8 +333,8 @@ int cmd_cost(const nnav_model *m, const opts *o)
                 nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
                 nnav_yw_key(&w, "name"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->name);
                 nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->op);
-                nnav_yw_key(&w, "macs"), bw.overflow ? nnav_yw_null(&w) : yaml_count(&w, bw.macs);
-                nnav_yw_key(&w, "flops"), bw.overflow ? nnav_yw_null(&w) : yaml_count(&w, bw.flops);
+                nnav_yw_key(&w, "macs"), bw.overflow ? nnav_yw_null(&w) : nnav_report_yaml_count(&w, bw.macs);
+                nnav_yw_key(&w, "flops"), bw.overflow ? nnav_yw_null(&w) : nnav_report_yaml_count(&w, bw.flops);
                 nnav_yw_key(&w, "how"), nnav_yw_cstr(&w, how);
                 nnav_yw_map_end(&w);
             }
@@ -347,8 +347,8 @@ int cmd_cost(const nnav_model *m, const opts *o)
                 nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
                 nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
                 nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
-                nnav_yw_key(&w, "macs"), yaml_count(&w, ops[i].macs);
-                nnav_yw_key(&w, "flops"), yaml_count(&w, ops[i].flops);
+                nnav_yw_key(&w, "macs"), nnav_report_yaml_count(&w, ops[i].macs);
+                nnav_yw_key(&w, "flops"), nnav_report_yaml_count(&w, ops[i].flops);
                 nnav_yw_key(&w, "params"), nnav_yw_uint(&w, ops[i].params);
                 nnav_yw_map_end(&w);
             }
@@ -363,7 +363,7 @@ int cmd_cost(const nnav_model *m, const opts *o)
                     nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
                     nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
                     nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-                    yaml_cost_keys(&w, nc);
+                    nnav_report_cost_keys(&w, nc);
                     nnav_yw_key(&w, "known"), nnav_yw_bool(&w, nc->known);
                     nnav_yw_map_end(&w);
                 }
@@ -402,7 +402,7 @@ int cmd_cost(const nnav_model *m, const opts *o)
             nnav_text_si(ops[i].macs, a, sizeof a);
             nnav_text_si(ops[i].flops, b, sizeof b);
             nnav_text_si((double)ops[i].params, c, sizeof c);
-            printf("  %-28s %7llu %11s %11s %11s\n", op_text(ops[i].op, ops[i].domain, opb, sizeof opb),
+            printf("  %-28s %7llu %11s %11s %11s\n", nnav_report_op(ops[i].op, ops[i].domain, opb, sizeof opb),
                    (unsigned long long)ops[i].count, a, b, c);
         }
         if (o->list_nodes && gr->node_count) {
@@ -425,7 +425,7 @@ int cmd_cost(const nnav_model *m, const opts *o)
                 nnav_text_si(nc->macs, a, sizeof a);
                 nnav_text_si(nc->flops, b, sizeof b);
                 nnav_text_si((double)nc->params, c, sizeof c);
-                human(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
+                nnav_report_bytes(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
                 printf("  %6u  ", i);
                 put_padded(op_name(m, gr->node_first + i, opb, sizeof opb), wop + 1);
                 put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wnm + 1);
@@ -648,7 +648,7 @@ int cmd_check(const nnav_model *m, const opts *o)
         nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
         nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
     }
-    uint32_t sparse_bad = rc == 0 ? sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
+    uint32_t sparse_bad = rc == 0 ? nnav_sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
     uint64_t sig_checked = 0, sig_bad = 0;
     if (rc == 0 && nnav_signature_count(m)) {
         sig_bad = signature_findings(m, s, o, first, end, o->yaml ? &w : NULL, &sig_checked);
