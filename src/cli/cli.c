@@ -15,97 +15,172 @@
 #include "cli_int.h"
 #include "nnav.h"
 
-/* ---- dispatch ---- */
+/* ---- commands and their options ---- */
+
+/* The commands, in the order help lists them; a bit each in an option's cmds. */
+enum { K_INFO, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY, K_CHECK,
+       K_EXPORT, K_FIND, K_COUNT };
+#define C(k) (1u << K_##k)
+#define C_ALL ((1u << K_COUNT) - 1)
 
 typedef struct command {
     const char *name;
     int (*run)(const nnav_model *, const opts *);
     const char *args;   /* after MODEL */
     const char *help;
-    const char *options;
+    int col;            /* where its options' help starts, after two spaces */
 } command;
 
-static const command commands[] = {
-    {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, metadata, "
-     "TensorFlow signatures, counts, weight "
-     "bytes, MACs and params of the whole model, op-type histogram.", "  --yaml           the same facts as YAML\n"},
-    {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with its path, "
-     "owner and node count.", "  --yaml           the same facts as YAML\n"},
-    {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> outputs.",
-     "  --graph PATH     the graph to list (default /; see 'nnav tree')\n"
-     "  --op TYPE        only nodes of this op type (Conv, or DOMAIN:TYPE)\n"
-     "  --shapes         also each output's type, inferred (see 'nnav shapes')\n"
-     "  --declutter      leave out Constant and Identity nodes and shape arithmetic that\n"
-     "                   folds to a constant; its value shows on the input it feeds\n"
-     "  --yaml           the same facts as YAML\n"},
-    {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's source "
-     "and type, each output's consumers, its cost. NAME may be #INDEX.",
-     "  --graph PATH     look in this graph only\n"
-     "  --dim NAME=N     take the named dimension NAME as N in the cost (repeatable)\n"
-     "  --yaml           the same facts as YAML\n"},
-    {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; totals.",
-     "  --graph PATH     the graph whose initializers to list (default /)\n"
-     "  --all            initializers of every graph\n"
-     "  --constants      also tensors held in attributes (Constant nodes)\n"
-     "  --sort size|name order by size (largest first) or name; default file order\n"
-     "  --name NAME      only the tensor of this name\n"
-     "  --values N       also the first N values and min/max/mean (reads the data)\n"
-     "  --yaml           the same facts as YAML\n"},
-    {"shapes", cmd_shapes, "", "Every value of a graph with its element type and shape, "
-     "inferred through the operators and checked against the file: inputs, initializers, then "
-     "node outputs; where each type comes from, and why one is unknown.",
-     "  --graph PATH     the graph to list (default /)\n"
-     "  --all            every graph: bodies and functions too\n"
-     "  --dim NAME=N     take the named dimension NAME as N (repeatable)\n"
-     "  --yaml           the same facts as YAML\n"},
-    {"cost", cmd_cost, "", "MACs, FLOPs, parameters and output bytes of a graph, in all and by op "
-     "type (heaviest first), from the inferred shapes.",
-     "  --graph PATH     the graph to cost (default /)\n"
-     "  --all            every graph, each on its own (bodies are not multiplied by trip counts)\n"
-     "  --nodes          also one line per node\n"
-     "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
-     "  --yaml           the same facts as YAML, with exact numbers\n"},
-    {"summary", cmd_summary, "", "The module hierarchy of a graph, from node names (PyTorch, "
-     "TensorFlow) or the exporter's node metadata: each scope's class or ops, output type, "
-     "parameters (as the framework counts them) and MACs; identical sibling layers folded.",
-     "  --graph PATH     the graph to summarise (default /)\n"
-     "  --depth N        scopes down to N levels below the graph (default all)\n"
-     "  --declutter      ops of the decluttered view (see nodes --declutter); counts\n"
-     "                   say how many nodes it hides; params and MACs stay exact\n"
-     "  --dim NAME=N     take the named dimension NAME as N in costs (default 1; repeatable)\n"
-     "  --yaml           every scope as YAML, each repeat naming the scope it is identical to\n"},
-    {"check", cmd_check, "", "Values whose type in the file contradicts what their producer gives, "
-     "and TensorFlow signature tensors whose type contradicts the graph's; exit status 2 when "
-     "there is any.",
-     "  --graph PATH     the graph to check (default /)\n"
-     "  --all            every graph\n"
-     "  --yaml           the same facts as YAML\n"},
-    {"export", cmd_export, "", "Write a graph, the region between value names, or a node's "
-     "neighbourhood as YAML (to stdout) or as a new ONNX model.",
-     "  --graph PATH       the graph to export (default /), or to take a region from\n"
-     "  --inputs A,B       region: start from these values...\n"
-     "  --outputs C,D      ...and compute these (every node needed is taken)\n"
-     "  --node NAME        a node and its neighbours...\n"
-     "  --depth N          ...N steps up and down (default 1)\n"
-     "  --format yaml|onnx output format; by default the one -o FILE's extension names\n"
-     "                     (.onnx, .yaml or .yml), else yaml; a contradiction is an error\n"
-     "  -o, --output FILE  write FILE (safely: temporary file, then rename)\n"
-     "  --max-values N     YAML: write values of tensors of at most N elements (default 16)\n"
-     "  --binary           YAML: also raw bytes as !!binary base64\n"
-     "  --declutter        YAML: leave out the nodes nodes --declutter hides; a node's\n"
-     "                     folded inputs' values in its 'folded' list\n"
-     "  --external inline|keep  ONNX: external data inline (default) or in FILE.data\n"},
-    {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, op types, "
-     "value and initializer names in all graphs; 'op:Conv' matches an op type exactly.",
-     "  --yaml           the same facts as YAML\n"},
+static const command commands[K_COUNT] = {
+    [K_INFO] = {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, "
+     "metadata, TensorFlow signatures, counts, weight "
+     "bytes, MACs and params of the whole model, op-type histogram.", 17},
+    [K_TREE] = {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with "
+     "its path, owner and node count.", 17},
+    [K_NODES] = {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> "
+     "outputs.", 17},
+    [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's "
+     "source and type, each output's consumers, its cost. NAME may be #INDEX.", 17},
+    [K_TENSORS] = {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; "
+     "totals.", 17},
+    [K_SHAPES] = {"shapes", cmd_shapes, "", "Every value of a graph with its element type and "
+     "shape, inferred through the operators and checked against the file: inputs, initializers, "
+     "then node outputs; where each type comes from, and why one is unknown.", 17},
+    [K_COST] = {"cost", cmd_cost, "", "MACs, FLOPs, parameters and output bytes of a graph, in all "
+     "and by op type (heaviest first), from the inferred shapes.", 17},
+    [K_SUMMARY] = {"summary", cmd_summary, "", "The module hierarchy of a graph, from node names "
+     "(PyTorch, TensorFlow) or the exporter's node metadata: each scope's class or ops, output "
+     "type, parameters (as the framework counts them) and MACs; identical sibling layers folded.",
+     17},
+    [K_CHECK] = {"check", cmd_check, "", "Values whose type in the file contradicts what their "
+     "producer gives, and TensorFlow signature tensors whose type contradicts the graph's; exit "
+     "status 2 when there is any.", 17},
+    [K_EXPORT] = {"export", cmd_export, "", "Write a graph, the region between value names, or a "
+     "node's neighbourhood as YAML (to stdout) or as a new ONNX model.", 19},
+    [K_FIND] = {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, "
+     "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
+     "exactly.", 17},
 };
+
+/* Every option, once per wording of its help: the commands in cmds take it
+ * and list it with that help, in this order ("\n" continues the help on a
+ * line of its own). A command not in any row of an option does not take it:
+ * giving it is a usage error. Rows for C_ALL are the common options, listed
+ * last at the common column. `key` is getopt's value; a short option is
+ * `key` itself when `short_opt` is set. */
+typedef struct option_row {
+    const char *name;
+    int key, short_opt;
+    const char *arg;    /* its value's name; NULL when it takes none */
+    unsigned cmds;
+    const char *help;   /* NULL: taken but not listed */
+} option_row;
+
+static const option_row options[] = {
+    {"graph", 'g', 0, "PATH", C(NODES), "the graph to list (default /; see 'nnav tree')"},
+    {"graph", 'g', 0, "PATH", C(NODE), "look in this graph only"},
+    {"graph", 'g', 0, "PATH", C(TENSORS), "the graph whose initializers to list (default /)"},
+    {"graph", 'g', 0, "PATH", C(SHAPES), "the graph to list (default /)"},
+    {"graph", 'g', 0, "PATH", C(COST), "the graph to cost (default /)"},
+    {"graph", 'g', 0, "PATH", C(SUMMARY), "the graph to summarise (default /)"},
+    {"graph", 'g', 0, "PATH", C(CHECK), "the graph to check (default /)"},
+    {"graph", 'g', 0, "PATH", C(EXPORT), "the graph to export (default /), or to take a region "
+     "from"},
+    {"inputs", 'I', 0, "A,B", C(EXPORT), "region: start from these values..."},
+    {"outputs", 'O', 0, "C,D", C(EXPORT), "...and compute these (every node needed is taken)"},
+    {"node", 'N', 0, "NAME", C(EXPORT), "a node and its neighbours..."},
+    {"op", 'P', 0, "TYPE", C(NODES), "only nodes of this op type (Conv, or DOMAIN:TYPE)"},
+    {"depth", 'd', 0, "N", C(EXPORT), "...N steps up and down (default 1)"},
+    {"format", 'f', 0, "yaml|onnx", C(EXPORT), "output format; by default the one -o FILE's "
+     "extension names\n(.onnx, .yaml or .yml), else yaml; a contradiction is an error"},
+    {"output", 'o', 1, "FILE", C(EXPORT), "write FILE (safely: temporary file, then rename)"},
+    {"max-values", 'M', 0, "N", C(EXPORT), "YAML: write values of tensors of at most N elements "
+     "(default 16)"},
+    {"binary", 'b', 0, NULL, C(EXPORT), "YAML: also raw bytes as !!binary base64"},
+    {"all", 'a', 0, NULL, C(TENSORS), "initializers of every graph"},
+    {"all", 'a', 0, NULL, C(SHAPES), "every graph: bodies and functions too"},
+    {"all", 'a', 0, NULL, C(COST), "every graph, each on its own (bodies are not multiplied by "
+     "trip counts)"},
+    {"all", 'a', 0, NULL, C(CHECK), "every graph"},
+    {"constants", 'c', 0, NULL, C(TENSORS), "also tensors held in attributes (Constant nodes)"},
+    {"sort", 's', 0, "size|name", C(TENSORS), "order by size (largest first) or name; default "
+     "file order"},
+    {"name", 'n', 0, "NAME", C(TENSORS), "only the tensor of this name"},
+    {"values", 'v', 0, "N", C(TENSORS), "also the first N values and min/max/mean (reads the "
+     "data)"},
+    {"nodes", 'L', 0, NULL, C(COST), "also one line per node"},
+    {"shapes", 'S', 0, NULL, C(NODES), "also each output's type, inferred (see 'nnav shapes')"},
+    {"depth", 'd', 0, "N", C(SUMMARY), "scopes down to N levels below the graph (default all)"},
+    {"declutter", 'K', 0, NULL, C(NODES), "leave out Constant and Identity nodes and shape "
+     "arithmetic that\nfolds to a constant; its value shows on the input it feeds"},
+    {"declutter", 'K', 0, NULL, C(SUMMARY), "ops of the decluttered view (see nodes --declutter); "
+     "counts\nsay how many nodes it hides; params and MACs stay exact"},
+    {"declutter", 'K', 0, NULL, C(EXPORT), "YAML: leave out the nodes nodes --declutter hides; "
+     "a node's\nfolded inputs' values in its 'folded' list"},
+    {"external", 'E', 0, "inline|keep", C(EXPORT), "ONNX: external data inline (default) or in "
+     "FILE.data"},
+    {"dim", 'D', 0, "NAME=N", C(NODE), "take the named dimension NAME as N in the cost "
+     "(repeatable)"},
+    {"dim", 'D', 0, "NAME=N", C(SHAPES), "take the named dimension NAME as N (repeatable)"},
+    {"dim", 'D', 0, "NAME=N", C(COST) | C(SUMMARY), "take the named dimension NAME as N in costs "
+     "(default 1; repeatable)"},
+    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT)), "the same facts as YAML"},
+    {"yaml", 'y', 0, NULL, C(COST), "the same facts as YAML, with exact numbers"},
+    {"yaml", 'y', 0, NULL, C(SUMMARY), "every scope as YAML, each repeat naming the scope it is "
+     "identical to"},
+    {"yaml", 'y', 0, NULL, C(EXPORT), NULL}, /* taken, and without effect: export writes YAML */
+    {"follow-links", 'F', 0, NULL, C_ALL, "follow any symbolic link to external data (default: "
+     "only\na Hugging Face cache snapshot's link to its own blobs/)"},
+    {"help", 'h', 1, NULL, C_ALL, NULL},
+};
+#define N_OPTIONS (sizeof options / sizeof *options)
+
+/* Whether command k takes the option whose getopt value is key. */
+static int takes(int k, int key)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].key == key && (options[i].cmds & (1u << k)))
+            return 1;
+    return 0;
+}
+
+/* One row of a command's --help: "  --graph PATH", padded to col (two
+ * spaces when longer), then the help, its further lines under the first. */
+static void print_option(FILE *f, const option_row *r, int col)
+{
+    char head[64];
+    int len = r->short_opt ? snprintf(head, sizeof head, "-%c, ", r->key) : 0;
+    len += snprintf(head + len, sizeof head - (size_t)len, "--%s%s%s", r->name,
+                    r->arg ? " " : "", r->arg ? r->arg : "");
+    fprintf(f, "  %s%*s", head, len < col ? col - len : 2, "");
+    for (const char *p = r->help; *p; p++) {
+        fputc(*p, f);
+        if (*p == '\n')
+            fprintf(f, "%*s", col + 2, "");
+    }
+    fputc('\n', f);
+}
+
+/* nnav COMMAND --help (and nnav help COMMAND). */
+static void command_help(FILE *f, int k)
+{
+    const command *cmd = &commands[k];
+    fprintf(f, "Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n", cmd->name, cmd->args,
+            cmd->help);
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].help && options[i].cmds != C_ALL && (options[i].cmds & (1u << k)))
+            print_option(f, &options[i], cmd->col);
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].help && options[i].cmds == C_ALL)
+            print_option(f, &options[i], 17);
+}
 
 void nnav_cli_usage(FILE *f)
 {
     fprintf(f, "Usage: nnav MODEL                 open the interactive explorer\n"
                "       nnav COMMAND MODEL [ARGS]  print facts about a model\n\n"
                "Commands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    for (size_t i = 0; i < K_COUNT; i++) {
         char head[64];
         snprintf(head, sizeof head, "%s MODEL%s", commands[i].name, commands[i].args);
         fprintf(f, "  %-22s %s\n", head, commands[i].help);
@@ -133,10 +208,10 @@ static int help_command(int argc, char **argv)
     }
     if (argc > 3)
         return usage_error(NULL, "help takes at most one command name%s", NULL);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(argv[2], commands[i].name)) {
-            char *args[] = {argv[0], argv[2], "--help", NULL};
-            return nnav_cli_run(3, args);
+    for (int k = 0; k < K_COUNT; k++)
+        if (!strcmp(argv[2], commands[k].name)) {
+            command_help(stdout, k);
+            return 0;
         }
     return usage_error(NULL, "help: no command named '%s'", argv[2]);
 }
@@ -145,7 +220,7 @@ int nnav_cli_is_command(const char *s)
 {
     if (!strcmp(s, "help"))
         return 1;
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    for (size_t i = 0; i < K_COUNT; i++)
         if (!strcmp(s, commands[i].name))
             return 1;
     return 0;
@@ -153,28 +228,35 @@ int nnav_cli_is_command(const char *s)
 
 int nnav_cli_run(int argc, char **argv)
 {
-    const command *cmd = NULL;
+    int k = 0;
     if (!strcmp(argv[1], "help"))
         return help_command(argc, argv);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            cmd = &commands[i];
-    if (!cmd)
+    while (k < K_COUNT && strcmp(argv[1], commands[k].name))
+        k++;
+    if (k == K_COUNT)
         return usage_error(NULL, "unknown command '%s'", argv[1]);
-    static const struct option lo[] = {
-        {"yaml", no_argument, 0, 'y'},       {"graph", required_argument, 0, 'g'},
-        {"op", required_argument, 0, 'P'},   {"sort", required_argument, 0, 's'},
-        {"all", no_argument, 0, 'a'},        {"constants", no_argument, 0, 'c'},
-        {"values", required_argument, 0, 'v'}, {"name", required_argument, 0, 'n'},
-        {"inputs", required_argument, 0, 'I'}, {"outputs", required_argument, 0, 'O'},
-        {"node", required_argument, 0, 'N'},   {"depth", required_argument, 0, 'd'},
-        {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'w'},
-        {"max-values", required_argument, 0, 'M'}, {"binary", no_argument, 0, 'b'},
-        {"external", required_argument, 0, 'E'},
-        {"nodes", no_argument, 0, 'L'},      {"shapes", no_argument, 0, 'S'},
-        {"dim", required_argument, 0, 'D'},  {"follow-links", no_argument, 0, 'F'},
-        {"declutter", no_argument, 0, 'K'},
-        {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
+    const command *cmd = &commands[k];
+    /* getopt's tables from the options table: each name once. */
+    struct option lo[N_OPTIONS + 1];
+    char shorts[2 * N_OPTIONS + 2] = ":";
+    size_t nlo = 0, ns = 1;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const option_row *r = &options[i];
+        size_t j = 0;
+        while (j < nlo && strcmp(lo[j].name, r->name))
+            j++;
+        if (j < nlo)
+            continue;
+        lo[nlo++] = (struct option){r->name, r->arg ? required_argument : no_argument, 0, r->key};
+        if (r->short_opt) {
+            shorts[ns++] = (char)r->key;
+            if (r->arg)
+                shorts[ns++] = ':';
+        }
+    }
+    lo[nlo] = (struct option){0, 0, 0, 0};
+    shorts[ns] = 0;
+    unsigned char given[128] = {0}; /* by getopt value: the options on the command line */
     opts o = {0};
     int follow_links = 0; /* --follow-links: external data through any symbolic link */
     o.values = -1;
@@ -184,7 +266,9 @@ int nnav_cli_run(int argc, char **argv)
     char *end;
     optind = 2;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (c > 0 && c < 128)
+            given[c] = 1;
         switch (c) {
         case 'y': o.yaml = 1; break;
         case 'g': o.graph = optarg; break;
@@ -197,7 +281,7 @@ int nnav_cli_run(int argc, char **argv)
         case 'O': o.outputs = optarg; break;
         case 'N': o.node = optarg; break;
         case 'f': o.format = optarg; break;
-        case 'w': case 'o': o.out = optarg; break;
+        case 'o': o.out = optarg; break;
         case 'E': o.external = optarg; break;
         case 'b': o.binary = 1; break;
         case 'L': o.list_nodes = 1; break;
@@ -236,31 +320,16 @@ int nnav_cli_run(int argc, char **argv)
                                    optarg);
             break;
         case 'h':
-            printf("Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n%s"
-                   "  --follow-links   follow any symbolic link to external data (default: only\n"
-                   "                   a Hugging Face cache snapshot's link to its own blobs/)\n",
-                   cmd->name, cmd->args, cmd->help, cmd->options);
+            command_help(stdout, k);
             return 0;
         case ':': return usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
         default: return usage_error(cmd->name, "unknown option '%s'", argv[optind - 1]);
         }
     }
     /* Options that do not apply to this command are usage errors, not ignored. */
-    int typed = cmd->run == cmd_shapes || cmd->run == cmd_cost || cmd->run == cmd_check;
-    int takes_graph = cmd->run == cmd_nodes || cmd->run == cmd_node || cmd->run == cmd_tensors ||
-                      cmd->run == cmd_export || cmd->run == cmd_summary || typed;
-    if ((o.inputs || o.outputs || o.node || o.format || o.out || o.external || o.binary ||
-         (o.depth >= 0 && cmd->run != cmd_summary) || o.max_values >= 0) && cmd->run != cmd_export)
-        return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
-    if ((o.graph && !takes_graph) || (o.op && cmd->run != cmd_nodes) ||
-        (o.all && cmd->run != cmd_tensors && !typed) ||
-        ((o.sort || o.constants || o.name || o.values >= 0) && cmd->run != cmd_tensors) ||
-        (o.list_nodes && cmd->run != cmd_cost) || (o.shapes && cmd->run != cmd_nodes) ||
-        (o.declutter && cmd->run != cmd_nodes && cmd->run != cmd_summary &&
-         cmd->run != cmd_export) ||
-        (o.n_bind && cmd->run != cmd_shapes && cmd->run != cmd_cost && cmd->run != cmd_node &&
-         cmd->run != cmd_summary))
-        return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
+    for (int c2 = 1; c2 < 128; c2++)
+        if (given[c2] && !takes(k, c2))
+            return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     int want = cmd->args[0] ? 2 : 1;
     if (argc - optind != want)
         return usage_error(cmd->name, argc - optind < want ? "missing argument%s" :
