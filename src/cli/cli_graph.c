@@ -180,9 +180,9 @@ int cmd_nodes(const nnav_model *m, const opts *o)
         if ((o->op && strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op)) ||
             (d && nnav_declutter_hidden(d, id)))
             continue;
-        int c = text_cols(opb);
+        int c = nnav_rw_text_cols(opb);
         wop = c > wop && c <= 40 ? c : wop;
-        c = nd->name.n ? text_cols(esc(nd->name, nm, sizeof nm)) : 1;
+        c = nd->name.n ? nnav_rw_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
         wname = c > wname && c <= 96 ? c : wname;
     }
     for (uint32_t i = 0; i < gr->node_count; i++) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nnav.h"
+#include "record.h"
 #include "report.h"
 #include "shape.h"
 #include "yamlout.h"
@@ -59,7 +60,6 @@ int finish(const nnav_model *m, int rc);
 
 /* ---- cli_common.c: text ---- */
 const char *esc(nnav_span s, char *buf, size_t n);
-int text_cols(const char *s);
 void put_padded(const char *s, int w);
 const char *pl(uint64_t n);
 void print_bytes(uint64_t b, char *buf, size_t n);
