@@ -34,7 +34,8 @@ static const nnav_rw_col find_cols[] = {
     [F_WHAT] = {NULL, 24, NNAV_RW_MEASURE},
     [F_GRAPH] = {"graph", 0, 0},
 };
-static const nnav_rw_table find_table = {find_cols, sizeof find_cols / sizeof *find_cols, " ", 1};
+static const nnav_rw_table find_table = {
+    .cols = find_cols, .ncols = sizeof find_cols / sizeof *find_cols, .sep = " ", .flow = 1};
 
 int cmd_find(const nnav_model *m, const opts *o)
 {

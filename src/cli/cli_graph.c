@@ -32,6 +32,33 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
     }
 }
 
+/* A graph a row: in text its path (indented by depth), owner, node count
+ * and name in quotes; in YAML its path, kind, name, depth, owner node and
+ * attribute or function, and node counts. */
+enum { T_PATH, T_KIND, T_NAME, T_DEPTH, T_OWNER_NODE, T_OWNER_INDEX, T_OWNER_OP, T_ATTRIBUTE,
+       T_LIST_INDEX, T_FN_DOMAIN, T_FN_NAME, T_OVERLOAD, T_NODES, T_BELOW, T_OWNER };
+static const nnav_rw_col tree_cols[] = {
+    [T_PATH] = {"path", 0, 0},
+    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0},
+    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY},
+    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0},
+    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0},
+    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0},
+    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0},
+    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0},
+    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0},
+    [T_NODES] = {"nodes", 0, 0},
+    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0},
+    [T_OWNER] = {NULL, 0, 0},
+};
+static const uint8_t tree_text_order[] = {T_PATH, T_OWNER, T_NODES, T_NAME};
+static const nnav_rw_table tree_table = {
+    .cols = tree_cols, .ncols = sizeof tree_cols / sizeof *tree_cols, .sep = "  ",
+    .text_order = tree_text_order, .ntext = sizeof tree_text_order};
+
 int cmd_tree(const nnav_model *m, const opts *o)
 {
     uint32_t ng = nnav_graph_count(m);
@@ -59,63 +86,61 @@ int cmd_tree(const nnav_model *m, const opts *o)
                 stack[sp++] = ch[i];
         }
     }
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0)
-            return EXIT_BADINPUT;
-        nnav_yw_seq(&w);
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
+        free(order);
+        free(stack);
+        return EXIT_BADINPUT;
     }
-    char path[4096], own[2048], nm[1024];
+    nnav_rw_table_begin(&w, NULL, &tree_table);
+    char path[4096], shown[4200], own[2048], owner[2100], nm[1024], quoted[1100], nodes[96];
     for (uint32_t i = 0; i < no; i++) {
         uint32_t g = order[i];
         const nnav_graph *gr = nnav_graph_get(m, g);
-        nnav_graph_path(m, g, path, sizeof path);
-        owner_text(m, g, own, sizeof own);
-        if (o->yaml) {
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
-            nnav_yw_key(&w, "kind"), nnav_yw_cstr(&w, graph_kind_name(gr->kind));
-            nnav_yw_key(&w, "name"), nnav_yw_span(&w, gr->name);
-            nnav_yw_key(&w, "depth"), nnav_yw_uint(&w, gr->depth);
-            if (gr->kind == NNAV_GRAPH_BODY) {
-                if (gr->owner_node != NNAV_NONE) {
-                    const nnav_node *nd = nnav_node_get(m, gr->owner_node);
-                    nnav_yw_key(&w, "owner_node"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "owner_index"), nnav_yw_uint(&w, nnav_node_index(m, gr->owner_node));
-                    nnav_yw_key(&w, "owner_op_type"), nnav_yw_span(&w, nd->op);
-                }
-                nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, nnav_attr_get(m, gr->owner_attr)->name);
-                if (gr->list_index != NNAV_NONE)
-                    nnav_yw_key(&w, "list_index"), nnav_yw_uint(&w, gr->list_index);
-            } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
-                const nnav_function *f = nnav_function_get(m, gr->function);
-                nnav_yw_key(&w, "function_domain"), nnav_yw_span(&w, f->domain);
-                nnav_yw_key(&w, "function_name"), nnav_yw_span(&w, f->name);
-                if (f->overload.n)
-                    nnav_yw_key(&w, "overload"), nnav_yw_span(&w, f->overload);
-            }
-            nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, gr->node_count);
-            nnav_yw_key(&w, "nodes_below"), nnav_yw_uint(&w, nnav_graph_total_nodes(m, g));
-            nnav_yw_map_end(&w);
-            continue;
-        }
-        unsigned indent = gr->depth * 2 > 40 ? 40 : gr->depth * 2;
-        printf("%*s%s  [%s]  %u node%s", indent, "", path, own, gr->node_count,
-               pl(gr->node_count));
         uint64_t below = nnav_graph_total_nodes(m, g);
-        if (below != gr->node_count)
-            printf(" (%llu with bodies)", (unsigned long long)below);
+        nnav_graph_path(m, g, path, sizeof path);
+        unsigned indent = gr->depth * 2 > 40 ? 40 : gr->depth * 2;
+        snprintf(shown, sizeof shown, "%*s%s", indent, "", path);
+        owner_text(m, g, own, sizeof own);
+        snprintf(owner, sizeof owner, "[%s]", own);
+        quoted[0] = 0;
         if (gr->name.n)
-            printf("  \"%s\"", esc(gr->name, nm, sizeof nm));
-        printf("\n");
+            snprintf(quoted, sizeof quoted, "\"%s\"", esc(gr->name, nm, sizeof nm));
+        int k = snprintf(nodes, sizeof nodes, "%u node%s", gr->node_count, pl(gr->node_count));
+        if (below != gr->node_count)
+            snprintf(nodes + k, sizeof nodes - (size_t)k, " (%llu with bodies)",
+                     (unsigned long long)below);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, T_PATH, path, shown);
+        nnav_rw_cell_cstr(&w, T_KIND, graph_kind_name(gr->kind), NULL);
+        nnav_rw_cell_span(&w, T_NAME, gr->name, quoted);
+        nnav_rw_cell_uint(&w, T_DEPTH, gr->depth, NULL);
+        if (gr->kind == NNAV_GRAPH_BODY) {
+            if (gr->owner_node != NNAV_NONE) {
+                const nnav_node *nd = nnav_node_get(m, gr->owner_node);
+                nnav_rw_cell_span(&w, T_OWNER_NODE, nd->name, NULL);
+                nnav_rw_cell_uint(&w, T_OWNER_INDEX, nnav_node_index(m, gr->owner_node), NULL);
+                nnav_rw_cell_span(&w, T_OWNER_OP, nd->op, NULL);
+            }
+            nnav_rw_cell_span(&w, T_ATTRIBUTE, nnav_attr_get(m, gr->owner_attr)->name, NULL);
+            if (gr->list_index != NNAV_NONE)
+                nnav_rw_cell_uint(&w, T_LIST_INDEX, gr->list_index, NULL);
+        } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
+            const nnav_function *f = nnav_function_get(m, gr->function);
+            nnav_rw_cell_span(&w, T_FN_DOMAIN, f->domain, NULL);
+            nnav_rw_cell_span(&w, T_FN_NAME, f->name, NULL);
+            if (f->overload.n)
+                nnav_rw_cell_span(&w, T_OVERLOAD, f->overload, NULL);
+        }
+        nnav_rw_cell_uint(&w, T_NODES, gr->node_count, nodes);
+        nnav_rw_cell_uint(&w, T_BELOW, below, NULL);
+        nnav_rw_cell_cstr(&w, T_OWNER, owner, NULL);
+        nnav_rw_row_end(&w);
     }
+    nnav_rw_table_end(&w);
     free(order);
     free(stack);
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
-    }
-    return 0;
+    return nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : 0;
 }
 
 /* With a decluttered view (d), an input a hidden node folds to a constant

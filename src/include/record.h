@@ -18,6 +18,7 @@
  *    by the table's separator. A column says in which forms it shows: a
  *    column without a key is text only, one with NNAV_RW_NOTEXT YAML only.
  *    Cells come in column order; a cell not given is absent from that row.
+ *    The text may show the columns in an order of its own (text_order).
  *  - A measured column (NNAV_RW_MEASURE) is as wide as its widest cell: in
  *    text the rows are stated twice, the first time only measured (see
  *    nnav_rw_table_passes), so nothing is kept per row.
@@ -53,6 +54,10 @@ typedef struct nnav_rw_table {
     size_t ncols;
     const char *sep; /* text: between two cells of a row */
     int flow;        /* YAML: each row a flow map ({kind: op, ...}) */
+    /* text: the columns' order on a line, by index (ntext of them); NULL:
+     * the columns' own order (which is YAML's) */
+    const uint8_t *text_order;
+    size_t ntext;
 } nnav_rw_table;
 
 typedef struct nnav_rw {
@@ -66,7 +71,9 @@ typedef struct nnav_rw {
     int measuring;        /* the first of two passes: widths only */
     int widths[16];       /* the columns' widths in this table */
     size_t next_col;      /* the next cell's column */
-    int printed, pad;     /* cells printed on this row; spaces owed to the last one */
+    int cell[16];         /* text: where each column's cell is in row, -1 when absent */
+    char row[16384];      /* text: this row's cells, each NUL-terminated */
+    size_t row_len;
     int failed;
 } nnav_rw;
 

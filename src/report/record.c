@@ -199,20 +199,42 @@ void nnav_rw_row(nnav_rw *w)
     if (!w->t)
         return;
     w->next_col = 0;
-    w->printed = 0;
-    w->pad = 0;
+    w->row_len = 0;
+    for (size_t i = 0; i < w->t->ncols; i++)
+        w->cell[i] = -1;
     if (w->form == NNAV_RW_YAML)
         w->t->flow ? nnav_yw_map_flow(&w->yw) : nnav_yw_map(&w->yw);
 }
 
+/* Text: the row's cells in the text's order, each padded to its column's
+ * width before the separator that follows it; nothing after the last. */
 void nnav_rw_row_end(nnav_rw *w)
 {
-    if (!w->t)
+    const nnav_rw_table *t = w->t;
+    if (!t)
         return;
-    if (w->form == NNAV_RW_YAML)
+    if (w->form == NNAV_RW_YAML) {
         nnav_yw_map_end(&w->yw);
-    else if (!w->measuring)
-        fputc('\n', w->out);
+        return;
+    }
+    if (w->measuring)
+        return;
+    int printed = 0, pad = 0;
+    size_t n = t->text_order ? t->ntext : t->ncols;
+    for (size_t k = 0; k < n; k++) {
+        size_t col = t->text_order ? t->text_order[k] : k;
+        if (col >= t->ncols || w->cell[col] < 0)
+            continue;
+        const char *text = w->row + w->cell[col];
+        if ((t->cols[col].flags & NNAV_RW_SKIP_EMPTY) && !text[0])
+            continue;
+        if (printed++)
+            fprintf(w->out, "%*s%s", pad, "", t->sep);
+        fputs(text, w->out);
+        int cols = nnav_rw_text_cols(text);
+        pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
+    }
+    fputc('\n', w->out);
 }
 
 /* The column of the next cell, or NULL when col is out of order or range. */
@@ -226,21 +248,28 @@ static const nnav_rw_col *cell_col(nnav_rw *w, size_t col)
     return &w->t->cols[col];
 }
 
-/* Text: measure the cell, or print it after what the row owes the last. */
+/* Text: measure the cell, or keep it for the end of the row. */
 static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *text)
 {
-    if (c->width == NNAV_RW_NOTEXT || ((c->flags & NNAV_RW_SKIP_EMPTY) && !text[0]))
+    if (c->width == NNAV_RW_NOTEXT)
         return;
-    int cols = nnav_rw_text_cols(text);
     if (w->measuring) {
+        int cols = nnav_rw_text_cols(text);
         if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col])
             w->widths[col] = cols;
         return;
     }
-    if (w->printed++)
-        fprintf(w->out, "%*s%s", w->pad, "", w->t->sep);
-    fputs(text, w->out);
-    w->pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
+    size_t len = strlen(text), room = sizeof w->row - w->row_len;
+    if (len >= room) { /* a row longer than the buffer: the cell is cut, and close says so */
+        w->failed = 1;
+        len = room ? room - 1 : 0;
+        if (!room)
+            return;
+    }
+    w->cell[col] = (int)w->row_len;
+    memcpy(w->row + w->row_len, text, len);
+    w->row[w->row_len + len] = 0;
+    w->row_len += len + 1;
 }
 
 void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text)

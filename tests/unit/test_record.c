@@ -4,7 +4,8 @@
  * a combining mark none), a measured column grows to its widest cell over
  * the first of two passes, an empty skip-empty cell takes its separator
  * with it, text-only and YAML-only columns show in their form alone, and a
- * name the text shows in another form (#3) stays exact in YAML. Maps write
+ * name the text shows in another form (#3) stays exact in YAML; the text may
+ * order the columns its own way. Maps write
  * "KEY  VALUE" lines and lists join their items on the key's line. */
 #include "testutil.h"
 
@@ -17,7 +18,7 @@ static const nnav_rw_col cols[] = {
     {NULL, 0, NNAV_RW_SKIP_EMPTY},
     {"graph", 0, 0},
 };
-static const nnav_rw_table table = {cols, 5, " ", 1};
+static const nnav_rw_table table = {.cols = cols, .ncols = 5, .sep = " ", .flow = 1};
 
 static nnav_span sp(const char *s)
 {
@@ -121,6 +122,35 @@ static void test_map(void **state)
     free(t);
 }
 
+/* The text's own order of columns: YAML keeps the columns' order. */
+static void test_text_order(void **state)
+{
+    (void)state;
+    static const nnav_rw_col c2[] = {{"a", 3, 0}, {"b", 0, 0}, {"c", NNAV_RW_NOTEXT, 0}};
+    static const uint8_t order[] = {1, 0};
+    static const nnav_rw_table t2 = {.cols = c2, .ncols = 3, .sep = "|", .flow = 1,
+                                     .text_order = order, .ntext = 2};
+    for (int form = NNAV_RW_TEXT; form <= NNAV_RW_YAML; form++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        nnav_rw w;
+        assert_int_equal(nnav_rw_open(&w, f, form), 0);
+        nnav_rw_table_begin(&w, NULL, &t2);
+        nnav_rw_row(&w);
+        nnav_rw_cell_uint(&w, 0, 1, NULL);
+        nnav_rw_cell_uint(&w, 1, 2, "two");
+        nnav_rw_cell_uint(&w, 2, 3, NULL);
+        nnav_rw_row_end(&w);
+        nnav_rw_table_end(&w);
+        assert_int_equal(nnav_rw_close(&w), 0);
+        fclose(f);
+        assert_string_equal(buf, form == NNAV_RW_TEXT ? "two|1\n" : "- {a: 1, b: 2, c: 3}\n");
+        free(buf);
+    }
+}
+
 /* A cell out of column order is a mistake of the caller: close says so. */
 static void test_misuse(void **state)
 {
@@ -145,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_table_text),
         cmocka_unit_test(test_table_yaml),
         cmocka_unit_test(test_map),
+        cmocka_unit_test(test_text_order),
         cmocka_unit_test(test_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
