@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "clip.h"
 #include "exporter.h"
 #include "find.h"
 #include "place.h"
+#include "report.h"
 #include "ui.h"
 #include "utf8.h"
 
@@ -1035,7 +1035,7 @@ static void show_model_info(ui *u)
     size_t len = 0;
     ui_status_now(u, " reading the model's details...");
     FILE *f = open_memstream(&buf, &len);
-    int rc = f ? nnav_cli_info_text(u->m, f) : -1;
+    int rc = f ? nnav_info_write(u->m, 0, f) : -1;
     if (f && fclose(f) != 0)
         rc = -1;
     text_view_open(&u->text, "model details (as nnav info prints them)");

@@ -1,0 +1,649 @@
+/* cli_graph.c - nnav tree, nodes and node: the graphs, their nodes, one node. */
+#include "cli_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "declutter.h"
+#include "nnav.h"
+#include "shape.h"
+#include "yamlout.h"
+
+/* ---- tree ---- */
+
+static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
+{
+    const nnav_graph *gr = nnav_graph_get(m, g);
+    char a[512], b[512], c[512];
+    if (gr->kind == NNAV_GRAPH_BODY && gr->owner_node == NNAV_NONE) {
+        snprintf(buf, n, "default of function attribute %s",
+                 esc(nnav_attr_get(m, gr->owner_attr)->name, c, sizeof c));
+    } else if (gr->kind == NNAV_GRAPH_BODY) {
+        const nnav_attr *at = nnav_attr_get(m, gr->owner_attr);
+        snprintf(buf, n, "%s %s.%s", op_name(m, gr->owner_node, a, sizeof a), node_label(m, gr->owner_node, b, sizeof b),
+                 esc(at->name, c, sizeof c));
+    } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
+        const nnav_function *f = nnav_function_get(m, gr->function);
+        snprintf(buf, n, "function %s:%s", nnav_report_domain(f->domain, a, sizeof a),
+                 esc(f->name, b, sizeof b));
+    } else {
+        snprintf(buf, n, "%s", graph_kind_name(gr->kind));
+    }
+}
+
+/* A graph a row: in text its path (indented by depth), owner, node count
+ * and name in quotes; in YAML its path, kind, name, depth, owner node and
+ * attribute or function, and node counts. */
+enum { T_PATH, T_KIND, T_NAME, T_DEPTH, T_OWNER_NODE, T_OWNER_INDEX, T_OWNER_OP, T_ATTRIBUTE,
+       T_LIST_INDEX, T_FN_DOMAIN, T_FN_NAME, T_OVERLOAD, T_NODES, T_BELOW, T_OWNER };
+static const nnav_rw_col tree_cols[] = {
+    [T_PATH] = {"path", 0, 0},
+    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0},
+    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY},
+    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0},
+    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0},
+    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0},
+    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0},
+    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0},
+    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0},
+    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0},
+    [T_NODES] = {"nodes", 0, 0},
+    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0},
+    [T_OWNER] = {NULL, 0, 0},
+};
+static const uint8_t tree_text_order[] = {T_PATH, T_OWNER, T_NODES, T_NAME};
+static const nnav_rw_table tree_table = {
+    .cols = tree_cols, .ncols = sizeof tree_cols / sizeof *tree_cols, .sep = "  ",
+    .text_order = tree_text_order, .ntext = sizeof tree_text_order};
+
+int cmd_tree(const nnav_model *m, const opts *o)
+{
+    uint32_t ng = nnav_graph_count(m);
+    /* Depth-first order for display: children follow their parent. Iterative. */
+    uint32_t *order = malloc(sizeof *order * (ng + 1));
+    uint32_t *stack = malloc(sizeof *stack * (ng + 1));
+    if (!order || !stack) {
+        free(order);
+        free(stack);
+        fprintf(stderr, "nnav: out of memory\n");
+        return EXIT_BADINPUT;
+    }
+    uint32_t no = 0;
+    for (uint32_t root = 0; root < ng; root++) {
+        if (nnav_graph_get(m, root)->parent != NNAV_NONE)
+            continue;
+        uint32_t sp = 0;
+        stack[sp++] = root;
+        while (sp) {
+            uint32_t g = stack[--sp];
+            order[no++] = g;
+            uint32_t nc;
+            const uint32_t *ch = nnav_graph_children(m, g, &nc);
+            for (uint32_t i = nc; i-- > 0;)
+                stack[sp++] = ch[i];
+        }
+    }
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
+        free(order);
+        free(stack);
+        return EXIT_BADINPUT;
+    }
+    nnav_rw_table_begin(&w, NULL, &tree_table);
+    char path[4096], shown[4200], own[2048], owner[2100], nm[1024], quoted[1100], nodes[96];
+    for (uint32_t i = 0; i < no; i++) {
+        uint32_t g = order[i];
+        const nnav_graph *gr = nnav_graph_get(m, g);
+        uint64_t below = nnav_graph_total_nodes(m, g);
+        nnav_graph_path(m, g, path, sizeof path);
+        unsigned indent = gr->depth * 2 > 40 ? 40 : gr->depth * 2;
+        snprintf(shown, sizeof shown, "%*s%s", indent, "", path);
+        owner_text(m, g, own, sizeof own);
+        snprintf(owner, sizeof owner, "[%s]", own);
+        quoted[0] = 0;
+        if (gr->name.n)
+            snprintf(quoted, sizeof quoted, "\"%s\"", esc(gr->name, nm, sizeof nm));
+        int k = snprintf(nodes, sizeof nodes, "%u node%s", gr->node_count, pl(gr->node_count));
+        if (below != gr->node_count)
+            snprintf(nodes + k, sizeof nodes - (size_t)k, " (%llu with bodies)",
+                     (unsigned long long)below);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, T_PATH, path, shown);
+        nnav_rw_cell_cstr(&w, T_KIND, graph_kind_name(gr->kind), NULL);
+        nnav_rw_cell_span(&w, T_NAME, gr->name, quoted);
+        nnav_rw_cell_uint(&w, T_DEPTH, gr->depth, NULL);
+        if (gr->kind == NNAV_GRAPH_BODY) {
+            if (gr->owner_node != NNAV_NONE) {
+                const nnav_node *nd = nnav_node_get(m, gr->owner_node);
+                nnav_rw_cell_span(&w, T_OWNER_NODE, nd->name, NULL);
+                nnav_rw_cell_uint(&w, T_OWNER_INDEX, nnav_node_index(m, gr->owner_node), NULL);
+                nnav_rw_cell_span(&w, T_OWNER_OP, nd->op, NULL);
+            }
+            nnav_rw_cell_span(&w, T_ATTRIBUTE, nnav_attr_get(m, gr->owner_attr)->name, NULL);
+            if (gr->list_index != NNAV_NONE)
+                nnav_rw_cell_uint(&w, T_LIST_INDEX, gr->list_index, NULL);
+        } else if (gr->kind == NNAV_GRAPH_FUNCTION) {
+            const nnav_function *f = nnav_function_get(m, gr->function);
+            nnav_rw_cell_span(&w, T_FN_DOMAIN, f->domain, NULL);
+            nnav_rw_cell_span(&w, T_FN_NAME, f->name, NULL);
+            if (f->overload.n)
+                nnav_rw_cell_span(&w, T_OVERLOAD, f->overload, NULL);
+        }
+        nnav_rw_cell_uint(&w, T_NODES, gr->node_count, nodes);
+        nnav_rw_cell_uint(&w, T_BELOW, below, NULL);
+        nnav_rw_cell_cstr(&w, T_OWNER, owner, NULL);
+        nnav_rw_row_end(&w);
+    }
+    nnav_rw_table_end(&w);
+    free(order);
+    free(stack);
+    return nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+}
+
+/* With a decluttered view (d), an input a hidden node folds to a constant
+ * shows that value instead of its name: "[1,197,16,64] (folded)". */
+static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t first,
+                      uint32_t count, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < count && o + 8 < n; i++) {
+        char nm[512];
+        const nnav_ref r = nnav_ref_get(m, first + i);
+        esc(r.name, nm, sizeof nm);
+        if (d && r.value != NNAV_NONE && !r.control)
+            nnav_declutter_input_text(d, r.value, nm, sizeof nm);
+        if (!nm[0])
+            esc(r.name, nm, sizeof nm);
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? nm : "\"\"");
+    }
+}
+
+/* ---- nodes ---- */
+
+
+int cmd_nodes(const nnav_model *m, const opts *o)
+{
+    uint32_t g;
+    int rc = pick_graph(m, o, "nodes", &g);
+    if (rc)
+        return rc;
+    const nnav_graph *gr = nnav_graph_get(m, g);
+    nnav_shapes *s = NULL;
+    if ((o->shapes || o->declutter) && !(s = shapes_of(m, o)))
+        return EXIT_BADINPUT;
+    /* --declutter: the view without constants, renames and folded shape
+     * arithmetic (declutter.h); indices stay the file's. */
+    nnav_declutter *d = NULL;
+    if (o->declutter && !(d = nnav_declutter_build(m, g, s))) {
+        fprintf(stderr, "nnav: out of memory while decluttering\n");
+        nnav_shapes_free(s);
+        return EXIT_BADINPUT;
+    }
+    nnav_yw w;
+    if (o->yaml) {
+        if (nnav_yw_open(&w, stdout) < 0) {
+            if (s)
+                nnav_shapes_free(s);
+            nnav_declutter_free(d);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_seq(&w);
+    }
+    char opb[1100], nm[1100], ins[8192], outs[8192], ty[1100];
+    /* Text: the op and name columns are as wide as the widest shown (at
+     * least 20 and 28, at most 40 and 96 display columns: a longer one
+     * pushes its own row only, so one hostile name cannot pad every row). */
+    int wop = 20, wname = 28;
+    for (uint32_t i = 0; !o->yaml && i < gr->node_count; i++) {
+        uint32_t id = gr->node_first + i;
+        const nnav_node *nd = nnav_node_get(m, id);
+        op_name(m, id, opb, sizeof opb);
+        if ((o->op && strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op)) ||
+            (d && nnav_declutter_hidden(d, id)))
+            continue;
+        int c = nnav_rw_text_cols(opb);
+        wop = c > wop && c <= 40 ? c : wop;
+        c = nd->name.n ? nnav_rw_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
+        wname = c > wname && c <= 96 ? c : wname;
+    }
+    for (uint32_t i = 0; i < gr->node_count; i++) {
+        uint32_t id = gr->node_first + i;
+        const nnav_node *nd = nnav_node_get(m, id);
+        op_name(m, id, opb, sizeof opb);
+        if (o->op) {
+            /* --op matches the op type, or the domain-qualified form. */
+            if (strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
+                continue;
+        }
+        if (d && nnav_declutter_hidden(d, id))
+            continue;
+        if (o->yaml) {
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
+            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
+            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
+            nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
+            nnav_yw_key(&w, "input");
+            nnav_yw_seq_flow(&w);
+            for (uint32_t k = 0; k < nd->in_count; k++)
+                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
+            nnav_yw_seq_end(&w);
+            if (d)
+                nnav_declutter_yaml_folded(&w, m, d, s, nd);
+            nnav_yw_key(&w, "output");
+            nnav_yw_seq_flow(&w);
+            for (uint32_t k = 0; k < nd->out_count; k++)
+                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k).name);
+            nnav_yw_seq_end(&w);
+            if (o->shapes) {
+                nnav_yw_key(&w, "output_types");
+                nnav_yw_seq_flow(&w);
+                for (uint32_t k = 0; k < nd->out_count; k++) {
+                    const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+                    if (r.value == NNAV_NONE)
+                        nnav_yw_null(&w);
+                    else
+                        nnav_yw_cstr(&w, value_type(s, r.value, ty, sizeof ty));
+                }
+                nnav_yw_seq_end(&w);
+            }
+            nnav_yw_map_end(&w);
+            continue;
+        }
+        refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
+        refs_text(m, NULL, nd->out_first, nd->out_count, outs, sizeof outs);
+        printf("%6u  ", i);
+        put_padded(opb, wop + 1);
+        put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wname + 1);
+        printf("%s -> %s", ins, outs);
+        /* --shapes: the outputs' types after a colon, in output order. */
+        for (uint32_t k = 0; o->shapes && k < nd->out_count; k++) {
+            const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+            if (r.control)
+                continue;
+            printf("%s%s", k ? ", " : "  : ",
+                   r.value == NNAV_NONE ? "-" : value_type(s, r.value, ty, sizeof ty));
+        }
+        printf("\n");
+    }
+    nnav_declutter_free(d);
+    if (s)
+        nnav_shapes_free(s);
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+    }
+    return 0;
+}
+
+/* ---- node ---- */
+
+static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
+{
+    const nnav_attr *at = nnav_attr_get(m, a);
+    nnav_error err;
+    char p[2048];
+    switch (at->type) {
+    case NNAV_ATTR_TF_BOOL: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_bool(w, v != 0);
+        return;
+    }
+    case NNAV_ATTR_TF_TYPE: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_cstr(w, nnav_dtype_name((int32_t)v));
+        return;
+    }
+    case NNAV_ATTR_TF_BOOLS: case NNAV_ATTR_TF_TYPES: {
+        size_t total = 0;
+        nnav_attr_ints(m, a, NULL, 0, &total, &err);
+        int64_t *v = calloc(total + 1, sizeof *v);
+        nnav_yw_seq_flow(w);
+        size_t cap = total;
+        if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
+            for (size_t i = 0; i < total && i < cap; i++)
+                at->type == NNAV_ATTR_TF_BOOLS ? nnav_yw_bool(w, v[i] != 0)
+                                               : nnav_yw_cstr(w, nnav_dtype_name((int32_t)v[i]));
+        nnav_yw_seq_end(w);
+        free(v);
+        return;
+    }
+    case NNAV_ATTR_FLOAT: {
+        double v = 0;
+        nnav_attr_float(m, a, &v, &err);
+        nnav_yw_double(w, v);
+        return;
+    }
+    case NNAV_ATTR_INT: {
+        int64_t v = 0;
+        nnav_attr_int(m, a, &v, &err);
+        nnav_yw_int(w, v);
+        return;
+    }
+    case NNAV_ATTR_STRING: {
+        nnav_span s = {0};
+        nnav_attr_string(m, a, &s, &err);
+        nnav_yw_span(w, s);
+        return;
+    }
+    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: {
+        size_t total = 0;
+        /* Count first, then fetch all: lists are small next to payloads. */
+        if (at->type == NNAV_ATTR_INTS)
+            nnav_attr_ints(m, a, NULL, 0, &total, &err);
+        else if (at->type == NNAV_ATTR_FLOATS)
+            nnav_attr_floats(m, a, NULL, 0, &total, &err);
+        else
+            nnav_attr_strings(m, a, NULL, 0, &total, &err);
+        nnav_yw_seq_flow(w);
+        if (at->type == NNAV_ATTR_INTS) {
+            int64_t *v = calloc(total + 1, sizeof *v);
+            size_t cap = total;
+            if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
+                    nnav_yw_int(w, v[i]);
+            free(v);
+        } else if (at->type == NNAV_ATTR_FLOATS) {
+            double *v = calloc(total + 1, sizeof *v);
+            size_t cap = total;
+            if (v && nnav_attr_floats(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
+                    nnav_yw_double(w, v[i]);
+            free(v);
+        } else {
+            nnav_span *v = calloc(total + 1, sizeof *v);
+            size_t cap = total;
+            if (v && nnav_attr_strings(m, a, v, cap, &total, &err) == 0)
+                for (size_t i = 0; i < total && i < cap; i++)
+                    nnav_yw_span(w, v[i]);
+            free(v);
+        }
+        nnav_yw_seq_end(w);
+        return;
+    }
+    case NNAV_ATTR_GRAPH: case NNAV_ATTR_GRAPHS:
+        nnav_yw_seq_flow(w);
+        for (uint32_t i = 0; i < at->graph_count; i++) {
+            nnav_graph_path(m, at->graph_first + i, p, sizeof p);
+            nnav_yw_cstr(w, p);
+        }
+        nnav_yw_seq_end(w);
+        return;
+    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
+        /* As the table shows them: type and the first values (16 here). */
+        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
+            nnav_yw_seq(w);
+        for (uint32_t i = 0; i < at->tensor_count; i++)
+            nnav_yw_tensor_brief(w, m, at->tensor_first + i, 16);
+        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
+            nnav_yw_seq_end(w);
+        return;
+    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
+        size_t total = 0, nd;
+        int64_t d[1];
+        nnav_span vs, is;
+        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX) {
+            nnav_attr_format(m, a, 16, p, sizeof p);
+            nnav_yw_cstr(w, p);
+            return;
+        }
+        nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, &err);
+        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
+            nnav_yw_seq(w);
+        for (size_t i = 0; i < total; i++)
+            nnav_yw_attr_sparse(w, m, a, i, 16);
+        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
+            nnav_yw_seq_end(w);
+        return;
+    }
+    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+        size_t total = 0;
+        nnav_attr_types(m, a, NULL, 0, &total, &err);
+        nnav_span *ts = calloc(total + 1, sizeof *ts);
+        size_t cap = total;
+        if (!ts || nnav_attr_types(m, a, ts, cap, &total, &err) < 0)
+            total = 0;
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_flow(w);
+        for (size_t i = 0; i < total && i < cap; i++) {
+            nnav_type_format(ts[i], p, sizeof p);
+            nnav_yw_cstr(w, p);
+            if (at->type == NNAV_ATTR_TYPE_PROTO)
+                break;
+        }
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_end(w);
+        else if (!total || !cap)
+            nnav_yw_null(w);
+        free(ts);
+        return;
+    }
+    default:
+        nnav_attr_format(m, a, 16, p, sizeof p);
+        nnav_yw_cstr(w, p);
+    }
+}
+
+
+/* A node's input or output as typed: the source word and the type as best
+ * known. Where the file has a type that inference confirms or cannot check,
+ * the file's own words for it (which may say the type is malformed); the
+ * inferred type where the file has none or disagrees. *file gets the file's
+ * type on a disagreement. */
+static void typed_cols(const nnav_model *m, const nnav_shapes *s, uint32_t v, char *buf,
+                       size_t n, char *file, size_t fn)
+{
+    char ty[1100], ft[1100];
+    const nnav_fact *f = s ? nnav_shapes_fact(s, v) : NULL;
+    uint8_t src = f ? f->src : NNAV_SRC_NONE;
+    nnav_value_type_format(m, v, ft, sizeof ft);
+    file[0] = 0;
+    if (ft[0] && (src == NNAV_SRC_FILE || src == NNAV_SRC_AGREE))
+        snprintf(ty, sizeof ty, "%s", ft);
+    else if (s && f && (f->dtype || f->rank >= 0))
+        value_type(s, v, ty, sizeof ty);
+    else
+        snprintf(ty, sizeof ty, "%s", ft[0] ? ft : "?");
+    if (src == NNAV_SRC_DISAGREE)
+        snprintf(file, fn, "%s", ft[0] ? ft : "?");
+    snprintf(buf, n, "%-9s %-24s", src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src), ty);
+}
+
+int cmd_node(const nnav_model *m, const opts *o)
+{
+    uint32_t id;
+    int rc = find_node(m, o, &id);
+    if (rc)
+        return rc;
+    const nnav_node *nd = nnav_node_get(m, id);
+    char a[8192], b[2048], c[2048], path[2048], ft[1100];
+    nnav_graph_path(m, nd->graph, path, sizeof path);
+    /* Without memory for the typed view, the node is still shown as the file has it. */
+    nnav_shapes *s = shapes_of(m, o);
+    const nnav_cost *cost = s ? nnav_shapes_node_cost(s, id) : NULL;
+    if (o->yaml) {
+        nnav_yw w;
+        if (nnav_yw_open(&w, stdout) < 0) {
+            if (s)
+                nnav_shapes_free(s);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
+        nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
+        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
+        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
+            nnav_yw_key(&w, "device"), nnav_yw_span(&w, nnav_node_device(m, id));
+        nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
+        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, id));
+        if (nd->function != NNAV_NONE) {
+            nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
+            nnav_yw_key(&w, "function"), nnav_yw_cstr(&w, b);
+        }
+        nnav_yw_key(&w, "attribute");
+        nnav_yw_seq(&w);
+        for (uint32_t i = 0; i < nd->attr_count; i++) {
+            uint32_t aid = nd->attr_first + i;
+            const nnav_attr *at = nnav_attr_get(m, aid);
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "name"), nnav_yw_span(&w, at->name);
+            nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, nnav_attr_type_name(at->type));
+            if (at->ref_attr_name.n) {
+                nnav_yw_key(&w, "ref_attr_name"), nnav_yw_span(&w, at->ref_attr_name);
+            } else {
+                nnav_yw_key(&w, "value");
+                yaml_attr_value(&w, m, aid);
+            }
+            nnav_yw_map_end(&w);
+        }
+        nnav_yw_seq_end(&w);
+        for (int side = 0; side < 2; side++) {
+            uint32_t first = side ? nd->out_first : nd->in_first;
+            uint32_t count = side ? nd->out_count : nd->in_count;
+            nnav_yw_key(&w, side ? "output" : "input");
+            nnav_yw_seq(&w);
+            for (uint32_t i = 0; i < count; i++) {
+                const nnav_ref r = nnav_ref_get(m, first + i);
+                nnav_yw_map(&w);
+                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
+                if (r.control)
+                    nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
+                if (r.value != NNAV_NONE) {
+                    const nnav_value *v = nnav_value_get(m, r.value);
+                    nnav_value_type_format(m, r.value, b, sizeof b);
+                    nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, b);
+                    if (s) {
+                        const nnav_fact *f = nnav_shapes_fact(s, r.value);
+                        nnav_yw_key(&w, "inferred_type");
+                        nnav_yw_cstr(&w, value_type(s, r.value, c, sizeof c));
+                        nnav_yw_key(&w, "type_source");
+                        nnav_yw_cstr(&w, src_word(f ? f->src : NNAV_SRC_NONE));
+                    }
+                    if (!side) {
+                        nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
+                        if (v->kind == NNAV_VAL_NODE) {
+                            /* Raw, and by index (within its graph) too: an
+                             * unnamed producer has only that. */
+                            nnav_yw_key(&w, "producer");
+                            nnav_yw_span(&w, nnav_node_get(m, v->producer)->name);
+                            nnav_yw_key(&w, "producer_index");
+                            nnav_yw_uint(&w, nnav_node_index(m, v->producer));
+                        }
+                        if (v->graph != nd->graph) {
+                            nnav_graph_path(m, v->graph, c, sizeof c);
+                            nnav_yw_key(&w, "scope"), nnav_yw_cstr(&w, c);
+                        }
+                    } else {
+                        uint32_t nc;
+                        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
+                        /* Raw names like name and producer, and their
+                         * indices (within each one's graph) in the same order. */
+                        nnav_yw_key(&w, "consumers");
+                        nnav_yw_seq_flow(&w);
+                        for (uint32_t k = 0; k < nc; k++)
+                            nnav_yw_span(&w, nnav_node_get(m, cons[k])->name);
+                        nnav_yw_seq_end(&w);
+                        nnav_yw_key(&w, "consumer_index");
+                        nnav_yw_seq_flow(&w);
+                        for (uint32_t k = 0; k < nc; k++)
+                            nnav_yw_uint(&w, nnav_node_index(m, cons[k]));
+                        nnav_yw_seq_end(&w);
+                        nnav_yw_key(&w, "graph_output"), nnav_yw_bool(&w, v->is_output);
+                    }
+                }
+                nnav_yw_map_end(&w);
+            }
+            nnav_yw_seq_end(&w);
+        }
+        if (cost) {
+            nnav_yw_key(&w, "cost");
+            nnav_yw_map_flow(&w);
+            nnav_report_cost_keys(&w, cost);
+            nnav_yw_key(&w, "known"), nnav_yw_bool(&w, cost->known);
+            nnav_yw_map_end(&w);
+        }
+        nnav_yw_map_end(&w);
+        if (s)
+            nnav_shapes_free(s);
+        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+    }
+    printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
+    printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
+    if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
+        printf("%-10s %s\n", "domain", nnav_report_domain(nnav_node_domain(m, id), a, sizeof a));
+    else if (nnav_node_device(m, id).n)
+        printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
+    else
+        printf("%-10s %s\n", "device", "(any)");
+    printf("%-10s %s (index %u)\n", "graph", path, nnav_node_index(m, id));
+    if (nd->function != NNAV_NONE) {
+        nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
+        printf("%-10s calls local function %s\n", "function", b);
+    }
+    printf("attributes (%u):\n", nd->attr_count);
+    for (uint32_t i = 0; i < nd->attr_count; i++) {
+        uint32_t aid = nd->attr_first + i;
+        const nnav_attr *at = nnav_attr_get(m, aid);
+        nnav_attr_format(m, aid, 16, a, sizeof a);
+        printf("  %-20s %-8s %s\n", esc(at->name, b, sizeof b), nnav_attr_type_name(at->type), a);
+    }
+    printf("inputs (%u):\n", nd->in_count);
+    for (uint32_t i = 0; i < nd->in_count; i++) {
+        const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        if (r.value == NNAV_NONE) {
+            printf("  [%u] \"\" (omitted optional input)\n", i);
+            continue;
+        }
+        source_text(m, r.value, nd->graph, b, sizeof b);
+        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s from %s", i, esc(r.name, a, sizeof a), c, b);
+        if (ft[0])
+            printf("; the file says %s", ft);
+        printf("\n");
+    }
+    printf("outputs (%u):\n", nd->out_count);
+    for (uint32_t i = 0; i < nd->out_count; i++) {
+        const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
+        if (r.value == NNAV_NONE) {
+            printf("  [%u] \"\" (unused optional output)\n", i);
+            continue;
+        }
+        const nnav_value *v = nnav_value_get(m, r.value);
+        uint32_t nc;
+        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
+        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
+        printf("  [%u] %-28s %s to ", i, esc(r.name, a, sizeof a), c);
+        if (nc == 0 && !v->is_output)
+            printf("(no consumers)");
+        for (uint32_t k = 0; k < nc && k < 32; k++) {
+            const nnav_node *cn = nnav_node_get(m, cons[k]);
+            printf("%s%s (%s)", k ? ", " : "", node_label(m, cons[k], a, sizeof a),
+                   op_name(m, cons[k], b, sizeof b));
+            if (cn->graph != nd->graph) {
+                nnav_graph_path(m, cn->graph, c, sizeof c);
+                printf(" in %s", c);
+            }
+        }
+        if (nc > 32)
+            printf(", ... (%u in all)", nc);
+        if (v->is_output)
+            printf("%sgraph output", nc ? ", " : "");
+        if (ft[0])
+            printf("; the file says %s", ft);
+        printf("\n");
+    }
+    if (cost) {
+        cost_text(cost, NULL, a, sizeof a);
+        printf("%-10s %s\n", "cost", a);
+    }
+    if (s)
+        nnav_shapes_free(s);
+    return 0;
+}
+

@@ -1,0 +1,12 @@
+/* cli_info.c - nnav info: the model's facts (report.h's nnav_info_write,
+ * which the explorer's model details show too). */
+#include "cli_int.h"
+
+#include <stdio.h>
+
+#include "report.h"
+
+int cmd_info(const nnav_model *m, const opts *o)
+{
+    return nnav_info_write(m, o->yaml, stdout) < 0 ? EXIT_BADINPUT : 0;
+}

@@ -1,0 +1,316 @@
+/* cli_tensors.c - nnav tensors: initializers and attribute tensors. */
+#include "cli_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dims.h"
+#include "dtype.h"
+#include "nnav.h"
+#include "scope.h"
+#include "shape.h"
+#include "tfacts.h"
+#include "yamlout.h"
+
+/* ---- tensors ---- */
+
+/* One row: the tensor's facts as the explorer shows them too (tfacts.h). */
+typedef nnav_tfacts trow;
+
+static const nnav_model *sort_model;
+
+static int trow_size(const void *a, const void *b)
+{
+    const trow *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return (x->tensor > y->tensor) - (x->tensor < y->tensor);
+}
+
+static int trow_name(const void *a, const void *b)
+{
+    const trow *x = a, *y = b;
+    nnav_span p = nnav_tensor_get(sort_model, x->tensor)->name;
+    nnav_span q = nnav_tensor_get(sort_model, y->tensor)->name;
+    uint64_t n = p.n < q.n ? p.n : q.n;
+    int c = n ? memcmp(p.p, q.p, n) : 0;
+    if (c)
+        return c;
+    if (p.n != q.n)
+        return p.n < q.n ? -1 : 1;
+    return (x->tensor > y->tensor) - (x->tensor < y->tensor);
+}
+
+static void warn_text(uint32_t w, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (w & NNAV_TW_SIZE_MISMATCH)
+        strncat(buf, " stored-size-differs-from-dims", n - strlen(buf) - 1);
+    if (w & NNAV_TW_BAD_DIMS)
+        strncat(buf, " bad-dims", n - strlen(buf) - 1);
+    if (w & NNAV_TW_BAD_DTYPE)
+        strncat(buf, " unknown-dtype", n - strlen(buf) - 1);
+    if (w & NNAV_TW_BAD_EXTERNAL)
+        strncat(buf, " unsafe-or-malformed-external-data", n - strlen(buf) - 1);
+    if (w & NNAV_TW_MANY_FIELDS)
+        strncat(buf, " data-in-several-fields", n - strlen(buf) - 1);
+    if (w & NNAV_TW_WRONG_FIELD)
+        strncat(buf, " data-in-the-wrong-field-for-its-type", n - strlen(buf) - 1);
+}
+
+/* Values on request: the first n and min/max/mean over all elements. Reads the
+ * payload (and opens external data) only here. */
+static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    size_t want = (size_t)n;
+    double *v = calloc(want + 1, sizeof *v);
+    int64_t *iv = calloc(want + 1, sizeof *iv);
+    nnav_span *sv = calloc(want + 1, sizeof *sv);
+    nnav_values vals = {.v = v, .s = sv, .i = iv};
+    nnav_error err;
+    char buf[1100], why[256], num[3][64];
+    int rc = 0;
+    if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
+        snprintf(why, sizeof why, "the dims are malformed");
+    if (!v || !sv || !iv) {
+        free(v);
+        free(iv);
+        free(sv);
+        return -1;
+    }
+    if (nnav_tensor_values(m, t, want, 1, &vals, &err) < 0) {
+        char msg[2048];
+        nnav_error_format(&err, nnav_model_facts_get(m)->path, msg, sizeof msg);
+        fprintf(stderr, "nnav tensors: %s\n", msg);
+        rc = -1;
+        if (w)
+            nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err.msg);
+        else
+            printf("    values: (%s)\n", err.msg);
+    } else if (w) {
+        nnav_yw_key(w, "values");
+        nnav_yw_seq_flow(w);
+        /* Integer types as integers, exactly (a uint64 unsigned). */
+        for (size_t i = 0; i < vals.count; i++)
+            tt->dtype == 8       ? nnav_yw_span(w, sv[i])
+            : !vals.is_int       ? nnav_yw_double(w, v[i])
+            : vals.is_unsigned   ? nnav_yw_uint(w, (uint64_t)iv[i])
+                                 : nnav_yw_int(w, iv[i]);
+        nnav_yw_seq_end(w);
+        if (vals.has_stats && vals.is_int) {
+            nnav_yw_key(w, "min");
+            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imin) : nnav_yw_int(w, vals.imin);
+            nnav_yw_key(w, "max");
+            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imax) : nnav_yw_int(w, vals.imax);
+            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
+        } else if (vals.has_stats) {
+            nnav_yw_key(w, "min"), nnav_yw_double(w, vals.min);
+            nnav_yw_key(w, "max"), nnav_yw_double(w, vals.max);
+            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
+        }
+        if (vals.nan_count)
+            nnav_yw_key(w, "nan_count"), nnav_yw_uint(w, vals.nan_count);
+    } else {
+        printf("    values:");
+        if (vals.count == 0)
+            printf(" none%s%s%s", tt->nelems == UINT64_MAX ? " (" : vals.total ? " stored" :
+                   " (no elements)", tt->nelems == UINT64_MAX ? why : "",
+                   tt->nelems == UINT64_MAX ? ")" : "");
+        for (size_t i = 0; i < vals.count; i++) {
+            if (tt->dtype == 8)
+                printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
+            else if (vals.is_int) /* exactly, not through a double */
+                printf("%s %s", i ? "," : "", (nnav_values_format(&vals, 0, i, num[0], 64), num[0]));
+            else
+                printf("%s %.9g", i ? "," : "", v[i]);
+        }
+        if (vals.total > vals.count)
+            printf("%s (%llu in all)", vals.count ? ", ..." : "", (unsigned long long)vals.total);
+        printf("\n");
+        if (vals.has_stats && vals.is_int) {
+            nnav_values_format(&vals, 1, 0, num[0], sizeof num[0]);
+            nnav_values_format(&vals, 2, 0, num[1], sizeof num[1]);
+            nnav_values_format(&vals, 3, 0, num[2], sizeof num[2]);
+            printf("    min %s  max %s  mean %s\n", num[0], num[1], num[2]);
+        } else if (vals.has_stats)
+            printf("    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
+        if (vals.nan_count)
+            printf("    %llu NaN\n", (unsigned long long)vals.nan_count);
+    }
+    free(v);
+    free(iv);
+    free(sv);
+    return rc;
+}
+
+/* "(NODE.ATTR)" for a tensor an attribute holds (NODE as node_label shows
+ * it: the escaped name, or #INDEX when it has none), "" for any other: how
+ * the table names an unnamed one, and what --name accepts for it. */
+static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    char ab[512], an[256];
+    buf[0] = 0;
+    if (tt->owner != NNAV_TOWN_ATTRIBUTE)
+        return buf;
+    const nnav_attr *at = nnav_attr_get(m, tt->owner_id);
+    if (at->node != NNAV_NONE)
+        snprintf(buf, n, "(%s.%s)", node_label(m, at->node, ab, sizeof ab),
+                 esc(at->name, an, sizeof an));
+    return buf;
+}
+
+int cmd_tensors(const nnav_model *m, const opts *o)
+{
+    uint32_t g = 0;
+    int rc;
+    char hl[2048];
+    if (o->sort && strcmp(o->sort, "size") && strcmp(o->sort, "name"))
+        return usage_error("tensors", "--sort takes size or name, not '%s'", o->sort);
+    if ((rc = pick_graph(m, o, "tensors", &g)) != 0)
+        return rc;
+    nnav_tensors_measure(m); /* external data as stored, not as dims say */
+    uint32_t nt = nnav_tensor_count(m);
+    trow *rows = malloc(sizeof *rows * (nt + 1));
+    size_t nr = 0;
+    if (!rows)
+        return EXIT_BADINPUT;
+    for (uint32_t i = 0; i < nt; i++) {
+        const nnav_tensor *t = nnav_tensor_get(m, i);
+        if (!o->all && t->graph != g)
+            continue;
+        if (t->owner == NNAV_TOWN_SPARSE_INDICES)
+            continue;
+        /* The shown "(NODE.ATTR)" names an attribute's tensor, --constants or not. */
+        int shown = o->name && !strcmp(held_label(m, i, hl, sizeof hl), o->name);
+        if (t->owner == NNAV_TOWN_ATTRIBUTE && !o->constants && !shown)
+            continue;
+        if (o->name && !nnav_span_eqs(t->name, o->name) && !shown)
+            continue;
+        /* A sparse one: its dense shape, its values plus indices as bytes. */
+        nnav_tfacts_get(m, i, &rows[nr++]);
+    }
+    sort_model = m;
+    if (o->sort && !strcmp(o->sort, "size"))
+        qsort(rows, nr, sizeof *rows, trow_size);
+    else if (o->sort)
+        qsort(rows, nr, sizeof *rows, trow_name);
+    uint64_t total = 0, params = 0;
+    int vrc = 0;
+    if (o->name && nr == 0) {
+        free(rows);
+        return not_found("tensors", m, "initializer", o->name,
+                         "--all looks in every graph, --constants at Constant nodes too, "
+                         "'nnav find MODEL NAME' everywhere");
+    }
+    for (size_t i = 0; i < nr; i++) {
+        total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
+        const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
+        /* Parameters as info and summary count them: weights, not shapes,
+         * indices or strings. */
+        uint64_t ne = nnav_tensor_is_weight(m, rows[i].tensor) ? t->nelems : 0;
+        params = ne > UINT64_MAX - params ? UINT64_MAX : params + ne;
+    }
+    char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
+    nnav_yw w;
+    if (o->yaml) {
+        if (nnav_yw_open(&w, stdout) < 0) {
+            free(rows);
+            return EXIT_BADINPUT;
+        }
+        nnav_yw_map(&w);
+        nnav_yw_key(&w, "tensors");
+        nnav_yw_seq(&w);
+    }
+    for (size_t i = 0; i < nr; i++) {
+        const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
+        nnav_tfacts_shape(&rows[i], sh, sizeof sh);
+        nnav_tfacts_storage(m, &rows[i], st, sizeof st);
+        warn_text(t->warn, wt, sizeof wt);
+        if (o->yaml) {
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "name"), nnav_yw_span(&w, t->name);
+            nnav_yw_key(&w, "data_type"), nnav_yw_cstr(&w, nnav_dtype_name(t->dtype));
+            nnav_yw_key(&w, "dims");
+            nnav_yw_seq_flow(&w);
+            for (uint32_t d = 0; d < rows[i].ndims; d++)
+                nnav_yw_int(&w, rows[i].dims[d]);
+            nnav_yw_seq_end(&w);
+            nnav_yw_key(&w, "storage"), nnav_yw_cstr(&w, st);
+            nnav_yw_key(&w, "bytes");
+            rows[i].bytes == UINT64_MAX ? nnav_yw_null(&w) : nnav_yw_uint(&w, rows[i].bytes);
+            if (o->all) {
+                nnav_graph_path(m, t->graph, gp, sizeof gp);
+                nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gp);
+            }
+            if (t->owner == NNAV_TOWN_ATTRIBUTE) {
+                /* Where it is held: the node's raw name and its index (an
+                 * unnamed node has only the index), the attribute's name. */
+                const nnav_attr *at = nnav_attr_get(m, t->owner_id);
+                nnav_yw_key(&w, "constant"), nnav_yw_bool(&w, 1);
+                if (at->node != NNAV_NONE) {
+                    nnav_yw_key(&w, "node"), nnav_yw_span(&w, nnav_node_get(m, at->node)->name);
+                    nnav_yw_key(&w, "node_index"), nnav_yw_uint(&w, nnav_node_index(m, at->node));
+                    nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, at->name);
+                    nnav_yw_key(&w, "shown_as"), nnav_yw_cstr(&w, held_label(m, rows[i].tensor, hl, sizeof hl));
+                }
+            }
+            if (wt[0])
+                nnav_yw_key(&w, "warnings"), nnav_yw_cstr(&w, wt + 1);
+            if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, &w) < 0)
+                vrc = EXIT_BADINPUT;
+            nnav_yw_map_end(&w);
+            continue;
+        }
+        if (rows[i].bytes == UINT64_MAX)
+            snprintf(by, sizeof by, "?");
+        else
+            print_bytes(rows[i].bytes, by, sizeof by);
+        esc(t->name, nm, sizeof nm);
+        if (!t->name.n && held_label(m, rows[i].tensor, hl, sizeof hl)[0])
+            snprintf(nm, sizeof nm, "%s", hl);
+        printf("%-36s %-24s %12s  %s", nm, sh, by, st);
+        if (o->all) {
+            nnav_graph_path(m, t->graph, gp, sizeof gp);
+            printf("  %s", gp);
+        }
+        if (wt[0])
+            printf("  WARNING:%s", wt);
+        printf("\n");
+        if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, NULL) < 0)
+            vrc = EXIT_BADINPUT;
+    }
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        nnav_yw_key(&w, "count"), nnav_yw_uint(&w, nr);
+        nnav_yw_key(&w, "total_bytes"), nnav_yw_uint(&w, total);
+        nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, params);
+        nnav_yw_map_end(&w);
+        free(rows);
+        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : vrc;
+    }
+    print_bytes(total, by, sizeof by);
+    nnav_report_bytes(total, sh, sizeof sh);
+    print_bytes(params, st, sizeof st);
+    printf("%zu tensor%s, %s byte%s (%s), %s parameter%s\n", nr, pl(nr), by, pl(total), sh, st,
+           pl(params));
+    /* Weights a Constant node holds are parameters too (summary, info and
+     * the explorer's pane count them): say where they are. */
+    uint64_t ce = 0, ke = 0;
+    uint32_t cn = 0;
+    for (uint32_t gi = o->all ? 0 : g; !o->constants && !o->name && gi < nnav_graph_count(m) &&
+                                       (o->all || gi == g); gi++) {
+        cn += nnav_tfacts_constant_weights(m, gi, NULL, &ke);
+        ce = ke > UINT64_MAX - ce ? UINT64_MAX : ce + ke;
+    }
+    if (cn) {
+        print_bytes(ce, st, sizeof st);
+        printf("%u weight%s held by %s (%s parameter%s): --constants lists %s\n", cn, pl(cn),
+               cn == 1 ? "a Constant node" : "Constant nodes", st, pl(ce), cn == 1 ? "it" : "them");
+    }
+    free(rows);
+    return vrc;
+}
+

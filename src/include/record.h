@@ -1,0 +1,118 @@
+/* record.h - one set of calls, two forms: a command states its facts once
+ * and the record writer renders them as YAML (through yamlout.h) or as
+ * aligned text for a terminal.
+ *
+ * Contract:
+ *  - A fact is a value for machines and, optionally, a display form for
+ *    eyes: YAML writes the value exactly (an integer, the file's bytes of a
+ *    name); text shows the display form ("1,728", "#3" for an unnamed node),
+ *    or the value itself when none is given: a span escaped for a terminal,
+ *    a C string as it is (the core's own words and paths, already safe).
+ *  - Maps: in YAML a mapping; in text one line a key, "KEY  VALUE" with the
+ *    key padded to the column nnav_rw_map was given. Lists are YAML flow
+ *    sequences; in text, their items joined by ", " on the key's line.
+ *  - Tables: rows of cells under column descriptions (nnav_rw_col). In YAML
+ *    a sequence of maps, a cell its column's key; in text a line a row, the
+ *    cells padded to their column's width (in display columns: wide and
+ *    combining characters counted as a terminal shows them) and separated
+ *    by the table's separator. A column says in which forms it shows: a
+ *    column without a key is text only, one with NNAV_RW_NOTEXT YAML only.
+ *    Cells come in column order; a cell not given is absent from that row.
+ *    The text may show the columns in an order of its own (text_order).
+ *  - A measured column (NNAV_RW_MEASURE) is as wide as its widest cell: in
+ *    text the rows are stated twice, the first time only measured (see
+ *    nnav_rw_table_passes), so nothing is kept per row.
+ *  - Nothing is printed to stderr. nnav_rw_close returns -1 when the output
+ *    could not be written (or YAML ran out of memory). */
+#ifndef NNAV_RECORD_H
+#define NNAV_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nnav.h"
+#include "yamlout.h"
+
+enum { NNAV_RW_TEXT, NNAV_RW_YAML };
+
+/* A column's text width that keeps the column out of the text form. */
+#define NNAV_RW_NOTEXT (-1)
+enum {
+    NNAV_RW_MEASURE = 1,    /* as wide as the widest cell, at least `width` */
+    NNAV_RW_SKIP_EMPTY = 2, /* text: an empty cell and its separator are left out */
+};
+
+typedef struct nnav_rw_col {
+    const char *key; /* YAML key; NULL: text only */
+    int width;       /* text: least width in display columns; NNAV_RW_NOTEXT: YAML only */
+    unsigned flags;
+} nnav_rw_col;
+
+typedef struct nnav_rw_table {
+    const nnav_rw_col *cols;
+    size_t ncols;
+    const char *sep; /* text: between two cells of a row */
+    int flow;        /* YAML: each row a flow map ({kind: op, ...}) */
+    /* text: the columns' order on a line, by index (ntext of them); NULL:
+     * the columns' own order (which is YAML's) */
+    const uint8_t *text_order;
+    size_t ntext;
+} nnav_rw_table;
+
+typedef struct nnav_rw {
+    int form;
+    FILE *out;
+    nnav_yw yw;
+    int keycol;           /* text: a map's key column */
+    int in_list, items;   /* text: a list on the current key's line, its items so far */
+    /* text tables */
+    const nnav_rw_table *t;
+    int measuring;        /* the first of two passes: widths only */
+    int widths[16];       /* the columns' widths in this table */
+    size_t next_col;      /* the next cell's column */
+    int cell[16];         /* text: where each column's cell is in row, -1 when absent */
+    char row[16384];      /* text: this row's cells, each NUL-terminated */
+    size_t row_len;
+    int failed;
+} nnav_rw;
+
+/* Opens a writer of the form on out. Returns 0, or -1 (YAML: no memory). */
+int nnav_rw_open(nnav_rw *w, FILE *out, int form);
+/* Ends the output: 0, or -1 when anything could not be written. */
+int nnav_rw_close(nnav_rw *w);
+int nnav_rw_yaml(const nnav_rw *w); /* 1 when writing YAML */
+
+/* ---- maps, keys, scalars, lists ---- */
+void nnav_rw_map(nnav_rw *w, int keycol);
+void nnav_rw_map_end(nnav_rw *w);
+void nnav_rw_key(nnav_rw *w, const char *key);
+void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text);
+void nnav_rw_int(nnav_rw *w, int64_t v, const char *text);
+void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text);
+void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text);
+void nnav_rw_list(nnav_rw *w);
+void nnav_rw_list_end(nnav_rw *w);
+
+/* ---- tables ---- */
+/* Starts a table: with key, under that key of the open map (YAML); a
+ * top-level sequence without. At most 16 columns. */
+void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t);
+void nnav_rw_table_end(nnav_rw *w);
+/* How many times to state the rows: 2 for text with a measured column
+ * (the first only measures), else 1. Before each, nnav_rw_table_pass. */
+int nnav_rw_table_passes(const nnav_rw *w);
+void nnav_rw_table_pass(nnav_rw *w, int pass);
+void nnav_rw_row(nnav_rw *w);
+void nnav_rw_row_end(nnav_rw *w);
+/* Cells: the next column's value and display form (NULL: the value). col
+ * is the column's index; columns between the last cell and col are absent. */
+void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text);
+void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text);
+void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text);
+
+/* Columns a UTF-8 string takes on a terminal: 0 for a combining mark, 2 for
+ * an East Asian wide or fullwidth character or an emoji, 1 otherwise. */
+int nnav_rw_text_cols(const char *s);
+
+#endif

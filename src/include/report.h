@@ -1,0 +1,62 @@
+/* report.h - facts both faces show, written once.
+ *
+ * `nnav info` and the explorer's model details (i) are one function,
+ * nnav_info_write. The pieces below it are shared with the CLI's other
+ * commands (cost's op table, check's sparse problems), so a fact reads the
+ * same wherever it is shown. Strings from the file are escaped for a
+ * terminal in text (nnav_text_escape) and written as YAML scalars through
+ * yamlout.h. Nothing here prints to stderr or exits: a face decides what a
+ * failure means to its user. */
+#ifndef NNAV_REPORT_H
+#define NNAV_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nnav.h"
+#include "shape.h"
+#include "yamlout.h"
+
+/* What `nnav info MODEL` prints: text into out, or with yaml the same facts
+ * as one YAML document. Returns 0, or -1 when out could not be written (its
+ * error flag is set) or, for YAML, memory ran out. Text is not flushed. */
+int nnav_info_write(const nnav_model *m, int yaml, FILE *out);
+
+/* Bytes for eyes: "512 B", "1.5 KiB", "109.6 MiB". */
+void nnav_report_bytes(uint64_t b, char *buf, size_t n);
+/* A domain's name, "ai.onnx" for the default (empty) one; escaped. */
+const char *nnav_report_domain(nnav_span d, char *buf, size_t n);
+/* "Conv" or "com.microsoft:FusedConv": an op qualified when not in the
+ * default domain; escaped. Returns buf. */
+const char *nnav_report_op(nnav_span op_type, nnav_span domain, char *buf, size_t n);
+
+/* Exact counts in YAML: an integer when the double holds one, else the double. */
+void nnav_report_yaml_count(nnav_yw *w, double v);
+/* The keys macs, flops, params, output_bytes of a cost, into the open map. */
+void nnav_report_cost_keys(nnav_yw *w, const nnav_cost *c);
+/* How many of a graph's nodes have partial costs: their shapes are not all known. */
+uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr);
+
+/* One op type of a histogram. */
+typedef struct nnav_op_count {
+    nnav_span op, domain; /* of the first node of this op */
+    uint64_t count;
+    double macs, flops;    /* with costs: sums over the op's nodes */
+    uint64_t params;
+} nnav_op_count;
+/* Op-type histogram over nodes [first, first + nn), keyed by (domain, op).
+ * With sh, each op also sums its nodes' costs and the list is sorted by
+ * MACs (then FLOPs, count, name); without, by count then name. A malloc'd
+ * array of *count ops, or NULL when out of memory. */
+nnav_op_count *nnav_op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
+                                 const nnav_shapes *sh, size_t *count);
+
+/* Sparse initializers of graphs [first, end) whose indices are wrong
+ * (negative, out of range, out of order, repeated, miscounted): with w, a
+ * sparse_warnings key and list in w's open map; else a line each into out,
+ * as info's "warning" rows or (check) as "PATH  sparse initializer NAME: why".
+ * Reads the indices. Returns how many. */
+uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
+                              int check, FILE *out);
+
+#endif

@@ -1,0 +1,222 @@
+/* facts.c - text and YAML forms of facts that more than one report shows
+ * (report.h): byte sizes, op names, the op-type histogram, costs, sparse
+ * initializers' problems. */
+#include "report.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *esc(nnav_span s, char *buf, size_t n)
+{
+    nnav_text_escape(s.p, s.n, buf, n);
+    return buf;
+}
+
+void nnav_report_bytes(uint64_t b, char *buf, size_t n)
+{
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)b;
+    int i = 0;
+    while (v >= 1024 && i < 4)
+        v /= 1024, i++;
+    if (i == 0)
+        snprintf(buf, n, "%llu B", (unsigned long long)b);
+    else
+        snprintf(buf, n, "%.1f %s", v, u[i]);
+}
+
+const char *nnav_report_domain(nnav_span d, char *buf, size_t n)
+{
+    if (d.n == 0)
+        return "ai.onnx";
+    return esc(d, buf, n);
+}
+
+/* "Conv" or "com.microsoft:FusedConv": op qualified when not the default domain. */
+const char *nnav_report_op(nnav_span op_type, nnav_span domain, char *buf, size_t n)
+{
+    char op[512], dom[512];
+    esc(op_type, op, sizeof op);
+    if (domain.n == 0 || nnav_span_eqs(domain, "ai.onnx"))
+        snprintf(buf, n, "%s", op);
+    else
+        snprintf(buf, n, "%s:%s", esc(domain, dom, sizeof dom), op);
+    return buf;
+}
+
+
+/* Exact counts in YAML: an integer when the double holds one, else the double. */
+void nnav_report_yaml_count(nnav_yw *w, double v)
+{
+    if (v >= 0 && v < 1.8e19 && v == (double)(uint64_t)v)
+        nnav_yw_uint(w, (uint64_t)v);
+    else
+        nnav_yw_double(w, v);
+}
+
+void nnav_report_cost_keys(nnav_yw *w, const nnav_cost *c)
+{
+    nnav_yw_key(w, "macs"), nnav_report_yaml_count(w, c->macs);
+    nnav_yw_key(w, "flops"), nnav_report_yaml_count(w, c->flops);
+    nnav_yw_key(w, "params"), nnav_yw_uint(w, c->params);
+    nnav_yw_key(w, "output_bytes"), nnav_report_yaml_count(w, c->out_bytes);
+}
+
+/* How many of a graph's nodes have partial costs: their shapes are not all known. */
+uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < gr->node_count; i++)
+        n += !nnav_shapes_node_cost(s, gr->node_first + i)->known;
+    return n;
+}
+
+static int op_cmp(const void *a, const void *b)
+{
+    const nnav_op_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    uint64_t n = x->op.n < y->op.n ? x->op.n : y->op.n;
+    int c = n ? memcmp(x->op.p, y->op.p, n) : 0;
+    return c ? c : (x->op.n > y->op.n) - (x->op.n < y->op.n);
+}
+
+/* Costs read best heaviest first; ties (ops without MACs) by FLOPs, then count. */
+static int op_cost_cmp(const void *a, const void *b)
+{
+    const nnav_op_count *x = a, *y = b;
+    if (x->macs != y->macs)
+        return x->macs < y->macs ? 1 : -1;
+    if (x->flops != y->flops)
+        return x->flops < y->flops ? 1 : -1;
+    return op_cmp(a, b);
+}
+
+static uint64_t op_key_hash(nnav_span op, nnav_span domain)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t k = 0; k < op.n; k++)
+        h = (h ^ op.p[k]) * 1099511628211ull;
+    h ^= 0xff;
+    for (uint64_t k = 0; k < domain.n; k++)
+        h = (h ^ domain.p[k]) * 1099511628211ull;
+    return h;
+}
+
+/* Op-type histogram over nodes [first, first + nn), keyed by (domain, op).
+ * With shapes, each op also sums its nodes' costs and the list is sorted by
+ * MACs; without, by count. The table and the list grow with the distinct
+ * ops, not the nodes: a million nodes of a few ops would otherwise pay 32
+ * bytes a node for the peak of `info`. */
+nnav_op_count *nnav_op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
+                              const nnav_shapes *sh, size_t *count)
+{
+    size_t cap = 64, n = 0, ops_cap = 32;
+    uint32_t *tab = malloc(cap * sizeof *tab);
+    nnav_op_count *ops = malloc(ops_cap * sizeof *ops);
+    if (!tab || !ops) {
+        free(tab), free(ops);
+        return NULL;
+    }
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (uint32_t i = first; i < first + nn; i++) {
+        nnav_span op = nnav_node_get(m, i)->op, domain = nnav_node_domain(m, i);
+        size_t s = (size_t)(op_key_hash(op, domain) & (cap - 1));
+        for (;;) {
+            if (tab[s] == UINT32_MAX)
+                break;
+            const nnav_op_count *o = &ops[tab[s]];
+            if (nnav_span_same(o->op, op) && nnav_span_same(o->domain, domain))
+                break;
+            s = (s + 1) & (cap - 1);
+        }
+        if (tab[s] == UINT32_MAX) {
+            if (n == ops_cap) {
+                nnav_op_count *no = realloc(ops, 2 * ops_cap * sizeof *ops);
+                if (!no)
+                    goto oom;
+                ops = no, ops_cap *= 2;
+            }
+            tab[s] = (uint32_t)n;
+            memset(&ops[n], 0, sizeof *ops);
+            ops[n].op = op;
+            ops[n].domain = domain;
+            n++;
+            if (n * 2 > cap) { /* keep the table at most half full */
+                uint32_t *nt = malloc(2 * cap * sizeof *nt);
+                if (!nt)
+                    goto oom;
+                memset(nt, 0xff, 2 * cap * sizeof *nt);
+                cap *= 2;
+                for (size_t j = 0; j < n; j++) {
+                    size_t t = (size_t)(op_key_hash(ops[j].op, ops[j].domain) & (cap - 1));
+                    while (nt[t] != UINT32_MAX)
+                        t = (t + 1) & (cap - 1);
+                    nt[t] = (uint32_t)j;
+                }
+                free(tab);
+                tab = nt;
+            }
+            s = SIZE_MAX; /* found below by index */
+        }
+        nnav_op_count *oc = s == SIZE_MAX ? &ops[n - 1] : &ops[tab[s]];
+        oc->count++;
+        if (sh) {
+            const nnav_cost *c = nnav_shapes_node_cost(sh, i);
+            oc->macs += c->macs;
+            oc->flops += c->flops;
+            oc->params += c->params;
+        }
+    }
+    free(tab);
+    qsort(ops, n, sizeof *ops, sh ? op_cost_cmp : op_cmp);
+    *count = n;
+    return ops;
+oom:
+    free(tab);
+    free(ops);
+    return NULL;
+}
+
+/* Sparse initializers of graphs [first, end) whose indices are wrong
+ * (negative, out of range, out of order, repeated, miscounted): a line each
+ * (info's "warning" rows, or check's "PATH  NAME: why"), or a
+ * sparse_warnings list in YAML. Reads the indices: only info and check ask.
+ * Returns how many. */
+uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
+                                int check, FILE *out)
+{
+    uint32_t bad = 0;
+    char why[1024], nm[600], path[1024];
+    if (w) {
+        nnav_yw_key(w, "sparse_warnings");
+        nnav_yw_seq(w);
+    }
+    for (uint32_t i = 0; i < nnav_sparse_count(m); i++) {
+        const nnav_sparse *sp = nnav_sparse_get(m, i);
+        if (sp->graph < first || sp->graph >= end || !nnav_sparse_check(m, i, why, sizeof why))
+            continue;
+        bad++;
+        nnav_span name = sp->values != NNAV_NONE ? nnav_tensor_get(m, sp->values)->name
+                                                 : (nnav_span){(const uint8_t *)"", 0};
+        nnav_graph_path(m, sp->graph, path, sizeof path);
+        if (w) {
+            nnav_yw_map(w);
+            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
+            nnav_yw_key(w, "name"), nnav_yw_span(w, name);
+            nnav_yw_key(w, "problem"), nnav_yw_cstr(w, why);
+            nnav_yw_map_end(w);
+        } else if (check) {
+            fprintf(out, "%s  sparse initializer %s: %s\n", path, esc(name, nm, sizeof nm), why);
+        } else {
+            fprintf(out, "%-14s sparse initializer \"%s\" in %s: %s\n", "warning", esc(name, nm, sizeof nm),
+                   path, why);
+        }
+    }
+    if (w)
+        nnav_yw_seq_end(w);
+    return bad;
+}
+

@@ -1,0 +1,317 @@
+/* record.c - the record writer (record.h): YAML through yamlout.h, or
+ * aligned text. */
+#include "record.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+int nnav_rw_text_cols(const char *s)
+{
+    static const uint32_t marks[][2] = {{0x300, 0x36f}, {0x483, 0x489}, {0x591, 0x5bd},
+        {0x610, 0x61a}, {0x64b, 0x65f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x20d0, 0x20ff},
+        {0xfe20, 0xfe2f}};
+    static const uint32_t wide[][2] = {{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff},
+        {0x3400, 0x4dbf}, {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+        {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+        {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd}};
+    int cols = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t c = *p++;
+        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+        if (more)
+            c &= 0x3fu >> more;
+        for (; more && (*p & 0xc0) == 0x80; more--)
+            c = c << 6 | (*p++ & 0x3fu);
+        int wd = 1;
+        for (size_t i = 0; i < sizeof marks / sizeof *marks && c >= 0x300; i++)
+            if (c >= marks[i][0] && c <= marks[i][1])
+                wd = 0;
+        for (size_t i = 0; i < sizeof wide / sizeof *wide && c >= 0x1100; i++)
+            if (c >= wide[i][0] && c <= wide[i][1])
+                wd = 2;
+        cols += wd;
+    }
+    return cols;
+}
+
+int nnav_rw_open(nnav_rw *w, FILE *out, int form)
+{
+    memset(w, 0, sizeof *w);
+    w->form = form;
+    w->out = out;
+    if (form == NNAV_RW_YAML && nnav_yw_open(&w->yw, out) < 0)
+        return -1;
+    return 0;
+}
+
+int nnav_rw_close(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        return nnav_yw_close(&w->yw) < 0 || w->failed ? -1 : 0;
+    return ferror(w->out) || w->failed ? -1 : 0;
+}
+
+int nnav_rw_yaml(const nnav_rw *w)
+{
+    return w->form == NNAV_RW_YAML;
+}
+
+/* ---- maps, keys, scalars, lists ---- */
+
+void nnav_rw_map(nnav_rw *w, int keycol)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_map(&w->yw);
+    else
+        w->keycol = keycol;
+}
+
+void nnav_rw_map_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_map_end(&w->yw);
+}
+
+void nnav_rw_key(nnav_rw *w, const char *key)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_key(&w->yw, key);
+    else
+        fprintf(w->out, "%-*s", w->keycol, key);
+}
+
+/* Text: a scalar's display form, on its key's line or as a list's item. */
+static void text_scalar(nnav_rw *w, const char *text)
+{
+    if (w->in_list)
+        fprintf(w->out, "%s %s", w->items++ ? "," : "", text);
+    else
+        fprintf(w->out, " %s\n", text);
+}
+
+void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text)
+{
+    char b[32];
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_uint(&w->yw, v);
+        return;
+    }
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    text_scalar(w, text ? text : b);
+}
+
+void nnav_rw_int(nnav_rw *w, int64_t v, const char *text)
+{
+    char b[32];
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_int(&w->yw, v);
+        return;
+    }
+    snprintf(b, sizeof b, "%lld", (long long)v);
+    text_scalar(w, text ? text : b);
+}
+
+void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_cstr(&w->yw, s);
+        return;
+    }
+    text_scalar(w, text ? text : s);
+}
+
+void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text)
+{
+    char b[4096];
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_span(&w->yw, s);
+        return;
+    }
+    nnav_text_escape(s.p, s.n, b, sizeof b);
+    text_scalar(w, text ? text : b);
+}
+
+void nnav_rw_list(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_seq_flow(&w->yw);
+        return;
+    }
+    w->in_list = 1;
+    w->items = 0;
+}
+
+void nnav_rw_list_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_seq_end(&w->yw);
+        return;
+    }
+    w->in_list = 0;
+    fputc('\n', w->out);
+}
+
+/* ---- tables ---- */
+
+void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t)
+{
+    w->t = t;
+    if (t->ncols > sizeof w->widths / sizeof *w->widths) {
+        w->failed = 1;
+        w->t = NULL;
+        return;
+    }
+    for (size_t i = 0; i < t->ncols; i++)
+        w->widths[i] = t->cols[i].width;
+    if (w->form == NNAV_RW_YAML) {
+        if (key)
+            nnav_yw_key(&w->yw, key);
+        nnav_yw_seq(&w->yw);
+    }
+}
+
+void nnav_rw_table_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML && w->t)
+        nnav_yw_seq_end(&w->yw);
+    w->t = NULL;
+    w->measuring = 0;
+}
+
+int nnav_rw_table_passes(const nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML || !w->t)
+        return 1;
+    for (size_t i = 0; i < w->t->ncols; i++)
+        if (w->t->cols[i].flags & NNAV_RW_MEASURE)
+            return 2;
+    return 1;
+}
+
+void nnav_rw_table_pass(nnav_rw *w, int pass)
+{
+    w->measuring = pass == 0 && nnav_rw_table_passes(w) == 2;
+}
+
+void nnav_rw_row(nnav_rw *w)
+{
+    if (!w->t)
+        return;
+    w->next_col = 0;
+    w->row_len = 0;
+    for (size_t i = 0; i < w->t->ncols; i++)
+        w->cell[i] = -1;
+    if (w->form == NNAV_RW_YAML)
+        w->t->flow ? nnav_yw_map_flow(&w->yw) : nnav_yw_map(&w->yw);
+}
+
+/* Text: the row's cells in the text's order, each padded to its column's
+ * width before the separator that follows it; nothing after the last. */
+void nnav_rw_row_end(nnav_rw *w)
+{
+    const nnav_rw_table *t = w->t;
+    if (!t)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_map_end(&w->yw);
+        return;
+    }
+    if (w->measuring)
+        return;
+    int printed = 0, pad = 0;
+    size_t n = t->text_order ? t->ntext : t->ncols;
+    for (size_t k = 0; k < n; k++) {
+        size_t col = t->text_order ? t->text_order[k] : k;
+        if (col >= t->ncols || w->cell[col] < 0)
+            continue;
+        const char *text = w->row + w->cell[col];
+        if ((t->cols[col].flags & NNAV_RW_SKIP_EMPTY) && !text[0])
+            continue;
+        if (printed++)
+            fprintf(w->out, "%*s%s", pad, "", t->sep);
+        fputs(text, w->out);
+        int cols = nnav_rw_text_cols(text);
+        pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
+    }
+    fputc('\n', w->out);
+}
+
+/* The column of the next cell, or NULL when col is out of order or range. */
+static const nnav_rw_col *cell_col(nnav_rw *w, size_t col)
+{
+    if (!w->t || col >= w->t->ncols || col < w->next_col) {
+        w->failed = 1;
+        return NULL;
+    }
+    w->next_col = col + 1;
+    return &w->t->cols[col];
+}
+
+/* Text: measure the cell, or keep it for the end of the row. */
+static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *text)
+{
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
+    if (w->measuring) {
+        int cols = nnav_rw_text_cols(text);
+        if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col])
+            w->widths[col] = cols;
+        return;
+    }
+    size_t len = strlen(text), room = sizeof w->row - w->row_len;
+    if (len >= room) { /* a row longer than the buffer: the cell is cut, and close says so */
+        w->failed = 1;
+        len = room ? room - 1 : 0;
+        if (!room)
+            return;
+    }
+    w->cell[col] = (int)w->row_len;
+    memcpy(w->row + w->row_len, text, len);
+    w->row[w->row_len + len] = 0;
+    w->row_len += len + 1;
+}
+
+void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_uint(&w->yw, v);
+        return;
+    }
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    text_cell(w, col, c, text ? text : b);
+}
+
+void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_cstr(&w->yw, s);
+        return;
+    }
+    text_cell(w, col, c, text ? text : s);
+}
+
+void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_span(&w->yw, s);
+        return;
+    }
+    char b[4096];
+    if (!text)
+        nnav_text_escape(s.p, s.n, b, sizeof b);
+    text_cell(w, col, c, text ? text : b);
+}

@@ -1,0 +1,182 @@
+/* test_record.c - the record writer (record.h, issue 16 item 3): the same
+ * calls give the YAML form and the aligned text form. A table's text pads
+ * each cell to its column in display columns (a wide character counts two,
+ * a combining mark none), a measured column grows to its widest cell over
+ * the first of two passes, an empty skip-empty cell takes its separator
+ * with it, text-only and YAML-only columns show in their form alone, and a
+ * name the text shows in another form (#3) stays exact in YAML; the text may
+ * order the columns its own way. Maps write
+ * "KEY  VALUE" lines and lists join their items on the key's line. */
+#include "testutil.h"
+
+#include "record.h"
+
+static const nnav_rw_col cols[] = {
+    {"kind", 6, 0},
+    {"name", 4, NNAV_RW_MEASURE},
+    {"index", NNAV_RW_NOTEXT, 0},
+    {NULL, 0, NNAV_RW_SKIP_EMPTY},
+    {"graph", 0, 0},
+};
+static const nnav_rw_table table = {.cols = cols, .ncols = 5, .sep = " ", .flow = 1};
+
+static nnav_span sp(const char *s)
+{
+    return (nnav_span){(const uint8_t *)s, strlen(s)};
+}
+
+/* Three rows: a wide name, an unnamed node shown as #3, a combining mark. */
+static char *write_table(int form)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nnav_rw w;
+    assert_int_equal(nnav_rw_open(&w, f, form), 0);
+    nnav_rw_table_begin(&w, NULL, &table);
+    for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+        nnav_rw_table_pass(&w, pass);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, 0, "node", NULL);
+        nnav_rw_cell_span(&w, 1, sp("\xe5\x8d\xb7\xe7\xa7\xaf\xe5\xb1\x82"), NULL); /* 3 wide */
+        nnav_rw_cell_uint(&w, 2, 0, NULL);
+        nnav_rw_cell_cstr(&w, 3, "Conv", NULL);
+        nnav_rw_cell_cstr(&w, 4, "/", NULL);
+        nnav_rw_row_end(&w);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, 0, "node", NULL);
+        nnav_rw_cell_span(&w, 1, sp(""), "#3");
+        nnav_rw_cell_uint(&w, 2, 3, NULL);
+        nnav_rw_cell_cstr(&w, 3, "", NULL);
+        nnav_rw_cell_cstr(&w, 4, "/", NULL);
+        nnav_rw_row_end(&w);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, 0, "value", NULL);
+        nnav_rw_cell_span(&w, 1, sp("e\xcc\x81"), NULL); /* e + combining acute: 1 column */
+        nnav_rw_cell_cstr(&w, 4, "@f", NULL);
+        nnav_rw_row_end(&w);
+    }
+    nnav_rw_table_end(&w);
+    assert_int_equal(nnav_rw_close(&w), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_table_text(void **state)
+{
+    (void)state;
+    char *t = write_table(NNAV_RW_TEXT);
+    /* name is 6 columns wide (the wide name); "#3" and "é" pad to it. */
+    assert_string_equal(t, "node   \xe5\x8d\xb7\xe7\xa7\xaf\xe5\xb1\x82 Conv /\n"
+                           "node   #3     /\n"
+                           "value  e\xcc\x81      @f\n");
+    free(t);
+}
+
+static void test_table_yaml(void **state)
+{
+    (void)state;
+    char *t = write_table(NNAV_RW_YAML);
+    assert_string_equal(t, "- {kind: node, name: \xe5\x8d\xb7\xe7\xa7\xaf\xe5\xb1\x82, index: 0, graph: /}\n"
+                           "- {kind: node, name: \"\", index: 3, graph: /}\n"
+                           "- {kind: value, name: e\xcc\x81, graph: '@f'}\n");
+    free(t);
+}
+
+static char *write_map(int form)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nnav_rw w;
+    assert_int_equal(nnav_rw_open(&w, f, form), 0);
+    nnav_rw_map(&w, 8);
+    nnav_rw_key(&w, "file");
+    nnav_rw_cstr(&w, "m.onnx", NULL);
+    nnav_rw_key(&w, "bytes");
+    nnav_rw_uint(&w, 1234567, "1,234,567");
+    nnav_rw_key(&w, "tags");
+    nnav_rw_list(&w);
+    nnav_rw_span(&w, sp("serve"), NULL);
+    nnav_rw_span(&w, sp("a\tb"), NULL);
+    nnav_rw_int(&w, -1, NULL);
+    nnav_rw_list_end(&w);
+    nnav_rw_map_end(&w);
+    assert_int_equal(nnav_rw_close(&w), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_map(void **state)
+{
+    (void)state;
+    char *t = write_map(NNAV_RW_TEXT);
+    assert_string_equal(t, "file     m.onnx\n"
+                           "bytes    1,234,567\n"
+                           "tags     serve, a\\tb, -1\n");
+    free(t);
+    t = write_map(NNAV_RW_YAML);
+    assert_string_equal(t, "file: m.onnx\nbytes: 1234567\ntags: [serve, \"a\\tb\", -1]\n");
+    free(t);
+}
+
+/* The text's own order of columns: YAML keeps the columns' order. */
+static void test_text_order(void **state)
+{
+    (void)state;
+    static const nnav_rw_col c2[] = {{"a", 3, 0}, {"b", 0, 0}, {"c", NNAV_RW_NOTEXT, 0}};
+    static const uint8_t order[] = {1, 0};
+    static const nnav_rw_table t2 = {.cols = c2, .ncols = 3, .sep = "|", .flow = 1,
+                                     .text_order = order, .ntext = 2};
+    for (int form = NNAV_RW_TEXT; form <= NNAV_RW_YAML; form++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        nnav_rw w;
+        assert_int_equal(nnav_rw_open(&w, f, form), 0);
+        nnav_rw_table_begin(&w, NULL, &t2);
+        nnav_rw_row(&w);
+        nnav_rw_cell_uint(&w, 0, 1, NULL);
+        nnav_rw_cell_uint(&w, 1, 2, "two");
+        nnav_rw_cell_uint(&w, 2, 3, NULL);
+        nnav_rw_row_end(&w);
+        nnav_rw_table_end(&w);
+        assert_int_equal(nnav_rw_close(&w), 0);
+        fclose(f);
+        assert_string_equal(buf, form == NNAV_RW_TEXT ? "two|1\n" : "- {a: 1, b: 2, c: 3}\n");
+        free(buf);
+    }
+}
+
+/* A cell out of column order is a mistake of the caller: close says so. */
+static void test_misuse(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/dev/null", "w");
+    assert_non_null(f);
+    nnav_rw w;
+    assert_int_equal(nnav_rw_open(&w, f, NNAV_RW_TEXT), 0);
+    nnav_rw_table_begin(&w, NULL, &table);
+    nnav_rw_row(&w);
+    nnav_rw_cell_cstr(&w, 4, "/", NULL);
+    nnav_rw_cell_cstr(&w, 0, "node", NULL);
+    nnav_rw_row_end(&w);
+    nnav_rw_table_end(&w);
+    assert_int_equal(nnav_rw_close(&w), -1);
+    fclose(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_yaml),
+        cmocka_unit_test(test_map),
+        cmocka_unit_test(test_text_order),
+        cmocka_unit_test(test_misuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
