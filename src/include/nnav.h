@@ -1,6 +1,6 @@
 /* nnav.h - the public face of the core: a lazy, zero-copy index of a model file.
  *
- * The core knows nothing of terminals. Both faces (the CLI in src/cli.c and the
+ * The core knows nothing of terminals. Both faces (the CLI in src/cli/ and the
  * ncurses explorer in ui/) read a model only through this header.
  *
  * Calling rules, in one place:
