@@ -429,6 +429,10 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
     } else if (!eager) {
         fprintf(out, "%-14s not computed for over %u nodes, so that info stays instant: "
                "'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);
+    } else {
+        /* The CLI said this on stderr; written here, both faces say it. */
+        fprintf(out, "%-14s not computed: out of memory while inferring types and shapes\n",
+                "compute");
     }
     if (t.const_bytes) {
         nnav_text_commas(t.const_bytes, a, sizeof a);
