@@ -324,7 +324,7 @@ static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
         size_t total = 0, nd;
         int64_t d[1];
         nnav_span vs, is;
-        if (m->tf)
+        if ((m->facts.format != NNAV_FMT_ONNX))
             break;
         rc = nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, err);
         int list = at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1;

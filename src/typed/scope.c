@@ -47,7 +47,7 @@ static int weight_dtype(int32_t dt)
 static int op_is(const nnav_model *m, uint32_t n, const char *onnx_op, const char *tf_op)
 {
     nnav_span op = m->nodes.v[n].op;
-    if (m->tf)
+    if ((m->facts.format != NNAV_FMT_ONNX))
         return tf_op && nnav_span_eqs(op, tf_op);
     if (!nnav_span_eqs(op, onnx_op))
         return 0;
@@ -85,7 +85,7 @@ static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
     /* TensorFlow indexes a Const's value as an initializer too: its node's
      * output counts, the tensor once. */
     uint32_t a = m->tensors.v[t].owner_id;
-    if (m->tf && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
+    if ((m->facts.format != NNAV_FMT_ONNX) && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
         constant_tensor(m, m->attrs.v[a].node) == t)
         return NNAV_NONE;
     return t;
@@ -808,7 +808,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     cr.v[0].parent = NNAV_NONE;
 
     /* 1. Scopes in the order their first node appears. */
-    int meta = !m->tf;
+    int meta = !(m->facts.format != NNAV_FMT_ONNX);
     comps c;
     for (uint32_t i = 0; i < nn; i++) {
         node_comps(m, first + i, meta, &c);
@@ -964,7 +964,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (t->ptensor[v] != NNAV_NONE || val->kind == NNAV_VAL_UNDEFINED ||
             val->graph >= m->graphs.n || !outer[val->graph])
             continue;
-        if (m->tf && val->name.n && val->name.p[0] == '^')
+        if ((m->facts.format != NNAV_FMT_ONNX) && val->name.n && val->name.p[0] == '^')
             continue; /* a control output: order, not data */
         uint32_t ps = NNAV_NONE;
         if (val->kind == NNAV_VAL_NODE && val->graph == graph && val->producer >= first &&

@@ -1844,7 +1844,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         rc = -1; /* past the budget: no rule runs */
     } else if (nd->function != NNAV_NONE) {
         rc = call_function(&ix);
-    } else if (m->tf) {
+    } else if ((m->facts.format != NNAV_FMT_ONNX)) {
         rc = tf_rule(&ix, S);
     } else if (!oc) {
         nnav_span dom = nnav_node_domain(m, n);
@@ -1911,7 +1911,7 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         if (f->why != NNAV_NONE && fact_complete(S, f))
             f->why = NNAV_NONE; /* the file filled in what the rule could not */
     }
-    cost_node(S, n, m->tf ? tf_cost_class(nd->op) : oc ? oc->cls : COST_ELEM);
+    cost_node(S, n, (m->facts.format != NNAV_FMT_ONNX) ? tf_cost_class(nd->op) : oc ? oc->cls : COST_ELEM);
 }
 
 static void seed_value(nnav_shapes *S, uint32_t v, const nnav_fact *seed)

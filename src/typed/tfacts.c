@@ -33,12 +33,12 @@ void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
     };
     /* Held by a Constant node: an attribute's tensor (TensorFlow's Const
      * value is owned as an initializer, named by its attribute). */
-    if ((ts->owner == NNAV_TOWN_ATTRIBUTE || (m->tf && ts->owner == NNAV_TOWN_INITIALIZER)) &&
+    if ((ts->owner == NNAV_TOWN_ATTRIBUTE || ((m->facts.format != NNAV_FMT_ONNX) && ts->owner == NNAV_TOWN_INITIALIZER)) &&
         ts->owner_id < nnav_attr_count(m)) {
         uint32_t node = nnav_attr_get(m, ts->owner_id)->node;
         if (node < nnav_node_count(m)) {
             nnav_span op = nnav_node_get(m, node)->op;
-            if (nnav_span_eqs(op, m->tf ? "Const" : "Constant"))
+            if (nnav_span_eqs(op, (m->facts.format != NNAV_FMT_ONNX) ? "Const" : "Constant"))
                 f->holder = node;
         }
     }
@@ -76,7 +76,7 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
 void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n)
 {
     if (f->sparse == NNAV_NONE) {
-        const char *tag = f->holder == NNAV_NONE ? "" : m->tf ? "Const, " : "Constant, ";
+        const char *tag = f->holder == NNAV_NONE ? "" : (m->facts.format != NNAV_FMT_ONNX) ? "Const, " : "Constant, ";
         size_t k = strlen(tag) < n ? strlen(tag) : 0;
         memcpy(buf, tag, k);
         nnav_tensor_storage_format(m, f->tensor, buf + k, n - k);

@@ -172,10 +172,10 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
         has_body |= m->attrs.v[nd->attr_first + k].graph_count > 0;
     if (!has_body)
         return any;
-    int onnx = !m->tf;
+    int onnx = !(m->facts.format != NNAV_FMT_ONNX);
     nnav_span op = nd->op;
     if ((onnx && nnav_span_eqs(op, "If")) ||
-        (m->tf && (nnav_span_eqs(op, "If") || nnav_span_eqs(op, "StatelessIf")))) {
+        ((m->facts.format != NNAV_FMT_ONNX) && (nnav_span_eqs(op, "If") || nnav_span_eqs(op, "StatelessIf")))) {
         uint32_t tg = body_of(m, nd, onnx ? "then_branch" : "then_branch");
         uint32_t eg = body_of(m, nd, "else_branch");
         nnav_whole t = {0}, e = {0};
@@ -264,7 +264,7 @@ static int node_bodies(nnav_wcost *w, uint32_t n, int depth, nnav_whole *out, nn
     }
     /* Anything else with bodies (a TensorFlow call or While, SequenceMap,
      * an op of another domain): each body once; a loop's per iteration. */
-    int loop = (m->tf && (nnav_span_eqs(op, "While") || nnav_span_eqs(op, "StatelessWhile"))) ||
+    int loop = ((m->facts.format != NNAV_FMT_ONNX) && (nnav_span_eqs(op, "While") || nnav_span_eqs(op, "StatelessWhile"))) ||
                (onnx && nnav_span_eqs(op, "SequenceMap"));
     nnav_whole sum = {0};
     sum.known = 1;

@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "dtype.h"
-#include "model.h"
 #include "onnx.pb-c.h"
+#include "onnx_reader.h"
+#include "readers.h"
 #include "walk.h"
 #include "wire.h"
 
@@ -1131,3 +1132,22 @@ out:
     nnav_vec_free(fns);
     return rc;
 }
+
+/* ---- the reader ---- */
+
+static void onnx_free(nnav_model *m) { (void)m; } /* everything is in the index */
+
+const nnav_reader nnav_reader_onnx = {
+    .name = "ONNX",
+    .formats = 1u << NNAV_FMT_ONNX,
+    .index = nnav_onnx_index,
+    .free = onnx_free,
+    .attr_scalar = nnav_onnx_attr_scalar,
+    .attr_list = nnav_onnx_attr_list,
+    .attr_types = nnav_onnx_attr_types,
+    .attr_sparse = nnav_onnx_attr_sparse,
+    .tensor_values = nnav_onnx_tensor_values,
+    .part_values = nnav_onnx_part_values,
+    .typed_ints = nnav_onnx_typed_ints,
+    .node_domain = nnav_onnx_node_domain,
+};

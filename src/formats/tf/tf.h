@@ -21,6 +21,7 @@
 #define NNAV_TF_H
 
 #include "model.h"
+#include "readers.h"
 #include "wire.h"
 
 /* AttrValue and ListValue field numbers. */
@@ -57,6 +58,12 @@ typedef struct nnav_tf {
     uint32_t strmap_next;    /* the slot the next mapping takes */
 } nnav_tf;
 
+/* The TensorFlow reader's state of m (m->rd); NULL when another reader read m. */
+static inline nnav_tf *nnav_tf_state(const nnav_model *m)
+{
+    return m->reader == &nnav_reader_tf ? (nnav_tf *)m->rd : NULL;
+}
+
 /* Bytes that live until the model is closed; NULL when out of memory. */
 void *nnav_tf_alloc(nnav_tf *tf, size_t n);
 /* A printf-made string in the arena, as a span (p == NULL when out of memory). */
@@ -79,7 +86,19 @@ int nnav_tf_snappy(const uint8_t *p, uint64_t n, uint8_t *out, uint64_t out_n);
 uint32_t nnav_tf_crc32c(uint32_t crc, const uint8_t *p, uint64_t n);
 uint32_t nnav_tf_crc_mask(uint32_t crc);
 
-/* On-demand decoding for TensorFlow attrs and tensors (values.c hands over). */
+int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+void nnav_tf_free(nnav_tf *tf);
+
+/* On-demand decoding for TensorFlow attrs and tensors (tf_values.c): the
+ * reader operations (reader.h gives their contracts), and the AttrValue
+ * readers they are built on. */
+int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field *out,
+                           nnav_error *err);
+int nnav_tf_op_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
+                         nnav_span *spans, size_t max, size_t *total, nnav_error *err);
+int nnav_tf_op_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                             nnav_values *out, nnav_error *err);
+nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node);
 int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *out,
                         nnav_error *err);
 int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,

@@ -16,6 +16,7 @@
 #include "dtype.h"
 #include "sbuf.h"
 #include "tf.h"
+#include "values_acc.h"
 #include "walk.h"
 #include "wire.h"
 #include "tensorflow/tensor.pb-c.h"
@@ -80,6 +81,60 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
     }
     *total = l.total;
     return k < 0 ? -1 : 0;
+}
+
+/* The reader's attribute operations: AttrValue s 2, i 3, f 4; bool 5 and
+ * type 6 read as ints, a type as an nnav element type. */
+int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field *out,
+                           nnav_error *err)
+{
+    uint8_t t = m->attrs.v[a].type;
+    int num = kind == NNAV_AK_FLOAT ? TF_AV_F
+              : kind == NNAV_AK_INT ? (t == NNAV_ATTR_TF_BOOL ? TF_AV_B
+                                       : t == NNAV_ATTR_TF_TYPE ? TF_AV_TYPE : TF_AV_I)
+                                    : TF_AV_S;
+    nnav_field f;
+    int r = nnav_tf_attr_scalar(m, a, num, &f, err);
+    if (r < 0)
+        return -1;
+    if (!r) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    if (num == TF_AV_TYPE)
+        f.v = (uint64_t)(int64_t)nnav_tf_dtype(f.v);
+    *out = f;
+    return 0;
+}
+
+/* Ints also serve list(bool) and list(type), types as nnav element types,
+ * as the scalars do. */
+int nnav_tf_op_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
+                         nnav_span *spans, size_t max, size_t *total, nnav_error *err)
+{
+    uint8_t t = m->attrs.v[a].type;
+    int field = kind == NNAV_AK_FLOAT ? TF_AV_F : kind == NNAV_AK_STRING ? TF_AV_S
+                : t == NNAV_ATTR_TF_BOOLS ? TF_AV_B : t == NNAV_ATTR_TF_TYPES ? TF_AV_TYPE
+                                                                     : TF_AV_I;
+    int r = nnav_tf_attr_list(m, a, field, ints, dbls, spans, max, total, err);
+    if (r == 0 && field == TF_AV_TYPE)
+        for (size_t i = 0; i < *total && i < max; i++)
+            ints[i] = nnav_tf_dtype((uint64_t)ints[i]);
+    return r;
+}
+
+/* NodeDef.device, the last one written. */
+nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node)
+{
+    nnav_span dev = {0};
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_wire_init(&r, m->map.base, m->nodes.v[node].msg);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == 4 && f.wt == NNAV_WT_LEN)
+            dev = f.s;
+    return dev;
 }
 
 /* ---- text ---- */
@@ -509,7 +564,7 @@ static int bundle_strings(const nnav_model *m, uint32_t t, size_t want, nnav_val
                           nnav_error *err)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
-    nnav_tf *tf = m->tf;
+    nnav_tf *tf = nnav_tf_state(m);
     nnav_span data;
     void *cookie;
     if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
@@ -767,4 +822,33 @@ void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, s
     else if (tt->nelems != UINT64_MAX && elems > 1 && elems < tt->nelems)
         nnav_sb_printf(&b, " (%llu values, the last repeats to %llu)", (unsigned long long)elems,
                   (unsigned long long)tt->nelems);
+}
+
+/* The reader's tensor values: int64 and uint64 come exactly (is_int set);
+ * the narrower integer types come as doubles, exact in one, and are given
+ * as integers from them. */
+int nnav_tf_op_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                             nnav_values *out, nnav_error *err)
+{
+    out->is_int = out->is_unsigned = 0;
+    int rc = nnav_tf_tensor_values(m, t, want, stats, out, err);
+    int32_t dt = m->tensors.v[t].dtype;
+    if (rc == 0 && !out->is_int &&
+        (nnav_dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+         dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16 || dt == NNAV_DT_TF_QINT32 ||
+         dt == NNAV_DT_TF_INT4 || dt == NNAV_DT_TF_UINT4 || dt == NNAV_DT_TF_INT2 ||
+         dt == NNAV_DT_TF_UINT2)) {
+        const double lim = 9223372036854775808.0;
+        int ok = !(out->has_stats && !(out->min >= -lim && out->max < lim));
+        for (size_t j = 0; ok && out->v && j < out->count; j++)
+            ok = out->v[j] >= -lim && out->v[j] < lim;
+        if (ok && out->v) {
+            out->is_int = 1;
+            for (size_t j = 0; out->i && j < out->count; j++)
+                out->i[j] = (int64_t)out->v[j];
+            out->imin = out->has_stats ? (int64_t)out->min : 0;
+            out->imax = out->has_stats ? (int64_t)out->max : 0;
+        }
+    }
+    return rc;
 }
