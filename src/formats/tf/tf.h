@@ -1,6 +1,8 @@
 /* tf.h - the TensorFlow reader's private pieces, shared by tf.c (SavedModel,
- * MetaGraphDef and GraphDef -> index), tf_bundle.c (the variables.index
- * table) and tf_values.c (attrs and tensor values on demand).
+ * MetaGraphDef and GraphDef -> index, with tf_graph.c and tf_meta.c through
+ * tf_walk.h), tf_bundle.c (the variables.index table) and tf_values.c (attrs
+ * and tensor values on demand). Nothing outside src/formats/tf/ includes it:
+ * the rest of the core knows the reader as nnav_reader_tf (readers.h).
  *
  * How TensorFlow maps onto the format-neutral index:
  *  - each MetaGraph's GraphDef is a root graph (kind MAIN; the first is "/",
