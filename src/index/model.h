@@ -104,6 +104,14 @@ static inline int nnav_ref_control(const nnav_model *m, uint32_t id)
 void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Tensor t's element count (nelems) and byte count (nbytes) from its dims
+ * (ndims at dims_first) and dtype, the same check for every format:
+ * NNAV_TW_BAD_DIMS for a negative dim, an overflowing element count or a
+ * byte count past 64 bits, NNAV_TW_BAD_DTYPE for an unknown dtype; either
+ * count is UINT64_MAX when it is not known. A string tensor's byte count is
+ * string_bytes (the reader's sum of its strings, or UINT64_MAX). */
+void nnav_tensor_sizes(const nnav_model *m, nnav_tensor *t, uint64_t string_bytes);
+
 /* Index-wide passes shared by every reader: value resolution by scope,
  * consumer lists, name tables. Called once the structure is walked. */
 int nnav_index_link(nnav_model *m, nnav_error *err);

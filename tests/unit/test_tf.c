@@ -794,6 +794,16 @@ static void test_dims_and_dtypes(void **state)
     pb_tf_node(&nd, "odd", "Const", "");
     pb_tf_attr(&nd, 5, "value", &av);
     tu_pb_msg(&graph, 1, &nd);
+    /* float32[2^62]: its element count fits, its bytes do not: as bad as
+     * an overflowing count, for TensorFlow as for ONNX. */
+    tu_pb_int(&d, 1, 1ull << 62);
+    tu_pb_msg(&sh, 2, &d);
+    tu_pb_int(&t, 1, 1);
+    tu_pb_msg(&t, 2, &sh);
+    tu_pb_msg(&av, 8, &t);
+    pb_tf_node(&nd, "huge", "Const", "");
+    pb_tf_attr(&nd, 5, "value", &av);
+    tu_pb_msg(&graph, 1, &nd);
     /* _output_shapes with a dim of -5: shown as unknown, with a warning. */
     tu_pb_int(&d, 1, (uint64_t)-5);
     tu_pb_msg(&sh, 2, &d);
@@ -807,6 +817,10 @@ static void test_dims_and_dtypes(void **state)
     assert_true(neg->warn & NNAV_TW_BAD_DIMS);
     const nnav_tensor *odd = nnav_tensor_get(m, tu_tensor(m, "odd"));
     assert_true(odd->warn & NNAV_TW_BAD_DTYPE);
+    const nnav_tensor *huge = nnav_tensor_get(m, tu_tensor(m, "huge"));
+    assert_true(huge->nelems == 1ull << 62);
+    assert_true(huge->nbytes == UINT64_MAX);
+    assert_true(huge->warn & NNAV_TW_BAD_DIMS);
     nnav_error err;
     double v[2];
     nnav_values vals = {.v = v};

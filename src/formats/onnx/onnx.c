@@ -304,34 +304,8 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
     if (k < 0)
         return wire_fail(w, &r, &onnx__tensor_proto__descriptor);
     t.ndims = m->dims.n - t.dims_first;
-    /* Element count with overflow and sign checks. */
-    uint64_t ne = 1;
-    for (uint32_t i = 0; i < t.ndims; i++) {
-        int64_t d = m->dims.v[t.dims_first + i];
-        if (d < 0) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-        if (__builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-    }
-    t.nelems = ne;
-    if (!nnav_dtype_valid(t.dtype))
-        t.warn |= NNAV_TW_BAD_DTYPE;
-    t.nbytes = UINT64_MAX;
-    if (t.dtype == NNAV_DT_STRING)
-        t.nbytes = string_bytes;
-    else if (ne != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0) {
-        t.nbytes = UINT64_MAX;
-        /* A count that fits but whose bytes do not (float32[2^62]): the dims
-         * are as impossible as an overflowing product, and say so. */
-        if (nnav_dtype_bits(t.dtype))
-            t.warn |= NNAV_TW_BAD_DIMS;
-    }
+    nnav_tensor_sizes(m, &t, string_bytes);
+    uint64_t ne = t.nelems;
     if (external) {
         t.storage = NNAV_STORE_EXTERNAL;
         if (!(seen_ext_keys & 1))

@@ -440,22 +440,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
             return entry_fail(b, &e, off, where);
     }
     t.ndims = m->dims.n - t.dims_first;
-    uint64_t ne = 1;
-    for (uint32_t i = 0; i < t.ndims; i++) {
-        int64_t d = m->dims.v[t.dims_first + i];
-        if (d < 0 || __builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-    }
-    t.nelems = ne;
-    if (!nnav_dtype_valid(t.dtype))
-        t.warn |= NNAV_TW_BAD_DTYPE;
-    t.nbytes = UINT64_MAX;
-    if (ne != UINT64_MAX && t.dtype != NNAV_DT_STRING &&
-        nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0)
-        t.nbytes = UINT64_MAX;
+    nnav_tensor_sizes(m, &t, UINT64_MAX); /* strings: their stored size, below */
     if (slices) {
         /* A partitioned tensor: its slices are entries of their own. */
         t.storage = NNAV_STORE_NONE;

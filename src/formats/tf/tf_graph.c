@@ -338,20 +338,6 @@ static int push_dims(tfw *w, nnav_tensor *t, int32_t rank)
     return 0;
 }
 
-/* Element count, with sign and overflow checks; UINT64_MAX when not known. */
-static uint64_t count_elems(const nnav_model *m, const nnav_tensor *t, uint32_t *warn)
-{
-    uint64_t ne = 1;
-    for (uint32_t i = 0; i < t->ndims; i++) {
-        int64_t d = m->dims.v[t->dims_first + i];
-        if (d < 0 || __builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
-            *warn |= NNAV_TW_BAD_DIMS;
-            return UINT64_MAX;
-        }
-    }
-    return ne;
-}
-
 /* A TensorProto: dtype, shape and where its values are; never the values. */
 static int walk_tensor(tfw *w, uint32_t graph, nnav_span s, uint8_t owner, uint32_t owner_id,
                        nnav_span name, uint32_t *out_id)
@@ -463,14 +449,7 @@ static int walk_tensor(tfw *w, uint32_t graph, nnav_span s, uint8_t owner, uint3
         if (push_dims(w, &t, rank) < 0)
             return -1;
     }
-    t.nelems = count_elems(m, &t, &t.warn);
-    if (!nnav_dtype_valid(t.dtype))
-        t.warn |= NNAV_TW_BAD_DTYPE;
-    t.nbytes = UINT64_MAX;
-    if (t.dtype == NNAV_DT_STRING)
-        t.nbytes = string_bytes;
-    else if (t.nelems != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, t.nelems, &t.nbytes) != 0)
-        t.nbytes = UINT64_MAX;
+    nnav_tensor_sizes(m, &t, string_bytes);
     if (has_content) {
         t.storage = NNAV_STORE_RAW;
         t.stored = t.data.n;
