@@ -5,7 +5,8 @@
  * Calling rules: start with nnav_acc_init (it resets out), put each element
  * in order (nnav_acc_put for a floating value, nnav_acc_put_int for an
  * integer element exactly, nnav_acc_put_num for a double that holds an
- * integer type's value), stop once nnav_acc_done, end with nnav_acc_end.
+ * integer type's value; nnav_acc_repeat for a value repeated, in O(1) past
+ * the values kept), stop once nnav_acc_done, end with nnav_acc_end.
  * Elements past `limit` are ignored: a file may store more than its dims
  * call for. The puts are inline: they run once an element. */
 #ifndef NNAV_VALUES_ACC_H
@@ -25,6 +26,7 @@ typedef struct nnav_acc {
     double sum;
     uint64_t finite;
     __int128 isum;  /* integer types: the exact sum, for the mean */
+    long double ibig; /* what isum could not hold (a repeat of billions) */
 } nnav_acc;
 
 static inline void nnav_acc_put(nnav_acc *a, double v)
@@ -116,8 +118,10 @@ static inline void nnav_acc_init(nnav_acc *a, nnav_values *out, int32_t dtype, u
     out->is_int = nnav_dtype_is_int(dtype);
     out->is_unsigned = dtype == NNAV_DT_UINT64;
     out->imin = out->imax = 0;
-    *a = (nnav_acc){out, want, stats && dtype != NNAV_DT_STRING,
-                    nelems == UINT64_MAX ? 0 : nelems * comps, 0, 0, 0, 0};
+    *a = (nnav_acc){.out = out,
+                    .want = want,
+                    .stats = stats && dtype != NNAV_DT_STRING,
+                    .limit = nelems == UINT64_MAX ? 0 : nelems * comps};
 }
 
 /* The statistics into out, once every element is in. */
@@ -129,7 +133,57 @@ static inline void nnav_acc_end(const nnav_acc *a)
     out->has_stats = a->finite > 0;
     out->mean = a->finite ? a->sum / (double)a->finite : 0;
     if (out->is_int && a->finite) /* the exact sum, rounded once more */
-        out->mean = (double)((long double)a->isum / (long double)a->finite);
+        out->mean = (double)(((long double)a->isum + a->ibig) / (long double)a->finite);
+}
+
+/* `times` more elements of one value, as nnav_acc_put (exact 0) or
+ * nnav_acc_put_int (exact 1, iv its bits) would take them one by one: those
+ * still to be kept one by one, the rest counted at once. A repeat is how a
+ * TensorFlow TensorProto shorter than its element count reads (its last value
+ * fills the rest), so a splat of a billion costs what one of four does. */
+static inline void nnav_acc_repeat(nnav_acc *a, double v, int64_t iv, int exact, uint64_t times)
+{
+    nnav_values *o = a->out;
+    while (times && a->seen < a->limit && o->count < a->want && o->v) {
+        if (exact)
+            nnav_acc_put_int(a, iv);
+        else
+            nnav_acc_put(a, v);
+        times--;
+    }
+    if (times > a->limit - a->seen)
+        times = a->limit - a->seen;
+    if (!times)
+        return;
+    a->seen += times;
+    if (!a->stats)
+        return;
+    if (exact) {
+        int u = o->is_unsigned;
+        double d = u ? (double)(uint64_t)iv : (double)iv;
+        if (a->finite == 0 || (u ? (uint64_t)iv < (uint64_t)o->imin : iv < o->imin))
+            o->imin = iv, o->min = d;
+        if (a->finite == 0 || (u ? (uint64_t)iv > (uint64_t)o->imax : iv > o->imax))
+            o->imax = iv, o->max = d;
+        __int128 x = u ? (__int128)(uint64_t)iv : (__int128)iv, prod, sum;
+        if (__builtin_mul_overflow(x, (__int128)times, &prod) ||
+            __builtin_add_overflow(a->isum, prod, &sum))
+            a->ibig += (long double)x * (long double)times;
+        else
+            a->isum = sum;
+        a->finite += times;
+        return;
+    }
+    if (isnan(v)) {
+        o->nan_count += times;
+        return;
+    }
+    if (a->finite == 0 || v < o->min)
+        o->min = v;
+    if (a->finite == 0 || v > o->max)
+        o->max = v;
+    a->sum += v * (double)times;
+    a->finite += times;
 }
 
 /* Little-endian raw bytes (raw_data, an external file, a checkpoint shard)

@@ -399,80 +399,8 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
 
 /* ---- tensor values ---- */
 
-typedef struct acc {
-    nnav_values *out;
-    size_t want;
-    int stats;
-    uint64_t seen;
-    double sum;
-    uint64_t finite;
-    int i64;           /* int64 (1) or uint64 (2) elements: kept exactly in out->i, imin, imax */
-    long double isum;  /* their sum, for the mean */
-} acc;
-
-/* The exact extremes of 64-bit integer elements (iv: the value's bits). */
-static void acc_int(acc *a, int64_t iv, uint64_t times)
-{
-    nnav_values *o = a->out;
-    int u = a->i64 == 2;
-    if (a->finite == 0 || (u ? (uint64_t)iv < (uint64_t)o->imin : iv < o->imin))
-        o->imin = iv;
-    if (a->finite == 0 || (u ? (uint64_t)iv > (uint64_t)o->imax : iv > o->imax))
-        o->imax = iv;
-    a->isum += (u ? (long double)(uint64_t)iv : (long double)iv) * (long double)times;
-}
-
-/* `times` copies of v, in O(1) past the first values asked for. iv: the
- * same value's exact bits for 64-bit integer elements (a->i64), else 0. */
-static void acc_put(acc *a, double v, int64_t iv, uint64_t times)
-{
-    while (times && a->out->count < a->want && a->out->v) {
-        if (a->i64 && a->out->i)
-            a->out->i[a->out->count] = iv;
-        a->out->v[a->out->count++] = v;
-        a->seen++;
-        times--;
-        if (a->stats) {
-            if (a->i64)
-                acc_int(a, iv, 1);
-            if (isnan(v)) {
-                a->out->nan_count++;
-            } else {
-                if (a->finite == 0 || v < a->out->min)
-                    a->out->min = v;
-                if (a->finite == 0 || v > a->out->max)
-                    a->out->max = v;
-                a->sum += v;
-                a->finite++;
-            }
-        }
-    }
-    if (!times)
-        return;
-    a->seen += times;
-    if (!a->stats)
-        return;
-    if (a->i64)
-        acc_int(a, iv, times);
-    if (isnan(v)) {
-        a->out->nan_count += times;
-        return;
-    }
-    if (a->finite == 0 || v < a->out->min)
-        a->out->min = v;
-    if (a->finite == 0 || v > a->out->max)
-        a->out->max = v;
-    a->sum += v * (double)times;
-    a->finite += times;
-}
-
-static int acc_done(const acc *a)
-{
-    return !a->stats && a->out->count >= a->want;
-}
-
 typedef struct typed_ctx {
-    acc *a;
+    nnav_acc *a;
     int32_t dtype;
     uint8_t field;
     uint64_t limit;   /* components the tensor holds */
@@ -519,13 +447,16 @@ static double typed_decode(const typed_ctx *t, uint64_t v)
 static int typed_put(void *c, uint64_t v)
 {
     typed_ctx *t = c;
-    if (acc_done(t->a) || t->a->seen >= t->limit)
+    if (nnav_acc_done(t->a) || t->a->seen >= t->limit)
         return 1;
     double d = typed_decode(t, v);
     t->last[t->pos] = d;
     t->ilast = (int64_t)v; /* int64_val, uint64_val: the varint is the value */
     t->pos = (t->pos + 1) % t->comps;
-    acc_put(t->a, d, t->ilast, 1);
+    if (t->a->out->is_int)
+        nnav_acc_put_int(t->a, t->ilast);
+    else
+        nnav_acc_put(t->a, d);
     return 0;
 }
 
@@ -652,13 +583,12 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         return -1;
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
-    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0, 0, 0};
+    nnav_acc a;
+    nnav_acc_init(&a, out, tt->dtype, tt->nelems, want, stats, comps);
     /* 64-bit integers never pass through a double (the rest, narrower, are
-     * exact in one: nnav_tensor_values gives those as integers). */
-    a.i64 = tt->dtype == NNAV_DT_INT64 ? 1 : tt->dtype == NNAV_DT_UINT64 ? 2 : 0;
-    out->is_int = a.i64 != 0;
-    out->is_unsigned = a.i64 == 2;
-    out->imin = out->imax = 0;
+     * exact in one: nnav_tf_op_tensor_values gives those as integers). */
+    int i64 = tt->dtype == NNAV_DT_INT64 || tt->dtype == NNAV_DT_UINT64;
+    out->is_int = i64;
     if (tt->dtype == NNAV_DT_STRING && tt->storage == NNAV_STORE_EXTERNAL)
         return bundle_strings(m, t, want, out, err);
     if (!nnav_dtype_bits(tt->dtype) && tt->storage != NNAV_STORE_TYPED) {
@@ -674,14 +604,17 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         if (tt->storage == NNAV_STORE_EXTERNAL && nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
             return -1;
         if (nnav_dtype_bits(tt->dtype))
-            for (uint64_t i = 0; i < limit && !acc_done(&a); i++) {
+            for (uint64_t i = 0; i < limit && !nnav_acc_done(&a); i++) {
                 double v;
                 if (nnav_dtype_decode_raw(tt->dtype, data.p, data.n, i, &v) != 0)
                     break; /* stored bytes end early: the size warning says so */
                 uint64_t bits = 0;
-                for (unsigned k = 0; a.i64 && k < 8; k++) /* little-endian, as TF writes */
+                for (unsigned k = 0; i64 && k < 8; k++) /* little-endian, as TF writes */
                     bits |= (uint64_t)data.p[i * 8 + k] << (8 * k);
-                acc_put(&a, v, (int64_t)bits, 1);
+                if (i64)
+                    nnav_acc_put_int(&a, (int64_t)bits);
+                else
+                    nnav_acc_put(&a, v);
             }
         int gone = nnav_tensor_bytes_shrank(cookie, err);
         nnav_tensor_bytes_release(cookie);
@@ -723,15 +656,15 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         nnav_field f;
         int k;
         nnav_wire_init(&r, m->map.base, tt->msg);
-        while ((k = nnav_wire_next(&r, &f, err)) == 1 && !acc_done(&a) && a.seen < limit) {
+        while ((k = nnav_wire_next(&r, &f, err)) == 1 && !nnav_acc_done(&a) && a.seen < limit) {
             if (f.num != tt->typed_field)
                 continue;
             if (f.num == TF_T_FLOAT8) {
-                for (uint64_t i = 0; i < f.s.n && !acc_done(&a) && a.seen < limit; i++) {
+                for (uint64_t i = 0; i < f.s.n && !nnav_acc_done(&a) && a.seen < limit; i++) {
                     double d;
                     nnav_dtype_decode_raw(tt->dtype, f.s.p + i, 1, 0, &d);
                     tc.last[0] = d;
-                    acc_put(&a, d, 0, 1);
+                    nnav_acc_put(&a, d);
                 }
                 continue;
             }
@@ -743,16 +676,17 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         /* Fewer values than elements: the last repeats (none written: zero). */
         if (a.seen < limit && (a.stats || out->count < want)) {
             if (comps == 1 || a.seen == 0) {
-                acc_put(&a, a.seen ? tc.last[0] : 0.0, a.seen ? tc.ilast : 0, limit - a.seen);
+                nnav_acc_repeat(&a, a.seen ? tc.last[0] : 0.0, a.seen ? tc.ilast : 0, i64,
+                                limit - a.seen);
             } else {
                 while (a.seen < limit && out->count < want)
-                    acc_put(&a, tc.last[a.seen % 2], 0, 1);
+                    nnav_acc_put(&a, tc.last[a.seen % 2]);
                 if (a.seen < limit && a.stats) {
                     /* The rest alternate real, imaginary from where we are. */
                     uint64_t rest = limit - a.seen;
                     unsigned at = (unsigned)(a.seen % 2);
-                    acc_put(&a, tc.last[at], 0, (rest + 1) / 2);
-                    acc_put(&a, tc.last[1 - at], 0, rest / 2);
+                    nnav_acc_repeat(&a, tc.last[at], 0, 0, (rest + 1) / 2);
+                    nnav_acc_repeat(&a, tc.last[1 - at], 0, 0, rest / 2);
                 }
             }
         }
@@ -761,12 +695,7 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         nnav_err_set(err, 0, 0, "the model file shrank while its values were read");
         return -1;
     }
-    if (a.stats) {
-        out->has_stats = a.finite > 0;
-        out->mean = a.finite ? a.sum / (double)a.finite : 0;
-        if (a.i64 && a.finite)
-            out->mean = (double)(a.isum / (long double)a.finite);
-    }
+    nnav_acc_end(&a);
     return 0;
 }
 
