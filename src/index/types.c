@@ -7,9 +7,15 @@
 #include "model.h"
 #include "sbuf.h"
 #include "onnx.pb-c.h"
+#include "onnx_fields.h"
 #include "wire.h"
 
 #define TYPE_MAX_DEPTH 32
+
+/* nnav_type_tensor reads TypeProto.Tensor and TypeProto.SparseTensor alike. */
+_Static_assert(NNAV_ONNX_TYPEPROTO_SPARSETENSOR_ELEM_TYPE == NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE &&
+                   NNAV_ONNX_TYPEPROTO_SPARSETENSOR_SHAPE == NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE,
+               "Tensor and SparseTensor types number their fields alike");
 
 /* ---- types ---- */
 
@@ -143,9 +149,13 @@ int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t 
         return 0;
     nnav_wire_init(&r, type.p, type);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1)
-        if ((f.num == 1 || f.num == 8) && f.wt == NNAV_WT_LEN)
+        if ((f.num == NNAV_ONNX_TYPEPROTO_TENSOR_TYPE ||
+             f.num == NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE) && f.wt == NNAV_WT_LEN)
             tt = f.s;
-        else if ((f.num == 4 || f.num == 5 || f.num == 7 || f.num == 9) && !tt.p)
+        else if ((f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE ||
+                  f.num == NNAV_ONNX_TYPEPROTO_MAP_TYPE ||
+                  f.num == NNAV_ONNX_TYPEPROTO_OPAQUE_TYPE ||
+                  f.num == NNAV_ONNX_TYPEPROTO_OPTIONAL_TYPE) && !tt.p)
             return 0;
     if (k < 0)
         return -1;
@@ -153,9 +163,10 @@ int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t 
         return 0;
     nnav_wire_init(&r, type.p, tt);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num == 1 && f.wt == NNAV_WT_VARINT)
+        /* Tensor and SparseTensor number their fields alike. */
+        if (f.num == NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE && f.wt == NNAV_WT_VARINT)
             *elem_type = (int32_t)f.v;
-        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
+        else if (f.num == NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE && f.wt == NNAV_WT_LEN)
             shape = f.s, *has_shape = 1;
     }
     if (k < 0)
@@ -164,7 +175,7 @@ int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t 
         return 1;
     nnav_wire_init(&r, type.p, shape);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num != 1 || f.wt != NNAV_WT_LEN)
+        if (f.num != NNAV_ONNX_TENSORSHAPEPROTO_DIM || f.wt != NNAV_WT_LEN)
             continue;
         nnav_wire d;
         nnav_field g;
@@ -172,9 +183,9 @@ int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t 
         nnav_span pm = {0};
         nnav_wire_init(&d, type.p, f.s);
         while ((k = nnav_wire_next(&d, &g, &e)) == 1) {
-            if (g.num == 1 && g.wt == NNAV_WT_VARINT)
+            if (g.num == NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_VALUE && g.wt == NNAV_WT_VARINT)
                 v = (int64_t)g.v, pm = (nnav_span){0};
-            else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+            else if (g.num == NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_PARAM && g.wt == NNAV_WT_LEN)
                 pm = g.s, v = -1;
         }
         if (k < 0)

@@ -8,6 +8,7 @@
 
 #include "dtype.h"
 #include "extdata.h"
+#include "onnx_fields.h"
 #include "onnx_reader.h"
 #include "values_acc.h"
 #include "walk.h"
@@ -68,15 +69,17 @@ static int span_field(void *c, const nnav_field *f, const uint8_t *base, nnav_er
     return 0;
 }
 
-/* AttributeProto's field for each kind: f 2, i 3, s 4; floats 7, ints 8,
- * strings 9. */
+/* AttributeProto's field for each kind. */
 int nnav_onnx_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
                         nnav_span *spans, size_t max, size_t *total, nnav_error *err)
 {
     nnav_list_fill l = {ints, dbls, spans, max, 0, kind == NNAV_AK_FLOAT};
-    int r = kind == NNAV_AK_STRING ? attr_walk(m, a, 9, span_field, &l, err)
-                                   : attr_walk(m, a, kind == NNAV_AK_FLOAT ? 7 : 8, list_field,
-                                               &l, err);
+    int r = kind == NNAV_AK_STRING ? attr_walk(m, a, NNAV_ONNX_ATTRIBUTEPROTO_STRINGS, span_field, &l, err)
+                                   : attr_walk(m, a,
+                                               kind == NNAV_AK_FLOAT
+                                                   ? NNAV_ONNX_ATTRIBUTEPROTO_FLOATS
+                                                   : NNAV_ONNX_ATTRIBUTEPROTO_INTS,
+                                               list_field, &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
 }
@@ -85,7 +88,9 @@ int nnav_onnx_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t
                          size_t *total, nnav_error *err)
 {
     nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
-    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, span_field,
+    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO
+                          ? NNAV_ONNX_ATTRIBUTEPROTO_TP
+                          : NNAV_ONNX_ATTRIBUTEPROTO_TYPE_PROTOS, span_field,
                       &l, err);
     *total = l.total;
     return r < 0 ? -1 : 0;
@@ -108,7 +113,9 @@ int nnav_onnx_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field 
                           nnav_error *err)
 {
     scalar_ctx s = {.found = 0};
-    uint32_t num = kind == NNAV_AK_FLOAT ? 2 : kind == NNAV_AK_INT ? 3 : 4;
+    uint32_t num = kind == NNAV_AK_FLOAT ? NNAV_ONNX_ATTRIBUTEPROTO_F
+                   : kind == NNAV_AK_INT ? NNAV_ONNX_ATTRIBUTEPROTO_I
+                                         : NNAV_ONNX_ATTRIBUTEPROTO_S;
     if (attr_walk(m, a, num, scalar_field, &s, err) < 0)
         return -1;
     if (!s.found)
@@ -132,8 +139,9 @@ int nnav_onnx_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *di
     values->p = indices->p = NULL;
     values->n = indices->n = 0;
     *total = 0;
-    /* The k-th of field 22 (sparse_tensor) or 23 (sparse_tensors). */
-    int num = m->attrs.v[a].type == NNAV_ATTR_SPARSE_TENSOR ? 22 : 23;
+    /* The k-th sparse_tensor or sparse_tensors. */
+    int num = m->attrs.v[a].type == NNAV_ATTR_SPARSE_TENSOR ? NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSOR
+                                                           : NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSORS;
     nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
     while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
         if (f.num != (uint32_t)num)
@@ -151,11 +159,11 @@ int nnav_onnx_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *di
     dims_fill df = {dims, max, 0};
     nnav_wire_init(&r, m->map.base, sp[0]);
     while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num == 1 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_ONNX_SPARSETENSORPROTO_VALUES && f.wt == NNAV_WT_LEN)
             *values = f.s;
-        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
+        else if (f.num == NNAV_ONNX_SPARSETENSORPROTO_INDICES && f.wt == NNAV_WT_LEN)
             *indices = f.s;
-        else if (f.num == 3 &&
+        else if (f.num == NNAV_ONNX_SPARSETENSORPROTO_DIMS &&
                  nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
             return -1;
     }
@@ -177,29 +185,31 @@ static int typed_put(void *c, uint64_t v)
     typed_ctx *t = c;
     if (nnav_acc_done(t->a))
         return 1;
-    if (t->field == 5) { /* int32_data: sub-byte types pack several per entry */
+    if (t->field == NNAV_ONNX_TENSORPROTO_INT32_DATA) { /* sub-byte types pack several per entry */
         unsigned per = nnav_dtype_per_word(t->dtype);
         for (unsigned i = 0; i < per && !nnav_acc_done(t->a); i++)
             nnav_acc_put_num(t->a, nnav_dtype_from_int32_word(t->dtype, v, i));
         return 0;
     }
-    if (t->a->out->is_int && (t->field == 7 || t->field == 11)) {
+    if (t->a->out->is_int && (t->field == NNAV_ONNX_TENSORPROTO_INT64_DATA ||
+                              t->field == NNAV_ONNX_TENSORPROTO_UINT64_DATA)) {
         /* int64_data, uint64_data: exact, never through a double. A uint32
          * entry is cut to 32 bits, as int32_data's are to their type (numpy's
          * astype does the same). */
-        nnav_acc_put_int(t->a, t->field == 11 && t->dtype == NNAV_DT_UINT32 ? (int64_t)(uint32_t)v
+        nnav_acc_put_int(t->a, t->field == NNAV_ONNX_TENSORPROTO_UINT64_DATA && t->dtype == NNAV_DT_UINT32
+                                   ? (int64_t)(uint32_t)v
                                                                         : (int64_t)v);
         return 0;
     }
     double d;
-    if (t->field == 4) {
+    if (t->field == NNAV_ONNX_TENSORPROTO_FLOAT_DATA) {
         float f;
         uint32_t b = (uint32_t)v;
         memcpy(&f, &b, 4);
         d = f;
-    } else if (t->field == 10) {
+    } else if (t->field == NNAV_ONNX_TENSORPROTO_DOUBLE_DATA) {
         memcpy(&d, &v, 8);
-    } else if (t->field == 7) {
+    } else if (t->field == NNAV_ONNX_TENSORPROTO_INT64_DATA) {
         d = (double)(int64_t)v;
     } else {
         /* uint64_data: a uint32 tensor's entry is cut to 32 bits, as
@@ -216,13 +226,14 @@ static int values_typed(const nnav_model *m, const nnav_tensor *t, nnav_acc *a, 
     nnav_field f;
     int k;
     typed_ctx tc = {a, t->dtype, t->typed_field};
-    uint8_t ewt = t->typed_field == 4 ? NNAV_WT_I32
-                  : t->typed_field == 10 ? NNAV_WT_I64 : NNAV_WT_VARINT;
+    uint8_t ewt = t->typed_field == NNAV_ONNX_TENSORPROTO_FLOAT_DATA    ? NNAV_WT_I32
+                  : t->typed_field == NNAV_ONNX_TENSORPROTO_DOUBLE_DATA ? NNAV_WT_I64
+                                                                        : NNAV_WT_VARINT;
     nnav_wire_init(&r, m->map.base, t->msg);
     while ((k = nnav_wire_next(&r, &f, err)) == 1) {
         if (f.num != t->typed_field)
             continue;
-        if (t->typed_field == 6) {
+        if (t->typed_field == NNAV_ONNX_TENSORPROTO_STRING_DATA) {
             if (a->seen >= a->limit)
                 break;
             if (a->out->s && a->out->count < a->want)
@@ -244,12 +255,12 @@ static int values_typed(const nnav_model *m, const nnav_tensor *t, nnav_acc *a, 
 static const char *typed_field_name(uint8_t f)
 {
     switch (f) {
-    case 4: return "float_data";
-    case 5: return "int32_data";
-    case 6: return "string_data";
-    case 7: return "int64_data";
-    case 10: return "double_data";
-    case 11: return "uint64_data";
+    case NNAV_ONNX_TENSORPROTO_FLOAT_DATA: return "float_data";
+    case NNAV_ONNX_TENSORPROTO_INT32_DATA: return "int32_data";
+    case NNAV_ONNX_TENSORPROTO_STRING_DATA: return "string_data";
+    case NNAV_ONNX_TENSORPROTO_INT64_DATA: return "int64_data";
+    case NNAV_ONNX_TENSORPROTO_DOUBLE_DATA: return "double_data";
+    case NNAV_ONNX_TENSORPROTO_UINT64_DATA: return "uint64_data";
     default: return "no data field";
     }
 }
@@ -257,12 +268,12 @@ static const char *typed_field_name(uint8_t f)
 static const char *typed_field_holds(uint8_t f)
 {
     switch (f) {
-    case 4: return "float32 and complex64";
-    case 5: return "int32 and the narrower types";
-    case 6: return "strings";
-    case 7: return "int64";
-    case 10: return "float64 and complex128";
-    case 11: return "uint32 and uint64";
+    case NNAV_ONNX_TENSORPROTO_FLOAT_DATA: return "float32 and complex64";
+    case NNAV_ONNX_TENSORPROTO_INT32_DATA: return "int32 and the narrower types";
+    case NNAV_ONNX_TENSORPROTO_STRING_DATA: return "strings";
+    case NNAV_ONNX_TENSORPROTO_INT64_DATA: return "int64";
+    case NNAV_ONNX_TENSORPROTO_DOUBLE_DATA: return "float64 and complex128";
+    case NNAV_ONNX_TENSORPROTO_UINT64_DATA: return "uint32 and uint64";
     default: return "nothing";
     }
 }
@@ -344,16 +355,22 @@ int nnav_onnx_part_values(const nnav_model *m, nnav_span msg, int32_t *dtype, in
     tt.msg = msg;
     nnav_wire_init(&r, m->map.base, msg);
     while ((k = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num == 1 && nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
+        if (f.num == NNAV_ONNX_TENSORPROTO_DIMS &&
+            nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
             return -1;
-        if (f.num == 2 && f.wt == NNAV_WT_VARINT)
+        if (f.num == NNAV_ONNX_TENSORPROTO_DATA_TYPE && f.wt == NNAV_WT_VARINT)
             tt.dtype = (int32_t)f.v;
-        else if (f.num == 9 && f.wt == NNAV_WT_LEN)
+        else if (f.num == NNAV_ONNX_TENSORPROTO_RAW_DATA && f.wt == NNAV_WT_LEN)
             tt.storage = NNAV_STORE_RAW, tt.data = f.s;
-        else if (f.num == 14 && f.wt == NNAV_WT_VARINT && f.v == 1)
+        else if (f.num == NNAV_ONNX_TENSORPROTO_DATA_LOCATION && f.wt == NNAV_WT_VARINT &&
+                 f.v == 1 /* EXTERNAL */)
             tt.storage = NNAV_STORE_EXTERNAL;
-        else if ((f.num == 4 || f.num == 5 || f.num == 6 || f.num == 7 || f.num == 10 ||
-                  f.num == 11) && !tt.storage)
+        else if ((f.num == NNAV_ONNX_TENSORPROTO_FLOAT_DATA ||
+                  f.num == NNAV_ONNX_TENSORPROTO_INT32_DATA ||
+                  f.num == NNAV_ONNX_TENSORPROTO_STRING_DATA ||
+                  f.num == NNAV_ONNX_TENSORPROTO_INT64_DATA ||
+                  f.num == NNAV_ONNX_TENSORPROTO_DOUBLE_DATA ||
+                  f.num == NNAV_ONNX_TENSORPROTO_UINT64_DATA) && !tt.storage)
             tt.storage = NNAV_STORE_TYPED, tt.typed_field = (uint8_t)f.num;
     }
     if (k < 0)

@@ -16,6 +16,7 @@
 #include "dtype.h"
 #include "sbuf.h"
 #include "tf.h"
+#include "tf_fields.h"
 #include "values_acc.h"
 #include "walk.h"
 #include "wire.h"
@@ -132,7 +133,7 @@ nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node)
     nnav_error e;
     nnav_wire_init(&r, m->map.base, m->nodes.v[node].msg);
     while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 4 && f.wt == NNAV_WT_LEN)
+        if (f.num == NNAV_TF_NODEDEF_DEVICE && f.wt == NNAV_WT_LEN)
             dev = f.s;
     return dev;
 }
