@@ -48,7 +48,7 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
 {
     nnav_list_fill l = {ints, dbls, spans, max, 0, field == TF_AV_F};
     int is_len = field == TF_AV_S || field == TF_AV_SHAPE || field == TF_AV_TENSOR ||
-                 field == 9 /* func */;
+                 field == NNAV_TF_ATTRVALUE_LISTVALUE_FUNC;
     nnav_wire r, in;
     nnav_field f, g;
     int k;
