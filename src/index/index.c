@@ -1,4 +1,4 @@
-/* index.c - the format-neutral model: opening, name resolution by scope,
+/* index.c - the format-neutral model: closing, name resolution by scope,
  * consumer lists, graph paths, accessors and search. */
 #include <ctype.h>
 #include <errno.h>
