@@ -1,4 +1,4 @@
-/* index.c - the format-neutral model: opening, name resolution by scope,
+/* index.c - the format-neutral model: closing, name resolution by scope,
  * consumer lists, graph paths, accessors and search. */
 #include <ctype.h>
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 
 #include "model.h"
-#include "sniff.h"
 
 const char *nnav_format_name(nnav_format f)
 {
@@ -517,88 +516,13 @@ oom:
 
 /* ---- open / close ---- */
 
-static char *dup_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    size_t n = (size_t)(slash - path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
-int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **out,
-                    nnav_error *err)
-{
-    memset(err, 0, sizeof *err);
-    *out = NULL;
-    nnav_model *m = calloc(1, sizeof *m);
-    if (!m) {
-        nnav_err_set(err, 0, 0, "out of memory");
-        return -1;
-    }
-    m->map.slot = -1;
-    m->facts.ir_version = m->facts.model_version = -1;
-    /* A SavedModel folder opens its saved_model.pb; the folder is where the
-     * variables are found. */
-    char *inner = NULL;
-    int folder = nnav_tf_folder(path, &inner, err);
-    if (folder < 0)
-        goto fail;
-    m->path = folder ? inner : strdup(path);
-    m->dir = folder ? strdup(path) : dup_dir(path);
-    if (!m->path || !m->dir) {
-        nnav_err_set(err, 0, 0, "out of memory");
-        goto fail;
-    }
-    m->facts.path = m->path;
-    m->follow_links = opts && opts->follow_links;
-    if (nnav_map_open(m->path, &m->map, err) < 0)
-        goto fail;
-    m->facts.file_size = m->map.size;
-    if (m->map.size == 0) {
-        nnav_err_set(err, 0, 0, "the file is empty: not a model");
-        goto fail;
-    }
-    if (nnav_sniff_other(m->map.base, m->map.size, err) < 0)
-        goto fail;
-    if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
-        m->facts.format = (nnav_format)(opts->force - 1);
-        snprintf(m->format_reason, sizeof m->format_reason, "read as %s, as asked",
-                 nnav_format_name(m->facts.format));
-    } else {
-        m->facts.format = nnav_tf_sniff(m, m->format_reason, sizeof m->format_reason);
-    }
-    m->facts.format_reason = m->format_reason;
-    if ((m->facts.format == NNAV_FMT_ONNX ? nnav_onnx_index(m, opts, err)
-                                          : nnav_tf_index(m, opts, err)) < 0 ||
-        nnav_index_link(m, err) < 0)
-        goto fail;
-    if (nnav_map_truncated(&m->map)) {
-        nnav_err_set(err, 0, 0, "the file shrank while it was being read");
-        goto fail;
-    }
-    *out = m;
-    return 0;
-fail:
-    if (!err->kind)
-        err->kind = NNAV_ERR_INPUT;
-    nnav_model_close(m);
-    return -1;
-}
-
 void nnav_model_close(nnav_model *m)
 {
     if (!m)
         return;
     nnav_map_close(&m->map);
-    nnav_tf_free(m->tf);
+    if (m->reader)
+        m->reader->free(m);
     if (m->paths) {
         for (uint32_t i = 0; i < m->graphs.n; i++)
             free(m->paths[i]);
@@ -679,9 +603,10 @@ uint32_t nnav_node_index(const nnav_model *m, uint32_t node)
 
 nnav_span nnav_node_domain(const nnav_model *m, uint32_t node)
 {
-    if ((node >> 3) >= m->node_dom.n || !(m->node_dom.v[node >> 3] >> (node & 7) & 1))
+    if ((node >> 3) >= m->node_dom.n || !(m->node_dom.v[node >> 3] >> (node & 7) & 1) ||
+        !m->reader->node_domain)
         return (nnav_span){0};
-    return nnav_onnx_node_domain(m, node);
+    return m->reader->node_domain(m, node);
 }
 
 nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id)

@@ -1,10 +1,15 @@
-/* model.h - the model index's private layout, shared by the readers (onnx.c,
- * later tf.c) and the accessors (index.c). Nothing outside src/ sees it. */
+/* model.h - the model index's private layout, shared by the readers
+ * (src/formats/, through reader.h) and the neutral index (src/index/).
+ * Nothing outside the core sees it.
+ *
+ * Types are kept in one encoding whatever the format: ONNX TypeProto bytes
+ * (a reader of another format writes small TypeProto messages). */
 #ifndef NNAV_MODEL_H
 #define NNAV_MODEL_H
 
 #include "map.h"
 #include "nnav.h"
+#include "reader.h"
 #include "util.h"
 
 typedef struct nnav_htab {
@@ -75,7 +80,8 @@ struct nnav_model {
     uint8_t *fn_ambig;   /* function names that several functions share */
     uint64_t *total_nodes; /* nodes in each graph and below, built on first use */
     int totals_failed;
-    struct nnav_tf *tf;  /* TensorFlow reader's state (tf.h), NULL for ONNX */
+    const nnav_reader *reader; /* the format's reader (reader.h) */
+    void *rd;                  /* its private state, NULL when it keeps none */
 };
 
 /* Append a ref (value NNAV_NONE); -1 when out of memory. */
@@ -98,20 +104,17 @@ static inline int nnav_ref_control(const nnav_model *m, uint32_t id)
 void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Tensor t's element count (nelems) and byte count (nbytes) from its dims
+ * (ndims at dims_first) and dtype, the same check for every format:
+ * NNAV_TW_BAD_DIMS for a negative dim, an overflowing element count or a
+ * byte count past 64 bits, NNAV_TW_BAD_DTYPE for an unknown dtype; either
+ * count is UINT64_MAX when it is not known. A string tensor's byte count is
+ * string_bytes (the reader's sum of its strings, or UINT64_MAX). */
+void nnav_tensor_sizes(const nnav_model *m, nnav_tensor *t, uint64_t string_bytes);
+
 /* Index-wide passes shared by every reader: value resolution by scope,
  * consumer lists, name tables. Called once the structure is walked. */
 int nnav_index_link(nnav_model *m, nnav_error *err);
 
-int nnav_onnx_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
-/* The domain a NodeProto names (the last one written, as protobuf reads it). */
-nnav_span nnav_onnx_node_domain(const nnav_model *m, uint32_t node);
-
-/* TensorFlow (tf.c). A folder is a SavedModel: *file gets DIR/saved_model.pb
- * (malloc'd) and 1 is returned; 0 for a plain file, -1 with err set. */
-int nnav_tf_folder(const char *path, char **file, nnav_error *err);
-/* Which format the mapped bytes hold, decided by their content; why, in reason. */
-nnav_format nnav_tf_sniff(const nnav_model *m, char *reason, size_t n);
-int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
-void nnav_tf_free(struct nnav_tf *tf);
 
 #endif

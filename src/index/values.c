@@ -1,9 +1,8 @@
-/* values.c - decoding on demand: attribute values, types, tensor values.
- *
- * Nothing here runs at open. Each function re-walks one small message from the
- * map (an AttributeProto, a TensorProto) with the bounds-checked wire reader;
- * TypeProto, which can hold neither a payload nor a graph, goes through
- * protobuf-c after its nesting depth is checked by our own walker. */
+/* values.c - attribute values, tensor values and their text, on demand,
+ * whatever the format: each format's decoding is its reader's (reader.h,
+ * called through m->reader); what is here is the same for every format
+ * (rendering, storage words, sparse index checks, measured sizes). Nothing
+ * here runs at open. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,173 +11,64 @@
 #include "extdata.h"
 #include "model.h"
 #include "sbuf.h"
-#include "onnx.pb-c.h"
-#include "tf.h"
 #include "walk.h"
 #include "wire.h"
 
-#define TYPE_MAX_DEPTH 32
-
 /* ---- attributes ---- */
-
-typedef int (*attr_field_fn)(void *ctx, const nnav_field *f, const uint8_t *base,
-                             nnav_error *err);
-
-static int attr_walk(const nnav_model *m, uint32_t a, uint32_t want, attr_field_fn fn,
-                     void *ctx, nnav_error *err)
-{
-    nnav_wire r;
-    nnav_field f;
-    int k;
-    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
-    while ((k = nnav_wire_next(&r, &f, err)) == 1)
-        if (f.num == want && fn(ctx, &f, m->map.base, err) != 0)
-            return -1;
-    return k;
-}
-
-
-/* Repeated ints or floats, packed or not. */
-static int list_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
-{
-    nnav_list_fill *l = c;
-    return nnav_wire_scalars(f, l->is_float ? NNAV_WT_I32 : NNAV_WT_VARINT, nnav_list_put, l, err,
-                             base);
-}
-
-/* Repeated bytes or messages: one entry per field, whatever its bytes hold
- * (an empty string too), whether or not the caller asked for the spans. */
-static int span_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
-{
-    nnav_list_fill *l = c;
-    (void)base;
-    if (f->wt != NNAV_WT_LEN)
-        return nnav_err_set(err, f->off, 1, "string list entry has wire type %u", f->wt), -1;
-    if (l->spans && l->total < l->max)
-        l->spans[l->total] = f->s;
-    l->total++;
-    return 0;
-}
-
-/* TensorFlow attrs (tf_values.c): ints also serve list(bool) and list(type),
- * types as nnav element types, as nnav_attr_int does for bool and type. */
-static int tf_list(const nnav_model *m, uint32_t a, char kind, int64_t *ints, double *dbls,
-                   nnav_span *sp, size_t max, size_t *total, nnav_error *err)
-{
-    uint8_t t = m->attrs.v[a].type;
-    int field = kind == 'f' ? 4 : kind == 's' ? 2
-                : t == NNAV_ATTR_TF_BOOLS ? 5 : t == NNAV_ATTR_TF_TYPES ? 6 : 3;
-    int r = nnav_tf_attr_list(m, a, field, ints, dbls, sp, max, total, err);
-    if (r == 0 && field == 6)
-        for (size_t i = 0; i < *total && i < max; i++)
-            ints[i] = nnav_tf_dtype((uint64_t)ints[i]);
-    return r;
-}
 
 int nnav_attr_ints(const nnav_model *m, uint32_t a, int64_t *buf, size_t max, size_t *total,
                    nnav_error *err)
 {
-    if (m->tf)
-        return tf_list(m, a, 'i', buf, NULL, NULL, buf ? max : 0, total, err);
-    nnav_list_fill l = {buf, NULL, NULL, max, 0, 0};
-    int r = attr_walk(m, a, 8, list_field, &l, err);
-    *total = l.total;
-    return r < 0 ? -1 : 0;
+    return m->reader->attr_list(m, a, NNAV_AK_INT, buf, NULL, NULL, buf ? max : 0, total, err);
 }
 
 int nnav_attr_floats(const nnav_model *m, uint32_t a, double *buf, size_t max, size_t *total,
                      nnav_error *err)
 {
-    if (m->tf)
-        return tf_list(m, a, 'f', NULL, buf, NULL, buf ? max : 0, total, err);
-    nnav_list_fill l = {NULL, buf, NULL, max, 0, 1};
-    int r = attr_walk(m, a, 7, list_field, &l, err);
-    *total = l.total;
-    return r < 0 ? -1 : 0;
+    return m->reader->attr_list(m, a, NNAV_AK_FLOAT, NULL, buf, NULL, buf ? max : 0, total, err);
 }
 
 int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
                       size_t *total, nnav_error *err)
 {
-    if (m->tf)
-        return tf_list(m, a, 's', NULL, NULL, buf, buf ? max : 0, total, err);
-    nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
-    int r = attr_walk(m, a, 9, span_field, &l, err);
-    *total = l.total;
-    return r < 0 ? -1 : 0;
+    return m->reader->attr_list(m, a, NNAV_AK_STRING, NULL, NULL, buf, buf ? max : 0, total,
+                                err);
 }
 
 int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
                     nnav_error *err)
 {
-    if (m->tf) { /* TensorFlow attrs hold no TypeProto */
+    if (!m->reader->attr_types) {
         *total = 0;
         return 0;
     }
-    nnav_list_fill l = {NULL, NULL, buf, max, 0, 0};
-    int r = attr_walk(m, a, m->attrs.v[a].type == NNAV_ATTR_TYPE_PROTO ? 14 : 15, span_field,
-                      &l, err);
-    *total = l.total;
-    return r < 0 ? -1 : 0;
+    return m->reader->attr_types(m, a, buf, max, total, err);
 }
 
-typedef struct scalar_ctx {
-    nnav_field f;
-    int found;
-} scalar_ctx;
-
-static int scalar_field(void *c, const nnav_field *f, const uint8_t *base, nnav_error *err)
-{
-    scalar_ctx *s = c;
-    s->f = *f; /* the last occurrence wins, as protobuf says */
-    s->found = 1;
-    return 0;
-}
-
-static int attr_scalar(const nnav_model *m, uint32_t a, uint32_t num, uint8_t wt, nnav_field *out,
+/* The attribute's scalar of `kind`, with the wire type a value of that kind
+ * has (all zeros when it holds none). */
+static int attr_scalar(const nnav_model *m, uint32_t a, int kind, uint8_t wt, nnav_field *out,
                        nnav_error *err)
 {
-    scalar_ctx s = {.found = 0};
-    if (m->tf) {
-        /* AttrValue: s 2, i 3, f 4; bool 5 and type 6 read as ints. */
-        uint8_t t = m->attrs.v[a].type;
-        num = num == 2 ? 4 : num == 3 ? (t == NNAV_ATTR_TF_BOOL ? 5 : t == NNAV_ATTR_TF_TYPE ? 6 : 3)
-                                      : 2;
-        int r = nnav_tf_attr_scalar(m, a, (int)num, &s.f, err);
-        if (r < 0)
-            return -1;
-        s.found = r;
-        if (r && num == 6)
-            s.f.v = (uint64_t)(int64_t)nnav_tf_dtype(s.f.v);
-        if (!s.found) {
-            memset(out, 0, sizeof *out);
-            return 0;
-        }
-        if (s.f.wt != wt) {
-            nnav_err_set(err, s.f.off, 1, "attribute value has wire type %u, expected %u", s.f.wt, wt);
-            return -1;
-        }
-        *out = s.f;
-        return 0;
-    }
-    if (attr_walk(m, a, num, scalar_field, &s, err) < 0)
+    nnav_field f;
+    if (m->reader->attr_scalar(m, a, kind, &f, err) < 0)
         return -1;
-    if (!s.found) {
+    if (!f.num) {
         memset(out, 0, sizeof *out);
         return 0;
     }
-    if (s.f.wt != wt) {
-        nnav_err_set(err, s.f.off, 1, "attribute value has wire type %u, expected %u", s.f.wt, wt);
+    if (f.wt != wt) {
+        nnav_err_set(err, f.off, 1, "attribute value has wire type %u, expected %u", f.wt, wt);
         return -1;
     }
-    *out = s.f;
+    *out = f;
     return 0;
 }
 
 int nnav_attr_float(const nnav_model *m, uint32_t a, double *out, nnav_error *err)
 {
     nnav_field f;
-    if (attr_scalar(m, a, 2, NNAV_WT_I32, &f, err) < 0)
+    if (attr_scalar(m, a, NNAV_AK_FLOAT, NNAV_WT_I32, &f, err) < 0)
         return -1;
     float fl;
     uint32_t b = (uint32_t)f.v;
@@ -190,7 +80,7 @@ int nnav_attr_float(const nnav_model *m, uint32_t a, double *out, nnav_error *er
 int nnav_attr_int(const nnav_model *m, uint32_t a, int64_t *out, nnav_error *err)
 {
     nnav_field f;
-    if (attr_scalar(m, a, 3, NNAV_WT_VARINT, &f, err) < 0)
+    if (attr_scalar(m, a, NNAV_AK_INT, NNAV_WT_VARINT, &f, err) < 0)
         return -1;
     *out = (int64_t)f.v;
     return 0;
@@ -199,133 +89,12 @@ int nnav_attr_int(const nnav_model *m, uint32_t a, int64_t *out, nnav_error *err
 int nnav_attr_string(const nnav_model *m, uint32_t a, nnav_span *out, nnav_error *err)
 {
     nnav_field f;
-    if (attr_scalar(m, a, 4, NNAV_WT_LEN, &f, err) < 0)
+    if (attr_scalar(m, a, NNAV_AK_STRING, NNAV_WT_LEN, &f, err) < 0)
         return -1;
     *out = f.wt == NNAV_WT_LEN ? f.s : (nnav_span){(const uint8_t *)"", 0};
     return 0;
 }
 
-/* ---- text building ---- */
-
-
-/* ---- types ---- */
-
-/* Nesting depth of a message, walking LEN fields the descriptor says are
- * messages. protobuf-c's unpack has no depth limit; this is ours. */
-static int depth_ok(const uint8_t *base, nnav_span s, const ProtobufCMessageDescriptor *d,
-                    int depth)
-{
-    if (depth > TYPE_MAX_DEPTH)
-        return 0;
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    int k;
-    nnav_wire_init(&r, base, s);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(d, f.num);
-        if (fd && fd->type == PROTOBUF_C_TYPE_MESSAGE && f.wt == NNAV_WT_LEN &&
-            !depth_ok(base, f.s, fd->descriptor, depth + 1))
-            return 0;
-    }
-    return k == 0;
-}
-
-static void shape_fmt(nnav_sbuf *b, const Onnx__TensorShapeProto *sh)
-{
-    if (!sh) {
-        nnav_sb_put(b, "[...]");
-        return;
-    }
-    nnav_sb_put(b, "[");
-    for (size_t i = 0; i < sh->n_dim; i++) {
-        const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
-        if (i)
-            nnav_sb_put(b, ",");
-        if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
-            nnav_sb_printf(b, "%lld", (long long)d->dim_value);
-        else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-                 d->dim_param)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)d->dim_param, strlen(d->dim_param)});
-        else
-            nnav_sb_put(b, "?");
-    }
-    nnav_sb_put(b, "]");
-}
-
-static void type_fmt(nnav_sbuf *b, const Onnx__TypeProto *t, int depth)
-{
-    if (!t || depth > TYPE_MAX_DEPTH) {
-        nnav_sb_put(b, "?");
-        return;
-    }
-    switch (t->value_case) {
-    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
-        nnav_sb_put(b, nnav_dtype_name(t->tensor_type->has_elem_type ? t->tensor_type->elem_type : 0));
-        shape_fmt(b, t->tensor_type->shape);
-        break;
-    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
-        nnav_sb_put(b, "sparse ");
-        nnav_sb_put(b, nnav_dtype_name(t->sparse_tensor_type->has_elem_type
-                                      ? t->sparse_tensor_type->elem_type : 0));
-        shape_fmt(b, t->sparse_tensor_type->shape);
-        break;
-    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
-        nnav_sb_put(b, "seq(");
-        type_fmt(b, t->sequence_type->elem_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
-        nnav_sb_put(b, "optional(");
-        type_fmt(b, t->optional_type->elem_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
-        nnav_sb_put(b, "map(");
-        nnav_sb_put(b, nnav_dtype_name(t->map_type->has_key_type ? t->map_type->key_type : 0));
-        nnav_sb_put(b, ",");
-        type_fmt(b, t->map_type->value_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_OPAQUE_TYPE:
-        nnav_sb_put(b, "opaque(");
-        if (t->opaque_type->domain)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->domain,
-                                   strlen(t->opaque_type->domain)});
-        nnav_sb_put(b, ":");
-        if (t->opaque_type->name)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->name,
-                                   strlen(t->opaque_type->name)});
-        nnav_sb_put(b, ")");
-        break;
-    default:
-        nnav_sb_put(b, "?");
-    }
-}
-
-static void type_format_base(const uint8_t *base, nnav_span type, char *buf, size_t n)
-{
-    nnav_sbuf b = {buf, n, 0};
-    buf[0] = 0;
-    if (!type.p || n == 0)
-        return;
-    if (!depth_ok(base, type, &onnx__type_proto__descriptor, 0)) {
-        nnav_sb_put(&b, "(malformed or too deeply nested type)");
-        return;
-    }
-    Onnx__TypeProto *t = onnx__type_proto__unpack(NULL, (size_t)type.n, type.p);
-    if (!t) {
-        nnav_sb_put(&b, "(malformed type)");
-        return;
-    }
-    type_fmt(&b, t, 0);
-    onnx__type_proto__free_unpacked(t, NULL);
-}
-
-void nnav_type_format(nnav_span type, char *buf, size_t n)
-{
-    type_format_base(type.p, type, buf, n);
-}
 
 void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
@@ -362,8 +131,8 @@ void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n
 void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
-    if (m->tf && tt->storage != NNAV_STORE_EXTERNAL) {
-        nnav_tf_tensor_storage_format(m, t, buf, n);
+    if (m->reader->storage_format && tt->storage != NNAV_STORE_EXTERNAL) {
+        m->reader->storage_format(m, t, buf, n);
         return;
     }
     nnav_sbuf b = {buf, n, 0};
@@ -393,8 +162,8 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
 
 void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
 {
-    if (m->tf) {
-        nnav_tf_attr_format(m, a, max_items, buf, n);
+    if (m->reader->attr_format) {
+        m->reader->attr_format(m, a, max_items, buf, n);
         return;
     }
     const nnav_attr *at = &m->attrs.v[a];
@@ -518,7 +287,7 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         if (nnav_attr_types(m, a, ts, 8, &total, &err) == 0) {
             for (size_t i = 0; i < total && i < 8; i++) {
                 char t[256];
-                type_format_base(m->map.base, ts[i], t, sizeof t);
+                nnav_type_format(ts[i], t, sizeof t);
                 nnav_sb_put(&b, i ? ", " : "");
                 nnav_sb_put(&b, t);
             }
@@ -589,425 +358,38 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
 
 /* ---- tensor values ---- */
 
-typedef struct acc {
-    nnav_values *out;
-    size_t want;
-    int stats;
-    uint64_t limit; /* components dims x dtype call for: stored extras are not values */
-    uint64_t seen;
-    double sum;
-    uint64_t finite;
-    __int128 isum;  /* integer types: the exact sum, for the mean */
-} acc;
-
-static void acc_put(acc *a, double v)
-{
-    if (a->seen >= a->limit)
-        return;
-    if (a->out->count < a->want && a->out->v)
-        a->out->v[a->out->count++] = v;
-    a->seen++;
-    if (!a->stats)
-        return;
-    if (isnan(v)) {
-        a->out->nan_count++;
-        return;
-    }
-    if (a->finite == 0 || v < a->out->min)
-        a->out->min = v;
-    if (a->finite == 0 || v > a->out->max)
-        a->out->max = v;
-    a->sum += v;
-    a->finite++;
-}
-
-/* An element of an integer type, exactly: the bits of a uint64 when
- * out->is_unsigned, else the number. v and min/max get it as a double too. */
-static void acc_put_int(acc *a, int64_t v)
-{
-    nnav_values *o = a->out;
-    int u = o->is_unsigned;
-    double d = u ? (double)(uint64_t)v : (double)v;
-    if (a->seen >= a->limit)
-        return;
-    if (o->count < a->want) {
-        if (o->i)
-            o->i[o->count] = v;
-        if (o->v)
-            o->v[o->count] = d;
-        o->count++;
-    }
-    a->seen++;
-    if (!a->stats)
-        return;
-    if (a->finite == 0 || (u ? (uint64_t)v < (uint64_t)o->imin : v < o->imin))
-        o->imin = v, o->min = d;
-    if (a->finite == 0 || (u ? (uint64_t)v > (uint64_t)o->imax : v > o->imax))
-        o->imax = v, o->max = d;
-    a->isum += u ? (__int128)(uint64_t)v : (__int128)v;
-    a->finite++;
-}
-
-static int dtype_is_int(int32_t dt)
-{
-    switch (dt) {
-    case NNAV_DT_UINT8: case NNAV_DT_INT8: case NNAV_DT_UINT16: case NNAV_DT_INT16:
-    case NNAV_DT_INT32: case NNAV_DT_INT64: case NNAV_DT_BOOL: case NNAV_DT_UINT32:
-    case NNAV_DT_UINT64: case NNAV_DT_UINT4: case NNAV_DT_INT4: case NNAV_DT_UINT2:
-    case NNAV_DT_INT2:
-        return 1;
-    }
-    return 0;
-}
-
-/* A value decoded as a double: exact for every integer type narrower than
- * 64 bits, so it goes to the integer side as it is. */
-static void acc_put_num(acc *a, double v)
-{
-    if (a->out->is_int && !isnan(v))
-        acc_put_int(a, (int64_t)v);
-    else
-        acc_put(a, v);
-}
-
-static int acc_done(const acc *a)
-{
-    return a->seen >= a->limit || (!a->stats && a->out->count >= a->want);
-}
-
-typedef struct typed_ctx {
-    acc *a;
-    int32_t dtype;
-    uint8_t field;
-} typed_ctx;
-
-static int typed_put(void *c, uint64_t v)
-{
-    typed_ctx *t = c;
-    if (acc_done(t->a))
-        return 1;
-    if (t->field == 5) { /* int32_data: sub-byte types pack several per entry */
-        unsigned per = nnav_dtype_per_word(t->dtype);
-        for (unsigned i = 0; i < per && !acc_done(t->a); i++)
-            acc_put_num(t->a, nnav_dtype_from_int32_word(t->dtype, v, i));
-        return 0;
-    }
-    if (t->a->out->is_int && (t->field == 7 || t->field == 11)) {
-        /* int64_data, uint64_data: exact, never through a double. A uint32
-         * entry is cut to 32 bits, as int32_data's are to their type (numpy's
-         * astype does the same). */
-        acc_put_int(t->a, t->field == 11 && t->dtype == NNAV_DT_UINT32 ? (int64_t)(uint32_t)v
-                                                                        : (int64_t)v);
-        return 0;
-    }
-    double d;
-    if (t->field == 4) {
-        float f;
-        uint32_t b = (uint32_t)v;
-        memcpy(&f, &b, 4);
-        d = f;
-    } else if (t->field == 10) {
-        memcpy(&d, &v, 8);
-    } else if (t->field == 7) {
-        d = (double)(int64_t)v;
-    } else {
-        /* uint64_data: a uint32 tensor's entry is cut to 32 bits, as
-         * int32_data's are to their type (numpy's astype does the same). */
-        d = t->dtype == NNAV_DT_UINT32 ? (double)(uint32_t)v : (double)v;
-    }
-    acc_put(t->a, d);
-    return 0;
-}
-
-static int values_typed(const nnav_model *m, const nnav_tensor *t, acc *a, nnav_error *err)
-{
-    nnav_wire r;
-    nnav_field f;
-    int k;
-    typed_ctx tc = {a, t->dtype, t->typed_field};
-    uint8_t ewt = t->typed_field == 4 ? NNAV_WT_I32
-                  : t->typed_field == 10 ? NNAV_WT_I64 : NNAV_WT_VARINT;
-    nnav_wire_init(&r, m->map.base, t->msg);
-    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num != t->typed_field)
-            continue;
-        if (t->typed_field == 6) {
-            if (a->seen >= a->limit)
-                break;
-            if (a->out->s && a->out->count < a->want)
-                a->out->s[a->out->count] = f.s;
-            if (a->out->count < a->want)
-                a->out->count++;
-            a->seen++;
-            continue;
-        }
-        int rc = nnav_wire_scalars(&f, ewt, typed_put, &tc, err, m->map.base);
-        if (rc < 0 && err->msg[0])
-            return -1;
-        if (acc_done(a))
-            break;
-    }
-    return k < 0 ? -1 : 0;
-}
-
-static const char *typed_field_name(uint8_t f)
-{
-    switch (f) {
-    case 4: return "float_data";
-    case 5: return "int32_data";
-    case 6: return "string_data";
-    case 7: return "int64_data";
-    case 10: return "double_data";
-    case 11: return "uint64_data";
-    default: return "no data field";
-    }
-}
-
-static const char *typed_field_holds(uint8_t f)
-{
-    switch (f) {
-    case 4: return "float32 and complex64";
-    case 5: return "int32 and the narrower types";
-    case 6: return "strings";
-    case 7: return "int64";
-    case 10: return "float64 and complex128";
-    case 11: return "uint32 and uint64";
-    default: return "nothing";
-    }
-}
-
-static int values_raw(const nnav_tensor *t, nnav_span data, acc *a, nnav_error *err)
-{
-    unsigned comps = nnav_dtype_components(t->dtype);
-    uint64_t n = t->nelems == UINT64_MAX ? 0 : t->nelems * comps;
-    int wide = t->dtype == NNAV_DT_INT64 || t->dtype == NNAV_DT_UINT64;
-    for (uint64_t i = 0; i < n && !acc_done(a); i++) {
-        if (wide) { /* 64-bit integers exactly, never through a double */
-            if (i >= data.n / 8)
-                break;
-            uint64_t u = 0;
-            for (unsigned k = 8; k-- > 0;)
-                u = u << 8 | data.p[i * 8 + k];
-            acc_put_int(a, (int64_t)u);
-            continue;
-        }
-        double v;
-        if (nnav_dtype_decode_raw(t->dtype, data.p, data.n, i, &v) != 0)
-            break; /* stored bytes end early: the size warning already says so */
-        acc_put_num(a, v);
-    }
-    return 0;
-}
-
-static int values_of(const nnav_model *m, uint32_t t, const nnav_tensor *tt, size_t want,
-                     int stats, nnav_values *out, nnav_error *err);
-
 int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err)
 {
-    if (m->tf) {
-        /* TensorFlow's decoder gives int64 and uint64 exactly (is_int set);
-         * its narrower integer types come as doubles, exact in one, and are
-         * given as integers from them. */
-        out->is_int = out->is_unsigned = 0;
-        int rc = nnav_tf_tensor_values(m, t, want, stats, out, err);
-        int32_t dt = m->tensors.v[t].dtype;
-        if (rc == 0 && !out->is_int && (dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
-                        dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16 ||
-                        dt == NNAV_DT_TF_QINT32 || dt == NNAV_DT_TF_INT4 ||
-                        dt == NNAV_DT_TF_UINT4 || dt == NNAV_DT_TF_INT2 || dt == NNAV_DT_TF_UINT2)) {
-            const double lim = 9223372036854775808.0;
-            int ok = !(out->has_stats && !(out->min >= -lim && out->max < lim));
-            for (size_t j = 0; ok && out->v && j < out->count; j++)
-                ok = out->v[j] >= -lim && out->v[j] < lim;
-            if (ok && out->v) {
-                out->is_int = 1;
-                for (size_t j = 0; out->i && j < out->count; j++)
-                    out->i[j] = (int64_t)out->v[j];
-                out->imin = out->has_stats ? (int64_t)out->min : 0;
-                out->imax = out->has_stats ? (int64_t)out->max : 0;
-            }
-        }
-        return rc;
-    }
-    return values_of(m, t, &m->tensors.v[t], want, stats, out, err);
-}
-
-/* The values of tensor tt: t is its id, or NNAV_NONE for one that is not in
- * the index (inside a sparse attribute), whose external data is not read. */
-static int values_of(const nnav_model *m, uint32_t t, const nnav_tensor *tt, size_t want,
-                     int stats, nnav_values *out, nnav_error *err)
-{
-    memset(err, 0, sizeof *err);
-    out->count = 0;
-    out->has_stats = 0;
-    out->min = out->max = out->mean = 0;
-    out->nan_count = 0;
-    out->total = tt->nelems == UINT64_MAX ? 0 : tt->nelems;
-    out->is_int = dtype_is_int(tt->dtype);
-    out->is_unsigned = tt->dtype == NNAV_DT_UINT64;
-    out->imin = out->imax = 0;
-    if (!nnav_dtype_valid(tt->dtype)) {
-        nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
-                     "tensor has unknown data_type %d", tt->dtype);
-        return -1;
-    }
-    if (tt->storage == NNAV_STORE_TYPED && (tt->warn & NNAV_TW_WRONG_FIELD)) {
-        /* Taken as they are, a double_data NaN would pass for an int64 value
-         * (and become undefined behaviour wherever it is cast to one). */
-        int want_field = nnav_dtype_typed_field(tt->dtype);
-        nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
-                     "%s tensor with its data in %s (the field for %s), not in %s: its values "
-                     "are not read",
-                     nnav_dtype_name(tt->dtype), typed_field_name(tt->typed_field),
-                     typed_field_holds(tt->typed_field), typed_field_name((uint8_t)want_field));
-        return -1;
-    }
-    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING,
-             tt->nelems == UINT64_MAX ? 0 : tt->nelems * nnav_dtype_components(tt->dtype), 0, 0, 0,
-             0};
-    int rc = 0;
-    if (tt->storage == NNAV_STORE_RAW) {
-        rc = values_raw(tt, tt->data, &a, err);
-    } else if (tt->storage == NNAV_STORE_TYPED) {
-        rc = values_typed(m, tt, &a, err);
-    } else if (tt->storage == NNAV_STORE_EXTERNAL) {
-        nnav_span data;
-        void *cookie;
-        if (t == NNAV_NONE) {
-            nnav_err_set(err, (uint64_t)(tt->msg.p - m->map.base), 1,
-                         "external data inside an attribute is not read");
-            return -1;
-        }
-        if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
-            return -1;
-        rc = values_raw(tt, data, &a, err);
-        if (rc == 0 && nnav_ext_shrank(cookie, err))
-            rc = -1;
-        nnav_tensor_bytes_release(cookie);
-    }
-    if (rc < 0)
-        return -1;
-    if (nnav_map_truncated(&m->map)) {
-        nnav_err_set(err, 0, 0, "the model file shrank while its values were read");
-        return -1;
-    }
-    if (a.stats) {
-        out->has_stats = a.finite > 0;
-        out->mean = a.finite ? a.sum / (double)a.finite : 0;
-        if (out->is_int && a.finite) /* the exact sum, rounded once more */
-            out->mean = (double)((long double)a.isum / (long double)a.finite);
-    }
-    return 0;
+    return m->reader->tensor_values(m, t, want, stats, out, err);
 }
 
 /* ---- tensors the index does not hold (inside sparse attributes) ---- */
-
-typedef struct dims_fill {
-    int64_t *dims;
-    size_t max, n;
-} dims_fill;
-
-static int dims_put(void *c, uint64_t v)
-{
-    dims_fill *d = c;
-    if (d->n < d->max)
-        d->dims[d->n] = (int64_t)v;
-    d->n++;
-    return 0;
-}
 
 int nnav_tensorproto_values(const nnav_model *m, nnav_span msg, int32_t *dtype, int64_t *dims,
                             size_t max, size_t *ndims, size_t want, nnav_values *out,
                             nnav_error *err)
 {
-    nnav_tensor tt;
-    nnav_wire r;
-    nnav_field f;
-    int k;
-    dims_fill df = {dims, max, 0};
-    memset(&tt, 0, sizeof tt);
-    memset(err, 0, sizeof *err);
-    tt.msg = msg;
-    nnav_wire_init(&r, m->map.base, msg);
-    while ((k = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num == 1 && nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
-            return -1;
-        if (f.num == 2 && f.wt == NNAV_WT_VARINT)
-            tt.dtype = (int32_t)f.v;
-        else if (f.num == 9 && f.wt == NNAV_WT_LEN)
-            tt.storage = NNAV_STORE_RAW, tt.data = f.s;
-        else if (f.num == 14 && f.wt == NNAV_WT_VARINT && f.v == 1)
-            tt.storage = NNAV_STORE_EXTERNAL;
-        else if ((f.num == 4 || f.num == 5 || f.num == 6 || f.num == 7 || f.num == 10 ||
-                  f.num == 11) && !tt.storage)
-            tt.storage = NNAV_STORE_TYPED, tt.typed_field = (uint8_t)f.num;
-    }
-    if (k < 0)
-        return -1;
-    *dtype = tt.dtype;
-    *ndims = df.n;
-    uint64_t ne = 1;
-    for (size_t i = 0; i < df.n && i < max; i++)
-        if (dims[i] < 0 || __builtin_mul_overflow(ne, (uint64_t)dims[i], &ne)) {
-            ne = UINT64_MAX;
-            break;
-        }
-    tt.nelems = df.n > max ? UINT64_MAX : ne;
-    if (tt.storage == NNAV_STORE_TYPED && tt.typed_field != nnav_dtype_typed_field(tt.dtype))
-        tt.warn |= NNAV_TW_WRONG_FIELD;
-    if (tt.nelems == UINT64_MAX) {
-        nnav_err_set(err, (uint64_t)(msg.p - m->map.base), 1, "tensor has negative or overflowing dims");
+    if (!m->reader->part_values) {
+        memset(err, 0, sizeof *err);
+        nnav_err_set(err, 0, 0, "%s models hold no such tensor", m->reader->name);
         return -1;
     }
-    return values_of(m, NNAV_NONE, &tt, want, 0, out, err);
+    return m->reader->part_values(m, msg, dtype, dims, max, ndims, want, out, err);
 }
 
 int nnav_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
                      size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
                      nnav_error *err)
 {
-    nnav_span sp[1] = {{0}};
-    nnav_list_fill l = {NULL, NULL, sp, 1, 0, 0};
-    size_t seen = 0;
-    nnav_wire r;
-    nnav_field f;
-    int rc;
-    *ndims = 0;
-    values->p = indices->p = NULL;
-    values->n = indices->n = 0;
-    *total = 0;
-    if (m->tf)
+    if (!m->reader->attr_sparse) {
+        *ndims = 0;
+        values->p = indices->p = NULL;
+        values->n = indices->n = 0;
+        *total = 0;
         return 0;
-    /* The k-th of field 22 (sparse_tensor) or 23 (sparse_tensors). */
-    int num = m->attrs.v[a].type == NNAV_ATTR_SPARSE_TENSOR ? 22 : 23;
-    nnav_wire_init(&r, m->map.base, m->attrs.v[a].msg);
-    while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num != (uint32_t)num)
-            continue;
-        if (span_field(&l, &f, m->map.base, err) < 0)
-            return -1;
-        if (seen++ == k)
-            sp[0] = f.s;
     }
-    if (rc < 0)
-        return -1;
-    *total = seen;
-    if (k >= seen)
-        return 0;
-    dims_fill df = {dims, max, 0};
-    nnav_wire_init(&r, m->map.base, sp[0]);
-    while ((rc = nnav_wire_next(&r, &f, err)) == 1) {
-        if (f.num == 1 && f.wt == NNAV_WT_LEN)
-            *values = f.s;
-        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
-            *indices = f.s;
-        else if (f.num == 3 &&
-                 nnav_wire_scalars(&f, NNAV_WT_VARINT, dims_put, &df, err, m->map.base) < 0)
-            return -1;
-    }
-    *ndims = df.n;
-    return rc < 0 ? -1 : 0;
+    return m->reader->attr_sparse(m, a, k, dims, max, ndims, values, indices, total, err);
 }
 
 void nnav_values_format(const nnav_values *v, int which, size_t j, char *buf, size_t n)
@@ -1119,7 +501,7 @@ uint64_t nnav_tensor_present_bytes(const nnav_model *m, uint32_t t)
     /* Varint fields hold fewer bytes than their values take (and TensorFlow's
      * typed fields repeat their last value): what dims x dtype say is what
      * is there. Elsewhere stored bytes are the payload's own bytes. */
-    if (tt->storage == NNAV_STORE_TYPED && (m->tf || !(tt->warn & NNAV_TW_SIZE_MISMATCH)))
+    if (tt->storage == NNAV_STORE_TYPED && (m->reader->typed_repeats || !(tt->warn & NNAV_TW_SIZE_MISMATCH)))
         return tt->nbytes;
     return tt->stored < tt->nbytes ? tt->stored : tt->nbytes;
 }
@@ -1141,7 +523,8 @@ static int ints_put(void *c, uint64_t v)
     if (!x->left)
         return 1;
     x->left--;
-    return x->fn(x->ctx, x->dtype == NNAV_DT_INT32 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v);
+    int r = x->fn(x->ctx, x->dtype == NNAV_DT_INT32 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v);
+    return r ? r : x->left == 0; /* the last element: the reader stops here */
 }
 
 /* Every element of an int64 (or int32) tensor, exactly (not through a
@@ -1172,23 +555,9 @@ static int tensor_ints(const nnav_model *m, uint32_t t, int_fn fn, void *ctx, nn
         nnav_tensor_bytes_release(cookie);
         return rc;
     }
-    if (tt->storage != NNAV_STORE_TYPED)
+    if (tt->storage != NNAV_STORE_TYPED || !m->reader->typed_ints)
         return 0;
-    if (tt->warn & NNAV_TW_WRONG_FIELD) {
-        nnav_err_set(err, 0, 0, "they are in %s, not in %s", typed_field_name(tt->typed_field),
-                     typed_field_name((uint8_t)nnav_dtype_typed_field(tt->dtype)));
-        return -1;
-    }
-    nnav_wire r;
-    nnav_field f;
-    int k = 0;
-    nnav_wire_init(&r, m->map.base, tt->msg);
-    while (x.left && (k = nnav_wire_next(&r, &f, err)) == 1)
-        if (f.num == tt->typed_field &&
-            nnav_wire_scalars(&f, NNAV_WT_VARINT, ints_put, &x, err, m->map.base) < 0 &&
-            err->msg[0])
-            return -1;
-    return x.left && k < 0 ? -1 : 0;
+    return m->reader->typed_ints(m, t, ints_put, &x, err);
 }
 
 /* The first index of one kind of fault and how many there are. */
@@ -1366,80 +735,7 @@ int nnav_sparse_check(const nnav_model *m, uint32_t id, char *buf, size_t n)
     return bad != 0;
 }
 
-/* ---- structured types ---- */
-
-int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
-                     int64_t *dims, nnav_span *params, size_t max)
-{
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    int k;
-    nnav_span tt = {0}, shape = {0};
-    *elem_type = 0;
-    *has_shape = 0;
-    *rank = 0;
-    if (!type.p)
-        return 0;
-    nnav_wire_init(&r, type.p, type);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1)
-        if ((f.num == 1 || f.num == 8) && f.wt == NNAV_WT_LEN)
-            tt = f.s;
-        else if ((f.num == 4 || f.num == 5 || f.num == 7 || f.num == 9) && !tt.p)
-            return 0;
-    if (k < 0)
-        return -1;
-    if (!tt.p)
-        return 0;
-    nnav_wire_init(&r, type.p, tt);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num == 1 && f.wt == NNAV_WT_VARINT)
-            *elem_type = (int32_t)f.v;
-        else if (f.num == 2 && f.wt == NNAV_WT_LEN)
-            shape = f.s, *has_shape = 1;
-    }
-    if (k < 0)
-        return -1;
-    if (!shape.p)
-        return 1;
-    nnav_wire_init(&r, type.p, shape);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num != 1 || f.wt != NNAV_WT_LEN)
-            continue;
-        nnav_wire d;
-        nnav_field g;
-        int64_t v = -1;
-        nnav_span pm = {0};
-        nnav_wire_init(&d, type.p, f.s);
-        while ((k = nnav_wire_next(&d, &g, &e)) == 1) {
-            if (g.num == 1 && g.wt == NNAV_WT_VARINT)
-                v = (int64_t)g.v, pm = (nnav_span){0};
-            else if (g.num == 2 && g.wt == NNAV_WT_LEN)
-                pm = g.s, v = -1;
-        }
-        if (k < 0)
-            return -1;
-        if (*rank < max) {
-            dims[*rank] = v;
-            if (params)
-                params[*rank] = pm;
-        }
-        (*rank)++;
-    }
-    return k < 0 ? -1 : 1;
-}
-
 nnav_span nnav_node_device(const nnav_model *m, uint32_t node)
 {
-    nnav_span dev = {0};
-    if (m->facts.format == NNAV_FMT_ONNX)
-        return dev;
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    nnav_wire_init(&r, m->map.base, m->nodes.v[node].msg);
-    while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == 4 && f.wt == NNAV_WT_LEN) /* NodeDef.device */
-            dev = f.s;
-    return dev;
+    return m->reader->node_device ? m->reader->node_device(m, node) : (nnav_span){0};
 }

@@ -794,6 +794,16 @@ static void test_dims_and_dtypes(void **state)
     pb_tf_node(&nd, "odd", "Const", "");
     pb_tf_attr(&nd, 5, "value", &av);
     tu_pb_msg(&graph, 1, &nd);
+    /* float32[2^62]: its element count fits, its bytes do not: as bad as
+     * an overflowing count, for TensorFlow as for ONNX. */
+    tu_pb_int(&d, 1, 1ull << 62);
+    tu_pb_msg(&sh, 2, &d);
+    tu_pb_int(&t, 1, 1);
+    tu_pb_msg(&t, 2, &sh);
+    tu_pb_msg(&av, 8, &t);
+    pb_tf_node(&nd, "huge", "Const", "");
+    pb_tf_attr(&nd, 5, "value", &av);
+    tu_pb_msg(&graph, 1, &nd);
     /* _output_shapes with a dim of -5: shown as unknown, with a warning. */
     tu_pb_int(&d, 1, (uint64_t)-5);
     tu_pb_msg(&sh, 2, &d);
@@ -807,6 +817,10 @@ static void test_dims_and_dtypes(void **state)
     assert_true(neg->warn & NNAV_TW_BAD_DIMS);
     const nnav_tensor *odd = nnav_tensor_get(m, tu_tensor(m, "odd"));
     assert_true(odd->warn & NNAV_TW_BAD_DTYPE);
+    const nnav_tensor *huge = nnav_tensor_get(m, tu_tensor(m, "huge"));
+    assert_true(huge->nelems == 1ull << 62);
+    assert_true(huge->nbytes == UINT64_MAX);
+    assert_true(huge->warn & NNAV_TW_BAD_DIMS);
     nnav_error err;
     double v[2];
     nnav_values vals = {.v = v};
@@ -817,6 +831,57 @@ static void test_dims_and_dtypes(void **state)
     assert_string_equal(buf, "unknown[]");
     value_type_is(m, 0, "id:0", "undefined[?]");
     assert_true(has_warning(m, "dims below -1"));
+    nnav_model_close(m);
+    tu_pb_free(&graph);
+}
+
+/* A Const of dtype `dtype` and dims [n, n2], whose only value (a splat) is
+ * `v` in field `field` of the TensorProto. */
+static void pb_int_splat(tu_pb *graph, const char *name, uint64_t dtype, uint64_t n, uint64_t n2,
+                         uint32_t field, uint64_t v)
+{
+    tu_pb nd = {0}, av = {0}, t = {0}, sh = {0}, d = {0};
+    tu_pb_int(&d, 1, n);
+    tu_pb_msg(&sh, 2, &d);
+    tu_pb_int(&d, 1, n2);
+    tu_pb_msg(&sh, 2, &d);
+    tu_pb_int(&t, 1, dtype);
+    tu_pb_msg(&t, 2, &sh);
+    tu_pb_int(&t, field, v);
+    tu_pb_msg(&av, 8, &t);
+    pb_tf_node(&nd, name, "Const", "");
+    pb_tf_attr(&nd, 5, "value", &av);
+    tu_pb_msg(graph, 1, &nd);
+}
+
+/* 64-bit integer splats go through the shared accumulator exactly: the
+ * values and extremes as their bits, the mean from the exact sum, even when
+ * the sum passes what 128 bits hold (2^63 elements of 2^64 - 1). */
+static void test_int64_splats(void **state)
+{
+    (void)state;
+    tu_pb graph = {0};
+    pb_int_splat(&graph, "i64", 9, 5, 1, 10, (uint64_t)((1ll << 62) + 1)); /* int64_val */
+    pb_int_splat(&graph, "u64", 23, 1ull << 62, 2, 17, UINT64_MAX);       /* uint64_val */
+    nnav_model *m = tu_open(write_tf("tf_splats", "splats.pb", &graph));
+    nnav_error err;
+    double v[4];
+    int64_t iv[4];
+    nnav_values vals = {.v = v, .i = iv};
+    assert_int_equal(nnav_tensor_values(m, tu_tensor(m, "i64"), 4, 1, &vals, &err), 0);
+    assert_true(vals.is_int && !vals.is_unsigned);
+    assert_int_equal(vals.count, 4);
+    assert_int_equal(vals.total, 5);
+    for (int i = 0; i < 4; i++)
+        assert_true(iv[i] == (1ll << 62) + 1);
+    assert_true(vals.has_stats && vals.imin == (1ll << 62) + 1 && vals.imax == (1ll << 62) + 1);
+    assert_true(vals.mean == (double)((1ll << 62) + 1));
+    assert_int_equal(nnav_tensor_values(m, tu_tensor(m, "u64"), 2, 1, &vals, &err), 0);
+    assert_true(vals.is_int && vals.is_unsigned);
+    assert_int_equal(vals.count, 2);
+    assert_true((uint64_t)iv[0] == UINT64_MAX && (uint64_t)iv[1] == UINT64_MAX);
+    assert_true(vals.has_stats && (uint64_t)vals.imax == UINT64_MAX);
+    assert_true(vals.mean == (double)UINT64_MAX);
     nnav_model_close(m);
     tu_pb_free(&graph);
 }
@@ -1133,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_attr_wrong_wire_type),
         cmocka_unit_test(test_attr_wrong_kind),
         cmocka_unit_test(test_dims_and_dtypes),
+        cmocka_unit_test(test_int64_splats),
         cmocka_unit_test(test_duplicate_names),
         cmocka_unit_test(test_dangling_inputs),
         cmocka_unit_test(test_truncated),

@@ -11,35 +11,121 @@
 #include <string.h>
 
 #include "dtype.h"
-#include "model.h"
 #include "onnx.pb-c.h"
+#include "onnx_fields.h"
+#include "onnx_reader.h"
+#include "readers.h"
 #include "walk.h"
 #include "wire.h"
 
-/* Field numbers, from ../shared/formats/onnx-fields.md. */
-enum { MODEL_IR = 1, MODEL_PRODUCER = 2, MODEL_PRODUCER_VERSION = 3, MODEL_DOMAIN = 4,
-       MODEL_VERSION = 5, MODEL_DOC = 6, MODEL_GRAPH = 7, MODEL_OPSET = 8,
-       MODEL_METADATA = 14, MODEL_TRAINING = 20, MODEL_FUNCTIONS = 25,
-       MODEL_CONFIGURATION = 26 };
-enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INIT = 5, GRAPH_DOC = 10, GRAPH_INPUT = 11,
-       GRAPH_OUTPUT = 12, GRAPH_VALUE_INFO = 13, GRAPH_QUANT = 14, GRAPH_SPARSE = 15,
-       GRAPH_METADATA = 16 };
-enum { FN_NAME = 1, FN_INPUT = 4, FN_OUTPUT = 5, FN_ATTRIBUTE = 6, FN_NODE = 7, FN_DOC = 8,
-       FN_OPSET = 9, FN_DOMAIN = 10, FN_ATTRIBUTE_PROTO = 11, FN_VALUE_INFO = 12,
-       FN_OVERLOAD = 13, FN_METADATA = 14 };
-enum { NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_NAME = 3, NODE_OP = 4, NODE_ATTR = 5,
-       NODE_DOC = 6, NODE_DOMAIN = 7, NODE_OVERLOAD = 8, NODE_METADATA = 9,
-       NODE_DEVICE_CONF = 10 };
-enum { ATTR_NAME = 1, ATTR_F = 2, ATTR_I = 3, ATTR_S = 4, ATTR_T = 5, ATTR_G = 6,
-       ATTR_FLOATS = 7, ATTR_INTS = 8, ATTR_STRINGS = 9, ATTR_TENSORS = 10, ATTR_GRAPHS = 11,
-       ATTR_DOC = 13, ATTR_TP = 14, ATTR_TYPE_PROTOS = 15, ATTR_TYPE = 20, ATTR_REF = 21,
-       ATTR_SPARSE = 22, ATTR_SPARSES = 23 };
-enum { T_DIMS = 1, T_DTYPE = 2, T_SEGMENT = 3, T_FLOAT = 4, T_INT32 = 5, T_STRING = 6,
-       T_INT64 = 7, T_NAME = 8, T_RAW = 9, T_DOUBLE = 10, T_UINT64 = 11, T_DOC = 12,
-       T_EXTERNAL = 13, T_LOCATION = 14, T_METADATA = 16 };
-enum { VI_NAME = 1, VI_TYPE = 2, VI_DOC = 3, VI_METADATA = 4 };
-enum { SP_VALUES = 1, SP_INDICES = 2, SP_DIMS = 3 };
-enum { TI_INIT = 1, TI_ALGO = 2, TI_INIT_BIND = 3, TI_UPDATE_BIND = 4 };
+/* Short names for the field numbers generated from proto/onnx.proto
+ * (onnx_fields.h, which tests check against protoc-c's descriptors). */
+enum {
+    MODEL_IR = NNAV_ONNX_MODELPROTO_IR_VERSION,
+    MODEL_PRODUCER = NNAV_ONNX_MODELPROTO_PRODUCER_NAME,
+    MODEL_PRODUCER_VERSION = NNAV_ONNX_MODELPROTO_PRODUCER_VERSION,
+    MODEL_DOMAIN = NNAV_ONNX_MODELPROTO_DOMAIN,
+    MODEL_VERSION = NNAV_ONNX_MODELPROTO_MODEL_VERSION,
+    MODEL_DOC = NNAV_ONNX_MODELPROTO_DOC_STRING,
+    MODEL_GRAPH = NNAV_ONNX_MODELPROTO_GRAPH,
+    MODEL_OPSET = NNAV_ONNX_MODELPROTO_OPSET_IMPORT,
+    MODEL_METADATA = NNAV_ONNX_MODELPROTO_METADATA_PROPS,
+    MODEL_TRAINING = NNAV_ONNX_MODELPROTO_TRAINING_INFO,
+    MODEL_FUNCTIONS = NNAV_ONNX_MODELPROTO_FUNCTIONS,
+    MODEL_CONFIGURATION = NNAV_ONNX_MODELPROTO_CONFIGURATION,
+};
+enum {
+    GRAPH_NODE = NNAV_ONNX_GRAPHPROTO_NODE,
+    GRAPH_NAME = NNAV_ONNX_GRAPHPROTO_NAME,
+    GRAPH_INIT = NNAV_ONNX_GRAPHPROTO_INITIALIZER,
+    GRAPH_DOC = NNAV_ONNX_GRAPHPROTO_DOC_STRING,
+    GRAPH_INPUT = NNAV_ONNX_GRAPHPROTO_INPUT,
+    GRAPH_OUTPUT = NNAV_ONNX_GRAPHPROTO_OUTPUT,
+    GRAPH_VALUE_INFO = NNAV_ONNX_GRAPHPROTO_VALUE_INFO,
+    GRAPH_QUANT = NNAV_ONNX_GRAPHPROTO_QUANTIZATION_ANNOTATION,
+    GRAPH_SPARSE = NNAV_ONNX_GRAPHPROTO_SPARSE_INITIALIZER,
+    GRAPH_METADATA = NNAV_ONNX_GRAPHPROTO_METADATA_PROPS,
+};
+enum {
+    FN_NAME = NNAV_ONNX_FUNCTIONPROTO_NAME,
+    FN_INPUT = NNAV_ONNX_FUNCTIONPROTO_INPUT,
+    FN_OUTPUT = NNAV_ONNX_FUNCTIONPROTO_OUTPUT,
+    FN_ATTRIBUTE = NNAV_ONNX_FUNCTIONPROTO_ATTRIBUTE,
+    FN_NODE = NNAV_ONNX_FUNCTIONPROTO_NODE,
+    FN_DOC = NNAV_ONNX_FUNCTIONPROTO_DOC_STRING,
+    FN_OPSET = NNAV_ONNX_FUNCTIONPROTO_OPSET_IMPORT,
+    FN_DOMAIN = NNAV_ONNX_FUNCTIONPROTO_DOMAIN,
+    FN_ATTRIBUTE_PROTO = NNAV_ONNX_FUNCTIONPROTO_ATTRIBUTE_PROTO,
+    FN_VALUE_INFO = NNAV_ONNX_FUNCTIONPROTO_VALUE_INFO,
+    FN_OVERLOAD = NNAV_ONNX_FUNCTIONPROTO_OVERLOAD,
+    FN_METADATA = NNAV_ONNX_FUNCTIONPROTO_METADATA_PROPS,
+};
+enum {
+    NODE_INPUT = NNAV_ONNX_NODEPROTO_INPUT,
+    NODE_OUTPUT = NNAV_ONNX_NODEPROTO_OUTPUT,
+    NODE_NAME = NNAV_ONNX_NODEPROTO_NAME,
+    NODE_OP = NNAV_ONNX_NODEPROTO_OP_TYPE,
+    NODE_ATTR = NNAV_ONNX_NODEPROTO_ATTRIBUTE,
+    NODE_DOC = NNAV_ONNX_NODEPROTO_DOC_STRING,
+    NODE_DOMAIN = NNAV_ONNX_NODEPROTO_DOMAIN,
+    NODE_OVERLOAD = NNAV_ONNX_NODEPROTO_OVERLOAD,
+    NODE_METADATA = NNAV_ONNX_NODEPROTO_METADATA_PROPS,
+    NODE_DEVICE_CONF = NNAV_ONNX_NODEPROTO_DEVICE_CONFIGURATIONS,
+};
+enum {
+    ATTR_NAME = NNAV_ONNX_ATTRIBUTEPROTO_NAME,
+    ATTR_F = NNAV_ONNX_ATTRIBUTEPROTO_F,
+    ATTR_I = NNAV_ONNX_ATTRIBUTEPROTO_I,
+    ATTR_S = NNAV_ONNX_ATTRIBUTEPROTO_S,
+    ATTR_T = NNAV_ONNX_ATTRIBUTEPROTO_T,
+    ATTR_G = NNAV_ONNX_ATTRIBUTEPROTO_G,
+    ATTR_FLOATS = NNAV_ONNX_ATTRIBUTEPROTO_FLOATS,
+    ATTR_INTS = NNAV_ONNX_ATTRIBUTEPROTO_INTS,
+    ATTR_STRINGS = NNAV_ONNX_ATTRIBUTEPROTO_STRINGS,
+    ATTR_TENSORS = NNAV_ONNX_ATTRIBUTEPROTO_TENSORS,
+    ATTR_GRAPHS = NNAV_ONNX_ATTRIBUTEPROTO_GRAPHS,
+    ATTR_DOC = NNAV_ONNX_ATTRIBUTEPROTO_DOC_STRING,
+    ATTR_TP = NNAV_ONNX_ATTRIBUTEPROTO_TP,
+    ATTR_TYPE_PROTOS = NNAV_ONNX_ATTRIBUTEPROTO_TYPE_PROTOS,
+    ATTR_TYPE = NNAV_ONNX_ATTRIBUTEPROTO_TYPE,
+    ATTR_REF = NNAV_ONNX_ATTRIBUTEPROTO_REF_ATTR_NAME,
+    ATTR_SPARSE = NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSOR,
+    ATTR_SPARSES = NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSORS,
+};
+enum {
+    T_DIMS = NNAV_ONNX_TENSORPROTO_DIMS,
+    T_DTYPE = NNAV_ONNX_TENSORPROTO_DATA_TYPE,
+    T_SEGMENT = NNAV_ONNX_TENSORPROTO_SEGMENT,
+    T_FLOAT = NNAV_ONNX_TENSORPROTO_FLOAT_DATA,
+    T_INT32 = NNAV_ONNX_TENSORPROTO_INT32_DATA,
+    T_STRING = NNAV_ONNX_TENSORPROTO_STRING_DATA,
+    T_INT64 = NNAV_ONNX_TENSORPROTO_INT64_DATA,
+    T_NAME = NNAV_ONNX_TENSORPROTO_NAME,
+    T_RAW = NNAV_ONNX_TENSORPROTO_RAW_DATA,
+    T_DOUBLE = NNAV_ONNX_TENSORPROTO_DOUBLE_DATA,
+    T_UINT64 = NNAV_ONNX_TENSORPROTO_UINT64_DATA,
+    T_DOC = NNAV_ONNX_TENSORPROTO_DOC_STRING,
+    T_EXTERNAL = NNAV_ONNX_TENSORPROTO_EXTERNAL_DATA,
+    T_LOCATION = NNAV_ONNX_TENSORPROTO_DATA_LOCATION,
+    T_METADATA = NNAV_ONNX_TENSORPROTO_METADATA_PROPS,
+};
+enum {
+    VI_NAME = NNAV_ONNX_VALUEINFOPROTO_NAME,
+    VI_TYPE = NNAV_ONNX_VALUEINFOPROTO_TYPE,
+    VI_DOC = NNAV_ONNX_VALUEINFOPROTO_DOC_STRING,
+    VI_METADATA = NNAV_ONNX_VALUEINFOPROTO_METADATA_PROPS,
+};
+enum {
+    SP_VALUES = NNAV_ONNX_SPARSETENSORPROTO_VALUES,
+    SP_INDICES = NNAV_ONNX_SPARSETENSORPROTO_INDICES,
+    SP_DIMS = NNAV_ONNX_SPARSETENSORPROTO_DIMS,
+};
+enum {
+    TI_INIT = NNAV_ONNX_TRAININGINFOPROTO_INITIALIZATION,
+    TI_ALGO = NNAV_ONNX_TRAININGINFOPROTO_ALGORITHM,
+    TI_INIT_BIND = NNAV_ONNX_TRAININGINFOPROTO_INITIALIZATION_BINDING,
+    TI_UPDATE_BIND = NNAV_ONNX_TRAININGINFOPROTO_UPDATE_BINDING,
+};
 
 #define err_prepend nnav_err_prepend
 
@@ -93,10 +179,11 @@ static int walk_kv(walker *w, nnav_span s, nnav_kv *kv)
     memset(kv, 0, sizeof *kv);
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num == 1 || f.num == 2) {
+        if (f.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY ||
+            f.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_VALUE) {
             if (expect_field(w, &f, NNAV_WT_LEN, &onnx__string_string_entry_proto__descriptor))
                 return -1;
-            if (f.num == 1)
+            if (f.num == NNAV_ONNX_STRINGSTRINGENTRYPROTO_KEY)
                 kv->key = f.s;
             else
                 kv->value = f.s;
@@ -114,11 +201,11 @@ static int walk_opset(walker *w, nnav_span s, nnav_opset *o)
     o->version = -1;
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num == 1) {
+        if (f.num == NNAV_ONNX_OPERATORSETIDPROTO_DOMAIN) {
             if (expect_wt(w, &f, NNAV_WT_LEN, "domain"))
                 return err_prepend(w->err, "domain");
             o->domain = f.s;
-        } else if (f.num == 2) {
+        } else if (f.num == NNAV_ONNX_OPERATORSETIDPROTO_VERSION) {
             if (expect_wt(w, &f, NNAV_WT_VARINT, "version"))
                 return err_prepend(w->err, "version");
             o->version = (int64_t)f.v;
@@ -303,34 +390,8 @@ static int walk_tensor(walker *w, uint32_t graph, nnav_span s, uint8_t owner, ui
     if (k < 0)
         return wire_fail(w, &r, &onnx__tensor_proto__descriptor);
     t.ndims = m->dims.n - t.dims_first;
-    /* Element count with overflow and sign checks. */
-    uint64_t ne = 1;
-    for (uint32_t i = 0; i < t.ndims; i++) {
-        int64_t d = m->dims.v[t.dims_first + i];
-        if (d < 0) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-        if (__builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-    }
-    t.nelems = ne;
-    if (!nnav_dtype_valid(t.dtype))
-        t.warn |= NNAV_TW_BAD_DTYPE;
-    t.nbytes = UINT64_MAX;
-    if (t.dtype == NNAV_DT_STRING)
-        t.nbytes = string_bytes;
-    else if (ne != UINT64_MAX && nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0) {
-        t.nbytes = UINT64_MAX;
-        /* A count that fits but whose bytes do not (float32[2^62]): the dims
-         * are as impossible as an overflowing product, and say so. */
-        if (nnav_dtype_bits(t.dtype))
-            t.warn |= NNAV_TW_BAD_DIMS;
-    }
+    nnav_tensor_sizes(m, &t, string_bytes);
+    uint64_t ne = t.nelems;
     if (external) {
         t.storage = NNAV_STORE_EXTERNAL;
         if (!(seen_ext_keys & 1))
@@ -1131,3 +1192,22 @@ out:
     nnav_vec_free(fns);
     return rc;
 }
+
+/* ---- the reader ---- */
+
+static void onnx_free(nnav_model *m) { (void)m; } /* everything is in the index */
+
+const nnav_reader nnav_reader_onnx = {
+    .name = "ONNX",
+    .formats = 1u << NNAV_FMT_ONNX,
+    .index = nnav_onnx_index,
+    .free = onnx_free,
+    .attr_scalar = nnav_onnx_attr_scalar,
+    .attr_list = nnav_onnx_attr_list,
+    .attr_types = nnav_onnx_attr_types,
+    .attr_sparse = nnav_onnx_attr_sparse,
+    .tensor_values = nnav_onnx_tensor_values,
+    .part_values = nnav_onnx_part_values,
+    .typed_ints = nnav_onnx_typed_ints,
+    .node_domain = nnav_onnx_node_domain,
+};

@@ -1,6 +1,8 @@
 /* tf.h - the TensorFlow reader's private pieces, shared by tf.c (SavedModel,
- * MetaGraphDef and GraphDef -> index), tf_bundle.c (the variables.index
- * table) and tf_values.c (attrs and tensor values on demand).
+ * MetaGraphDef and GraphDef -> index, with tf_graph.c and tf_meta.c through
+ * tf_walk.h), tf_bundle.c (the variables.index table) and tf_values.c (attrs
+ * and tensor values on demand). Nothing outside src/formats/tf/ includes it:
+ * the rest of the core knows the reader as nnav_reader_tf (readers.h).
  *
  * How TensorFlow maps onto the format-neutral index:
  *  - each MetaGraph's GraphDef is a root graph (kind MAIN; the first is "/",
@@ -21,16 +23,53 @@
 #define NNAV_TF_H
 
 #include "model.h"
+#include "readers.h"
+#include "tf_fields.h"
 #include "wire.h"
 
-/* AttrValue and ListValue field numbers. */
-enum { TF_AV_LIST = 1, TF_AV_S = 2, TF_AV_I = 3, TF_AV_F = 4, TF_AV_B = 5, TF_AV_TYPE = 6,
-       TF_AV_SHAPE = 7, TF_AV_TENSOR = 8, TF_AV_PLACEHOLDER = 9, TF_AV_FUNC = 10 };
+/* AttrValue field numbers (tf_fields.h); ListValue numbers s to tensor alike,
+ * and the readers of a list use these names for both. */
+enum {
+    TF_AV_LIST = NNAV_TF_ATTRVALUE_LIST,
+    TF_AV_S = NNAV_TF_ATTRVALUE_S,
+    TF_AV_I = NNAV_TF_ATTRVALUE_I,
+    TF_AV_F = NNAV_TF_ATTRVALUE_F,
+    TF_AV_B = NNAV_TF_ATTRVALUE_B,
+    TF_AV_TYPE = NNAV_TF_ATTRVALUE_TYPE,
+    TF_AV_SHAPE = NNAV_TF_ATTRVALUE_SHAPE,
+    TF_AV_TENSOR = NNAV_TF_ATTRVALUE_TENSOR,
+    TF_AV_PLACEHOLDER = NNAV_TF_ATTRVALUE_PLACEHOLDER,
+    TF_AV_FUNC = NNAV_TF_ATTRVALUE_FUNC,
+};
+_Static_assert((int)NNAV_TF_ATTRVALUE_LISTVALUE_S == (int)TF_AV_S &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_I == (int)TF_AV_I &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_F == (int)TF_AV_F &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_B == (int)TF_AV_B &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_TYPE == (int)TF_AV_TYPE &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_SHAPE == (int)TF_AV_SHAPE &&
+                   (int)NNAV_TF_ATTRVALUE_LISTVALUE_TENSOR == (int)TF_AV_TENSOR,
+               "ListValue numbers its fields as AttrValue does");
 /* TensorProto field numbers. */
-enum { TF_T_DTYPE = 1, TF_T_SHAPE = 2, TF_T_VERSION = 3, TF_T_CONTENT = 4, TF_T_FLOAT = 5,
-       TF_T_DOUBLE = 6, TF_T_INT = 7, TF_T_STRING = 8, TF_T_SCOMPLEX = 9, TF_T_INT64 = 10,
-       TF_T_BOOL = 11, TF_T_DCOMPLEX = 12, TF_T_HALF = 13, TF_T_RESOURCE = 14,
-       TF_T_VARIANT = 15, TF_T_UINT32 = 16, TF_T_UINT64 = 17, TF_T_FLOAT8 = 18 };
+enum {
+    TF_T_DTYPE = NNAV_TF_TENSORPROTO_DTYPE,
+    TF_T_SHAPE = NNAV_TF_TENSORPROTO_TENSOR_SHAPE,
+    TF_T_VERSION = NNAV_TF_TENSORPROTO_VERSION_NUMBER,
+    TF_T_CONTENT = NNAV_TF_TENSORPROTO_TENSOR_CONTENT,
+    TF_T_FLOAT = NNAV_TF_TENSORPROTO_FLOAT_VAL,
+    TF_T_DOUBLE = NNAV_TF_TENSORPROTO_DOUBLE_VAL,
+    TF_T_INT = NNAV_TF_TENSORPROTO_INT_VAL,
+    TF_T_STRING = NNAV_TF_TENSORPROTO_STRING_VAL,
+    TF_T_SCOMPLEX = NNAV_TF_TENSORPROTO_SCOMPLEX_VAL,
+    TF_T_INT64 = NNAV_TF_TENSORPROTO_INT64_VAL,
+    TF_T_BOOL = NNAV_TF_TENSORPROTO_BOOL_VAL,
+    TF_T_DCOMPLEX = NNAV_TF_TENSORPROTO_DCOMPLEX_VAL,
+    TF_T_HALF = NNAV_TF_TENSORPROTO_HALF_VAL,
+    TF_T_RESOURCE = NNAV_TF_TENSORPROTO_RESOURCE_HANDLE_VAL,
+    TF_T_VARIANT = NNAV_TF_TENSORPROTO_VARIANT_VAL,
+    TF_T_UINT32 = NNAV_TF_TENSORPROTO_UINT32_VAL,
+    TF_T_UINT64 = NNAV_TF_TENSORPROTO_UINT64_VAL,
+    TF_T_FLOAT8 = NNAV_TF_TENSORPROTO_FLOAT8_VAL,
+};
 
 typedef struct tf_chunk tf_chunk;
 
@@ -57,6 +96,12 @@ typedef struct nnav_tf {
     uint32_t strmap_next;    /* the slot the next mapping takes */
 } nnav_tf;
 
+/* The TensorFlow reader's state of m (m->rd); NULL when another reader read m. */
+static inline nnav_tf *nnav_tf_state(const nnav_model *m)
+{
+    return m->reader == &nnav_reader_tf ? (nnav_tf *)m->rd : NULL;
+}
+
 /* Bytes that live until the model is closed; NULL when out of memory. */
 void *nnav_tf_alloc(nnav_tf *tf, size_t n);
 /* A printf-made string in the arena, as a span (p == NULL when out of memory). */
@@ -79,7 +124,19 @@ int nnav_tf_snappy(const uint8_t *p, uint64_t n, uint8_t *out, uint64_t out_n);
 uint32_t nnav_tf_crc32c(uint32_t crc, const uint8_t *p, uint64_t n);
 uint32_t nnav_tf_crc_mask(uint32_t crc);
 
-/* On-demand decoding for TensorFlow attrs and tensors (values.c hands over). */
+int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+void nnav_tf_free(nnav_tf *tf);
+
+/* On-demand decoding for TensorFlow attrs and tensors (tf_values.c): the
+ * reader operations (reader.h gives their contracts), and the AttrValue
+ * readers they are built on. */
+int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field *out,
+                           nnav_error *err);
+int nnav_tf_op_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
+                         nnav_span *spans, size_t max, size_t *total, nnav_error *err);
+int nnav_tf_op_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                             nnav_values *out, nnav_error *err);
+nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node);
 int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *out,
                         nnav_error *err);
 int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,

@@ -219,7 +219,7 @@ static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_s
     if (type == 0) {
         if (charge(b, len, off, what) < 0)
             return -1;
-        uint8_t *copy = nnav_tf_alloc(b->m->tf, len ? len : 1);
+        uint8_t *copy = nnav_tf_alloc(nnav_tf_state(b->m), len ? len : 1);
         if (!copy)
             return bfail(b, off, what, "out of memory");
         if (len)
@@ -242,7 +242,7 @@ static int block(bundle *b, uint64_t off, uint64_t len, const char *what, nnav_s
                      (unsigned long long)len, (unsigned long long)ulen);
     if (charge(b, ulen, off, what) < 0)
         return -1;
-    uint8_t *dst = nnav_tf_alloc(b->m->tf, ulen ? ulen : 1);
+    uint8_t *dst = nnav_tf_alloc(nnav_tf_state(b->m), ulen ? ulen : 1);
     if (!dst)
         return bfail(b, off, what, "out of memory");
     if (nnav_tf_snappy(p, len, dst, ulen) != 0)
@@ -287,7 +287,7 @@ static int entries(bundle *b, nnav_span blk, uint64_t block_off, int plain, int 
         if (keys && shared) {
             if (charge(b, shared + unshared, at, where) < 0)
                 return -1;
-            uint8_t *key = nnav_tf_alloc(b->m->tf, shared + unshared);
+            uint8_t *key = nnav_tf_alloc(nnav_tf_state(b->m), shared + unshared);
             if (!key)
                 return bfail(b, at, where, "out of memory");
             memcpy(key, prev.p, shared);
@@ -440,22 +440,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
             return entry_fail(b, &e, off, where);
     }
     t.ndims = m->dims.n - t.dims_first;
-    uint64_t ne = 1;
-    for (uint32_t i = 0; i < t.ndims; i++) {
-        int64_t d = m->dims.v[t.dims_first + i];
-        if (d < 0 || __builtin_mul_overflow(ne, (uint64_t)d, &ne)) {
-            t.warn |= NNAV_TW_BAD_DIMS;
-            ne = UINT64_MAX;
-            break;
-        }
-    }
-    t.nelems = ne;
-    if (!nnav_dtype_valid(t.dtype))
-        t.warn |= NNAV_TW_BAD_DTYPE;
-    t.nbytes = UINT64_MAX;
-    if (ne != UINT64_MAX && t.dtype != NNAV_DT_STRING &&
-        nnav_dtype_raw_bytes(t.dtype, ne, &t.nbytes) != 0)
-        t.nbytes = UINT64_MAX;
+    nnav_tensor_sizes(m, &t, UINT64_MAX); /* strings: their stored size, below */
     if (slices) {
         /* A partitioned tensor: its slices are entries of their own. */
         t.storage = NNAV_STORE_NONE;
@@ -472,7 +457,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
         else if (t.nbytes != UINT64_MAX && t.stored != t.nbytes)
             t.warn |= NNAV_TW_SIZE_MISMATCH;
         if (shard != c->loc_shard || !c->location.p) {
-            c->location = nnav_tf_printf(m->tf, "variables/variables.data-%05lld-of-%05lld",
+            c->location = nnav_tf_printf(nnav_tf_state(m), "variables/variables.data-%05lld-of-%05lld",
                                          (long long)shard,
                                          (long long)(c->shards > 0 ? c->shards : 1));
             if (!c->location.p)
@@ -609,9 +594,9 @@ int nnav_tf_bundle_read(nnav_model *m, uint32_t graph, nnav_error *err)
         snprintf(err->path, sizeof err->path, "%s", BUNDLE_INDEX);
         goto out;
     }
-    m->tf->bundle_path = (nnav_span){(const uint8_t *)BUNDLE_INDEX, sizeof BUNDLE_INDEX - 1};
-    m->tf->variables = c.count;
-    m->tf->bundle_shards = c.shards > 0 ? (uint32_t)c.shards : 1;
+    nnav_tf_state(m)->bundle_path = (nnav_span){(const uint8_t *)BUNDLE_INDEX, sizeof BUNDLE_INDEX - 1};
+    nnav_tf_state(m)->variables = c.count;
+    nnav_tf_state(m)->bundle_shards = c.shards > 0 ? (uint32_t)c.shards : 1;
     if (c.big_endian &&
         nnav_tf_warn(m, "%s: the variables are stored big-endian; their values are shown as "
                         "read, little-endian", BUNDLE_INDEX))

@@ -16,6 +16,8 @@
 #include "dtype.h"
 #include "sbuf.h"
 #include "tf.h"
+#include "tf_fields.h"
+#include "values_acc.h"
 #include "walk.h"
 #include "wire.h"
 #include "tensorflow/tensor.pb-c.h"
@@ -46,7 +48,7 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
 {
     nnav_list_fill l = {ints, dbls, spans, max, 0, field == TF_AV_F};
     int is_len = field == TF_AV_S || field == TF_AV_SHAPE || field == TF_AV_TENSOR ||
-                 field == 9 /* func */;
+                 field == NNAV_TF_ATTRVALUE_LISTVALUE_FUNC;
     nnav_wire r, in;
     nnav_field f, g;
     int k;
@@ -80,6 +82,60 @@ int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints,
     }
     *total = l.total;
     return k < 0 ? -1 : 0;
+}
+
+/* The reader's attribute operations: AttrValue s 2, i 3, f 4; bool 5 and
+ * type 6 read as ints, a type as an nnav element type. */
+int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field *out,
+                           nnav_error *err)
+{
+    uint8_t t = m->attrs.v[a].type;
+    int num = kind == NNAV_AK_FLOAT ? TF_AV_F
+              : kind == NNAV_AK_INT ? (t == NNAV_ATTR_TF_BOOL ? TF_AV_B
+                                       : t == NNAV_ATTR_TF_TYPE ? TF_AV_TYPE : TF_AV_I)
+                                    : TF_AV_S;
+    nnav_field f;
+    int r = nnav_tf_attr_scalar(m, a, num, &f, err);
+    if (r < 0)
+        return -1;
+    if (!r) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    if (num == TF_AV_TYPE)
+        f.v = (uint64_t)(int64_t)nnav_tf_dtype(f.v);
+    *out = f;
+    return 0;
+}
+
+/* Ints also serve list(bool) and list(type), types as nnav element types,
+ * as the scalars do. */
+int nnav_tf_op_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
+                         nnav_span *spans, size_t max, size_t *total, nnav_error *err)
+{
+    uint8_t t = m->attrs.v[a].type;
+    int field = kind == NNAV_AK_FLOAT ? TF_AV_F : kind == NNAV_AK_STRING ? TF_AV_S
+                : t == NNAV_ATTR_TF_BOOLS ? TF_AV_B : t == NNAV_ATTR_TF_TYPES ? TF_AV_TYPE
+                                                                     : TF_AV_I;
+    int r = nnav_tf_attr_list(m, a, field, ints, dbls, spans, max, total, err);
+    if (r == 0 && field == TF_AV_TYPE)
+        for (size_t i = 0; i < *total && i < max; i++)
+            ints[i] = nnav_tf_dtype((uint64_t)ints[i]);
+    return r;
+}
+
+/* NodeDef.device, the last one written. */
+nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node)
+{
+    nnav_span dev = {0};
+    nnav_wire r;
+    nnav_field f;
+    nnav_error e;
+    nnav_wire_init(&r, m->map.base, m->nodes.v[node].msg);
+    while (nnav_wire_next(&r, &f, &e) == 1)
+        if (f.num == NNAV_TF_NODEDEF_DEVICE && f.wt == NNAV_WT_LEN)
+            dev = f.s;
+    return dev;
 }
 
 /* ---- text ---- */
@@ -344,80 +400,8 @@ void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char
 
 /* ---- tensor values ---- */
 
-typedef struct acc {
-    nnav_values *out;
-    size_t want;
-    int stats;
-    uint64_t seen;
-    double sum;
-    uint64_t finite;
-    int i64;           /* int64 (1) or uint64 (2) elements: kept exactly in out->i, imin, imax */
-    long double isum;  /* their sum, for the mean */
-} acc;
-
-/* The exact extremes of 64-bit integer elements (iv: the value's bits). */
-static void acc_int(acc *a, int64_t iv, uint64_t times)
-{
-    nnav_values *o = a->out;
-    int u = a->i64 == 2;
-    if (a->finite == 0 || (u ? (uint64_t)iv < (uint64_t)o->imin : iv < o->imin))
-        o->imin = iv;
-    if (a->finite == 0 || (u ? (uint64_t)iv > (uint64_t)o->imax : iv > o->imax))
-        o->imax = iv;
-    a->isum += (u ? (long double)(uint64_t)iv : (long double)iv) * (long double)times;
-}
-
-/* `times` copies of v, in O(1) past the first values asked for. iv: the
- * same value's exact bits for 64-bit integer elements (a->i64), else 0. */
-static void acc_put(acc *a, double v, int64_t iv, uint64_t times)
-{
-    while (times && a->out->count < a->want && a->out->v) {
-        if (a->i64 && a->out->i)
-            a->out->i[a->out->count] = iv;
-        a->out->v[a->out->count++] = v;
-        a->seen++;
-        times--;
-        if (a->stats) {
-            if (a->i64)
-                acc_int(a, iv, 1);
-            if (isnan(v)) {
-                a->out->nan_count++;
-            } else {
-                if (a->finite == 0 || v < a->out->min)
-                    a->out->min = v;
-                if (a->finite == 0 || v > a->out->max)
-                    a->out->max = v;
-                a->sum += v;
-                a->finite++;
-            }
-        }
-    }
-    if (!times)
-        return;
-    a->seen += times;
-    if (!a->stats)
-        return;
-    if (a->i64)
-        acc_int(a, iv, times);
-    if (isnan(v)) {
-        a->out->nan_count += times;
-        return;
-    }
-    if (a->finite == 0 || v < a->out->min)
-        a->out->min = v;
-    if (a->finite == 0 || v > a->out->max)
-        a->out->max = v;
-    a->sum += v * (double)times;
-    a->finite += times;
-}
-
-static int acc_done(const acc *a)
-{
-    return !a->stats && a->out->count >= a->want;
-}
-
 typedef struct typed_ctx {
-    acc *a;
+    nnav_acc *a;
     int32_t dtype;
     uint8_t field;
     uint64_t limit;   /* components the tensor holds */
@@ -464,13 +448,16 @@ static double typed_decode(const typed_ctx *t, uint64_t v)
 static int typed_put(void *c, uint64_t v)
 {
     typed_ctx *t = c;
-    if (acc_done(t->a) || t->a->seen >= t->limit)
+    if (nnav_acc_done(t->a) || t->a->seen >= t->limit)
         return 1;
     double d = typed_decode(t, v);
     t->last[t->pos] = d;
     t->ilast = (int64_t)v; /* int64_val, uint64_val: the varint is the value */
     t->pos = (t->pos + 1) % t->comps;
-    acc_put(t->a, d, t->ilast, 1);
+    if (t->a->out->is_int)
+        nnav_acc_put_int(t->a, t->ilast);
+    else
+        nnav_acc_put(t->a, d);
     return 0;
 }
 
@@ -509,7 +496,7 @@ static int bundle_strings(const nnav_model *m, uint32_t t, size_t want, nnav_val
                           nnav_error *err)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
-    nnav_tf *tf = m->tf;
+    nnav_tf *tf = nnav_tf_state(m);
     nnav_span data;
     void *cookie;
     if (nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
@@ -597,13 +584,12 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         return -1;
     }
     unsigned comps = nnav_dtype_components(tt->dtype);
-    acc a = {out, want, stats && tt->dtype != NNAV_DT_STRING, 0, 0, 0, 0, 0};
+    nnav_acc a;
+    nnav_acc_init(&a, out, tt->dtype, tt->nelems, want, stats, comps);
     /* 64-bit integers never pass through a double (the rest, narrower, are
-     * exact in one: nnav_tensor_values gives those as integers). */
-    a.i64 = tt->dtype == NNAV_DT_INT64 ? 1 : tt->dtype == NNAV_DT_UINT64 ? 2 : 0;
-    out->is_int = a.i64 != 0;
-    out->is_unsigned = a.i64 == 2;
-    out->imin = out->imax = 0;
+     * exact in one: nnav_tf_op_tensor_values gives those as integers). */
+    int i64 = tt->dtype == NNAV_DT_INT64 || tt->dtype == NNAV_DT_UINT64;
+    out->is_int = i64;
     if (tt->dtype == NNAV_DT_STRING && tt->storage == NNAV_STORE_EXTERNAL)
         return bundle_strings(m, t, want, out, err);
     if (!nnav_dtype_bits(tt->dtype) && tt->storage != NNAV_STORE_TYPED) {
@@ -619,14 +605,17 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         if (tt->storage == NNAV_STORE_EXTERNAL && nnav_tensor_bytes(m, t, &data, &cookie, err) < 0)
             return -1;
         if (nnav_dtype_bits(tt->dtype))
-            for (uint64_t i = 0; i < limit && !acc_done(&a); i++) {
+            for (uint64_t i = 0; i < limit && !nnav_acc_done(&a); i++) {
                 double v;
                 if (nnav_dtype_decode_raw(tt->dtype, data.p, data.n, i, &v) != 0)
                     break; /* stored bytes end early: the size warning says so */
                 uint64_t bits = 0;
-                for (unsigned k = 0; a.i64 && k < 8; k++) /* little-endian, as TF writes */
+                for (unsigned k = 0; i64 && k < 8; k++) /* little-endian, as TF writes */
                     bits |= (uint64_t)data.p[i * 8 + k] << (8 * k);
-                acc_put(&a, v, (int64_t)bits, 1);
+                if (i64)
+                    nnav_acc_put_int(&a, (int64_t)bits);
+                else
+                    nnav_acc_put(&a, v);
             }
         int gone = nnav_tensor_bytes_shrank(cookie, err);
         nnav_tensor_bytes_release(cookie);
@@ -668,15 +657,15 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         nnav_field f;
         int k;
         nnav_wire_init(&r, m->map.base, tt->msg);
-        while ((k = nnav_wire_next(&r, &f, err)) == 1 && !acc_done(&a) && a.seen < limit) {
+        while ((k = nnav_wire_next(&r, &f, err)) == 1 && !nnav_acc_done(&a) && a.seen < limit) {
             if (f.num != tt->typed_field)
                 continue;
             if (f.num == TF_T_FLOAT8) {
-                for (uint64_t i = 0; i < f.s.n && !acc_done(&a) && a.seen < limit; i++) {
+                for (uint64_t i = 0; i < f.s.n && !nnav_acc_done(&a) && a.seen < limit; i++) {
                     double d;
                     nnav_dtype_decode_raw(tt->dtype, f.s.p + i, 1, 0, &d);
                     tc.last[0] = d;
-                    acc_put(&a, d, 0, 1);
+                    nnav_acc_put(&a, d);
                 }
                 continue;
             }
@@ -688,16 +677,17 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         /* Fewer values than elements: the last repeats (none written: zero). */
         if (a.seen < limit && (a.stats || out->count < want)) {
             if (comps == 1 || a.seen == 0) {
-                acc_put(&a, a.seen ? tc.last[0] : 0.0, a.seen ? tc.ilast : 0, limit - a.seen);
+                nnav_acc_repeat(&a, a.seen ? tc.last[0] : 0.0, a.seen ? tc.ilast : 0, i64,
+                                limit - a.seen);
             } else {
                 while (a.seen < limit && out->count < want)
-                    acc_put(&a, tc.last[a.seen % 2], 0, 1);
+                    nnav_acc_put(&a, tc.last[a.seen % 2]);
                 if (a.seen < limit && a.stats) {
                     /* The rest alternate real, imaginary from where we are. */
                     uint64_t rest = limit - a.seen;
                     unsigned at = (unsigned)(a.seen % 2);
-                    acc_put(&a, tc.last[at], 0, (rest + 1) / 2);
-                    acc_put(&a, tc.last[1 - at], 0, rest / 2);
+                    nnav_acc_repeat(&a, tc.last[at], 0, 0, (rest + 1) / 2);
+                    nnav_acc_repeat(&a, tc.last[1 - at], 0, 0, rest / 2);
                 }
             }
         }
@@ -706,12 +696,7 @@ int nnav_tf_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stat
         nnav_err_set(err, 0, 0, "the model file shrank while its values were read");
         return -1;
     }
-    if (a.stats) {
-        out->has_stats = a.finite > 0;
-        out->mean = a.finite ? a.sum / (double)a.finite : 0;
-        if (a.i64 && a.finite)
-            out->mean = (double)(a.isum / (long double)a.finite);
-    }
+    nnav_acc_end(&a);
     return 0;
 }
 
@@ -767,4 +752,33 @@ void nnav_tf_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, s
     else if (tt->nelems != UINT64_MAX && elems > 1 && elems < tt->nelems)
         nnav_sb_printf(&b, " (%llu values, the last repeats to %llu)", (unsigned long long)elems,
                   (unsigned long long)tt->nelems);
+}
+
+/* The reader's tensor values: int64 and uint64 come exactly (is_int set);
+ * the narrower integer types come as doubles, exact in one, and are given
+ * as integers from them. */
+int nnav_tf_op_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
+                             nnav_values *out, nnav_error *err)
+{
+    out->is_int = out->is_unsigned = 0;
+    int rc = nnav_tf_tensor_values(m, t, want, stats, out, err);
+    int32_t dt = m->tensors.v[t].dtype;
+    if (rc == 0 && !out->is_int &&
+        (nnav_dtype_is_int(dt) || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+         dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16 || dt == NNAV_DT_TF_QINT32 ||
+         dt == NNAV_DT_TF_INT4 || dt == NNAV_DT_TF_UINT4 || dt == NNAV_DT_TF_INT2 ||
+         dt == NNAV_DT_TF_UINT2)) {
+        const double lim = 9223372036854775808.0;
+        int ok = !(out->has_stats && !(out->min >= -lim && out->max < lim));
+        for (size_t j = 0; ok && out->v && j < out->count; j++)
+            ok = out->v[j] >= -lim && out->v[j] < lim;
+        if (ok && out->v) {
+            out->is_int = 1;
+            for (size_t j = 0; out->i && j < out->count; j++)
+                out->i[j] = (int64_t)out->v[j];
+            out->imin = out->has_stats ? (int64_t)out->min : 0;
+            out->imax = out->has_stats ? (int64_t)out->max : 0;
+        }
+    }
+    return rc;
 }

@@ -1,0 +1,28 @@
+/* readers.h - the table of format readers (readers.c) and the readers in it.
+ *
+ * Each reader lives in its own folder (onnx/, tf/) with its own private
+ * header; what the rest of the core may know of one is its nnav_reader
+ * (reader.h), declared here. */
+#ifndef NNAV_READERS_H
+#define NNAV_READERS_H
+
+#include "model.h"
+
+extern const nnav_reader nnav_reader_onnx; /* onnx/onnx.c */
+extern const nnav_reader nnav_reader_tf;   /* tf/tf.c */
+
+/* The reader of format f; NULL when none reads it. */
+const nnav_reader *nnav_reader_for(nnav_format f);
+
+/* Which protobuf format the mapped bytes hold, decided by their content
+ * (ONNX ModelProto, TensorFlow SavedModel, MetaGraphDef or GraphDef); why,
+ * in reason. Never fails: a file no rule fits is read as ONNX, whose reader
+ * says what is wrong. */
+nnav_format nnav_sniff_proto(const nnav_model *m, char *reason, size_t n);
+
+/* A folder is a TensorFlow SavedModel: *file gets DIR/saved_model.pb
+ * (malloc'd) and 1 is returned; 0 for anything else (opening it says what is
+ * wrong), -1 with err set for a folder with no saved_model.pb. */
+int nnav_model_folder(const char *path, char **file, nnav_error *err);
+
+#endif

@@ -1,0 +1,86 @@
+/* reader.h - what the format-neutral index asks of a format reader.
+ *
+ * A reader turns a file's bytes into the index (model.h) at open and decodes
+ * its payloads on demand afterwards. The index calls a reader only through
+ * these pointers (m->reader); it never names one. The table of readers, the
+ * sniffing that picks one and the open path live in src/formats/readers.c.
+ *
+ * Calling rules:
+ *  - index() fills the model from m->map (m->facts.format is already chosen)
+ *    and may set m->rd, its private state; free() releases m->rd, and is
+ *    called once at close even when index() failed part way (m->rd may then
+ *    be NULL or partly built).
+ *  - Every other operation is called only on a model index() succeeded on,
+ *    with ids in range. Errors are data: -1 with err set (offset, message).
+ *  - An operation left NULL means the format has nothing of that kind; the
+ *    index then answers as the comment says (none, empty, the neutral text).
+ */
+#ifndef NNAV_READER_H
+#define NNAV_READER_H
+
+#include "nnav.h"
+#include "wire.h"
+
+/* Which attribute list or scalar is asked for: the public accessors'
+ * nnav_attr_ints / _floats / _strings, nnav_attr_int / _float / _string. */
+enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's' };
+
+typedef struct nnav_reader {
+    const char *name;  /* "ONNX", "TensorFlow" */
+    uint32_t formats;  /* bit 1u << f for each nnav_format it reads */
+
+    int (*index)(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
+    void (*free)(nnav_model *m);
+
+    /* Attribute `a`'s scalar of `kind`: *out gets the field as written (wire
+     * type and value; an element type already as an nnav element type), or
+     * all zeros when the attribute holds none. */
+    int (*attr_scalar)(const nnav_model *m, uint32_t a, int kind, nnav_field *out,
+                       nnav_error *err);
+    /* Attribute `a`'s list of `kind`: the first `max` into ints, dbls or
+     * spans (whichever kind asks for; the buffer may be NULL), the count into
+     * *total. */
+    int (*attr_list)(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
+                     nnav_span *spans, size_t max, size_t *total, nnav_error *err);
+    /* Attribute `a`'s types, as type messages in the index's type encoding
+     * (model.h). NULL: none (*total 0). */
+    int (*attr_types)(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
+                      size_t *total, nnav_error *err);
+    /* The k-th sparse tensor of attribute `a` (nnav_attr_sparse()'s contract).
+     * NULL: the format has none (*total 0). */
+    int (*attr_sparse)(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
+                       size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
+                       nnav_error *err);
+    /* The attribute as one line of text. NULL: the neutral rendering
+     * (values.c), built on the accessors above. */
+    void (*attr_format)(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+
+    /* Tensor t's values (nnav_tensor_values()'s contract). */
+    int (*tensor_values)(const nnav_model *m, uint32_t t, size_t want, int stats,
+                         nnav_values *out, nnav_error *err);
+    /* A tensor message the index does not hold (a sparse attribute's part),
+     * nnav_tensorproto_values()'s contract. NULL: such parts do not occur. */
+    int (*part_values)(const nnav_model *m, nnav_span msg, int32_t *dtype, int64_t *dims,
+                       size_t max, size_t *ndims, size_t want, nnav_values *out,
+                       nnav_error *err);
+    /* Tensor t's elements, for an int32 or int64 tensor whose storage is
+     * NNAV_STORE_TYPED, exactly and in order: fn(ctx, the element's bits)
+     * until it returns non-zero. NULL: typed storage is never read so. */
+    int (*typed_ints)(const nnav_model *m, uint32_t t, int (*fn)(void *ctx, uint64_t v),
+                      void *ctx, nnav_error *err);
+    /* How tensor t is stored, for a tensor not stored externally. NULL: the
+     * neutral words (raw, typed, sparse, none). */
+    void (*storage_format)(const nnav_model *m, uint32_t t, char *buf, size_t n);
+    /* Typed storage's present bytes are always what dims x dtype say (a
+     * shorter list repeats its last value); else only when no size mismatch
+     * is flagged. */
+    int typed_repeats;
+
+    /* The domain a node names; NULL or an empty span: none. Asked only for
+     * nodes flagged in m->node_dom. */
+    nnav_span (*node_domain)(const nnav_model *m, uint32_t node);
+    /* The device a node is placed on; NULL: the format has none. */
+    nnav_span (*node_device)(const nnav_model *m, uint32_t node);
+} nnav_reader;
+
+#endif
