@@ -39,9 +39,9 @@ static int classify(const nnav_declutter *d, uint32_t id)
     const nnav_model *m = d->m;
     const nnav_node *n = nnav_node_get(m, id);
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
-    if (R->is_op(m, id, R->constant_op))
+    if (nnav_opset_is(R, m, id, n->op, R->constant_op))
         return NNAV_DECL_CONSTANT;
-    if (R->is_op(m, id, R->identity_op) || (R->noop_op && R->is_op(m, id, R->noop_op)))
+    if (nnav_opset_is(R, m, id, n->op, R->identity_op) || nnav_opset_is(R, m, id, n->op, R->noop_op))
         return NNAV_DECL_RENAME;
     if (!d->s || n->function != NNAV_NONE)
         return NNAV_DECL_SHOWN;

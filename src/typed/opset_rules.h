@@ -49,8 +49,23 @@ typedef struct nnav_opset_rules {
 
 extern const nnav_opset_rules nnav_rules_onnx, nnav_rules_tf;
 
-/* The table of m's format. */
-const nnav_opset_rules *nnav_opset_rules_of(const nnav_model *m);
+/* The table of m's format. Inline: the typed view asks it per node. */
+static inline const nnav_opset_rules *nnav_opset_rules_of(const nnav_model *m)
+{
+    nnav_format f = nnav_model_facts_get(m)->format;
+    return f == NNAV_FMT_TF_SAVEDMODEL || f == NNAV_FMT_TF_METAGRAPH || f == NNAV_FMT_TF_GRAPHDEF
+               ? &nnav_rules_tf
+               : &nnav_rules_onnx;
+}
+
+/* Node n is the format's op `op` (NULL: the format has none). The op name
+ * is compared here first, so the table's is_op (which also checks the
+ * domain) is called only for nodes that may match. */
+static inline int nnav_opset_is(const nnav_opset_rules *R, const nnav_model *m, uint32_t n,
+                                nnav_span node_op, const char *op)
+{
+    return op && nnav_span_eqs(node_op, op) && R->is_op(m, n, op);
+}
 
 /* The cost class of an ONNX op (also that of ops other formats share). */
 uint8_t nnav_onnx_cost_class(nnav_span op);

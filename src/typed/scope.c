@@ -48,12 +48,11 @@ static int weight_dtype(int32_t dt)
 
 /* The weight tensor a constant node (ONNX Constant, TensorFlow Const)
  * holds, or NNAV_NONE. */
-static uint32_t constant_tensor(const nnav_model *m, uint32_t n)
+static uint32_t constant_tensor(const nnav_model *m, const nnav_opset_rules *R, uint32_t n)
 {
-    const nnav_opset_rules *R = nnav_opset_rules_of(m);
-    if (!R->is_op(m, n, R->constant_op))
-        return NNAV_NONE;
     const nnav_node *nd = &m->nodes.v[n];
+    if (!nnav_opset_is(R, m, n, nd->op, R->constant_op))
+        return NNAV_NONE;
     for (uint32_t k = 0; k < nd->attr_count; k++) {
         const nnav_attr *a = &m->attrs.v[nd->attr_first + k];
         if (a->type == NNAV_ATTR_TENSOR && a->tensor_count == 1 && nnav_span_eqs(a->name, "value")) {
@@ -65,7 +64,7 @@ static uint32_t constant_tensor(const nnav_model *m, uint32_t n)
     return NNAV_NONE;
 }
 
-static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
+static uint32_t init_tensor(const nnav_model *m, const nnav_opset_rules *R, const nnav_value *v)
 {
     uint32_t t = NNAV_NONE;
     if (v->kind == NNAV_VAL_INITIALIZER)
@@ -78,18 +77,17 @@ static uint32_t init_tensor(const nnav_model *m, const nnav_value *v)
     /* A format that indexes a constant's value as an initializer too
      * (TensorFlow): its node's output counts, the tensor once. */
     uint32_t a = m->tensors.v[t].owner_id;
-    if (nnav_opset_rules_of(m)->const_as_initializer && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
-        constant_tensor(m, m->attrs.v[a].node) == t)
+    if (R->const_as_initializer && a < m->attrs.n && m->attrs.v[a].node < m->nodes.n &&
+        constant_tensor(m, R, m->attrs.v[a].node) == t)
         return NNAV_NONE;
     return t;
 }
 
 /* An Identity whose input is a parameter forwards it under a new name. */
-static int identity_node(const nnav_model *m, uint32_t n)
+static int identity_node(const nnav_model *m, const nnav_opset_rules *R, uint32_t n)
 {
-    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     return m->nodes.v[n].in_count >= 1 && m->nodes.v[n].out_count >= 1 &&
-           R->is_op(m, n, R->identity_op);
+           nnav_opset_is(R, m, n, m->nodes.v[n].op, R->identity_op);
 }
 
 /* ptensor[v] for every value of graph g (every graph when g is NNAV_NONE):
@@ -98,6 +96,7 @@ static int identity_node(const nnav_model *m, uint32_t n)
  * file, holds nothing); an Identity forwards only a value of its own graph. */
 static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     uint32_t nv = m->values.n;
     uint32_t *pt = malloc(((size_t)nv + 1) * sizeof *pt);
     uint8_t *state = calloc((size_t)nv + 1, 1); /* 0 unknown, 1 on stack, 2 done */
@@ -111,7 +110,7 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
         const nnav_value *val = &m->values.v[v];
         pt[v] = NNAV_NONE;
         if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE) {
-            pt[v] = g == NNAV_NONE || val->graph == g ? init_tensor(m, val) : NNAV_NONE;
+            pt[v] = g == NNAV_NONE || val->graph == g ? init_tensor(m, R, val) : NNAV_NONE;
             state[v] = 2;
         } else if (val->kind != NNAV_VAL_NODE || (g != NNAV_NONE && val->graph != g)) {
             state[v] = 2;
@@ -153,7 +152,7 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
                 res = NNAV_NONE; /* not the first output: no Identity or Constant makes it */
                 break;
             }
-            if (identity_node(m, p)) {
+            if (identity_node(m, R, p)) {
                 uint32_t in = m->refs.v[m->nodes.v[p].in_first].value;
                 if (in == NNAV_NONE || nnav_ref_control(m, m->nodes.v[p].in_first) ||
                     m->values.v[in].graph != val->graph) {
@@ -163,7 +162,7 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
                 v = in;
                 continue;
             }
-            res = constant_tensor(m, p);
+            res = constant_tensor(m, R, p);
             break;
         }
         for (size_t k = 0; k < sn; k++)
@@ -663,6 +662,7 @@ static int push_pair(pairvec *pv, uint32_t s, uint32_t v)
 static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
                         const nnav_scopes *t, uint32_t *place, anc_memo *am)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     const nnav_value *val = &m->values.v[v];
     uint32_t nc, real = 0, fwd = 0, first = m->graphs.v[g].node_first;
     int oom = 0;
@@ -675,7 +675,7 @@ static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uin
         if (cn == NNAV_NONE)
             continue;
         const nnav_node *nd = &m->nodes.v[cn];
-        if (identity_node(m, cn) && m->refs.v[nd->in_first].value == v &&
+        if (identity_node(m, R, cn) && m->refs.v[nd->in_first].value == v &&
             m->refs.v[nd->out_first].value != NNAV_NONE &&
             pt[m->refs.v[nd->out_first].value] == pt[v]) {
             fwd++;
@@ -1116,20 +1116,22 @@ void nnav_scopes_merged(const nnav_model *m, uint32_t graph, uint64_t *names, ui
 
 uint32_t nnav_value_weight(const nnav_model *m, uint32_t v)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     if (v >= m->values.n)
         return NNAV_NONE;
     const nnav_value *val = &m->values.v[v];
     if (val->kind == NNAV_VAL_INITIALIZER || val->kind == NNAV_VAL_SPARSE)
-        return init_tensor(m, val);
+        return init_tensor(m, R, val);
     if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
         m->nodes.v[val->producer].out_count >= 1 &&
         m->refs.v[m->nodes.v[val->producer].out_first].value == v)
-        return constant_tensor(m, val->producer);
+        return constant_tensor(m, R, val->producer);
     return NNAV_NONE;
 }
 
 int nnav_tensor_is_weight(const nnav_model *m, uint32_t t)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     if (t >= m->tensors.n)
         return 0;
     const nnav_tensor *tt = &m->tensors.v[t];
@@ -1139,13 +1141,14 @@ int nnav_tensor_is_weight(const nnav_model *m, uint32_t t)
         return 1;
     if (tt->owner == NNAV_TOWN_ATTRIBUTE && tt->owner_id < m->attrs.n &&
         m->attrs.v[tt->owner_id].node < m->nodes.n)
-        return constant_tensor(m, m->attrs.v[tt->owner_id].node) == t;
+        return constant_tensor(m, R, m->attrs.v[tt->owner_id].node) == t;
     return 0;
 }
 
 uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
 {
-    return node < m->nodes.n ? constant_tensor(m, node) : NNAV_NONE;
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    return node < m->nodes.n ? constant_tensor(m, R, node) : NNAV_NONE;
 }
 
 /* Whether parameter value v (pt from param_tensors(m, NNAV_NONE)) counts in
@@ -1153,13 +1156,14 @@ uint32_t nnav_constant_weight(const nnav_model *m, uint32_t node)
  * naming it anew (their outputs count). */
 static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     const nnav_value *val = &m->values.v[v];
     uint32_t nc, real = 0, fwd = 0;
     const uint32_t *cons = nnav_value_consumers(m, v, &nc);
     for (uint32_t j = 0; j < nc; j++) {
         uint32_t cn = cons[j];
         const nnav_node *nd = &m->nodes.v[cn];
-        if (nd->graph == val->graph && identity_node(m, cn) &&
+        if (nd->graph == val->graph && identity_node(m, R, cn) &&
             m->refs.v[nd->in_first].value == v &&
             m->refs.v[nd->out_first].value != NNAV_NONE &&
             pt[m->refs.v[nd->out_first].value] == pt[v])
@@ -1202,6 +1206,7 @@ static void graphs_in_model(const nnav_model *m, uint8_t *in)
 
 void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, uint64_t *held)
 {
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
     uint64_t a = 0, b = 0, c = 0;
     uint32_t *pt = param_tensors(m, NNAV_NONE);
     for (uint32_t v = 0; pt && v < m->values.n; v++) {
@@ -1213,7 +1218,7 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
         if (val->graph == 0)
             a = sat_add(a, ne);
         if (val->kind == NNAV_VAL_NODE && val->producer < m->nodes.n &&
-            constant_tensor(m, val->producer) == pt[v])
+            constant_tensor(m, R, val->producer) == pt[v])
             c = sat_add(c, ne);
     }
     free(pt);
