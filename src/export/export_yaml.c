@@ -218,104 +218,148 @@ static void emit_tensor(nnav_yw *w, const nnav_model *m, uint32_t t, const nnav_
     nnav_yw_map_end(w);
 }
 
-/* The attribute's value. -1, with err set, when what the file holds cannot
- * be read (a list cut in a varint, an int given as bytes): what was written
- * then is a placeholder, and the caller says why next to it. */
-static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
-                            const nnav_export_opts *o, nnav_error *err)
+/* An element type written as its name. */
+static void yw_dtype(nnav_yw *w, int64_t dt)
+{
+    nnav_yw_cstr(w, nnav_dtype_name((int32_t)dt));
+}
+
+int nnav_yw_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a,
+                       const nnav_attr_yaml_opts *o, nnav_error *err)
 {
     const nnav_attr *at = &m->attrs.v[a];
+    size_t tn = o->text_size ? o->text_size : 512;
+    char *text = malloc(tn);
     int rc = 0;
     memset(err, 0, sizeof *err);
+    if (!text) {
+        nnav_yw_null(w);
+        nnav_err_set(err, 0, 0, "out of memory");
+        return -1;
+    }
+    text[0] = 0;
     switch (at->type) {
     case NNAV_ATTR_FLOAT: {
         double v = 0;
         rc = nnav_attr_float(m, a, &v, err);
         nnav_yw_double(w, v);
-        return rc;
+        break;
     }
-    case NNAV_ATTR_INT: {
+    case NNAV_ATTR_INT: case NNAV_ATTR_TF_BOOL: case NNAV_ATTR_TF_TYPE: {
         int64_t v = 0;
+        if (at->type != NNAV_ATTR_INT && !o->tf_typed)
+            goto as_text;
         rc = nnav_attr_int(m, a, &v, err);
-        nnav_yw_int(w, v);
-        return rc;
+        if (at->type == NNAV_ATTR_TF_BOOL)
+            nnav_yw_bool(w, v != 0);
+        else if (at->type == NNAV_ATTR_TF_TYPE)
+            yw_dtype(w, v);
+        else
+            nnav_yw_int(w, v);
+        break;
     }
     case NNAV_ATTR_STRING: {
         nnav_span s = {0};
         rc = nnav_attr_string(m, a, &s, err);
         nnav_yw_span(w, s);
-        return rc;
+        break;
     }
     case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS:
-    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+    case NNAV_ATTR_TF_BOOLS: case NNAV_ATTR_TF_TYPES: {
+        /* Count first, then fetch all: lists are small next to payloads. */
         size_t total = 0;
         int kind = at->type;
-        if (kind == NNAV_ATTR_INTS)
+        if ((kind == NNAV_ATTR_TF_BOOLS || kind == NNAV_ATTR_TF_TYPES) && !o->tf_typed)
+            goto as_text;
+        int ints = kind != NNAV_ATTR_FLOATS && kind != NNAV_ATTR_STRINGS;
+        if (ints)
             rc = nnav_attr_ints(m, a, NULL, 0, &total, err);
         else if (kind == NNAV_ATTR_FLOATS)
             rc = nnav_attr_floats(m, a, NULL, 0, &total, err);
-        else if (kind == NNAV_ATTR_STRINGS)
-            rc = nnav_attr_strings(m, a, NULL, 0, &total, err);
         else
-            rc = nnav_attr_types(m, a, NULL, 0, &total, err);
+            rc = nnav_attr_strings(m, a, NULL, 0, &total, err);
         int64_t *iv = calloc(total + 1, sizeof *iv);
         double *dv = calloc(total + 1, sizeof *dv);
         nnav_span *sv = calloc(total + 1, sizeof *sv);
-        if (kind != NNAV_ATTR_TYPE_PROTO)
-            nnav_yw_seq_flow(w);
+        nnav_yw_seq_flow(w);
         if (iv && dv && sv) {
             /* The second walk may count differently from the first (a
              * malformed list stops early, or counts more): never read past
              * what was allocated. */
             size_t cap = total, got = 0;
-            if (kind == NNAV_ATTR_INTS && nnav_attr_ints(m, a, iv, cap, &got, err) == 0)
+            if (ints && nnav_attr_ints(m, a, iv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
-                    nnav_yw_int(w, iv[i]);
+                    kind == NNAV_ATTR_TF_BOOLS   ? nnav_yw_bool(w, iv[i] != 0)
+                    : kind == NNAV_ATTR_TF_TYPES ? yw_dtype(w, iv[i])
+                                                 : nnav_yw_int(w, iv[i]);
             if (kind == NNAV_ATTR_FLOATS && nnav_attr_floats(m, a, dv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_double(w, dv[i]);
             if (kind == NNAV_ATTR_STRINGS && nnav_attr_strings(m, a, sv, cap, &got, err) == 0)
                 for (size_t i = 0; i < got && i < cap; i++)
                     nnav_yw_span(w, sv[i]);
-            total = got < cap ? got : cap;
-            if ((kind == NNAV_ATTR_TYPE_PROTO || kind == NNAV_ATTR_TYPE_PROTOS) &&
-                nnav_attr_types(m, a, sv, cap, &got, err) == 0) {
-                total = got < cap ? got : cap;
-                for (size_t i = 0; i < total; i++) {
-                    char t[512];
-                    nnav_type_format(sv[i], t, sizeof t);
-                    nnav_yw_cstr(w, t);
-                    if (kind == NNAV_ATTR_TYPE_PROTO)
-                        break;
-                }
-                if (kind == NNAV_ATTR_TYPE_PROTO && total == 0)
-                    nnav_yw_null(w);
-            }
-        } else if (kind == NNAV_ATTR_TYPE_PROTO) {
-            nnav_yw_null(w);
         }
-        if (kind != NNAV_ATTR_TYPE_PROTO)
-            nnav_yw_seq_end(w);
+        nnav_yw_seq_end(w);
         free(iv);
         free(dv);
         free(sv);
-        return rc;
+        break;
     }
-    case NNAV_ATTR_TENSOR:
-        if (at->tensor_count)
-            emit_tensor(w, m, at->tensor_first, o);
-        else
+    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
+        /* One type, or null when there is none to read; or a list. */
+        size_t total = 0, got = 0;
+        rc = nnav_attr_types(m, a, NULL, 0, &total, err);
+        nnav_span *ts = calloc(total + 1, sizeof *ts);
+        size_t cap = total;
+        if (!ts || nnav_attr_types(m, a, ts, cap, &got, err) < 0)
+            got = 0;
+        got = got < cap ? got : cap;
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_flow(w);
+        for (size_t i = 0; i < got; i++) {
+            nnav_type_format(ts[i], text, tn);
+            nnav_yw_cstr(w, text);
+            if (at->type == NNAV_ATTR_TYPE_PROTO)
+                break;
+        }
+        if (at->type == NNAV_ATTR_TYPE_PROTOS)
+            nnav_yw_seq_end(w);
+        else if (!got)
             nnav_yw_null(w);
-        return 0;
-    case NNAV_ATTR_TENSORS:
-        nnav_yw_seq(w);
-        for (uint32_t i = 0; i < at->tensor_count; i++)
-            emit_tensor(w, m, at->tensor_first + i, o);
+        free(ts);
+        break;
+    }
+    case NNAV_ATTR_GRAPH: case NNAV_ATTR_GRAPHS:
+        if (!o->graph_paths)
+            goto as_text;
+        nnav_yw_seq_flow(w);
+        for (uint32_t i = 0; i < at->graph_count; i++) {
+            nnav_graph_path(m, at->graph_first + i, text, tn);
+            nnav_yw_cstr(w, text);
+        }
         nnav_yw_seq_end(w);
-        return 0;
+        break;
+    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS: {
+        int seq = at->type == NNAV_ATTR_TENSORS || (!o->full && !at->tensor_count);
+        if (seq)
+            nnav_yw_seq(w);
+        else if (!at->tensor_count)
+            nnav_yw_null(w);
+        for (uint32_t i = 0; i < at->tensor_count; i++) {
+            if (o->full)
+                emit_tensor(w, m, at->tensor_first + i, o->full);
+            else
+                nnav_yw_tensor_brief(w, m, at->tensor_first + i, o->max_values);
+            if (o->full && !seq)
+                break; /* the export writes a tensor attribute's one tensor */
+        }
+        if (seq)
+            nnav_yw_seq_end(w);
+        break;
+    }
     case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
         /* As a sparse initializer: dims, values and indices (these are not
-         * indexed: read now, at most --max-values values each). */
+         * indexed: read now, at most max_values values each). */
         size_t total = 0, nd;
         int64_t d[1];
         nnav_span vs, is;
@@ -324,18 +368,27 @@ static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
         if (list)
             nnav_yw_seq(w);
         for (size_t i = 0; i < total; i++)
-            nnav_yw_attr_sparse(w, m, a, i, (size_t)o->max_values);
+            nnav_yw_attr_sparse(w, m, a, i, o->max_values);
         if (list)
             nnav_yw_seq_end(w);
-        return rc;
+        break;
     }
-    default: {
-        char buf[512];
-        nnav_attr_format(m, a, 16, buf, sizeof buf);
-        nnav_yw_cstr(w, buf);
+    default:
+    as_text:
+        nnav_attr_format(m, a, 16, text, tn);
+        nnav_yw_cstr(w, text);
     }
-    }
-    return 0;
+    free(text);
+    return rc;
+}
+
+/* The export's attribute value: tensors whole, the rest as the export has
+ * always written them. */
+static int emit_attr_scalar(nnav_yw *w, const nnav_model *m, uint32_t a,
+                            const nnav_export_opts *o, nnav_error *err)
+{
+    nnav_attr_yaml_opts ao = {.full = o, .max_values = (size_t)o->max_values, .text_size = 512};
+    return nnav_yw_attr_value(w, m, a, &ao, err);
 }
 
 /* ---- the graph machine ---- */

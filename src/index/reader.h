@@ -22,8 +22,11 @@
 #include "wire.h"
 
 /* Which attribute list or scalar is asked for: the public accessors'
- * nnav_attr_ints / _floats / _strings, nnav_attr_int / _float / _string. */
-enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's' };
+ * nnav_attr_ints / _floats / _strings, nnav_attr_int / _float / _string;
+ * NNAV_AK_MSG, asked only by the text renderer (values.c) and only of a
+ * TF_SHAPE(S) or TF_FUNC(S) attribute: the value's message bytes, for
+ * shape_format or func_ref below. */
+enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's', NNAV_AK_MSG = 'm' };
 
 typedef struct nnav_reader {
     const char *name;  /* "ONNX", "TensorFlow" */
@@ -51,9 +54,20 @@ typedef struct nnav_reader {
     int (*attr_sparse)(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
                        size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
                        nnav_error *err);
-    /* The attribute as one line of text. NULL: the neutral rendering
-     * (values.c), built on the accessors above. */
-    void (*attr_format)(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+    /* What the one text renderer (nnav_attr_format, values.c) cannot decode
+     * from the accessors above. A shape message (a TF_SHAPE attribute's, a
+     * TF_SHAPES item) as text; NULL: none occur. */
+    void (*shape_format)(const uint8_t *base, nnav_span shape, char *buf, size_t n);
+    /* A function reference (a TF_FUNC attribute's, a TF_FUNCS item): the
+     * function's name and how many attrs it binds. NULL: none occur. */
+    void (*func_ref)(const nnav_model *m, nnav_span msg, nnav_span *name, uint32_t *nattrs);
+    /* The text's conventions, each as the format's text has always been:
+     * attr_value_required - the value field is what gave a scalar attribute
+     * its type, so one absent or unreadable reads "(malformed)" (else an
+     * absent value is the zero value and an unreadable one is left out);
+     * attr_tensors_listed - a list of tensors in brackets, a tensor's first
+     * values as doubles, a string tensor's left out. */
+    uint8_t attr_value_required, attr_tensors_listed;
 
     /* Tensor t's values (nnav_tensor_values()'s contract). */
     int (*tensor_values)(const nnav_model *m, uint32_t t, size_t want, int stats,

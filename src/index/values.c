@@ -160,117 +160,255 @@ void nnav_tensor_storage_format(const nnav_model *m, uint32_t t, char *buf, size
 
 /* ---- attribute rendering ---- */
 
-void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
+/* An element type as an attribute's text names it. */
+static const char *type_word(int64_t dt)
 {
-    if (m->reader->attr_format) {
-        m->reader->attr_format(m, a, max_items, buf, n);
+    if (dt == 0)
+        return "invalid";
+    return nnav_dtype_valid((int32_t)dt) ? nnav_dtype_name((int32_t)dt) : "unknown";
+}
+
+/* A scalar attribute: its value field as the reader gives it, rendered as
+ * the attribute's type says. */
+static void format_scalar(const nnav_model *m, uint32_t a, nnav_sbuf *b)
+{
+    uint8_t type = m->attrs.v[a].type;
+    int kind = type == NNAV_ATTR_FLOAT    ? NNAV_AK_FLOAT
+               : type == NNAV_ATTR_STRING ? NNAV_AK_STRING
+               : type == NNAV_ATTR_TF_SHAPE ? NNAV_AK_MSG
+                                            : NNAV_AK_INT;
+    uint8_t wt = kind == NNAV_AK_FLOAT ? NNAV_WT_I32 : kind == NNAV_AK_INT ? NNAV_WT_VARINT
+                                                                          : NNAV_WT_LEN;
+    nnav_field f;
+    nnav_error err;
+    char num[512];
+    int bad = m->reader->attr_scalar(m, a, kind, &f, &err) < 0;
+    if (m->reader->attr_value_required) {
+        if (bad || !f.num) {
+            nnav_sb_put(b, "(malformed)");
+            return;
+        }
+    } else if (bad || (f.num && f.wt != wt)) {
+        return;
+    } else if (!f.num) {
+        memset(&f, 0, sizeof f);
+    }
+    switch (type) {
+    case NNAV_ATTR_STRING:
+        nnav_sb_put(b, "\"");
+        if (f.num)
+            nnav_sb_span(b, f.s);
+        nnav_sb_put(b, "\"");
+        break;
+    case NNAV_ATTR_FLOAT: {
+        float fl;
+        uint32_t bits = (uint32_t)f.v;
+        memcpy(&fl, &bits, 4);
+        nnav_fmt_double(num, sizeof num, fl, 1);
+        nnav_sb_put(b, num);
+        break;
+    }
+    case NNAV_ATTR_TF_BOOL: nnav_sb_put(b, f.v ? "true" : "false"); break;
+    case NNAV_ATTR_TF_TYPE: nnav_sb_put(b, type_word((int64_t)f.v)); break;
+    case NNAV_ATTR_TF_SHAPE:
+        m->reader->shape_format(m->map.base, f.s, num, sizeof num);
+        nnav_sb_put(b, num);
+        break;
+    default: nnav_sb_printf(b, "%lld", (long long)(int64_t)f.v);
+    }
+}
+
+/* A list of scalars (or of shapes): "[a, b, ... (N in all)]". */
+static void format_list(const nnav_model *m, uint32_t a, size_t cap, nnav_sbuf *b)
+{
+    uint8_t type = m->attrs.v[a].type;
+    int kind = type == NNAV_ATTR_FLOATS    ? NNAV_AK_FLOAT
+               : type == NNAV_ATTR_STRINGS ? NNAV_AK_STRING
+               : type == NNAV_ATTR_TF_SHAPES ? NNAV_AK_MSG
+                                             : NNAV_AK_INT;
+    nnav_error err;
+    char num[256];
+    size_t total = 0;
+    int64_t *iv = calloc(cap, sizeof *iv);
+    double *dv = calloc(cap, sizeof *dv);
+    nnav_span *sv = calloc(cap, sizeof *sv);
+    if (!iv || !dv || !sv ||
+        m->reader->attr_list(m, a, kind, iv, dv, sv, cap, &total, &err) != 0) {
+        nnav_sb_put(b, "(malformed list)");
+    } else {
+        nnav_sb_put(b, "[");
+        for (size_t i = 0; i < total && i < cap; i++) {
+            if (i)
+                nnav_sb_put(b, ", ");
+            switch (type) {
+            case NNAV_ATTR_FLOATS:
+                nnav_fmt_double(num, sizeof num, dv[i], 1);
+                nnav_sb_put(b, num);
+                break;
+            case NNAV_ATTR_STRINGS:
+                nnav_sb_put(b, "\"");
+                nnav_sb_span(b, sv[i]);
+                nnav_sb_put(b, "\"");
+                break;
+            case NNAV_ATTR_TF_BOOLS: nnav_sb_put(b, iv[i] ? "true" : "false"); break;
+            case NNAV_ATTR_TF_TYPES: nnav_sb_put(b, type_word(iv[i])); break;
+            case NNAV_ATTR_TF_SHAPES:
+                m->reader->shape_format(m->map.base, sv[i], num, sizeof num);
+                nnav_sb_put(b, num);
+                break;
+            default: nnav_sb_printf(b, "%lld", (long long)iv[i]);
+            }
+        }
+        if (total > cap)
+            nnav_sb_printf(b, ", ... (%zu in all)", total);
+        nnav_sb_put(b, "]");
+    }
+    free(iv);
+    free(dv);
+    free(sv);
+}
+
+/* Function references: each the library's graph it names (with its path
+ * and size) or the bare name, and how many attrs it binds. */
+static void format_funcs(const nnav_model *m, uint32_t a, size_t cap, nnav_sbuf *b)
+{
+    const nnav_attr *at = &m->attrs.v[a];
+    nnav_span names[64];
+    size_t total = 0;
+    nnav_error err;
+    int one = at->type == NNAV_ATTR_TF_FUNC;
+    if (one) {
+        nnav_field f;
+        if (m->reader->attr_scalar(m, a, NNAV_AK_MSG, &f, &err) < 0 || !f.num) {
+            nnav_sb_put(b, "(malformed)");
+            return;
+        }
+        names[0] = f.s;
+        total = 1;
+    } else if (m->reader->attr_list(m, a, NNAV_AK_MSG, NULL, NULL, names, 64, &total, &err) !=
+               0) {
+        nnav_sb_put(b, "(malformed list)");
         return;
     }
+    if (!one)
+        nnav_sb_put(b, "[");
+    for (size_t i = 0; i < total && i < 64; i++) {
+        if (i)
+            nnav_sb_put(b, ", ");
+        if (i >= cap) {
+            nnav_sb_printf(b, "... (%zu in all)", total);
+            break;
+        }
+        nnav_span name;
+        uint32_t nattr;
+        m->reader->func_ref(m, names[i], &name, &nattr);
+        uint32_t gid = NNAV_NONE;
+        for (uint32_t k = 0; k < at->graph_count && gid == NNAV_NONE; k++) {
+            const nnav_graph *gr = &m->graphs.v[at->graph_first + k];
+            if (gr->function != NNAV_NONE &&
+                nnav_span_same(m->functions.v[gr->function].name, name))
+                gid = at->graph_first + k;
+        }
+        if (gid != NNAV_NONE) {
+            char p[1024];
+            nnav_graph_path(m, gid, p, sizeof p);
+            nnav_sb_printf(b, "%s (%u nodes)", p, m->graphs.v[gid].node_count);
+        } else {
+            nnav_sb_span(b, name);
+            nnav_sb_put(b, " (not in the library)");
+        }
+        if (nattr)
+            nnav_sb_printf(b, " {%u attrs}", nattr);
+    }
+    if (!one)
+        nnav_sb_put(b, "]");
+}
+
+/* Tensors: each its type and first values, as the reader's conventions say
+ * (attr_tensors_listed). */
+static void format_tensors(const nnav_model *m, uint32_t a, size_t max_items, nnav_sbuf *b)
+{
+    const nnav_attr *at = &m->attrs.v[a];
+    int listed = m->reader->attr_tensors_listed;
+    size_t cap = listed ? (max_items ? max_items : 1) : (max_items ? max_items : SIZE_MAX);
+    nnav_error err;
+    char num[64];
+    if (listed && at->type == NNAV_ATTR_TENSORS)
+        nnav_sb_put(b, "[");
+    for (uint32_t i = 0; i < at->tensor_count; i++) {
+        char sh[256];
+        uint32_t t = at->tensor_first + i;
+        if (i)
+            nnav_sb_put(b, ", ");
+        if (i >= cap) {
+            nnav_sb_printf(b, "... (%u in all)", at->tensor_count);
+            break;
+        }
+        nnav_tensor_shape_format(m, t, sh, sizeof sh);
+        nnav_sb_put(b, sh);
+        /* First values: a constant's few numbers are what users look for. */
+        int is_str = m->tensors.v[t].dtype == NNAV_DT_STRING;
+        if (listed && is_str)
+            continue;
+        double v[4];
+        int64_t iv[4];
+        nnav_span sv[4];
+        nnav_values vals = {.v = v, .i = listed ? NULL : iv, .s = listed ? NULL : sv};
+        if (nnav_tensor_values(m, t, 4, 0, &vals, &err) != 0 || !vals.count)
+            continue;
+        nnav_sb_put(b, " {");
+        for (size_t j = 0; j < vals.count; j++) {
+            nnav_sb_put(b, j ? ", " : "");
+            if (is_str) {
+                nnav_sb_put(b, "\"");
+                nnav_sb_span(b, sv[j]);
+                nnav_sb_put(b, "\"");
+                continue;
+            }
+            if (listed)
+                nnav_fmt_double(num, sizeof num, v[j], 0);
+            else
+                nnav_values_format(&vals, 0, j, num, sizeof num);
+            nnav_sb_put(b, num);
+        }
+        nnav_sb_put(b, vals.total > vals.count ? ", ...}" : "}");
+    }
+    if (listed && at->type == NNAV_ATTR_TENSORS)
+        nnav_sb_put(b, "]");
+}
+
+/* The one text renderer, for every format: built on the accessors and, for
+ * what they cannot give, the reader's decoders (reader.h). */
+void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
+{
     const nnav_attr *at = &m->attrs.v[a];
     nnav_sbuf b = {buf, n, 0};
     nnav_error err;
     char num[64];
-    buf[0] = 0;
+    if (n)
+        buf[0] = 0;
     if (at->ref_attr_name.n) {
         nnav_sb_put(&b, "-> caller's ");
         nnav_sb_span(&b, at->ref_attr_name);
         return;
     }
     switch (at->type) {
-    case NNAV_ATTR_FLOAT: {
-        double v;
-        if (nnav_attr_float(m, a, &v, &err) == 0) {
-            nnav_fmt_double(num, sizeof num, v, 1);
-            nnav_sb_put(&b, num);
-        }
+    case NNAV_ATTR_FLOAT: case NNAV_ATTR_INT: case NNAV_ATTR_STRING: case NNAV_ATTR_TF_BOOL:
+    case NNAV_ATTR_TF_TYPE: case NNAV_ATTR_TF_SHAPE:
+        format_scalar(m, a, &b);
         break;
-    }
-    case NNAV_ATTR_INT: {
-        int64_t v;
-        if (nnav_attr_int(m, a, &v, &err) == 0)
-            nnav_sb_printf(&b, "%lld", (long long)v);
+    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: case NNAV_ATTR_TF_BOOLS:
+    case NNAV_ATTR_TF_TYPES: case NNAV_ATTR_TF_SHAPES:
+        format_list(m, a, max_items ? max_items : 1, &b);
         break;
-    }
-    case NNAV_ATTR_STRING: {
-        nnav_span s;
-        if (nnav_attr_string(m, a, &s, &err) == 0) {
-            nnav_sb_put(&b, "\"");
-            nnav_sb_span(&b, s);
-            nnav_sb_put(&b, "\"");
-        }
+    case NNAV_ATTR_TF_FUNC: case NNAV_ATTR_TF_FUNCS:
+        format_funcs(m, a, max_items ? max_items : 1, &b);
         break;
-    }
-    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: {
-        size_t cap = max_items ? max_items : 1, total = 0;
-        int64_t *iv = calloc(cap, sizeof *iv);
-        double *dv = calloc(cap, sizeof *dv);
-        nnav_span *sv = calloc(cap, sizeof *sv);
-        int r = -1;
-        if (iv && dv && sv)
-            r = at->type == NNAV_ATTR_INTS     ? nnav_attr_ints(m, a, iv, cap, &total, &err)
-                : at->type == NNAV_ATTR_FLOATS ? nnav_attr_floats(m, a, dv, cap, &total, &err)
-                                               : nnav_attr_strings(m, a, sv, cap, &total, &err);
-        if (r == 0) {
-            nnav_sb_put(&b, "[");
-            for (size_t i = 0; i < total && i < cap; i++) {
-                if (i)
-                    nnav_sb_put(&b, ", ");
-                if (at->type == NNAV_ATTR_INTS) {
-                    nnav_sb_printf(&b, "%lld", (long long)iv[i]);
-                } else if (at->type == NNAV_ATTR_FLOATS) {
-                    nnav_fmt_double(num, sizeof num, dv[i], 1);
-                    nnav_sb_put(&b, num);
-                } else {
-                    nnav_sb_put(&b, "\"");
-                    nnav_sb_span(&b, sv[i]);
-                    nnav_sb_put(&b, "\"");
-                }
-            }
-            if (total > cap)
-                nnav_sb_printf(&b, ", ... (%zu in all)", total);
-            nnav_sb_put(&b, "]");
-        } else {
-            nnav_sb_put(&b, "(malformed list)");
-        }
-        free(iv);
-        free(dv);
-        free(sv);
+    case NNAV_ATTR_TF_LIST:
+        nnav_sb_put(&b, "[]");
         break;
-    }
     case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
-        for (uint32_t i = 0; i < at->tensor_count; i++) {
-            char sh[256];
-            if (i)
-                nnav_sb_put(&b, ", ");
-            if (i >= max_items && max_items) {
-                nnav_sb_printf(&b, "... (%u in all)", at->tensor_count);
-                break;
-            }
-            nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
-            nnav_sb_put(&b, sh);
-            /* First values: a constant's few numbers are what users look for. */
-            double v[4];
-            int64_t iv[4];
-            nnav_span sv[4];
-            nnav_values vals = {.v = v, .i = iv, .s = sv};
-            if (nnav_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
-                vals.count) {
-                int is_str = m->tensors.v[at->tensor_first + i].dtype == NNAV_DT_STRING;
-                nnav_sb_put(&b, " {");
-                for (size_t j = 0; j < vals.count; j++) {
-                    nnav_sb_put(&b, j ? ", " : "");
-                    if (is_str) {
-                        nnav_sb_put(&b, "\"");
-                        nnav_sb_span(&b, sv[j]);
-                        nnav_sb_put(&b, "\"");
-                        continue;
-                    }
-                    nnav_values_format(&vals, 0, j, num, sizeof num);
-                    nnav_sb_put(&b, num);
-                }
-                nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
-            }
-        }
+        format_tensors(m, a, max_items, &b);
         break;
     case NNAV_ATTR_GRAPH: case NNAV_ATTR_GRAPHS:
         for (uint32_t i = 0; i < at->graph_count; i++) {

@@ -141,7 +141,7 @@ int nnav_tf_attr_scalar(const nnav_model *m, uint32_t a, int want, nnav_field *o
                         nnav_error *err);
 int nnav_tf_attr_list(const nnav_model *m, uint32_t a, int field, int64_t *ints, double *dbls,
                       nnav_span *spans, size_t max, size_t *total, nnav_error *err);
-void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
+void nnav_tf_func_ref(const nnav_model *m, nnav_span msg, nnav_span *name, uint32_t *nattrs);
 /* A checkpoint variable of dtype string (a DT_STRING tensor in a data shard)
  * gives its strings as spans into the shard, mapped for the purpose; they
  * stay valid until TF_STRMAPS more string variables are read or the model is

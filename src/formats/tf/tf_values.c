@@ -93,6 +93,7 @@ int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field
     int num = kind == NNAV_AK_FLOAT ? TF_AV_F
               : kind == NNAV_AK_INT ? (t == NNAV_ATTR_TF_BOOL ? TF_AV_B
                                        : t == NNAV_ATTR_TF_TYPE ? TF_AV_TYPE : TF_AV_I)
+              : kind == NNAV_AK_MSG ? (t == NNAV_ATTR_TF_FUNC ? TF_AV_FUNC : TF_AV_SHAPE)
                                     : TF_AV_S;
     nnav_field f;
     int r = nnav_tf_attr_scalar(m, a, num, &f, err);
@@ -109,12 +110,14 @@ int nnav_tf_op_attr_scalar(const nnav_model *m, uint32_t a, int kind, nnav_field
 }
 
 /* Ints also serve list(bool) and list(type), types as nnav element types,
- * as the scalars do. */
+ * as the scalars do; NNAV_AK_MSG lists shapes or functions (NameAttrList). */
 int nnav_tf_op_attr_list(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
                          nnav_span *spans, size_t max, size_t *total, nnav_error *err)
 {
     uint8_t t = m->attrs.v[a].type;
     int field = kind == NNAV_AK_FLOAT ? TF_AV_F : kind == NNAV_AK_STRING ? TF_AV_S
+                : kind == NNAV_AK_MSG ? (t == NNAV_ATTR_TF_FUNCS ? NNAV_TF_ATTRVALUE_LISTVALUE_FUNC
+                                                                 : TF_AV_SHAPE)
                 : t == NNAV_ATTR_TF_BOOLS ? TF_AV_B : t == NNAV_ATTR_TF_TYPES ? TF_AV_TYPE
                                                                      : TF_AV_I;
     int r = nnav_tf_attr_list(m, a, field, ints, dbls, spans, max, total, err);
@@ -140,14 +143,6 @@ nnav_span nnav_tf_node_device(const nnav_model *m, uint32_t node)
 
 /* ---- text ---- */
 
-
-static const char *tf_type_name(uint64_t v)
-{
-    int32_t dt = nnav_tf_dtype(v);
-    if (dt == 0)
-        return "invalid";
-    return nnav_dtype_valid(dt) ? nnav_dtype_name(dt) : "unknown";
-}
 
 void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_t n)
 {
@@ -198,203 +193,21 @@ void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_
     nnav_sb_put(&b, "]");
 }
 
-void nnav_tf_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n)
+/* A NameAttrList: its name (the last written) and how many attrs it binds. */
+void nnav_tf_func_ref(const nnav_model *m, nnav_span msg, nnav_span *name, uint32_t *nattrs)
 {
-    const nnav_attr *at = &m->attrs.v[a];
-    nnav_sbuf b = {buf, n, 0};
+    nnav_wire r;
+    nnav_field g;
     nnav_error err;
-    nnav_field f;
-    char num[64];
-    size_t cap = max_items ? max_items : 1;
-    if (n)
-        buf[0] = 0;
-    if (at->ref_attr_name.n) {
-        nnav_sb_put(&b, "-> caller's ");
-        nnav_sb_span(&b, at->ref_attr_name);
-        return;
-    }
-    int field = 0;
-    switch (at->type) {
-    case NNAV_ATTR_STRING: field = TF_AV_S; break;
-    case NNAV_ATTR_INT: field = TF_AV_I; break;
-    case NNAV_ATTR_FLOAT: field = TF_AV_F; break;
-    case NNAV_ATTR_TF_BOOL: field = TF_AV_B; break;
-    case NNAV_ATTR_TF_TYPE: field = TF_AV_TYPE; break;
-    case NNAV_ATTR_TF_SHAPE: field = TF_AV_SHAPE; break;
-    }
-    if (field) {
-        if (nnav_tf_attr_scalar(m, a, field, &f, &err) != 1) {
-            nnav_sb_put(&b, "(malformed)");
-            return;
-        }
-        switch (field) {
-        case TF_AV_S:
-            nnav_sb_put(&b, "\"");
-            nnav_sb_span(&b, f.s);
-            nnav_sb_put(&b, "\"");
-            break;
-        case TF_AV_I: nnav_sb_printf(&b, "%lld", (long long)(int64_t)f.v); break;
-        case TF_AV_F: {
-            float fl;
-            uint32_t bits = (uint32_t)f.v;
-            memcpy(&fl, &bits, 4);
-            nnav_fmt_double(num, sizeof num, fl, 1);
-            nnav_sb_put(&b, num);
-            break;
-        }
-        case TF_AV_B: nnav_sb_put(&b, f.v ? "true" : "false"); break;
-        case TF_AV_TYPE: nnav_sb_put(&b, tf_type_name(f.v)); break;
-        case TF_AV_SHAPE: {
-            char sh[512];
-            nnav_tf_shape_format(m->map.base, f.s, sh, sizeof sh);
-            nnav_sb_put(&b, sh);
-            break;
-        }
-        }
-        return;
-    }
-    switch (at->type) {
-    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
-        if (at->type == NNAV_ATTR_TENSORS)
-            nnav_sb_put(&b, "[");
-        for (uint32_t i = 0; i < at->tensor_count; i++) {
-            char sh[256];
-            if (i)
-                nnav_sb_put(&b, ", ");
-            if (i >= cap) {
-                nnav_sb_printf(&b, "... (%u in all)", at->tensor_count);
-                break;
-            }
-            nnav_tensor_shape_format(m, at->tensor_first + i, sh, sizeof sh);
-            nnav_sb_put(&b, sh);
-            double v[4];
-            nnav_values vals = {.v = v};
-            if (m->tensors.v[at->tensor_first + i].dtype == NNAV_DT_STRING)
-                continue;
-            if (nnav_tf_tensor_values(m, at->tensor_first + i, 4, 0, &vals, &err) == 0 &&
-                vals.count) {
-                nnav_sb_put(&b, " {");
-                for (size_t j = 0; j < vals.count; j++) {
-                    nnav_fmt_double(num, sizeof num, v[j], 0);
-                    nnav_sb_printf(&b, j ? ", %s" : "%s", num);
-                }
-                nnav_sb_put(&b, vals.total > vals.count ? ", ...}" : "}");
-            }
-        }
-        if (at->type == NNAV_ATTR_TENSORS)
-            nnav_sb_put(&b, "]");
-        return;
-    case NNAV_ATTR_TF_FUNC: case NNAV_ATTR_TF_FUNCS: {
-        nnav_span names[64];
-        size_t total = 0;
-        int one = at->type == NNAV_ATTR_TF_FUNC;
-        if (one) {
-            if (nnav_tf_attr_scalar(m, a, TF_AV_FUNC, &f, &err) != 1) {
-                nnav_sb_put(&b, "(malformed)");
-                return;
-            }
-            names[0] = f.s;
-            total = 1;
-        } else if (nnav_tf_attr_list(m, a, 9, NULL, NULL, names, 64, &total, &err) != 0) {
-            nnav_sb_put(&b, "(malformed list)");
-            return;
-        }
-        if (!one)
-            nnav_sb_put(&b, "[");
-        for (size_t i = 0; i < total && i < 64; i++) {
-            if (i)
-                nnav_sb_put(&b, ", ");
-            if (i >= cap) {
-                nnav_sb_printf(&b, "... (%zu in all)", total);
-                break;
-            }
-            /* The NameAttrList's name; the link, when the library has it. */
-            nnav_wire r;
-            nnav_field g;
-            nnav_span name = {0};
-            uint32_t nattr = 0;
-            nnav_wire_init(&r, m->map.base, names[i]);
-            while (nnav_wire_next(&r, &g, &err) == 1) {
-                if (g.num == 1 && g.wt == NNAV_WT_LEN)
-                    name = g.s;
-                else if (g.num == 2)
-                    nattr++;
-            }
-            uint32_t gid = NNAV_NONE;
-            for (uint32_t k = 0; k < at->graph_count && gid == NNAV_NONE; k++) {
-                const nnav_graph *gr = &m->graphs.v[at->graph_first + k];
-                if (gr->function != NNAV_NONE &&
-                    nnav_span_same(m->functions.v[gr->function].name, name))
-                    gid = at->graph_first + k;
-            }
-            if (gid != NNAV_NONE) {
-                char p[1024];
-                nnav_graph_path(m, gid, p, sizeof p);
-                nnav_sb_printf(&b, "%s (%u nodes)", p, m->graphs.v[gid].node_count);
-            } else {
-                nnav_sb_span(&b, name);
-                nnav_sb_put(&b, " (not in the library)");
-            }
-            if (nattr)
-                nnav_sb_printf(&b, " {%u attrs}", nattr);
-        }
-        if (!one)
-            nnav_sb_put(&b, "]");
-        return;
-    }
-    case NNAV_ATTR_TF_LIST:
-        nnav_sb_put(&b, "[]");
-        return;
-    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: case NNAV_ATTR_TF_BOOLS:
-    case NNAV_ATTR_TF_TYPES: case NNAV_ATTR_TF_SHAPES: {
-        int lf = at->type == NNAV_ATTR_INTS ? TF_AV_I
-                 : at->type == NNAV_ATTR_FLOATS ? TF_AV_F
-                 : at->type == NNAV_ATTR_STRINGS ? TF_AV_S
-                 : at->type == NNAV_ATTR_TF_BOOLS ? TF_AV_B
-                 : at->type == NNAV_ATTR_TF_TYPES ? TF_AV_TYPE : TF_AV_SHAPE;
-        int64_t *iv = calloc(cap, sizeof *iv);
-        double *dv = calloc(cap, sizeof *dv);
-        nnav_span *sv = calloc(cap, sizeof *sv);
-        size_t total = 0;
-        if (!iv || !dv || !sv ||
-            nnav_tf_attr_list(m, a, lf, iv, dv, sv, cap, &total, &err) != 0) {
-            nnav_sb_put(&b, "(malformed list)");
-        } else {
-            nnav_sb_put(&b, "[");
-            for (size_t i = 0; i < total && i < cap; i++) {
-                if (i)
-                    nnav_sb_put(&b, ", ");
-                switch (lf) {
-                case TF_AV_I: nnav_sb_printf(&b, "%lld", (long long)iv[i]); break;
-                case TF_AV_F:
-                    nnav_fmt_double(num, sizeof num, dv[i], 1);
-                    nnav_sb_put(&b, num);
-                    break;
-                case TF_AV_S:
-                    nnav_sb_put(&b, "\"");
-                    nnav_sb_span(&b, sv[i]);
-                    nnav_sb_put(&b, "\"");
-                    break;
-                case TF_AV_B: nnav_sb_put(&b, iv[i] ? "true" : "false"); break;
-                case TF_AV_TYPE: nnav_sb_put(&b, tf_type_name((uint64_t)iv[i])); break;
-                default: {
-                    char sh[256];
-                    nnav_tf_shape_format(m->map.base, sv[i], sh, sizeof sh);
-                    nnav_sb_put(&b, sh);
-                }
-                }
-            }
-            if (total > cap)
-                nnav_sb_printf(&b, ", ... (%zu in all)", total);
-            nnav_sb_put(&b, "]");
-        }
-        free(iv);
-        free(dv);
-        free(sv);
-        return;
-    }
-    default:
-        nnav_sb_put(&b, "(no value)");
+    name->p = NULL;
+    name->n = 0;
+    *nattrs = 0;
+    nnav_wire_init(&r, m->map.base, msg);
+    while (nnav_wire_next(&r, &g, &err) == 1) {
+        if (g.num == 1 && g.wt == NNAV_WT_LEN)
+            *name = g.s;
+        else if (g.num == 2)
+            (*nattrs)++;
     }
 }
 
