@@ -3,6 +3,8 @@
  * initializers' problems. */
 #include "report.h"
 
+#include "hashtab.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,63 +107,59 @@ static uint64_t op_key_hash(nnav_span op, nnav_span domain)
     return h;
 }
 
+/* An op in the histogram's table: ops[id] holds the key when its op and
+ * domain are these. */
+typedef struct op_probe {
+    const nnav_op_count *ops;
+    nnav_span op, domain;
+} op_probe;
+
+static int op_same(const void *ctx, uint32_t id)
+{
+    const op_probe *k = ctx;
+    return nnav_span_same(k->ops[id].op, k->op) && nnav_span_same(k->ops[id].domain, k->domain);
+}
+
+static uint64_t op_rehash(const void *ctx, uint32_t id)
+{
+    const nnav_op_count *ops = ctx;
+    return op_key_hash(ops[id].op, ops[id].domain);
+}
+
 /* Op-type histogram over nodes [first, first + nn), keyed by (domain, op).
  * With shapes, each op also sums its nodes' costs and the list is sorted by
  * MACs; without, by count. The table and the list grow with the distinct
  * ops, not the nodes: a million nodes of a few ops would otherwise pay 32
- * bytes a node for the peak of `info`. */
+ * bytes a node for the peak of `info`. ops[] keeps first-seen order until
+ * the sort (qsort's order of equal keys depends on it). */
 nnav_op_count *nnav_op_histogram(const nnav_model *m, uint32_t first, uint32_t nn,
                               const nnav_shapes *sh, size_t *count)
 {
-    size_t cap = 64, n = 0, ops_cap = 32;
-    uint32_t *tab = malloc(cap * sizeof *tab);
+    size_t n = 0, ops_cap = 32;
+    nnav_hashtab tab = {0};
     nnav_op_count *ops = malloc(ops_cap * sizeof *ops);
-    if (!tab || !ops) {
-        free(tab), free(ops);
+    if (!ops)
         return NULL;
-    }
-    memset(tab, 0xff, cap * sizeof *tab);
     for (uint32_t i = first; i < first + nn; i++) {
-        nnav_span op = nnav_node_get(m, i)->op, domain = nnav_node_domain(m, i);
-        size_t s = (size_t)(op_key_hash(op, domain) & (cap - 1));
-        for (;;) {
-            if (tab[s] == UINT32_MAX)
-                break;
-            const nnav_op_count *o = &ops[tab[s]];
-            if (nnav_span_same(o->op, op) && nnav_span_same(o->domain, domain))
-                break;
-            s = (s + 1) & (cap - 1);
-        }
-        if (tab[s] == UINT32_MAX) {
+        op_probe k = {ops, nnav_node_get(m, i)->op, nnav_node_domain(m, i)};
+        uint64_t h = op_key_hash(k.op, k.domain), at = 0;
+        uint32_t id = nnav_hashtab_find(&tab, h, op_same, &k, &at);
+        if (id == NNAV_HASHTAB_NONE) {
             if (n == ops_cap) {
                 nnav_op_count *no = realloc(ops, 2 * ops_cap * sizeof *ops);
                 if (!no)
                     goto oom;
                 ops = no, ops_cap *= 2;
             }
-            tab[s] = (uint32_t)n;
+            id = (uint32_t)n;
             memset(&ops[n], 0, sizeof *ops);
-            ops[n].op = op;
-            ops[n].domain = domain;
+            ops[n].op = k.op;
+            ops[n].domain = k.domain;
             n++;
-            if (n * 2 > cap) { /* keep the table at most half full */
-                uint32_t *nt = malloc(2 * cap * sizeof *nt);
-                if (!nt)
-                    goto oom;
-                memset(nt, 0xff, 2 * cap * sizeof *nt);
-                cap *= 2;
-                for (size_t j = 0; j < n; j++) {
-                    size_t t = (size_t)(op_key_hash(ops[j].op, ops[j].domain) & (cap - 1));
-                    while (nt[t] != UINT32_MAX)
-                        t = (t + 1) & (cap - 1);
-                    nt[t] = (uint32_t)j;
-                }
-                free(tab);
-                tab = nt;
-            }
-            s = SIZE_MAX; /* found below by index */
+            if (nnav_hashtab_put(&tab, at, h, id, op_rehash, ops) != 0)
+                goto oom;
         }
-        nnav_op_count *oc = s == SIZE_MAX ? &ops[n - 1] : &ops[tab[s]];
+        nnav_op_count *oc = &ops[id];
         oc->count++;
         if (sh) {
             const nnav_cost *c = nnav_shapes_node_cost(sh, i);
@@ -170,12 +168,12 @@ nnav_op_count *nnav_op_histogram(const nnav_model *m, uint32_t first, uint32_t n
             oc->params += c->params;
         }
     }
-    free(tab);
+    nnav_hashtab_free(&tab);
     qsort(ops, n, sizeof *ops, sh ? op_cost_cmp : op_cmp);
     *count = n;
     return ops;
 oom:
-    free(tab);
+    nnav_hashtab_free(&tab);
     free(ops);
     return NULL;
 }

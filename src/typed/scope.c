@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "hashtab.h"
 #include "model.h"
 #include "onnx_fields.h"
 #include "opset_rules.h"
@@ -365,33 +366,29 @@ typedef struct cscope {
     uint32_t parent, depth;
 } cscope;
 
-typedef struct htab {
-    uint32_t *slot;
-    size_t mask;
-} htab;
-
 static uint64_t key_hash(uint32_t parent, nnav_span name)
 {
     return nnav_hash_bytes(name.p, name.n, (uint64_t)parent + 1);
 }
 
-static int htab_grow(htab *h, const cscope *sc, uint32_t n)
+/* A scope looked up by its parent and name among the scopes made so far
+ * (ids into sc, the creation order). */
+typedef struct scope_key {
+    const cscope *sc;
+    uint32_t parent;
+    nnav_span name;
+} scope_key;
+
+static int scope_same(const void *ctx, uint32_t id)
 {
-    size_t cap = (h->mask + 1) * 2;
-    uint32_t *ns = malloc(cap * sizeof *ns);
-    if (!ns)
-        return -1;
-    memset(ns, 0xff, cap * sizeof *ns);
-    for (uint32_t i = 1; i < n; i++) {
-        size_t s = (size_t)key_hash(sc[i].parent, sc[i].name) & (cap - 1);
-        while (ns[s] != NNAV_NONE)
-            s = (s + 1) & (cap - 1);
-        ns[s] = i;
-    }
-    free(h->slot);
-    h->slot = ns;
-    h->mask = cap - 1;
-    return 0;
+    const scope_key *k = ctx;
+    return k->sc[id].parent == k->parent && nnav_span_same(k->sc[id].name, k->name);
+}
+
+static uint64_t scope_rehash(const void *ctx, uint32_t id)
+{
+    const cscope *sc = ctx;
+    return key_hash(sc[id].parent, sc[id].name);
 }
 
 typedef struct tok {
@@ -778,7 +775,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t nn = gr->node_count, first = gr->node_first;
     nnav_scopes *t = calloc(1, sizeof *t);
     NNAV_VEC(cscope) cr = {0}; /* scopes in creation order */
-    htab h = {0};
+    nnav_hashtab h = {0}; /* ids into cr, but the root's */
     uint32_t *cnode = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
     uint32_t *stamp_in = NULL, *stamp_out = NULL;
     uint8_t *outer = NULL;
@@ -793,12 +790,8 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     t->memb = malloc(((size_t)nn + 1) * sizeof *t->memb);
     t->slot = malloc(((size_t)m->values.n + 1) * sizeof *t->slot);
     cnode = malloc(((size_t)nn + 1) * sizeof *cnode);
-    h.slot = malloc(64 * sizeof *h.slot);
-    h.mask = 63;
-    if (!t->nodes || !t->node_scope || !t->memb || !t->slot || !cnode || !h.slot ||
-        !nnav_vec_push(cr))
+    if (!t->nodes || !t->node_scope || !t->memb || !t->slot || !cnode || !nnav_vec_push(cr))
         goto oom;
-    memset(h.slot, 0xff, 64 * sizeof *h.slot);
     cr.v[0].parent = NNAV_NONE;
 
     /* 1. Scopes in the order their first node appears. */
@@ -810,17 +803,10 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (c.root_cls.n && !cr.v[0].cls.n)
             cr.v[0].cls = c.root_cls;
         for (uint32_t k = 0; k < c.n; k++) {
-            size_t sl = (size_t)key_hash(cur, c.name[k]) & h.mask;
-            uint32_t found = NNAV_NONE;
-            while (h.slot[sl] != NNAV_NONE) {
-                const cscope *x = &cr.v[h.slot[sl]];
-                if (x->parent == cur && nnav_span_same(x->name, c.name[k])) {
-                    found = h.slot[sl];
-                    break;
-                }
-                sl = (sl + 1) & h.mask;
-            }
-            if (found == NNAV_NONE) {
+            scope_key key = {cr.v, cur, c.name[k]};
+            uint64_t hk = key_hash(cur, c.name[k]), at = 0;
+            uint32_t found = nnav_hashtab_find(&h, hk, scope_same, &key, &at);
+            if (found == NNAV_HASHTAB_NONE) {
                 cscope *ns = nnav_vec_push(cr);
                 if (!ns)
                     goto oom;
@@ -829,8 +815,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
                 ns->parent = cur;
                 ns->depth = k + 1;
                 found = cr.n - 1;
-                h.slot[sl] = found;
-                if ((size_t)cr.n * 2 > h.mask + 1 && htab_grow(&h, cr.v, cr.n))
+                if (nnav_hashtab_put(&h, at, hk, found, scope_rehash, cr.v) != 0)
                     goto oom;
             } else if (!cr.v[found].cls.n && c.cls[k].n) {
                 cr.v[found].cls = c.cls[k];
@@ -839,7 +824,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         }
         cnode[i] = cur;
     }
-    free(h.slot), h.slot = NULL;
+    nnav_hashtab_free(&h);
 
     /* 2. Preorder ids: children of each scope in creation order. */
     uint32_t ns = cr.n;
@@ -1028,7 +1013,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     nnav_vec_free(ins), nnav_vec_free(outs);
     return t;
 oom:
-    free(h.slot);
+    nnav_hashtab_free(&h);
     nnav_vec_free(cr);
     free(cnode), free(order), free(newid), free(cstart), free(stack);
     free(stamp_in), free(stamp_out), free(am.node), free(outer);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "hashtab.h"
 #include "onnx_fields.h"
 #include "opset_rules.h"
 #include "sbuf.h"
@@ -63,11 +64,6 @@ typedef struct sd_sym {
     int64_t coef, add;
 } sd_sym;
 
-typedef struct idtab {
-    uint32_t *slot; /* id + 1; 0 empty */
-    uint32_t mask, used;
-} idtab;
-
 struct nnav_shapes {
     const nnav_model *m;
     const nnav_opset_rules *R; /* its format's operators */
@@ -80,7 +76,7 @@ struct nnav_shapes {
     NNAV_VEC(sd_str) strs;
     NNAV_VEC(sd_sym) syms;
     NNAV_VEC(uint32_t) whys; /* offsets into text */
-    idtab strtab, symtab;
+    nnav_hashtab strtab, symtab; /* ids into strs, syms */
     const nnav_rule **rules;
     size_t n_rules;
     nnav_bind *bind;
@@ -99,7 +95,7 @@ struct nnav_shapes {
     /* Function calls memoised by their input facts (call_body). */
     NNAV_VEC(struct call_memo) memo;
     NNAV_VEC(nnav_fact) memo_facts;
-    idtab memotab;
+    nnav_hashtab memotab; /* ids into memo */
     uint8_t *uses_refs; /* per graph: a node in it or below reads a caller's attribute */
     /* Per graph: its root (the main graph or a function's), and the root's
      * ONNX opset version (INT64_MIN: not yet looked up): rules ask for it at every
@@ -142,53 +138,20 @@ static int text_add(nnav_shapes *S, const char *p, size_t n, uint32_t *off)
     return 0;
 }
 
-typedef int (*tab_eq)(const nnav_shapes *S, uint32_t id, const void *key);
-
-static uint32_t tab_find(const nnav_shapes *S, const idtab *t, uint64_t h, tab_eq eq,
-                         const void *key)
+/* Stores id at the slot the last find gave; out of memory sets S->oom (the
+ * id may or may not be stored: what it keys stays valid either way). */
+static int tab_put(nnav_shapes *S, nnav_hashtab *t, uint64_t at, uint64_t h, uint32_t id,
+                   nnav_hashtab_hash rehash)
 {
-    if (!t->slot)
-        return NNAV_NONE;
-    for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
-        uint32_t s = t->slot[i];
-        if (!s)
-            return NNAV_NONE;
-        if (eq(S, s - 1, key))
-            return s - 1;
+    if (nnav_hashtab_put(t, at, h, id, rehash, S) != 0) {
+        S->oom = 1;
+        return -1;
     }
-}
-
-static int tab_put(nnav_shapes *S, idtab *t, uint64_t h, uint32_t id,
-                   uint64_t (*rehash)(const nnav_shapes *S, uint32_t id))
-{
-    if (!t->slot || (uint64_t)(t->used + 1) * 2 > (uint64_t)t->mask + 1) {
-        uint32_t cap = t->slot ? (t->mask + 1) * 2 : 256;
-        uint32_t *ns = calloc(cap, sizeof *ns);
-        if (!ns) {
-            S->oom = 1;
-            return -1;
-        }
-        if (t->slot)
-            for (uint32_t i = 0; i <= t->mask; i++)
-                if (t->slot[i]) {
-                    uint32_t j = (uint32_t)rehash(S, t->slot[i] - 1) & (cap - 1);
-                    while (ns[j])
-                        j = (j + 1) & (cap - 1);
-                    ns[j] = t->slot[i];
-                }
-        free(t->slot);
-        t->slot = ns;
-        t->mask = cap - 1;
-    }
-    uint32_t i = (uint32_t)h & t->mask;
-    while (t->slot[i])
-        i = (i + 1) & t->mask;
-    t->slot[i] = id + 1;
-    t->used++;
     return 0;
 }
 
 typedef struct str_key {
+    const nnav_shapes *S;
     const char *p;
     size_t n;
     int atom; /* a file's name "a*b" is not the product a*b */
@@ -198,24 +161,25 @@ static uint64_t str_hash_p(const char *p, size_t n)
 {
     return nnav_hash_bytes((const uint8_t *)p, n, 0x5eed);
 }
-static uint64_t str_rehash(const nnav_shapes *S, uint32_t id)
+static uint64_t str_rehash(const void *ctx, uint32_t id)
 {
+    const nnav_shapes *S = ctx;
     return str_hash_p(S->text.v + S->strs.v[id].off, S->strs.v[id].len);
 }
-static int str_eq(const nnav_shapes *S, uint32_t id, const void *key)
+static int str_eq(const void *key, uint32_t id)
 {
     const str_key *k = key;
-    const sd_str *s = &S->strs.v[id];
-    return s->len == k->n && s->atom == k->atom && memcmp(S->text.v + s->off, k->p, k->n) == 0;
+    const sd_str *s = &k->S->strs.v[id];
+    return s->len == k->n && s->atom == k->atom && memcmp(k->S->text.v + s->off, k->p, k->n) == 0;
 }
 
 /* Intern a base expression (already safe for a terminal). */
 static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int prec, int64_t eval, int atom)
 {
-    str_key k = {p, n, !!atom};
-    uint64_t h = str_hash_p(p, n);
-    uint32_t id = tab_find(S, &S->strtab, h, str_eq, &k);
-    if (id != NNAV_NONE)
+    str_key k = {S, p, n, !!atom};
+    uint64_t h = str_hash_p(p, n), at = 0;
+    uint32_t id = nnav_hashtab_find(&S->strtab, h, str_eq, &k, &at);
+    if (id != NNAV_HASHTAB_NONE)
         return id;
     uint32_t off;
     if (text_add(S, p, n, &off) < 0)
@@ -228,7 +192,7 @@ static uint32_t str_get(nnav_shapes *S, const char *p, size_t n, int prec, int64
     *s = (sd_str){off, (uint32_t)n, (uint8_t)prec, (uint8_t)atom, 0, 0, eval, NNAV_DIM_UNKNOWN,
                   NNAV_DIM_UNKNOWN};
     id = S->strs.n - 1;
-    if (tab_put(S, &S->strtab, h, id, str_rehash) < 0)
+    if (tab_put(S, &S->strtab, at, h, id, str_rehash) < 0)
         return NNAV_NONE;
     return id;
 }
@@ -237,13 +201,18 @@ static uint64_t sym_hash(const sd_sym *y)
 {
     return nnav_hash_bytes((const uint8_t *)y, sizeof *y, 0x5111);
 }
-static uint64_t sym_rehash(const nnav_shapes *S, uint32_t id)
+static uint64_t sym_rehash(const void *ctx, uint32_t id)
 {
-    return sym_hash(&S->syms.v[id]);
+    return sym_hash(&((const nnav_shapes *)ctx)->syms.v[id]);
 }
-static int sym_eq(const nnav_shapes *S, uint32_t id, const void *key)
+typedef struct sym_key {
+    const nnav_shapes *S;
+    sd_sym y;
+} sym_key;
+static int sym_eq(const void *key, uint32_t id)
 {
-    const sd_sym *a = &S->syms.v[id], *b = key;
+    const sym_key *k = key;
+    const sd_sym *a = &k->S->syms.v[id], *b = &k->y;
     return a->base == b->base && a->coef == b->coef && a->add == b->add;
 }
 
@@ -269,9 +238,10 @@ static nnav_dim sym_get(nnav_shapes *S, uint32_t base, int64_t coef, int64_t add
     sd_sym key;
     memset(&key, 0, sizeof key); /* padding takes part in the hash */
     key.base = base, key.coef = coef, key.add = add;
-    uint64_t h = sym_hash(&key);
-    uint32_t id = tab_find(S, &S->symtab, h, sym_eq, &key);
-    if (id != NNAV_NONE)
+    uint64_t h = sym_hash(&key), at = 0;
+    sym_key k = {S, key};
+    uint32_t id = nnav_hashtab_find(&S->symtab, h, sym_eq, &k, &at);
+    if (id != NNAV_HASHTAB_NONE)
         return sym_dim(id);
     sd_sym *y = nnav_vec_push(S->syms);
     if (!y) {
@@ -280,7 +250,7 @@ static nnav_dim sym_get(nnav_shapes *S, uint32_t base, int64_t coef, int64_t add
     }
     *y = key;
     id = S->syms.n - 1;
-    if (tab_put(S, &S->symtab, h, id, sym_rehash) < 0)
+    if (tab_put(S, &S->symtab, at, h, id, sym_rehash) < 0)
         return NNAV_DIM_UNKNOWN;
     return sym_dim(id);
 }
@@ -1517,19 +1487,21 @@ static int attrs_same(const nnav_model *m, uint32_t x, uint32_t y)
 }
 
 typedef struct memo_key {
+    const nnav_shapes *S;
     uint32_t graph, depth, caller;
     const nnav_fact *const *seed;
     size_t n;
 } memo_key;
 
-static uint64_t memo_rehash(const nnav_shapes *S, uint32_t id)
+static uint64_t memo_rehash(const void *ctx, uint32_t id)
 {
-    return S->memo.v[id].h;
+    return ((const nnav_shapes *)ctx)->memo.v[id].h;
 }
 
-static int memo_eq(const nnav_shapes *S, uint32_t id, const void *key)
+static int memo_eq(const void *key, uint32_t id)
 {
     const memo_key *k = key;
+    const nnav_shapes *S = k->S;
     const call_memo *e = &S->memo.v[id];
     if (e->graph != k->graph || e->depth != k->depth || e->n_in != k->n ||
         !attrs_same(S->m, e->caller, k->caller))
@@ -1550,6 +1522,10 @@ static void memo_put(nnav_shapes *S, const memo_key *k, uint64_t h)
     if (need > S->work_max / 16 || S->memo.n >= S->work_max / 16 || need > UINT32_MAX / 2 ||
         nnav_vec_reserve(S->memo_facts, (uint32_t)need) < 0)
         return;
+    /* Inferring the body may have memoised other calls: find the slot now. */
+    uint64_t at = 0;
+    if (nnav_hashtab_find(&S->memotab, h, memo_eq, k, &at) != NNAV_HASHTAB_NONE)
+        return;
     call_memo *e = nnav_vec_push(S->memo);
     if (!e)
         return;
@@ -1561,8 +1537,7 @@ static void memo_put(nnav_shapes *S, const memo_key *k, uint64_t h)
         uint32_t v = S->m->vinfos.v[gr->output_first + o].value;
         S->memo_facts.v[S->memo_facts.n++] = v == NNAV_NONE ? UNKNOWN : S->facts[v];
     }
-    if (tab_put(S, &S->memotab, h, S->memo.n - 1, memo_rehash) < 0)
-        S->memo.n--; /* out of memory: not kept (S->oom says so) */
+    tab_put(S, &S->memotab, at, h, S->memo.n - 1, memo_rehash); /* S->oom says a failure */
 }
 
 /* Infer body g for a call from ix with seeds seed[0..n) (NULL: unknown),
@@ -1584,7 +1559,7 @@ static const nnav_fact *call_body(nnav_ictx *ix, uint32_t g, const nnav_fact *co
         nnav_ix_fail(ix, "calls nested deeper than %d", SHAPE_DEPTH);
         return NULL;
     }
-    memo_key k = {g, (uint32_t)ix->depth + 1, S->uses_refs[g] ? caller : NNAV_NONE, seed, n};
+    memo_key k = {S, g, (uint32_t)ix->depth + 1, S->uses_refs[g] ? caller : NNAV_NONE, seed, n};
     uint32_t hk[3] = {k.graph, k.depth, k.caller};
     uint64_t h = nnav_hash_bytes((const uint8_t *)hk, sizeof hk, 0xca11);
     uint64_t cost = 1 + gr->output_count;
@@ -1605,8 +1580,8 @@ static const nnav_fact *call_body(nnav_ictx *ix, uint32_t g, const nnav_fact *co
         nnav_ix_fail(ix, "%s", nnav_shapes_why(S, S->why_budget));
         return NULL;
     }
-    uint32_t id = tab_find(S, &S->memotab, h, memo_eq, &k);
-    if (id == NNAV_NONE) {
+    uint32_t id = nnav_hashtab_find(&S->memotab, h, memo_eq, &k, NULL);
+    if (id == NNAV_HASHTAB_NONE) {
         uint64_t impure = S->impure;
         infer_graph(S, g, seed, n, ix->depth + 1, caller);
         if (S->impure == impure)
@@ -1615,10 +1590,10 @@ static const nnav_fact *call_body(nnav_ictx *ix, uint32_t g, const nnav_fact *co
             nnav_ix_fail(ix, "%s", nnav_shapes_why(S, S->why_budget));
             return NULL;
         }
-        id = tab_find(S, &S->memotab, h, memo_eq, &k);
+        id = nnav_hashtab_find(&S->memotab, h, memo_eq, &k, NULL);
     }
     *nout = gr->output_count;
-    if (id != NNAV_NONE)
+    if (id != NNAV_HASHTAB_NONE)
         return S->memo_facts.v + S->memo.v[id].first + S->memo.v[id].n_in;
     /* not memoised: the body's outputs as they stand */
     if (nnav_vec_reserve(S->memo_facts, S->memo_facts.n + gr->output_count) < 0) {
@@ -2234,14 +2209,14 @@ void nnav_shapes_free(nnav_shapes *S)
     nnav_vec_free(S->strs);
     nnav_vec_free(S->syms);
     nnav_vec_free(S->whys);
-    free(S->strtab.slot);
-    free(S->symtab.slot);
+    nnav_hashtab_free(&S->strtab);
+    nnav_hashtab_free(&S->symtab);
     nnav_vec_free(S->memo);
     nnav_vec_free(S->memo_facts);
     free(S->root);
     free(S->onnx_opset);
     free(S->dom_kind);
-    free(S->memotab.slot);
+    nnav_hashtab_free(&S->memotab);
     free(S->uses_refs);
     free(S->rules);
     if (S->bind)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "scope.h"
+#include "utf8.h"
 #include "yamlout.h"
 
 /* The class's last dotted part: "torch.nn.modules.linear.Linear" is Linear. */
@@ -77,13 +78,11 @@ static void out_text(const nnav_shapes *s, const nnav_scopes *t, const nnav_scop
         snprintf(buf, n, "%s", ty[0] ? ty : "?");
 }
 
-/* Columns are counted in characters, not bytes ("…" and "×" are one each). */
+/* Columns are counted in characters, not bytes ("…" and "×" are one each):
+ * the cells are escaped text, valid UTF-8. */
 static size_t width(const char *s)
 {
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
+    return nnav_utf8_chars(s, strlen(s));
 }
 
 static void cell(FILE *out, const char *s, size_t w, const char *after)

@@ -328,6 +328,48 @@ static void flat_graph(void **state)
     done(&b);
 }
 
+/* More scopes than the lookup table's first size, with names shared across
+ * parents ("x" under each of 50 scopes, at the root, and "s0" under "x"): a
+ * scope is its parent and its name, and ids stay in preorder with siblings
+ * in the order their first node appears. */
+static void many_scopes_by_parent_and_name(void **state)
+{
+    (void)state;
+    tu_pb g = {0};
+    char nm[64], in[32], out[32];
+    put_io(&g, 11, "v0");
+    put_io(&g, 12, "v201");
+    for (int i = 0; i <= 200; i++) {
+        if (i < 200)
+            snprintf(nm, sizeof nm, "/s%d/x/Relu_%d", i % 50, i);
+        else
+            snprintf(nm, sizeof nm, "/x/s0/Relu");
+        snprintf(in, sizeof in, "v%d", i);
+        snprintf(out, sizeof out, "v%d", i + 1);
+        put_node(&g, nm, "Relu", in, out, NULL, 0, NULL, NULL);
+    }
+    built b = build("scope_many", &g);
+    const nnav_scopes *t = b.t;
+    assert_int_equal(nnav_scopes_count(t), 1 + 50 + 50 + 1 + 1);
+    assert_int_equal(nnav_scope_get(t, 0)->child_count, 51);
+    for (uint32_t k = 0; k < 50; k++) {
+        char path[32];
+        snprintf(path, sizeof path, "s%u", k);
+        assert_int_equal(by_path(t, path), 1 + 2 * k);
+        snprintf(path, sizeof path, "s%u/x", k);
+        assert_int_equal(by_path(t, path), 2 + 2 * k);
+        const nnav_scope *x = nnav_scope_get(t, 2 + 2 * k);
+        assert_int_equal(x->parent, 1 + 2 * k);
+        assert_int_equal(x->node_count, 4);
+        assert_int_equal(nnav_scope_get(t, 1 + 2 * k)->nodes_total, 4);
+    }
+    assert_int_equal(by_path(t, "x"), 101);
+    assert_int_equal(by_path(t, "x/s0"), 102);
+    assert_int_equal(sc_at(t, "x")->nodes_total, 1);
+    assert_int_equal(sc_at(t, "x/s0")->node_count, 1);
+    done(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +380,7 @@ int main(void)
         cmocka_unit_test(tensorflow_names),
         cmocka_unit_test(metadata_scopes),
         cmocka_unit_test(flat_graph),
+        cmocka_unit_test(many_scopes_by_parent_and_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
