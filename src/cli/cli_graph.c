@@ -38,21 +38,21 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
 enum { T_PATH, T_KIND, T_NAME, T_DEPTH, T_OWNER_NODE, T_OWNER_INDEX, T_OWNER_OP, T_ATTRIBUTE,
        T_LIST_INDEX, T_FN_DOMAIN, T_FN_NAME, T_OVERLOAD, T_NODES, T_BELOW, T_OWNER };
 static const nnav_rw_col tree_cols[] = {
-    [T_PATH] = {"path", 0, 0},
-    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0},
-    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY},
-    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0},
-    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0},
-    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0},
-    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0},
-    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0},
-    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0},
-    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0},
-    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0},
-    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0},
-    [T_NODES] = {"nodes", 0, 0},
-    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0},
-    [T_OWNER] = {NULL, 0, 0},
+    [T_PATH] = {"path", 0, 0, NULL, 0},
+    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY, NULL, 0},
+    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_NODES] = {"nodes", 0, 0, NULL, 0},
+    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [T_OWNER] = {NULL, 0, 0, NULL, 0},
 };
 static const uint8_t tree_text_order[] = {T_PATH, T_OWNER, T_NODES, T_NAME};
 static const nnav_rw_table tree_table = {
@@ -164,6 +164,25 @@ static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t fir
 
 /* ---- nodes ---- */
 
+/* A node a row: in text its index, op and name (the op and name columns as
+ * wide as the widest shown, at least 20 and 28, at most 40 and 96 display
+ * columns: a longer one pushes its own row only, so one hostile name cannot
+ * pad every row), "INPUTS -> OUTPUTS" and with --shapes the outputs' types
+ * after a colon; YAML has the op type and domain apart, the names exactly,
+ * and with --declutter what the hidden nodes folded. */
+enum { N_INDEX, N_OP, N_OP_TYPE, N_DOMAIN, N_NAME, N_INPUT, N_OUTPUT, N_TYPES };
+static const nnav_rw_col nodes_cols[] = {
+    [N_INDEX] = {"index", 6, NNAV_RW_RIGHT, NULL, 0},
+    [N_OP] = {NULL, 20, NNAV_RW_MEASURE, "  ", 40},
+    [N_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [N_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [N_NAME] = {"name", 28, NNAV_RW_MEASURE, NULL, 96},
+    [N_INPUT] = {"input", 0, 0, NULL, 0},
+    [N_OUTPUT] = {"output", 0, 0, " -> ", 0},
+    [N_TYPES] = {"output_types", 0, 0, "", 0},
+};
+static const nnav_rw_table nodes_table = {
+    .cols = nodes_cols, .ncols = sizeof nodes_cols / sizeof *nodes_cols, .sep = " "};
 
 int cmd_nodes(const nnav_model *m, const opts *o)
 {
@@ -183,101 +202,91 @@ int cmd_nodes(const nnav_model *m, const opts *o)
         nnav_shapes_free(s);
         return EXIT_BADINPUT;
     }
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0) {
-            if (s)
-                nnav_shapes_free(s);
-            nnav_declutter_free(d);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_seq(&w);
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
+        if (s)
+            nnav_shapes_free(s);
+        nnav_declutter_free(d);
+        return EXIT_BADINPUT;
     }
+    int text = !o->yaml;
     char opb[1100], nm[1100], ins[8192], outs[8192], ty[1100];
-    /* Text: the op and name columns are as wide as the widest shown (at
-     * least 20 and 28, at most 40 and 96 display columns: a longer one
-     * pushes its own row only, so one hostile name cannot pad every row). */
-    int wop = 20, wname = 28;
-    for (uint32_t i = 0; !o->yaml && i < gr->node_count; i++) {
-        uint32_t id = gr->node_first + i;
-        const nnav_node *nd = nnav_node_get(m, id);
-        op_name(m, id, opb, sizeof opb);
-        if ((o->op && strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op)) ||
-            (d && nnav_declutter_hidden(d, id)))
-            continue;
-        int c = nnav_rw_text_cols(opb);
-        wop = c > wop && c <= 40 ? c : wop;
-        c = nd->name.n ? nnav_rw_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
-        wname = c > wname && c <= 96 ? c : wname;
-    }
-    for (uint32_t i = 0; i < gr->node_count; i++) {
-        uint32_t id = gr->node_first + i;
-        const nnav_node *nd = nnav_node_get(m, id);
-        op_name(m, id, opb, sizeof opb);
-        if (o->op) {
+    nnav_rw_table_begin(&w, NULL, &nodes_table);
+    for (int pass = 0; pass < nnav_rw_table_passes(&w) && rc == 0; pass++) {
+        nnav_rw_table_pass(&w, pass);
+        for (uint32_t i = 0; i < gr->node_count; i++) {
+            uint32_t id = gr->node_first + i;
+            const nnav_node *nd = nnav_node_get(m, id);
+            op_name(m, id, opb, sizeof opb);
             /* --op matches the op type, or the domain-qualified form. */
-            if (strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
+            if (o->op && strcmp(opb, o->op) != 0 && !nnav_span_eqs(nd->op, o->op))
                 continue;
-        }
-        if (d && nnav_declutter_hidden(d, id))
-            continue;
-        if (o->yaml) {
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
-            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
-            nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
-            nnav_yw_key(&w, "input");
-            nnav_yw_seq_flow(&w);
-            for (uint32_t k = 0; k < nd->in_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->in_first + k).name);
-            nnav_yw_seq_end(&w);
-            if (d)
-                nnav_declutter_yaml_folded(&w, m, d, s, nd);
-            nnav_yw_key(&w, "output");
-            nnav_yw_seq_flow(&w);
-            for (uint32_t k = 0; k < nd->out_count; k++)
-                nnav_yw_span(&w, nnav_ref_get(m, nd->out_first + k).name);
-            nnav_yw_seq_end(&w);
-            if (o->shapes) {
-                nnav_yw_key(&w, "output_types");
-                nnav_yw_seq_flow(&w);
-                for (uint32_t k = 0; k < nd->out_count; k++) {
-                    const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
-                    if (r.value == NNAV_NONE)
-                        nnav_yw_null(&w);
-                    else
-                        nnav_yw_cstr(&w, value_type(s, r.value, ty, sizeof ty));
-                }
-                nnav_yw_seq_end(&w);
+            if (d && nnav_declutter_hidden(d, id))
+                continue;
+            nnav_rw_row(&w);
+            nnav_rw_cell_uint(&w, N_INDEX, i, NULL);
+            nnav_rw_cell_cstr(&w, N_OP, opb, NULL);
+            nnav_rw_cell_span(&w, N_OP_TYPE, nd->op, NULL);
+            nnav_rw_cell_span(&w, N_DOMAIN, nnav_node_domain(m, id), NULL);
+            nnav_rw_cell_span(&w, N_NAME, nd->name,
+                              !text ? NULL : nd->name.n ? esc(nd->name, nm, sizeof nm) : "-");
+            if (text)
+                refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
+            nnav_rw_cell_list(&w, N_INPUT, ins);
+            for (uint32_t k = 0; !text && k < nd->in_count; k++)
+                nnav_rw_span(&w, nnav_ref_get(m, nd->in_first + k).name, NULL);
+            nnav_rw_cell_list_end(&w);
+            if (d && nnav_rw_yw(&w))
+                nnav_declutter_yaml_folded(nnav_rw_yw(&w), m, d, s, nd);
+            if (text)
+                refs_text(m, NULL, nd->out_first, nd->out_count, outs, sizeof outs);
+            nnav_rw_cell_list(&w, N_OUTPUT, outs);
+            for (uint32_t k = 0; !text && k < nd->out_count; k++)
+                nnav_rw_span(&w, nnav_ref_get(m, nd->out_first + k).name, NULL);
+            nnav_rw_cell_list_end(&w);
+            if (!o->shapes) {
+                nnav_rw_row_end(&w);
+                continue;
             }
-            nnav_yw_map_end(&w);
-            continue;
+            /* --shapes: YAML each output's type (null for an output that
+             * names no value); text the types after a colon, in output
+             * order, "-" for none, control outputs left out. */
+            char *types = NULL;
+            size_t cap = text ? (size_t)nd->out_count * (sizeof ty + 4) + 1 : 0, at = 0;
+            if (text && !(types = malloc(cap))) {
+                nnav_rw_row_end(&w);
+                rc = EXIT_BADINPUT;
+                break;
+            }
+            for (uint32_t k = 0; text && k < nd->out_count; k++) {
+                const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+                if (r.control)
+                    continue;
+                const char *t = r.value == NNAV_NONE ? "-" : value_type(s, r.value, ty, sizeof ty);
+                at += (size_t)snprintf(types + at, cap - at, "%s%s", k ? ", " : "  : ", t);
+            }
+            if (types)
+                types[at] = 0;
+            nnav_rw_cell_list(&w, N_TYPES, types);
+            free(types);
+            for (uint32_t k = 0; !text && k < nd->out_count; k++) {
+                const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
+                if (r.value == NNAV_NONE)
+                    nnav_rw_null(&w, NULL);
+                else
+                    nnav_rw_cstr(&w, value_type(s, r.value, ty, sizeof ty), NULL);
+            }
+            nnav_rw_cell_list_end(&w);
+            nnav_rw_row_end(&w);
         }
-        refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
-        refs_text(m, NULL, nd->out_first, nd->out_count, outs, sizeof outs);
-        printf("%6u  ", i);
-        put_padded(opb, wop + 1);
-        put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wname + 1);
-        printf("%s -> %s", ins, outs);
-        /* --shapes: the outputs' types after a colon, in output order. */
-        for (uint32_t k = 0; o->shapes && k < nd->out_count; k++) {
-            const nnav_ref r = nnav_ref_get(m, nd->out_first + k);
-            if (r.control)
-                continue;
-            printf("%s%s", k ? ", " : "  : ",
-                   r.value == NNAV_NONE ? "-" : value_type(s, r.value, ty, sizeof ty));
-        }
-        printf("\n");
     }
+    nnav_rw_table_end(&w);
     nnav_declutter_free(d);
     if (s)
         nnav_shapes_free(s);
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
-    }
-    return 0;
+    if (rc)
+        fprintf(stderr, "nnav nodes: out of memory\n");
+    return nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : rc;
 }
 
 /* ---- node ---- */

@@ -7,6 +7,7 @@
 
 #include "declutter.h"
 #include "nnav.h"
+#include "record.h"
 #include "scope.h"
 #include "shape.h"
 #include "summary.h"
@@ -23,7 +24,8 @@ typedef struct typed_run {
     uint8_t *seen;
 } typed_run;
 
-/* With --yaml, w is opened on a map whose `key` holds a sequence. */
+/* With --yaml, w is opened on a map whose `key` holds a sequence; with w
+ * NULL the caller opens its own writer. */
 static int typed_run_begin(typed_run *t, nnav_yw *w, const nnav_model *m, const opts *o,
                            const char *cmd, int want_seen, const char *key)
 {
@@ -32,12 +34,12 @@ static int typed_run_begin(typed_run *t, nnav_yw *w, const nnav_model *m, const 
     if (rc)
         return rc;
     if ((want_seen && !(t->seen = calloc((size_t)nnav_value_count(m) + 1, 1))) ||
-        !(t->s = shapes_of(m, o)) || (o->yaml && nnav_yw_open(w, stdout) < 0)) {
+        !(t->s = shapes_of(m, o)) || (w && o->yaml && nnav_yw_open(w, stdout) < 0)) {
         nnav_shapes_free(t->s);
         free(t->seen);
         return EXIT_BADINPUT;
     }
-    if (o->yaml) {
+    if (w && o->yaml) {
         nnav_yw_map(w);
         nnav_yw_key(w, key);
         nnav_yw_seq(w);
@@ -51,7 +53,7 @@ static int typed_run_end(typed_run *t, nnav_yw *w, const opts *o, int rc)
 {
     nnav_shapes_free(t->s);
     free(t->seen);
-    if (o->yaml) {
+    if (w && o->yaml) {
         nnav_yw_map_end(w);
         if (nnav_yw_close(w) < 0 && rc == 0)
             rc = EXIT_BADINPUT;
@@ -139,43 +141,55 @@ static void count_fact(nnav_shapes_stats *st, const nnav_shapes *s, const nnav_f
     }
 }
 
-static void yaml_fact_shape(nnav_yw *w, const nnav_shapes *s, const nnav_fact *f)
+/* A value's shape as a list cell: a number, a symbol's name, null for an
+ * unknown dim; null without a rank (or for a value that is no tensor). */
+static void cell_fact_shape(nnav_rw *w, size_t col, const nnav_shapes *s, const nnav_fact *f)
 {
     char d[512];
-    nnav_yw_key(w, "shape");
     if (!f || f->rank < 0 || f->not_tensor) {
-        nnav_yw_null(w);
+        nnav_rw_cell_null(w, col, NULL);
         return;
     }
     const nnav_dim *dims = nnav_shapes_dims(s, f->dims);
-    nnav_yw_seq_flow(w);
+    nnav_rw_cell_list(w, col, NULL);
     for (int32_t i = 0; i < f->rank; i++) {
         if (nnav_dim_is_num(dims[i])) {
-            nnav_yw_int(w, nnav_dim_val(dims[i]));
+            nnav_rw_int(w, nnav_dim_val(dims[i]), NULL);
         } else if (nnav_dim_is_sym(dims[i])) {
             nnav_dim_format(s, dims[i], d, sizeof d);
-            nnav_yw_cstr(w, d);
+            nnav_rw_cstr(w, d, NULL);
         } else {
-            nnav_yw_null(w);
+            nnav_rw_null(w, NULL);
         }
     }
-    nnav_yw_seq_end(w);
+    nnav_rw_cell_list_end(w);
 }
 
-static void yaml_summary(nnav_yw *w, const nnav_shapes_stats *st)
+/* The counts of a graph's values, one line: in YAML a flow map, in text a
+ * sentence ("N values: A typed, ..."). */
+static void rw_summary(nnav_rw *w, const nnav_shapes_stats *st)
 {
-    nnav_yw_key(w, "summary");
-    nnav_yw_map_flow(w);
-    nnav_yw_key(w, "values"), nnav_yw_uint(w, st->values);
-    nnav_yw_key(w, "typed"), nnav_yw_uint(w, st->typed);
-    nnav_yw_key(w, "shaped"), nnav_yw_uint(w, st->shaped);
-    nnav_yw_key(w, "full"), nnav_yw_uint(w, st->full);
-    nnav_yw_key(w, "file"), nnav_yw_uint(w, st->file);
-    nnav_yw_key(w, "inferred"), nnav_yw_uint(w, st->inferred);
-    nnav_yw_key(w, "agree"), nnav_yw_uint(w, st->agree);
-    nnav_yw_key(w, "disagree"), nnav_yw_uint(w, st->disagree);
-    nnav_yw_key(w, "unknown"), nnav_yw_uint(w, st->unknown);
-    nnav_yw_map_end(w);
+    static const struct {
+        const char *key, *fmt;
+    } parts[] = {{"values", NULL}, {"typed", " %llu typed,"},
+                 {"shaped", " %llu with a rank,"}, {"full", " %llu fully shaped;"},
+                 {"file", " %llu from the file only,"}, {"inferred", " %llu inferred,"},
+                 {"agree", " %llu agree,"}, {"disagree", " %llu DISAGREE,"},
+                 {"unknown", " %llu unknown"}};
+    const uint64_t v[] = {st->values, st->typed, st->shaped, st->full, st->file,
+                          st->inferred, st->agree, st->disagree, st->unknown};
+    char b[64];
+    nnav_rw_key_as(w, "summary", "");
+    nnav_rw_line(w);
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        if (parts[i].fmt)
+            snprintf(b, sizeof b, parts[i].fmt, (unsigned long long)v[i]);
+        else
+            snprintf(b, sizeof b, "%llu value%s:", (unsigned long long)v[i], pl(v[i]));
+        nnav_rw_key(w, parts[i].key);
+        nnav_rw_uint(w, v[i], b);
+    }
+    nnav_rw_line_end(w);
 }
 
 /* Why a value's type is (partly) unknown; the engine escaped the names it
@@ -195,16 +209,37 @@ static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
     return !whole && why && why[0] ? why : NULL;
 }
 
+/* A value a row: in text its name, type and source (DISAGREE in capitals)
+ * in columns, what the file says when they disagree and why the type is
+ * not whole; YAML has its element type and shape besides. */
+enum { S_NAME, S_TYPE, S_ELEM, S_SHAPE, S_SOURCE, S_FILE, S_WHY };
+static const nnav_rw_col shapes_cols[] = {
+    [S_NAME] = {"name", 36, 0, NULL, 0},
+    [S_TYPE] = {"type", 30, 0, NULL, 0},
+    [S_ELEM] = {"elem_type", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [S_SHAPE] = {"shape", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [S_SOURCE] = {"source", 0, 0, NULL, 0},
+    [S_FILE] = {"file", 0, 0, "  ", 0},
+    [S_WHY] = {"why", 0, 0, "  ", 0},
+};
+static const nnav_rw_table shapes_table = {
+    .cols = shapes_cols, .ncols = sizeof shapes_cols / sizeof *shapes_cols, .sep = " "};
+
 int cmd_shapes(const nnav_model *m, const opts *o)
 {
     typed_run t;
-    nnav_yw w;
-    int rc = typed_run_begin(&t, &w, m, o, "shapes", 1, "graphs");
+    nnav_rw w;
+    int rc = typed_run_begin(&t, NULL, m, o, "shapes", 1, NULL);
     if (rc)
         return rc;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
-    char path[2048], nm[1100], ty[1100], ft[1100];
+    char path[2048], nm[1100], ty[1100], ft[1100], fs[1200], wy[4200];
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "graphs", "");
+    nnav_rw_seq(&w);
     for (uint32_t g = first; g < end && rc == 0; g++) {
         size_t n;
         uint32_t *vals = graph_values(m, g, t.seen, &n);
@@ -215,14 +250,11 @@ int cmd_shapes(const nnav_model *m, const opts *o)
         }
         nnav_shapes_stats st = {0};
         nnav_graph_path(m, g, path, sizeof path);
-        if (o->yaml) {
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
-            nnav_yw_key(&w, "values");
-            nnav_yw_seq(&w);
-        } else if (end - first > 1) {
-            printf("%sgraph %s\n", g == first ? "" : "\n", path);
-        }
+        nnav_rw_map(&w, 0);
+        /* In text a graph's heading when there are several. */
+        nnav_rw_key_as(&w, "path", end - first > 1 ? "graph" : NULL);
+        nnav_rw_cstr(&w, path, NULL);
+        nnav_rw_table_begin(&w, "values", &shapes_table);
         for (size_t i = 0; i < n; i++) {
             uint32_t v = vals[i];
             const nnav_fact *f = nnav_shapes_fact(s, v);
@@ -230,50 +262,38 @@ int cmd_shapes(const nnav_model *m, const opts *o)
             const char *why = why_text(s, f);
             count_fact(&st, s, f);
             value_type(s, v, ty, sizeof ty);
-            ft[0] = 0;
-            if (src == NNAV_SRC_DISAGREE)
+            nnav_span name = nnav_value_get(m, v)->name;
+            nnav_rw_row(&w);
+            nnav_rw_cell_span(&w, S_NAME, name, w.form == NNAV_RW_TEXT ? esc(name, nm, sizeof nm) : NULL);
+            nnav_rw_cell_cstr(&w, S_TYPE, ty, NULL);
+            if (f && f->dtype)
+                nnav_rw_cell_cstr(&w, S_ELEM, nnav_dtype_name(f->dtype), NULL);
+            else
+                nnav_rw_cell_null(&w, S_ELEM, NULL);
+            cell_fact_shape(&w, S_SHAPE, s, f);
+            nnav_rw_cell_cstr(&w, S_SOURCE, src_word(src), src == NNAV_SRC_DISAGREE ? "DISAGREE" : NULL);
+            if (src == NNAV_SRC_DISAGREE) {
+                ft[0] = 0;
                 nnav_value_type_format(m, v, ft, sizeof ft);
-            if (o->yaml) {
-                nnav_yw_map(&w);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, nnav_value_get(m, v)->name);
-                nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, ty);
-                nnav_yw_key(&w, "elem_type");
-                f && f->dtype ? nnav_yw_cstr(&w, nnav_dtype_name(f->dtype)) : nnav_yw_null(&w);
-                yaml_fact_shape(&w, s, f);
-                nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, src_word(src));
-                if (src == NNAV_SRC_DISAGREE)
-                    nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, ft);
-                if (why)
-                    nnav_yw_key(&w, "why"), nnav_yw_cstr(&w, why);
-                nnav_yw_map_end(&w);
-                continue;
+                snprintf(fs, sizeof fs, "file says %s", ft[0] ? ft : "?");
+                nnav_rw_cell_cstr(&w, S_FILE, ft, fs);
             }
-            esc(nnav_value_get(m, v)->name, nm, sizeof nm);
-            printf("%-36s %-30s %s", nm, ty, src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src));
-            if (src == NNAV_SRC_DISAGREE)
-                printf("  file says %s", ft[0] ? ft : "?");
-            if (why)
-                printf("  (%s)", why);
-            printf("\n");
+            if (why) {
+                snprintf(wy, sizeof wy, "(%s)", why);
+                nnav_rw_cell_cstr(&w, S_WHY, why, wy);
+            }
+            nnav_rw_row_end(&w);
         }
+        nnav_rw_table_end(&w);
         free(vals);
-        if (o->yaml) {
-            nnav_yw_seq_end(&w);
-            yaml_summary(&w, &st);
-            nnav_yw_map_end(&w);
-            continue;
-        }
-        printf("%llu value%s: %llu typed, %llu with a rank, %llu fully shaped; %llu from the file "
-               "only, %llu inferred, %llu agree, %llu DISAGREE, %llu unknown\n",
-               (unsigned long long)st.values, pl(st.values), (unsigned long long)st.typed,
-               (unsigned long long)st.shaped, (unsigned long long)st.full,
-               (unsigned long long)st.file, (unsigned long long)st.inferred,
-               (unsigned long long)st.agree, (unsigned long long)st.disagree,
-               (unsigned long long)st.unknown);
+        rw_summary(&w, &st);
+        nnav_rw_map_end(&w);
     }
-    if (o->yaml)
-        nnav_yw_seq_end(&w);
-    return typed_run_end(&t, &w, o, rc);
+    nnav_rw_seq_end(&w);
+    nnav_rw_map_end(&w);
+    if (nnav_rw_close(&w) < 0 && rc == 0)
+        rc = EXIT_BADINPUT;
+    return typed_run_end(&t, NULL, o, rc);
 }
 
 int cmd_cost(const nnav_model *m, const opts *o)

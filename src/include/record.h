@@ -18,10 +18,13 @@
  *    by the table's separator. A column says in which forms it shows: a
  *    column without a key is text only, one with NNAV_RW_NOTEXT YAML only.
  *    Cells come in column order; a cell not given is absent from that row.
- *    The text may show the columns in an order of its own (text_order).
+ *    The text may show the columns in an order of its own (text_order),
+ *    a column its own separator before it (sep), a number padded on the
+ *    left (NNAV_RW_RIGHT); a cell may hold a list (nnav_rw_cell_list).
  *  - A measured column (NNAV_RW_MEASURE) is as wide as its widest cell: in
  *    text the rows are stated twice, the first time only measured (see
  *    nnav_rw_table_passes), so nothing is kept per row.
+ *    A row's text is kept whole however long (its buffer grows).
  *  - Nothing is printed to stderr. nnav_rw_close returns -1 when the output
  *    could not be written (or YAML ran out of memory). */
 #ifndef NNAV_RECORD_H
@@ -41,12 +44,15 @@ enum { NNAV_RW_TEXT, NNAV_RW_YAML };
 enum {
     NNAV_RW_MEASURE = 1,    /* as wide as the widest cell, at least `width` */
     NNAV_RW_SKIP_EMPTY = 2, /* text: an empty cell and its separator are left out */
+    NNAV_RW_RIGHT = 4,      /* text: padded on the left (numbers) */
 };
 
 typedef struct nnav_rw_col {
     const char *key; /* YAML key; NULL: text only */
     int width;       /* text: least width in display columns; NNAV_RW_NOTEXT: YAML only */
     unsigned flags;
+    const char *sep; /* text: before this cell; NULL: the table's separator */
+    int most;        /* NNAV_RW_MEASURE: a wider cell pushes its own row only; 0: no limit */
 } nnav_rw_col;
 
 typedef struct nnav_rw_table {
@@ -66,14 +72,20 @@ typedef struct nnav_rw {
     nnav_yw yw;
     int keycol;           /* text: a map's key column */
     int in_list, items;   /* text: a list on the current key's line, its items so far */
+    int hide;             /* text: the current key's value is not shown */
+    int in_line;          /* text: in a line (nnav_rw_line) */
+    int in_seq, seq_items; /* text: in a sequence of maps, its maps so far */
+    int cell_list;        /* text: the column whose list cell is open, + 1 */
+    size_t cell_start;    /* text: where that cell starts in row */
     /* text tables */
     const nnav_rw_table *t;
     int measuring;        /* the first of two passes: widths only */
     int widths[16];       /* the columns' widths in this table */
     size_t next_col;      /* the next cell's column */
     int cell[16];         /* text: where each column's cell is in row, -1 when absent */
-    char row[16384];      /* text: this row's cells, each NUL-terminated */
-    size_t row_len;
+    char *row;            /* text: this row's cells, each NUL-terminated (grown, freed at close) */
+    size_t row_len, row_cap;
+    int cell_ok;          /* text: the open cell has its place in row */
     int failed;
 } nnav_rw;
 
@@ -82,17 +94,35 @@ int nnav_rw_open(nnav_rw *w, FILE *out, int form);
 /* Ends the output: 0, or -1 when anything could not be written. */
 int nnav_rw_close(nnav_rw *w);
 int nnav_rw_yaml(const nnav_rw *w); /* 1 when writing YAML */
+/* The YAML writer when writing YAML, else NULL: for a YAML-only fact the
+ * core writes itself (declutter's folded inputs), inside an open row. */
+nnav_yw *nnav_rw_yw(nnav_rw *w);
 
 /* ---- maps, keys, scalars, lists ---- */
 void nnav_rw_map(nnav_rw *w, int keycol);
 void nnav_rw_map_end(nnav_rw *w);
 void nnav_rw_key(nnav_rw *w, const char *key);
+/* A key whose text form is label instead: "" shows no key (the value
+ * still shows); NULL keeps the whole entry, a scalar or a list, out of the
+ * text. */
+void nnav_rw_key_as(nnav_rw *w, const char *key, const char *label);
 void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text);
 void nnav_rw_int(nnav_rw *w, int64_t v, const char *text);
 void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text);
 void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text);
+void nnav_rw_null(nnav_rw *w, const char *text); /* text: "null" without a form */
 void nnav_rw_list(nnav_rw *w);
 void nnav_rw_list_end(nnav_rw *w);
+/* A sequence of maps: YAML a block sequence; in text, nothing of its own
+ * but an empty line between two of its maps. */
+void nnav_rw_seq(nnav_rw *w);
+void nnav_rw_seq_end(nnav_rw *w);
+/* A line of prose whose parts are facts: YAML a flow map; in text the
+ * keys are not shown, each scalar's display form is written as it is (the
+ * caller's words and punctuation around the number) and the line ends at
+ * nnav_rw_line_end. */
+void nnav_rw_line(nnav_rw *w);
+void nnav_rw_line_end(nnav_rw *w);
 
 /* ---- tables ---- */
 /* Starts a table: with key, under that key of the open map (YAML); a
@@ -110,6 +140,13 @@ void nnav_rw_row_end(nnav_rw *w);
 void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text);
 void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text);
 void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text);
+/* A null cell: YAML null; text shows text, or nothing (absent) when NULL. */
+void nnav_rw_cell_null(nnav_rw *w, size_t col, const char *text);
+/* A list-valued cell: between these, the items as scalars (nnav_rw_int,
+ * nnav_rw_cstr, nnav_rw_null, ...). YAML a flow sequence under the column's
+ * key; text shows text, or (NULL) the items' display forms joined by ", ". */
+void nnav_rw_cell_list(nnav_rw *w, size_t col, const char *text);
+void nnav_rw_cell_list_end(nnav_rw *w);
 
 /* Columns a UTF-8 string takes on a terminal: 0 for a combining mark, 2 for
  * an East Asian wide or fullwidth character or an emoji, 1 otherwise. */

@@ -3,7 +3,9 @@
 #include "record.h"
 
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int nnav_rw_text_cols(const char *s)
@@ -47,6 +49,9 @@ int nnav_rw_open(nnav_rw *w, FILE *out, int form)
 
 int nnav_rw_close(nnav_rw *w)
 {
+    free(w->row);
+    w->row = NULL;
+    w->row_cap = 0;
     if (w->form == NNAV_RW_YAML)
         return nnav_yw_close(&w->yw) < 0 || w->failed ? -1 : 0;
     return ferror(w->out) || w->failed ? -1 : 0;
@@ -57,14 +62,22 @@ int nnav_rw_yaml(const nnav_rw *w)
     return w->form == NNAV_RW_YAML;
 }
 
+nnav_yw *nnav_rw_yw(nnav_rw *w)
+{
+    return w->form == NNAV_RW_YAML ? &w->yw : NULL;
+}
+
 /* ---- maps, keys, scalars, lists ---- */
 
 void nnav_rw_map(nnav_rw *w, int keycol)
 {
-    if (w->form == NNAV_RW_YAML)
+    if (w->form == NNAV_RW_YAML) {
         nnav_yw_map(&w->yw);
-    else
-        w->keycol = keycol;
+        return;
+    }
+    w->keycol = keycol;
+    if (w->in_seq && w->seq_items++)
+        fputc('\n', w->out);
 }
 
 void nnav_rw_map_end(nnav_rw *w)
@@ -75,16 +88,37 @@ void nnav_rw_map_end(nnav_rw *w)
 
 void nnav_rw_key(nnav_rw *w, const char *key)
 {
-    if (w->form == NNAV_RW_YAML)
-        nnav_yw_key(&w->yw, key);
-    else
-        fprintf(w->out, "%-*s", w->keycol, key);
+    nnav_rw_key_as(w, key, key);
 }
 
-/* Text: a scalar's display form, on its key's line or as a list's item. */
+void nnav_rw_key_as(nnav_rw *w, const char *key, const char *label)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_key(&w->yw, key);
+        return;
+    }
+    w->hide = !label;
+    if (label && !w->in_line)
+        fprintf(w->out, "%-*s", w->keycol, label);
+}
+
+static void row_put(nnav_rw *w, const char *text);
+static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *text);
+
+/* Text: a scalar's display form, on its key's line, as a list's item, as
+ * a part of a line or as an item of a list cell. */
 static void text_scalar(nnav_rw *w, const char *text)
 {
-    if (w->in_list)
+    if (w->cell_list) {
+        if (w->cell_list > 0) {
+            row_put(w, w->items++ ? ", " : "");
+            row_put(w, text);
+        }
+    } else if (w->hide) {
+        w->hide = w->in_list;
+    } else if (w->in_line)
+        fputs(text, w->out);
+    else if (w->in_list)
         fprintf(w->out, "%s %s", w->items++ ? "," : "", text);
     else
         fprintf(w->out, " %s\n", text);
@@ -94,7 +128,8 @@ void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text)
 {
     char b[32];
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_uint(&w->yw, v);
+        if (w->cell_list >= 0)
+            nnav_yw_uint(&w->yw, v);
         return;
     }
     snprintf(b, sizeof b, "%llu", (unsigned long long)v);
@@ -105,7 +140,8 @@ void nnav_rw_int(nnav_rw *w, int64_t v, const char *text)
 {
     char b[32];
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_int(&w->yw, v);
+        if (w->cell_list >= 0)
+            nnav_yw_int(&w->yw, v);
         return;
     }
     snprintf(b, sizeof b, "%lld", (long long)v);
@@ -115,7 +151,8 @@ void nnav_rw_int(nnav_rw *w, int64_t v, const char *text)
 void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_cstr(&w->yw, s);
+        if (w->cell_list >= 0)
+            nnav_yw_cstr(&w->yw, s);
         return;
     }
     text_scalar(w, text ? text : s);
@@ -125,11 +162,21 @@ void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text)
 {
     char b[4096];
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_span(&w->yw, s);
+        if (w->cell_list >= 0)
+            nnav_yw_span(&w->yw, s);
         return;
     }
     nnav_text_escape(s.p, s.n, b, sizeof b);
     text_scalar(w, text ? text : b);
+}
+
+void nnav_rw_null(nnav_rw *w, const char *text)
+{
+    if (w->form == NNAV_RW_YAML) {
+        if (w->cell_list >= 0)
+            nnav_yw_null(&w->yw);
+    } else
+        text_scalar(w, text ? text : "null");
 }
 
 void nnav_rw_list(nnav_rw *w)
@@ -149,6 +196,42 @@ void nnav_rw_list_end(nnav_rw *w)
         return;
     }
     w->in_list = 0;
+    if (w->hide)
+        w->hide = 0;
+    else
+        fputc('\n', w->out);
+}
+
+void nnav_rw_seq(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_seq(&w->yw);
+    w->in_seq = 1;
+    w->seq_items = 0;
+}
+
+void nnav_rw_seq_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_seq_end(&w->yw);
+    w->in_seq = 0;
+}
+
+void nnav_rw_line(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_map_flow(&w->yw);
+    else
+        w->in_line = 1;
+}
+
+void nnav_rw_line_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_map_end(&w->yw);
+        return;
+    }
+    w->in_line = 0;
     fputc('\n', w->out);
 }
 
@@ -229,10 +312,14 @@ void nnav_rw_row_end(nnav_rw *w)
         if ((t->cols[col].flags & NNAV_RW_SKIP_EMPTY) && !text[0])
             continue;
         if (printed++)
-            fprintf(w->out, "%*s%s", pad, "", t->sep);
-        fputs(text, w->out);
+            fprintf(w->out, "%*s%s", pad, "", t->cols[col].sep ? t->cols[col].sep : t->sep);
         int cols = nnav_rw_text_cols(text);
         pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
+        if (t->cols[col].flags & NNAV_RW_RIGHT) {
+            fprintf(w->out, "%*s", pad, "");
+            pad = 0;
+        }
+        fputs(text, w->out);
     }
     fputc('\n', w->out);
 }
@@ -248,28 +335,76 @@ static const nnav_rw_col *cell_col(nnav_rw *w, size_t col)
     return &w->t->cols[col];
 }
 
+/* Text: room for need bytes in the row's buffer, grown as a row needs. */
+static int row_room(nnav_rw *w, size_t need)
+{
+    if (need <= w->row_cap)
+        return 1;
+    size_t cap = w->row_cap ? w->row_cap : 1024;
+    while (cap < need && cap <= INT_MAX / 2)
+        cap *= 2;
+    char *p = cap >= need ? realloc(w->row, cap) : NULL;
+    if (!p)
+        return 0;
+    w->row = p;
+    w->row_cap = cap;
+    return 1;
+}
+
+/* Text: a cell is put into the row's buffer between cell_open and
+ * cell_close, which measures it (and drops it) on a measuring pass. A cell
+ * that finds no memory is absent, and close says so. */
+static void cell_open(nnav_rw *w, size_t col)
+{
+    w->cell_ok = row_room(w, w->row_len + 1);
+    if (!w->cell_ok) {
+        w->failed = 1;
+        return;
+    }
+    w->row[w->row_len] = 0;
+    w->cell[col] = (int)w->row_len;
+    w->cell_start = w->row_len;
+}
+
+/* Appends text to the open cell; the NUL after it always has room. */
+static void row_put(nnav_rw *w, const char *text)
+{
+    size_t len = strlen(text);
+    if (!w->cell_ok)
+        return;
+    if (!row_room(w, w->row_len + len + 1)) {
+        w->failed = 1;
+        return;
+    }
+    memcpy(w->row + w->row_len, text, len);
+    w->row_len += len;
+    w->row[w->row_len] = 0;
+}
+
+static void cell_close(nnav_rw *w, size_t col, const nnav_rw_col *c)
+{
+    if (!w->cell_ok)
+        return;
+    w->cell_ok = 0;
+    w->row_len++; /* past the cell's NUL */
+    if (!w->measuring)
+        return;
+    int cols = nnav_rw_text_cols(w->row + w->cell_start);
+    if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col] &&
+        (!c->most || cols <= c->most))
+        w->widths[col] = cols;
+    w->row_len = w->cell_start;
+    w->cell[col] = -1;
+}
+
 /* Text: measure the cell, or keep it for the end of the row. */
 static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *text)
 {
     if (c->width == NNAV_RW_NOTEXT)
         return;
-    if (w->measuring) {
-        int cols = nnav_rw_text_cols(text);
-        if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col])
-            w->widths[col] = cols;
-        return;
-    }
-    size_t len = strlen(text), room = sizeof w->row - w->row_len;
-    if (len >= room) { /* a row longer than the buffer: the cell is cut, and close says so */
-        w->failed = 1;
-        len = room ? room - 1 : 0;
-        if (!room)
-            return;
-    }
-    w->cell[col] = (int)w->row_len;
-    memcpy(w->row + w->row_len, text, len);
-    w->row[w->row_len + len] = 0;
-    w->row_len += len + 1;
+    cell_open(w, col);
+    row_put(w, text);
+    cell_close(w, col, c);
 }
 
 void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text)
@@ -314,4 +449,52 @@ void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text)
     if (!text)
         nnav_text_escape(s.p, s.n, b, sizeof b);
     text_cell(w, col, c, text ? text : b);
+}
+
+void nnav_rw_cell_null(nnav_rw *w, size_t col, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_null(&w->yw);
+        return;
+    }
+    if (text)
+        text_cell(w, col, c, text);
+}
+
+void nnav_rw_cell_list(nnav_rw *w, size_t col, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        w->cell_list = c->key ? (int)col + 1 : -1; /* a text-only column: items unwritten */
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_seq_flow(&w->yw);
+        return;
+    }
+    w->items = 0;
+    w->cell_list = c->width == NNAV_RW_NOTEXT || text ? -1 : (int)col + 1;
+    if (w->cell_list > 0)
+        cell_open(w, col);
+    else if (c->width != NNAV_RW_NOTEXT)
+        text_cell(w, col, c, text);
+}
+
+void nnav_rw_cell_list_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML) {
+        if (w->cell_list > 0)
+            nnav_yw_seq_end(&w->yw);
+        w->cell_list = 0;
+        return;
+    }
+    if (w->cell_list > 0) {
+        size_t col = (size_t)w->cell_list - 1;
+        cell_close(w, col, &w->t->cols[col]);
+    }
+    w->cell_list = 0;
 }

@@ -6,17 +6,22 @@
  * with it, text-only and YAML-only columns show in their form alone, and a
  * name the text shows in another form (#3) stays exact in YAML; the text may
  * order the columns its own way. Maps write
- * "KEY  VALUE" lines and lists join their items on the key's line. */
+ * "KEY  VALUE" lines and lists join their items on the key's line. A
+ * right-aligned column pads on the left, a column's own separator replaces
+ * the table's, a list cell joins its items with ", " in text and is a flow
+ * sequence in YAML, a relabelled or hidden key, a sequence of maps (an
+ * empty line between them in text) and a line of prose whose parts are
+ * facts (a flow map in YAML) show in both forms from the same calls. */
 #include "testutil.h"
 
 #include "record.h"
 
 static const nnav_rw_col cols[] = {
-    {"kind", 6, 0},
-    {"name", 4, NNAV_RW_MEASURE},
-    {"index", NNAV_RW_NOTEXT, 0},
-    {NULL, 0, NNAV_RW_SKIP_EMPTY},
-    {"graph", 0, 0},
+    {"kind", 6, 0, NULL, 0},
+    {"name", 4, NNAV_RW_MEASURE, NULL, 0},
+    {"index", NNAV_RW_NOTEXT, 0, NULL, 0},
+    {NULL, 0, NNAV_RW_SKIP_EMPTY, NULL, 0},
+    {"graph", 0, 0, NULL, 0},
 };
 static const nnav_rw_table table = {.cols = cols, .ncols = 5, .sep = " ", .flow = 1};
 
@@ -126,7 +131,7 @@ static void test_map(void **state)
 static void test_text_order(void **state)
 {
     (void)state;
-    static const nnav_rw_col c2[] = {{"a", 3, 0}, {"b", 0, 0}, {"c", NNAV_RW_NOTEXT, 0}};
+    static const nnav_rw_col c2[] = {{"a", 3, 0, NULL, 0}, {"b", 0, 0, NULL, 0}, {"c", NNAV_RW_NOTEXT, 0, NULL, 0}};
     static const uint8_t order[] = {1, 0};
     static const nnav_rw_table t2 = {.cols = c2, .ncols = 3, .sep = "|", .flow = 1,
                                      .text_order = order, .ntext = 2};
@@ -169,6 +174,162 @@ static void test_misuse(void **state)
     fclose(f);
 }
 
+/* A document shaped as shapes writes one: a sequence of graphs, each a map
+ * with a relabelled key, a table with a right-aligned column, a list cell, a
+ * YAML-only null cell and a column with its own separator, then a line of
+ * prose whose parts are facts; the second graph's path and tags are kept
+ * out of the text (key_as NULL). */
+enum { D_NAME, D_N, D_DIMS, D_ELEM, D_NOTE };
+static const nnav_rw_col dcols[] = {
+    [D_NAME] = {"name", 4, 0, NULL, 0},
+    [D_N] = {"n", 4, NNAV_RW_RIGHT, NULL, 0},
+    [D_DIMS] = {"dims", 0, 0, NULL, 0},
+    [D_ELEM] = {"elem", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [D_NOTE] = {"note", 0, 0, "  ", 0},
+};
+static const nnav_rw_table dtable = {.cols = dcols, .ncols = 5, .sep = " "};
+
+static char *write_doc(int form)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nnav_rw w;
+    assert_int_equal(nnav_rw_open(&w, f, form), 0);
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "graphs", "");
+    nnav_rw_seq(&w);
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "path", "graph");
+    nnav_rw_cstr(&w, "/", NULL);
+    nnav_rw_table_begin(&w, "values", &dtable);
+    nnav_rw_row(&w);
+    nnav_rw_cell_cstr(&w, D_NAME, "a", NULL);
+    nnav_rw_cell_uint(&w, D_N, 1, NULL);
+    nnav_rw_cell_list(&w, D_DIMS, NULL);
+    nnav_rw_int(&w, 2, NULL);
+    nnav_rw_int(&w, -3, NULL);
+    nnav_rw_cell_list_end(&w);
+    nnav_rw_cell_null(&w, D_ELEM, NULL);
+    nnav_rw_cell_cstr(&w, D_NOTE, "odd", "(odd)");
+    nnav_rw_row_end(&w);
+    nnav_rw_row(&w);
+    nnav_rw_cell_cstr(&w, D_NAME, "bb", NULL);
+    nnav_rw_cell_uint(&w, D_N, 10, NULL);
+    nnav_rw_cell_list(&w, D_DIMS, NULL);
+    nnav_rw_null(&w, "?");
+    nnav_rw_cell_list_end(&w);
+    nnav_rw_cell_cstr(&w, D_ELEM, "int8", NULL);
+    nnav_rw_row_end(&w);
+    nnav_rw_table_end(&w);
+    nnav_rw_key_as(&w, "summary", "");
+    nnav_rw_line(&w);
+    nnav_rw_key(&w, "values");
+    nnav_rw_uint(&w, 2, "2 values:");
+    nnav_rw_key(&w, "typed");
+    nnav_rw_uint(&w, 1, " 1 typed");
+    nnav_rw_line_end(&w);
+    nnav_rw_map_end(&w);
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "path", NULL);
+    nnav_rw_cstr(&w, "/f", NULL);
+    nnav_rw_key_as(&w, "tags", NULL);
+    nnav_rw_list(&w);
+    nnav_rw_cstr(&w, "x", NULL);
+    nnav_rw_list_end(&w);
+    nnav_rw_key(&w, "k");
+    nnav_rw_uint(&w, 5, NULL);
+    nnav_rw_map_end(&w);
+    nnav_rw_seq_end(&w);
+    nnav_rw_map_end(&w);
+    assert_int_equal(nnav_rw_close(&w), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_doc(void **state)
+{
+    (void)state;
+    char *t = write_doc(NNAV_RW_TEXT);
+    assert_string_equal(t, "graph /\n"
+                           "a       1 2, -3  (odd)\n"
+                           "bb     10 ?\n"
+                           "2 values: 1 typed\n"
+                           "\n"
+                           "k 5\n");
+    free(t);
+    t = write_doc(NNAV_RW_YAML);
+    assert_string_equal(t, "graphs:\n"
+                           "- path: /\n"
+                           "  values:\n"
+                           "  - name: a\n"
+                           "    n: 1\n"
+                           "    dims: [2, -3]\n"
+                           "    elem: null\n"
+                           "    note: odd\n"
+                           "  - name: bb\n"
+                           "    n: 10\n"
+                           "    dims: [null]\n"
+                           "    elem: int8\n"
+                           "  summary: {values: 2, typed: 1}\n"
+                           "- path: /f\n"
+                           "  tags: [x]\n"
+                           "  k: 5\n");
+    free(t);
+}
+
+/* A measured column with a limit: a cell past it pushes its own row only.
+ * A list cell with a display form of its own shows that in text, its
+ * items in YAML. A row longer than any fixed buffer is kept whole. */
+static void test_most_and_list_text(void **state)
+{
+    (void)state;
+    static const nnav_rw_col c3[] = {{"op", 2, NNAV_RW_MEASURE, NULL, 4},
+                                     {"in", 0, 0, NULL, 0}};
+    static const nnav_rw_table t3 = {.cols = c3, .ncols = 2, .sep = " ", .flow = 1};
+    static char big[40001];
+    memset(big, 'x', sizeof big - 1);
+    for (int form = NNAV_RW_TEXT; form <= NNAV_RW_YAML; form++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        nnav_rw w;
+        assert_int_equal(nnav_rw_open(&w, f, form), 0);
+        nnav_rw_table_begin(&w, NULL, &t3);
+        for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+            nnav_rw_table_pass(&w, pass);
+            static const char *ops[] = {"Add", "LongName", "Mul"};
+            for (int r = 0; r < 3; r++) {
+                nnav_rw_row(&w);
+                nnav_rw_cell_cstr(&w, 0, ops[r], NULL);
+                nnav_rw_cell_list(&w, 1, r == 1 ? "a, \"\"" : r == 2 ? big : NULL);
+                nnav_rw_cstr(&w, "a", NULL);
+                if (r == 1)
+                    nnav_rw_cstr(&w, "", NULL);
+                nnav_rw_cell_list_end(&w);
+                nnav_rw_row_end(&w);
+            }
+        }
+        nnav_rw_table_end(&w);
+        assert_int_equal(nnav_rw_close(&w), 0);
+        fclose(f);
+        if (form == NNAV_RW_TEXT) {
+            /* op is 3 wide (Add, Mul): LongName, past 4, pushes its row only */
+            assert_int_equal(len, 6 + 15 + 4 + sizeof big - 1 + 1);
+            assert_memory_equal(buf, "Add a\nLongName a, \"\"\nMul xxx", 28);
+            assert_int_equal(buf[len - 1], '\n');
+            assert_int_equal(buf[len - 2], 'x');
+        } else {
+            assert_string_equal(buf, "- {op: Add, in: [a]}\n"
+                                     "- {op: LongName, in: [a, \"\"]}\n"
+                                     "- {op: Mul, in: [a]}\n");
+        }
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +338,8 @@ int main(void)
         cmocka_unit_test(test_map),
         cmocka_unit_test(test_text_order),
         cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_doc),
+        cmocka_unit_test(test_most_and_list_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
