@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "declutter.h"
+#include "export.h"
 #include "nnav.h"
 #include "shape.h"
 #include "yamlout.h"
@@ -293,150 +294,12 @@ int cmd_nodes(const nnav_model *m, const opts *o)
 
 static void yaml_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a)
 {
-    const nnav_attr *at = nnav_attr_get(m, a);
+    /* The one YAML renderer of attribute values (export.h), as node shows
+     * them: tensors in brief, TensorFlow bools and types as such, graphs by
+     * path. What cannot be read is null, as before; the error is not shown. */
+    nnav_attr_yaml_opts o = {.max_values = 16, .tf_typed = 1, .graph_paths = 1, .text_size = 2048};
     nnav_error err;
-    char p[2048];
-    switch (at->type) {
-    case NNAV_ATTR_TF_BOOL: {
-        int64_t v = 0;
-        nnav_attr_int(m, a, &v, &err);
-        nnav_yw_bool(w, v != 0);
-        return;
-    }
-    case NNAV_ATTR_TF_TYPE: {
-        int64_t v = 0;
-        nnav_attr_int(m, a, &v, &err);
-        nnav_yw_cstr(w, nnav_dtype_name((int32_t)v));
-        return;
-    }
-    case NNAV_ATTR_TF_BOOLS: case NNAV_ATTR_TF_TYPES: {
-        size_t total = 0;
-        nnav_attr_ints(m, a, NULL, 0, &total, &err);
-        int64_t *v = calloc(total + 1, sizeof *v);
-        nnav_yw_seq_flow(w);
-        size_t cap = total;
-        if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
-            for (size_t i = 0; i < total && i < cap; i++)
-                at->type == NNAV_ATTR_TF_BOOLS ? nnav_yw_bool(w, v[i] != 0)
-                                               : nnav_yw_cstr(w, nnav_dtype_name((int32_t)v[i]));
-        nnav_yw_seq_end(w);
-        free(v);
-        return;
-    }
-    case NNAV_ATTR_FLOAT: {
-        double v = 0;
-        nnav_attr_float(m, a, &v, &err);
-        nnav_yw_double(w, v);
-        return;
-    }
-    case NNAV_ATTR_INT: {
-        int64_t v = 0;
-        nnav_attr_int(m, a, &v, &err);
-        nnav_yw_int(w, v);
-        return;
-    }
-    case NNAV_ATTR_STRING: {
-        nnav_span s = {0};
-        nnav_attr_string(m, a, &s, &err);
-        nnav_yw_span(w, s);
-        return;
-    }
-    case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_STRINGS: {
-        size_t total = 0;
-        /* Count first, then fetch all: lists are small next to payloads. */
-        if (at->type == NNAV_ATTR_INTS)
-            nnav_attr_ints(m, a, NULL, 0, &total, &err);
-        else if (at->type == NNAV_ATTR_FLOATS)
-            nnav_attr_floats(m, a, NULL, 0, &total, &err);
-        else
-            nnav_attr_strings(m, a, NULL, 0, &total, &err);
-        nnav_yw_seq_flow(w);
-        if (at->type == NNAV_ATTR_INTS) {
-            int64_t *v = calloc(total + 1, sizeof *v);
-            size_t cap = total;
-            if (v && nnav_attr_ints(m, a, v, cap, &total, &err) == 0)
-                for (size_t i = 0; i < total && i < cap; i++)
-                    nnav_yw_int(w, v[i]);
-            free(v);
-        } else if (at->type == NNAV_ATTR_FLOATS) {
-            double *v = calloc(total + 1, sizeof *v);
-            size_t cap = total;
-            if (v && nnav_attr_floats(m, a, v, cap, &total, &err) == 0)
-                for (size_t i = 0; i < total && i < cap; i++)
-                    nnav_yw_double(w, v[i]);
-            free(v);
-        } else {
-            nnav_span *v = calloc(total + 1, sizeof *v);
-            size_t cap = total;
-            if (v && nnav_attr_strings(m, a, v, cap, &total, &err) == 0)
-                for (size_t i = 0; i < total && i < cap; i++)
-                    nnav_yw_span(w, v[i]);
-            free(v);
-        }
-        nnav_yw_seq_end(w);
-        return;
-    }
-    case NNAV_ATTR_GRAPH: case NNAV_ATTR_GRAPHS:
-        nnav_yw_seq_flow(w);
-        for (uint32_t i = 0; i < at->graph_count; i++) {
-            nnav_graph_path(m, at->graph_first + i, p, sizeof p);
-            nnav_yw_cstr(w, p);
-        }
-        nnav_yw_seq_end(w);
-        return;
-    case NNAV_ATTR_TENSOR: case NNAV_ATTR_TENSORS:
-        /* As the table shows them: type and the first values (16 here). */
-        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
-            nnav_yw_seq(w);
-        for (uint32_t i = 0; i < at->tensor_count; i++)
-            nnav_yw_tensor_brief(w, m, at->tensor_first + i, 16);
-        if (at->type == NNAV_ATTR_TENSORS || !at->tensor_count)
-            nnav_yw_seq_end(w);
-        return;
-    case NNAV_ATTR_SPARSE_TENSOR: case NNAV_ATTR_SPARSE_TENSORS: {
-        size_t total = 0, nd;
-        int64_t d[1];
-        nnav_span vs, is;
-        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX) {
-            nnav_attr_format(m, a, 16, p, sizeof p);
-            nnav_yw_cstr(w, p);
-            return;
-        }
-        nnav_attr_sparse(m, a, 0, d, 0, &nd, &vs, &is, &total, &err);
-        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
-            nnav_yw_seq(w);
-        for (size_t i = 0; i < total; i++)
-            nnav_yw_attr_sparse(w, m, a, i, 16);
-        if (at->type == NNAV_ATTR_SPARSE_TENSORS || total != 1)
-            nnav_yw_seq_end(w);
-        return;
-    }
-    case NNAV_ATTR_TYPE_PROTO: case NNAV_ATTR_TYPE_PROTOS: {
-        size_t total = 0;
-        nnav_attr_types(m, a, NULL, 0, &total, &err);
-        nnav_span *ts = calloc(total + 1, sizeof *ts);
-        size_t cap = total;
-        if (!ts || nnav_attr_types(m, a, ts, cap, &total, &err) < 0)
-            total = 0;
-        if (at->type == NNAV_ATTR_TYPE_PROTOS)
-            nnav_yw_seq_flow(w);
-        for (size_t i = 0; i < total && i < cap; i++) {
-            nnav_type_format(ts[i], p, sizeof p);
-            nnav_yw_cstr(w, p);
-            if (at->type == NNAV_ATTR_TYPE_PROTO)
-                break;
-        }
-        if (at->type == NNAV_ATTR_TYPE_PROTOS)
-            nnav_yw_seq_end(w);
-        else if (!total || !cap)
-            nnav_yw_null(w);
-        free(ts);
-        return;
-    }
-    default:
-        nnav_attr_format(m, a, 16, p, sizeof p);
-        nnav_yw_cstr(w, p);
-    }
+    nnav_yw_attr_value(w, m, a, &o, &err);
 }
 
 
