@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hashtab.h"
 #include "model.h"
 
 const char *nnav_format_name(nnav_format f)
@@ -330,37 +331,81 @@ out:
     return rc;
 }
 
+/* Tables of functions (the one hash table): a function's key is its name
+ * (FN_NAME), its name and domain (FN_DOMAIN), or name, domain and overload
+ * (FN_IDENTITY); each table hashes and compares at one of these levels. */
+enum { FN_NAME, FN_DOMAIN, FN_IDENTITY };
+
+typedef struct fn_probe {
+    const nnav_model *m;
+    int level;
+    nnav_span name, domain, overload;
+} fn_probe;
+
+static uint64_t fn_hash(int level, nnav_span name, nnav_span domain, nnav_span overload)
+{
+    if (level == FN_IDENTITY)
+        return nnav_hash_bytes(name.p, name.n,
+                               nnav_hash_bytes(domain.p, domain.n, 13) ^
+                                   nnav_hash_bytes(overload.p, overload.n, 17));
+    return nnav_hash_bytes(name.p, name.n, level == FN_NAME ? 11 : 7);
+}
+
+static int fn_same(const void *ctx, uint32_t id)
+{
+    const fn_probe *p = ctx;
+    const nnav_function *f = &p->m->functions.v[id];
+    return nnav_span_same(f->name, p->name) &&
+           (p->level < FN_DOMAIN || nnav_span_same(f->domain, p->domain)) &&
+           (p->level < FN_IDENTITY || nnav_span_same(f->overload, p->overload));
+}
+
+static uint64_t fn_rehash(const void *ctx, uint32_t id)
+{
+    const fn_probe *p = ctx;
+    const nnav_function *f = &p->m->functions.v[id];
+    return fn_hash(p->level, f->name, f->domain, f->overload);
+}
+
+/* The first function before `i` with function i's key at t's level, or
+ * NNAV_NONE after storing i; -1 (as *first NNAV_NONE, i unstored) when out
+ * of memory. */
+static int fn_add(const nnav_model *m, nnav_hashtab *t, int level, uint32_t i, uint32_t *first)
+{
+    const nnav_function *f = &m->functions.v[i];
+    fn_probe p = {m, level, f->name, f->domain, f->overload};
+    uint64_t h = fn_hash(level, f->name, f->domain, f->overload), at = 0;
+    *first = nnav_hashtab_find(t, h, fn_same, &p, &at);
+    if (*first != NNAV_NONE)
+        return 0;
+    return nnav_hashtab_put(t, at, h, i, fn_rehash, &p) ? -1 : 0;
+}
+
 static int link_functions(nnav_model *m)
 {
     if (m->functions.n == 0)
         return 0;
-    /* Functions are few; nodes may be millions: hash the functions by name. */
-    uint64_t cap = 16;
-    while (cap < (uint64_t)m->functions.n * 2)
-        cap *= 2;
-    uint32_t *tab = malloc(cap * sizeof *tab);
-    if (!tab)
+    /* Functions are few; nodes may be millions: hash the functions by name
+     * and domain; of two with the same, calls go to the first. */
+    nnav_hashtab tab;
+    if (nnav_hashtab_init(&tab, m->functions.n))
         return -1;
-    memset(tab, 0xff, cap * sizeof *tab);
     for (uint32_t i = 0; i < m->functions.n; i++) {
-        nnav_span n = m->functions.v[i].name;
-        uint64_t s = nnav_hash_bytes(n.p, n.n, 7) & (cap - 1);
-        while (tab[s] != NNAV_NONE)
-            s = (s + 1) & (cap - 1);
-        tab[s] = i;
+        uint32_t first;
+        if (fn_add(m, &tab, FN_DOMAIN, i, &first)) {
+            nnav_hashtab_free(&tab);
+            return -1;
+        }
     }
     for (uint32_t i = 0; i < m->nodes.n; i++) {
         nnav_node *nd = &m->nodes.v[i];
-        uint64_t s = nnav_hash_bytes(nd->op.p, nd->op.n, 7) & (cap - 1);
-        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
-            const nnav_function *f = &m->functions.v[tab[s]];
-            if (nnav_span_same(f->name, nd->op) && nnav_span_same(f->domain, nnav_node_domain(m, i))) {
-                nd->function = tab[s];
-                break;
-            }
-        }
+        fn_probe p = {m, FN_DOMAIN, nd->op, nnav_node_domain(m, i), {0}};
+        uint32_t f = nnav_hashtab_find(&tab, fn_hash(FN_DOMAIN, nd->op, p.domain, p.overload),
+                                       fn_same, &p, NULL);
+        if (f != NNAV_NONE)
+            nd->function = f;
     }
-    free(tab);
+    nnav_hashtab_free(&tab);
     return 0;
 }
 
@@ -798,49 +843,28 @@ static const uint8_t *fn_ambiguous(const nnav_model *m)
     nnav_model *mm = (nnav_model *)m;
     if (mm->fn_ambig || m->functions.n == 0)
         return mm->fn_ambig;
-    uint64_t cap = 16;
-    while (cap < (uint64_t)m->functions.n * 2)
-        cap *= 2;
-    uint32_t *tab = malloc(cap * sizeof *tab);
+    nnav_hashtab byname = {0}, byid = {0};
     uint8_t *amb = calloc(m->functions.n, 1);
-    if (!tab || !amb) {
-        free(tab);
+    int bad = !amb || nnav_hashtab_init(&byname, m->functions.n) ||
+              nnav_hashtab_init(&byid, m->functions.n);
+    /* Bit 1: the name of another function. Bit 2: the same identity
+     * (domain, name, overload) as an earlier function: an invalid model, but
+     * each still needs a path of its own. */
+    for (uint32_t i = 0; i < m->functions.n && !bad; i++) {
+        uint32_t first;
+        bad = fn_add(m, &byname, FN_NAME, i, &first) != 0;
+        if (first != NNAV_NONE)
+            amb[i] = amb[first] = 1;
+        bad = bad || fn_add(m, &byid, FN_IDENTITY, i, &first) != 0;
+        if (first != NNAV_NONE)
+            amb[i] |= 2;
+    }
+    nnav_hashtab_free(&byname);
+    nnav_hashtab_free(&byid);
+    if (bad) {
         free(amb);
         return NULL;
     }
-    memset(tab, 0xff, cap * sizeof *tab);
-    for (uint32_t i = 0; i < m->functions.n; i++) {
-        nnav_span n = m->functions.v[i].name;
-        uint64_t s = nnav_hash_bytes(n.p, n.n, 11) & (cap - 1);
-        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1))
-            if (nnav_span_same(m->functions.v[tab[s]].name, n)) {
-                amb[i] = amb[tab[s]] = 1;
-                break;
-            }
-        if (tab[s] == NNAV_NONE)
-            tab[s] = i;
-    }
-    /* Bit 2: the same identity (domain, name, overload) as an earlier
-     * function: an invalid model, but each still needs a path of its own. */
-    memset(tab, 0xff, cap * sizeof *tab);
-    for (uint32_t i = 0; i < m->functions.n; i++) {
-        const nnav_function *f = &m->functions.v[i];
-        uint64_t h = nnav_hash_bytes(f->name.p, f->name.n,
-                                     nnav_hash_bytes(f->domain.p, f->domain.n, 13) ^
-                                         nnav_hash_bytes(f->overload.p, f->overload.n, 17));
-        uint64_t s = h & (cap - 1);
-        for (; tab[s] != NNAV_NONE; s = (s + 1) & (cap - 1)) {
-            const nnav_function *o = &m->functions.v[tab[s]];
-            if (nnav_span_same(o->name, f->name) && nnav_span_same(o->domain, f->domain) &&
-                nnav_span_same(o->overload, f->overload)) {
-                amb[i] |= 2;
-                break;
-            }
-        }
-        if (tab[s] == NNAV_NONE)
-            tab[s] = i;
-    }
-    free(tab);
     mm->fn_ambig = amb;
     return amb;
 }

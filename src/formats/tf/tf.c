@@ -294,8 +294,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         int64_t producer = -1, min_consumer = -1;
         w.ops.n = 0;
         w.cur_meta = i;
-        free(w.optab.slot);
-        w.optab.slot = NULL;
+        nnav_hashtab_free(&w.optab);
         if (mg) {
             if (mt->info.p && tf_walk_metainfo(&w, mt->info, mg) < 0) {
                 err_prepend(err, "%s%smeta_info_def", mt->origin, dot);
@@ -374,9 +373,9 @@ out:
     nnav_vec_free(w.refd);
     nnav_vec_free(w.vis);
     nnav_vec_free(w.tdims);
-    free(w.optab.slot);
-    free(w.fntab.slot);
-    free(w.nodetab.slot);
+    nnav_hashtab_free(&w.optab);
+    nnav_hashtab_free(&w.fntab);
+    nnav_hashtab_free(&w.nodetab);
     return rc;
 }
 

@@ -74,34 +74,48 @@ static int progress(tfw *w, uint64_t at)
 
 /* ---- name tables: span -> id ---- */
 
-int tf_tab_init(tf_tab *t, uint64_t n)
+/* What a probe compares: the name looked up, and how an id's name is found. */
+typedef struct tab_probe {
+    const tfw *w;
+    tab_key key;
+    nnav_span name;
+} tab_probe;
+
+static int tab_same(const void *ctx, uint32_t id)
 {
-    uint64_t cap = 16;
-    while (cap < n * 2)
-        cap *= 2;
-    free(t->slot);
-    t->slot = malloc(cap * sizeof *t->slot);
-    if (!t->slot)
-        return -1;
-    memset(t->slot, 0xff, cap * sizeof *t->slot);
-    t->mask = cap - 1;
-    return 0;
+    const tab_probe *p = ctx;
+    return nnav_span_same(p->key(p->w, id), p->name);
 }
 
-uint32_t tf_tab_find(const tfw *w, const tf_tab *t, tab_key key, nnav_span name,
-                     uint64_t *free_slot)
+static uint64_t tab_hash(nnav_span name) { return nnav_hash_bytes(name.p, name.n, 0x7f); }
+
+static uint64_t tab_rehash(const void *ctx, uint32_t id)
 {
-    uint64_t i = nnav_hash_bytes(name.p, name.n, 0x7f) & t->mask;
-    for (;; i = (i + 1) & t->mask) {
-        uint32_t id = t->slot[i];
-        if (id == NNAV_NONE) {
-            if (free_slot)
-                *free_slot = i;
-            return NNAV_NONE;
-        }
-        if (nnav_span_same(key(w, id), name))
-            return id;
-    }
+    const tab_probe *p = ctx;
+    return tab_hash(p->key(p->w, id));
+}
+
+int tf_tab_init(nnav_hashtab *t, uint64_t n)
+{
+    nnav_hashtab_free(t);
+    return nnav_hashtab_init(t, n);
+}
+
+uint32_t tf_tab_find(const tfw *w, const nnav_hashtab *t, tab_key key, nnav_span name)
+{
+    tab_probe p = {w, key, name};
+    return nnav_hashtab_find(t, tab_hash(name), tab_same, &p, NULL);
+}
+
+int tf_tab_add(const tfw *w, nnav_hashtab *t, tab_key key, nnav_span name, uint32_t id,
+               uint32_t *other)
+{
+    tab_probe p = {w, key, name};
+    uint64_t h = tab_hash(name), at = 0;
+    *other = nnav_hashtab_find(t, h, tab_same, &p, &at);
+    if (*other != NNAV_NONE)
+        return 1;
+    return nnav_hashtab_put(t, at, h, id, tab_rehash, &p) ? -1 : 0;
 }
 
 /* Node names, for the per-graph node table. */
@@ -617,7 +631,7 @@ static uint32_t fn_graph(tfw *w, nnav_span name)
 {
     if (!w->fntab.slot)
         return NNAV_NONE;
-    uint32_t fid = tf_tab_find(w, &w->fntab, fn_key, name, NULL);
+    uint32_t fid = tf_tab_find(w, &w->fntab, fn_key, name);
     return fid == NNAV_NONE ? NNAV_NONE : w->m->functions.v[fid].graph;
 }
 
@@ -1106,7 +1120,7 @@ static nnav_span canonical(tfw *w, uint32_t gid, nnav_span s, const tf_fnextra *
             if (nnav_span_same(w->args.v[sig->in_first + i].name, nm.node) && !nm.arg.p)
                 return nm.idx == 0 ? w->args.v[sig->in_first + i].name : s;
     }
-    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node, NULL);
+    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node);
     if (nid == NNAV_NONE) {
         if (!fx && !nm.has_idx)
             return cat_span(w->tf, s, ":0");
@@ -1252,14 +1266,14 @@ static int node_outputs(tfw *w, uint32_t nid, uint32_t local, const tf_fnextra *
     const tf_op *op = NULL;
     char nb[80], ob[80];
     if (w->fntab.slot) {
-        uint32_t fid = tf_tab_find(w, &w->fntab, fn_key, nd->op, NULL);
+        uint32_t fid = tf_tab_find(w, &w->fntab, fn_key, nd->op);
         if (fid != NNAV_NONE) {
             op = &w->fsig.v[fid];
             nd->function = fid;
         }
     }
     if (!op && w->optab.slot) {
-        uint32_t oid = tf_tab_find(w, &w->optab, op_key, nd->op, NULL);
+        uint32_t oid = tf_tab_find(w, &w->optab, op_key, nd->op);
         if (oid != NNAV_NONE)
             op = &w->ops.v[oid];
     }
@@ -1431,7 +1445,7 @@ static int note_ref(tfw *w, uint32_t node_first, nnav_span written, int in_fn)
 {
     tf_name nm;
     parse_input(written, in_fn, &nm);
-    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node, NULL);
+    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node);
     if (nid == NNAV_NONE)
         return 0;
     tf_nodeinfo *inf = &w->info.v[nid - node_first];
@@ -1514,7 +1528,7 @@ static nnav_span graph_type(tfw *w, uint32_t nf, uint32_t nc, nnav_span name, in
 {
     tf_name nm;
     parse_input(name, in_fn, &nm);
-    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node, NULL);
+    uint32_t nid = tf_tab_find(w, &w->nodetab, node_key, nm.node);
     if (nid == NNAV_NONE || nid - nf >= nc)
         return (nnav_span){0};
     uint32_t l = nid - nf, end = l + 1 < nc ? w->info.v[l + 1].vi_first : w->vis.n;
@@ -1573,15 +1587,16 @@ int tf_link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
         const nnav_node *nd = &m->nodes.v[nf + i];
         if (!nd->name.n)
             continue;
-        uint64_t slot;
-        uint32_t other = tf_tab_find(w, &w->nodetab, node_key, nd->name, &slot);
-        if (other != NNAV_NONE) {
+        uint32_t other;
+        int had = tf_tab_add(w, &w->nodetab, node_key, nd->name, nf + i, &other);
+        if (had < 0)
+            return oom(w);
+        if (had) {
             nnav_err_set(w->err, off_of(w, nd->msg), 1,
                          "duplicate node name \"%s\" (node[%u] has it too): inputs naming it "
                          "would be ambiguous", q(nd->name, nb, 64), other - nf);
             return err_prepend(w->err, "%s[%u].name", fx ? "node_def" : "node", i);
         }
-        w->nodetab.slot[slot] = nf + i;
     }
     if (nnav_vec_reserve(w->info, nc + 1))
         return oom(w);
@@ -1597,7 +1612,7 @@ int tf_link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
             nnav_span name = nnav_ref_name(m, nd->in_first + k);
             if (nnav_ref_control(m, nd->in_first + k)) {
                 nnav_span target = {name.p + 1, name.n - 1};
-                uint32_t t = tf_tab_find(w, &w->nodetab, node_key, target, NULL);
+                uint32_t t = tf_tab_find(w, &w->nodetab, node_key, target);
                 if (t != NNAV_NONE && !w->info.v[t - nf].ctl.p)
                     w->info.v[t - nf].ctl = name;
             } else if (note_ref(w, nf, name, fx != NULL) < 0) {

@@ -310,15 +310,17 @@ int tf_add_functions(tfw *w, tf_meta *mt, uint32_t meta)
     if (tf_tab_init(&w->fntab, mt->fns.n + 1))
         return oom(w);
     for (uint32_t i = mt->fn_first; i < m->functions.n; i++) {
-        uint64_t slot;
+        uint32_t other;
         char nb[80];
-        if (tf_tab_find(w, &w->fntab, fn_key, m->functions.v[i].name, &slot) != NNAV_NONE) {
+        int had = tf_tab_add(w, &w->fntab, fn_key, m->functions.v[i].name, i, &other);
+        if (had < 0)
+            return oom(w);
+        if (had) {
             if (nnav_tf_warn(m, "library function \"%s\" is defined twice; calls go to the first",
                              q(m->functions.v[i].name, nb, 64)))
                 return oom(w);
             continue;
         }
-        w->fntab.slot[slot] = i;
     }
     return 0;
 }
@@ -328,9 +330,9 @@ int tf_op_table(tfw *w)
     if (tf_tab_init(&w->optab, w->ops.n + 1))
         return oom(w);
     for (uint32_t i = 0; i < w->ops.n; i++) {
-        uint64_t slot;
-        if (tf_tab_find(w, &w->optab, op_key, w->ops.v[i].name, &slot) == NNAV_NONE)
-            w->optab.slot[slot] = i;
+        uint32_t other; /* a second op of the same name: the first one stays */
+        if (tf_tab_add(w, &w->optab, op_key, w->ops.v[i].name, i, &other) < 0)
+            return oom(w);
     }
     return 0;
 }

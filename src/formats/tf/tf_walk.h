@@ -5,6 +5,7 @@
 #ifndef NNAV_TF_WALK_H
 #define NNAV_TF_WALK_H
 
+#include "hashtab.h"
 #include "tf.h"
 #include "tf_fields.h"
 #include "walk.h"
@@ -134,11 +135,6 @@ typedef struct tf_op {
     int parsed;
 } tf_op;
 
-typedef struct tf_tab {
-    uint32_t *slot;
-    uint64_t mask;
-} tf_tab;
-
 /* What the walk of one MetaGraphDef (or a bare GraphDef) collects first. */
 typedef struct tf_meta {
     nnav_span info, graph, saver, objects, library;
@@ -174,13 +170,13 @@ typedef struct tfw {
     NNAV_VEC(tf_op) ops;           /* stripped_op_list of the current meta graph */
     NNAV_VEC(tf_op) fsig;          /* each function's signature, by function id */
     NNAV_VEC(tf_arg) args;
-    tf_tab optab, fntab;
+    nnav_hashtab optab, fntab;
     NNAV_VEC(pending_tensor) pending;
     NNAV_VEC(tf_nodeinfo) info;
     NNAV_VEC(tf_refd) refd;
     NNAV_VEC(tf_vi) vis;           /* value infos of the graph being linked */
     NNAV_VEC(int64_t) tdims;       /* scratch shape */
-    tf_tab nodetab;
+    nnav_hashtab nodetab;
     uint32_t cur_meta;
     int64_t producer;              /* the GraphDef's versions.producer (0 when absent) */
     char origin[160];              /* field path of the graph being walked */
@@ -236,9 +232,13 @@ typedef struct tf_fnextra {
 int tf_link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta);
 int tf_new_graph(tfw *w, uint8_t kind, nnav_span s, uint32_t *id);
 int tf_order_tensors(tfw *w, uint32_t gid, uint32_t tfirst, uint32_t afirst);
-uint32_t tf_tab_find(const tfw *w, const tf_tab *t, tab_key key, nnav_span name,
-                     uint64_t *free_slot);
-int tf_tab_init(tf_tab *t, uint64_t n);
+/* Name tables (span -> id, the one hash table): init frees what t held;
+ * find gives NNAV_NONE when absent; add stores id unless the name is there
+ * already (1, *other its id; the first stays), -1 out of memory. */
+uint32_t tf_tab_find(const tfw *w, const nnav_hashtab *t, tab_key key, nnav_span name);
+int tf_tab_add(const tfw *w, nnav_hashtab *t, tab_key key, nnav_span name, uint32_t id,
+               uint32_t *other);
+int tf_tab_init(nnav_hashtab *t, uint64_t n);
 int tf_walk_entry(tfw *w, nnav_span s, nnav_span *key, nnav_span *value, uint64_t *key_varint,
                   const ProtobufCMessageDescriptor *d);
 int tf_walk_function(tfw *w, uint32_t fid);
