@@ -335,11 +335,11 @@ static int read_header(bundle *b, nnav_span v, uint64_t off, bundle_ctx *c)
     memset(&e, 0, sizeof e);
     nnav_wire_init(&r, v.p, v);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num == 1 || f.num == 2) {
+        if (f.num == NNAV_TF_BUNDLEHEADERPROTO_NUM_SHARDS || f.num == NNAV_TF_BUNDLEHEADERPROTO_ENDIANNESS) {
             if (f.wt != NNAV_WT_VARINT)
                 return bfail(b, off, "header", "field %u has wire type %u, expected 0",
                              f.num, f.wt);
-            if (f.num == 1) {
+            if (f.num == NNAV_TF_BUNDLEHEADERPROTO_NUM_SHARDS) {
                 c->shards = (int32_t)f.v;
                 c->location = (nnav_span){0}; /* its "-of-N" may change */
             } else
@@ -385,7 +385,10 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
         const ProtobufCFieldDescriptor *fd =
             protobuf_c_message_descriptor_get_field(&tensorflow__bundle_entry_proto__descriptor, f.num);
-        uint8_t want = f.num == 2 || f.num == 7 ? NNAV_WT_LEN : f.num == 6 ? NNAV_WT_I32 : NNAV_WT_VARINT;
+        uint8_t want = f.num == NNAV_TF_BUNDLEENTRYPROTO_SHAPE || f.num == NNAV_TF_BUNDLEENTRYPROTO_SLICES
+                           ? NNAV_WT_LEN
+                       : f.num == NNAV_TF_BUNDLEENTRYPROTO_CRC32C ? NNAV_WT_I32
+                                                                   : NNAV_WT_VARINT;
         if (fd && f.wt != want) {
             char w2[260];
             snprintf(w2, sizeof w2, "%s.%s", where, fd->name);
@@ -393,12 +396,12 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
                          fd->name, f.wt, want);
         }
         switch (f.num) {
-        case 1: t.dtype = nnav_tf_dtype(f.v); break;
-        case 2: shape = f.s; has_shape = 1; break;
-        case 3: shard = (int64_t)f.v; break;
-        case 4: t.ext_offset = (int64_t)f.v; break;
-        case 5: t.ext_length = (int64_t)f.v; break;
-        case 7: slices++; break;
+        case NNAV_TF_BUNDLEENTRYPROTO_DTYPE: t.dtype = nnav_tf_dtype(f.v); break;
+        case NNAV_TF_BUNDLEENTRYPROTO_SHAPE: shape = f.s; has_shape = 1; break;
+        case NNAV_TF_BUNDLEENTRYPROTO_SHARD_ID: shard = (int64_t)f.v; break;
+        case NNAV_TF_BUNDLEENTRYPROTO_OFFSET: t.ext_offset = (int64_t)f.v; break;
+        case NNAV_TF_BUNDLEENTRYPROTO_SIZE: t.ext_length = (int64_t)f.v; break;
+        case NNAV_TF_BUNDLEENTRYPROTO_SLICES: slices++; break;
         default: break;
         }
     }
@@ -409,11 +412,11 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
         nnav_field d;
         nnav_wire_init(&s, v.p, shape);
         while ((k = nnav_wire_next(&s, &d, &e)) == 1) {
-            if (d.num == 3 && d.wt == NNAV_WT_VARINT && d.v) {
+            if (d.num == NNAV_TF_TENSORSHAPEPROTO_UNKNOWN_RANK && d.wt == NNAV_WT_VARINT && d.v) {
                 t.warn |= NNAV_TW_BAD_DIMS; /* a stored tensor's rank must be known */
                 continue;
             }
-            if (d.num != 2)
+            if (d.num != NNAV_TF_TENSORSHAPEPROTO_DIM)
                 continue;
             if (d.wt != NNAV_WT_LEN)
                 return bfail(b, off, where, "shape.dim has wire type %u, expected 2", d.wt);
@@ -423,7 +426,7 @@ static int on_entry(bundle *b, nnav_span key, nnav_span v, uint64_t off, uint32_
             int kk;
             nnav_wire_init(&dd, v.p, d.s);
             while ((kk = nnav_wire_next(&dd, &g, &e)) == 1)
-                if (g.num == 1 && g.wt == NNAV_WT_VARINT)
+                if (g.num == NNAV_TF_TENSORSHAPEPROTO_DIM_SIZE && g.wt == NNAV_WT_VARINT)
                     size = (int64_t)g.v;
             if (kk < 0)
                 return entry_fail(b, &e, off, where);
