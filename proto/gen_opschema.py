@@ -28,7 +28,7 @@ import onnx.defs
 from onnx import AttributeProto
 
 # Bump when the output's layout or content rules change.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 DOMAINS = {'': 'ai.onnx', 'ai.onnx': 'ai.onnx', 'ai.onnx.ml': 'ai.onnx.ml',
            'ai.onnx.preview.training': 'ai.onnx.preview.training'}
@@ -152,6 +152,15 @@ def main():
     print('')
     for line in out.lines:
         print(line)
+    print('')
+    maxes = {}
+    for s in schemas:
+        d = DOMAINS[s.domain]
+        maxes[d] = max(maxes.get(d, 0), s.since_version)
+    print('/* The newest version of each domain (the highest since_version), in the')
+    print(' * order ai.onnx, ai.onnx.ml, ai.onnx.preview.training. */')
+    print('const int32_t nnav_opschema_domain_max[3] = {%d, %d, %d};' % (
+        maxes['ai.onnx'], maxes['ai.onnx.ml'], maxes['ai.onnx.preview.training']))
     print('')
     print('const nnav_op_schema nnav_opschema_onnx[] = {')
     for r in rows:

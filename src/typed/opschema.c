@@ -31,11 +31,10 @@ const char *nnav_op_domain_canon(nnav_span domain)
 
 int32_t nnav_op_table_max(const char *domain)
 {
-    int32_t max = 0;
-    for (size_t i = 0; domain && i < nnav_opschema_onnx_count; i++)
-        if (strcmp(nnav_opschema_onnx[i].domain, domain) == 0 && nnav_opschema_onnx[i].since > max)
-            max = nnav_opschema_onnx[i].since;
-    return max;
+    for (size_t i = 0; domain && i < sizeof DOMAINS / sizeof DOMAINS[0]; i++)
+        if (strcmp(domain, DOMAINS[i]) == 0)
+            return nnav_opschema_domain_max[i];
+    return 0;
 }
 
 /* Order of (domain, name) against a schema: domain by strcmp, name by bytes

@@ -8,7 +8,7 @@
 
 /* The generator version this table was written by; CMakeLists.txt
  * compares it with GENERATOR_VERSION in proto/gen_opschema.py. */
-#define NNAV_OPSCHEMA_GENERATOR_VERSION 1
+#define NNAV_OPSCHEMA_GENERATOR_VERSION 2
 const int nnav_opschema_generator_version = NNAV_OPSCHEMA_GENERATOR_VERSION;
 const char nnav_opschema_origin[] = "onnx 1.12.0";
 
@@ -468,6 +468,10 @@ static const nnav_op_formal f452[] = {{"Inputs", "T1", NNAV_OPF_VARIADIC, 0}};
 static const nnav_op_formal f453[] = {{"Outputs", "T2", NNAV_OPF_VARIADIC, 0}};
 static const nnav_op_attr a454[] = {{"xs", 8, 1, 0, {0}}, {"y", 3, 1, 0, {0}}, {"zs", 8, 0, 0, {0}}};
 static const nnav_op_attr a455[] = {{"alpha", 1, 1, 0, {0}}, {"beta", 1, 1, 0, {0}}, {"mode", 3, 1, 0, {0}}, {"norm_coefficient", 1, 1, 0, {0}}};
+
+/* The newest version of each domain (the highest since_version), in the
+ * order ai.onnx, ai.onnx.ml, ai.onnx.preview.training. */
+const int32_t nnav_opschema_domain_max[3] = {17, 3, 1};
 
 const nnav_op_schema nnav_opschema_onnx[] = {
     {"ai.onnx", "Abs", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},

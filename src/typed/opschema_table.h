@@ -4,6 +4,7 @@
 #define NNAV_OPSCHEMA_TABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opschema.h"
 
@@ -12,5 +13,7 @@ extern const nnav_op_schema nnav_opschema_onnx[];
 extern const size_t nnav_opschema_onnx_count;
 extern const char nnav_opschema_origin[];
 extern const int nnav_opschema_generator_version;
+/* ai.onnx, ai.onnx.ml, ai.onnx.preview.training: the newest version of each. */
+extern const int32_t nnav_opschema_domain_max[3];
 
 #endif
