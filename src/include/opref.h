@@ -131,6 +131,10 @@ const char *nnav_node_attr_row_value(const nnav_model *m, const nnav_node_attr_r
  * name lists) into the open map, after the key `schema`. */
 void nnav_node_schema_yaml(nnav_yw *w, const nnav_model *m, uint32_t node, const nnav_op_use *u);
 
+/* A schema default as a YAML value: an integer, a float, a string, a flow
+ * list of them; a rendered `text` as a string. */
+void nnav_op_default_yaml(nnav_yw *w, const nnav_op_default *d);
+
 /* The word of a status in YAML: "found", "nonstandard", "function",
  * "unknown", "not_yet", "no_opset", "no_schemas". */
 const char *nnav_op_status_word(nnav_op_status st);
