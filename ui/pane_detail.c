@@ -515,9 +515,16 @@ static void draw_schema_line(ui *u, detail *d, uint32_t node, int y, int x, int 
     int c;
     switch (use->status) {
     case NNAV_OPS_FOUND: {
-        int bad = (use->s && use->s->deprecated) || use->past_table;
+        int dep = use->s && use->s->deprecated;
         c = draw_text(y, x, w, "schema ", dim);
-        c += draw_text(y, x + c, w - c, buf, bad ? err | A_BOLD : sel);
+        if (dep) { /* first, where a narrow pane does not cut it */
+            static const char tail[] = ", deprecated";
+            size_t k = strlen(buf), t = sizeof tail - 1;
+            if (k >= t && strcmp(buf + k - t, tail) == 0)
+                buf[k - t] = '\0';
+            c += draw_text(y, x + c, w - c, "deprecated ", err | A_BOLD);
+        }
+        c += draw_text(y, x + c, w - c, buf, dep || use->past_table ? err : sel);
         char keys[32];
         keys_list(REQ_OP_REF, keys, sizeof keys);
         draw_fmt(y, x + c, w - c, dim, "  %s: reference", keys);
