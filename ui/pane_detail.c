@@ -6,6 +6,11 @@
  * shown (T), a node gets a cost line and each input and output a type line
  * under it saying where the type comes from; the layout is redone on T.
  *
+ * A node is read against its operator's schema through the functions
+ * `nnav node` uses (opref.h): the schema in force or why there is none, each
+ * input and output named by the schema (X, W, B; inputs[2]), and after the
+ * file's attributes the schema's others with their defaults.
+ *
  * The cursor stops only where Enter acts (inputs, outputs, consumers, bodies,
  * tensors, the producer, the function called) and at the first line, the top
  * of the pane: headers, type lines and plain attributes are read, not
@@ -1288,6 +1293,13 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     case DL_ATTR:
         *out = nnav_attr_get(u->m, l->a)->name;
         return 1;
+    case DL_ATTR_DEFAULT:
+        if (l->b < d->nrows && d->rows[l->b].sa) {
+            const char *nm = d->rows[l->b].sa->name;
+            *out = (nnav_span){ (const uint8_t *)nm, strlen(nm) };
+            return 1;
+        }
+        break;
     case DL_ATTR_TENSOR:
     case DL_T_NAME: case DL_T_SHAPE: case DL_T_STORE: case DL_T_BYTES: case DL_T_VALUES:
     case DL_T_STATS: case DL_T_WARN: case DL_T_OWNER:

@@ -12,10 +12,10 @@ wait_ready
 keys j
 wait_for "name relu1"
 keys Tab
-wait_for "line 1/10"
+wait_for "line 1/11"
 keys j
-wait_for "line 6/10"    # input 0, past the name, cost and titles
-expect_line "0 conv1_out" "Conv conv1"
+wait_for "line 7/11"    # input 0, past the name, schema, cost and titles
+expect_line "0 X: conv1_out" "Conv conv1"
 keys Enter
 wait_for "name conv1"
 wait_for "node #0 of 11"
@@ -23,7 +23,7 @@ pass "Enter on an input goes to the producer"
 
 keys BSpace
 wait_for "name relu1"
-wait_for "line 6/10"    # back where the cursor was, in the detail pane
+wait_for "line 7/11"    # back where the cursor was, in the detail pane
 keys ]
 wait_for "name conv1"
 keys C-o
@@ -36,22 +36,23 @@ wait_for "node #1 of 11"
 keys k
 wait_for "name conv1"
 keys Tab j j
-wait_for "line 11/"     # input 1, past input 0's type line
-expect_line "1 conv1.weight" "initializer"
+wait_for "line 15/"     # input 1, past the schema's attributes and input 0's type line
+expect_line "1 W: conv1.weight" "initializer"
 keys Enter
 wait_for "tensor conv1.weight"
 wait_for "tensor 2/9"
 pass "Enter on a weight input shows the initializer"
 quit_clean
 
-start 100 30 "$NNAV_SAMPLES/control_flow.onnx"
+# Tall enough for const_scale's whole detail: the name stays in view at its end.
+start 100 40 "$NNAV_SAMPLES/control_flow.onnx"
 wait_ready
 wait_for "name const_scale"
 keys Tab
-wait_for "line 1/9"
+wait_for "line 1/17"   # the Constant lists the 7 attributes of its schema it leaves out
 keys G
-wait_for "line 8/9"     # the last output (its type line is read, not visited)
-expect_line "0 scale" "(+2 more)"
+wait_for "line 16/17"   # the last output (its type line is read, not visited)
+expect_line "0 output: scale" "(+2 more)"
 keys Enter
 wait_for "3 consumers of scale"
 keys j Enter
@@ -69,7 +70,7 @@ wait_for "name loop"
 keys Tab
 wait_for "line 1/"
 keys j
-wait_for "line 5/"      # the body attribute, past the cost and the title
+wait_for "line 6/"      # the body attribute, past the schema, the cost and the title
 expect_line "body = " "1 graph"
 keys Enter
 wait_for "Nodes  loop.body"

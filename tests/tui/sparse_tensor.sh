@@ -43,6 +43,6 @@ keys BTab
 wait_for "line 1/"
 keys G Enter
 wait_for "name add_sparse"
-expect_line "1 sparse_w" "sparse initializer"
+expect_line "1 B: sparse_w" "sparse initializer"
 pass "Enter on the consumer reaches add_sparse, which reads the sparse initializer"
 quit_clean
