@@ -40,8 +40,9 @@ static const command commands[K_COUNT] = {
      "its path, owner and node count.", 17},
     [K_NODES] = {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> "
      "outputs.", 17},
-    [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's "
-     "source and type, each output's consumers, its cost. NAME may be #INDEX.", 17},
+    [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, the operator's schema in force, "
+     "every attribute (and the schema's defaults), each input's schema name, source and type, "
+     "each output's consumers, its cost. NAME may be #INDEX.", 17},
     [K_TENSORS] = {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; "
      "totals.", 17},
     [K_SHAPES] = {"shapes", cmd_shapes, "", "Every value of a graph with its element type and "

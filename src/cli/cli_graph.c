@@ -509,9 +509,11 @@ int cmd_node(const nnav_model *m, const opts *o)
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
         printf("%-10s calls local function %s\n", "function", b);
     }
-    if (nrows > nd->attr_count)
-        printf("attributes (%u set, %zu more in the schema):\n", nd->attr_count,
-               nrows - nd->attr_count);
+    size_t ndef = 0;
+    for (size_t k = nd->attr_count; k < nrows; k++)
+        ndef += rows[k].state == NNAV_NA_DEFAULT;
+    if (ndef)
+        printf("attributes (%u set, %zu by default):\n", nd->attr_count, ndef);
     else
         printf("attributes (%u):\n", nd->attr_count);
     for (uint32_t i = 0; i < nd->attr_count; i++) {
@@ -524,13 +526,25 @@ int cmd_node(const nnav_model *m, const opts *o)
         printf("\n");
     }
     for (size_t k = nd->attr_count; k < nrows; k++) {
-        const nnav_op_attr *sa = rows[k].sa;
-        nnav_text_escape_cstr(sa->name, b, sizeof b);
-        printf("  %-20s %-8s ", b, nnav_attr_type_name(sa->type));
-        if (rows[k].state == NNAV_NA_DEFAULT)
-            printf("%s (default)\n", nnav_node_attr_row_value(m, &rows[k], 16, a, sizeof a));
-        else
-            printf("(not set%s)\n", sa->required ? "; required" : "");
+        if (rows[k].state != NNAV_NA_DEFAULT)
+            continue;
+        nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
+        printf("  %-20s %-8s %s (default)\n", b, nnav_attr_type_name(rows[k].sa->type),
+               nnav_node_attr_row_value(m, &rows[k], 16, a, sizeof a));
+    }
+    /* What has neither a value nor a default, on one line each: the
+     * optional ones (the operator does without or infers them) and the
+     * required ones the node lacks. */
+    for (int req = 0; req < 2; req++) {
+        int any = 0;
+        for (size_t k = nd->attr_count; k < nrows; k++) {
+            if (rows[k].state != NNAV_NA_UNSET || !rows[k].sa->required != !req)
+                continue;
+            nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
+            printf("%s%s", any++ ? ", " : req ? "  (missing, required: " : "  (not set: ", b);
+        }
+        if (any)
+            printf(")\n");
     }
     int fw = have_schema ? formal_width(&u, 0, nd->in_count) : 0;
     printf("inputs (%u):\n", nd->in_count);

@@ -206,7 +206,8 @@ check("schema     Conv v11 (ai.onnx, opset 13 in force)\n" in t, "Conv schema li
 check("  [0] X  x " in t and "  [1] W  w " in t and "  [2] B  b " in t and "  [0] Y  y " in t,
       "Conv inputs X W B in text: " + t)
 check('  auto_pad             STRING   "NOTSET" (default)\n' in t, "Conv auto_pad in text: " + t)
-check("  dilations            INTS     (not set)\n" in t, "Conv dilations unset: " + t)
+check("  (not set: dilations, pads, strides)\n" in t, "Conv dilations unset: " + t)
+check("attributes (1 set, 2 by default):\n" in t, "Conv attribute count: " + t)
 # --model marks the version the model uses, and is the opset by default.
 y = yrun("op", "Conv", "--model", conv)
 check(y["opset"] == 13 and y["model_opset"] == 13 and y["model_since_version"] == 11 and
@@ -248,6 +249,15 @@ y = node_yaml(ml, "lc")
 check(y["schema"]["domain"] == "ai.onnx.ml" and y["schema"]["opset"] == 3, "LinearClassifier schema")
 check(attr_map(y)["post_transform"] == {"name": "post_transform", "type": "STRING",
                                         "value": "NONE", "default": True}, "post_transform default")
+mm = save("missing_required", [helper.make_node("LinearClassifier", ["x"], ["y", "z"], "lc",
+                                                domain="ai.onnx.ml", classlabels_ints=[0, 1])],
+          [vi("x", [1, 1])], [vi("y", None, TensorProto.INT64), vi("z", None)],
+          [("", 13), ("ai.onnx.ml", 1)])
+t = run("node", mm, "lc").stdout.decode()
+check("  (missing, required: coefficients)\n" in t and "  (not set: classlabels_strings, intercepts)\n" in t,
+      "missing required attribute: " + t)
+check(node_yaml(mm, "lc")["schema"]["unset_attributes"] == ["classlabels_strings", "coefficients",
+                                                            "intercepts"], "unset_attributes")
 unk = save("unknown_attr", [helper.make_node("Relu", ["x"], ["y"], "relu", frobnicate=3)],
            [vi("x", [2])], [vi("y", None)], [("", 14)])
 y = node_yaml(unk, "relu")
