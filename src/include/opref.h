@@ -68,7 +68,7 @@ int nnav_opref_write(const nnav_opref *r, int yaml, FILE *out);
 
 /* The names of ops in canonical `domain` (NULL: every standard domain) that
  * are close to `name`: the same name in another case, a shared
- * case-insensitive prefix of at least 3 bytes (or all of a shorter name), or
+ * case-insensitive prefix of at least 4 bytes (or all of a shorter name), or
  * a name containing it; each name once, at most max, best first. Returns how
  * many were written to out (table strings). */
 size_t nnav_opref_suggest(const char *domain, nnav_span name, const char **out, size_t max);

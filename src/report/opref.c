@@ -185,18 +185,28 @@ void nnav_op_default_yaml(nnav_yw *w, const nnav_op_default *d)
  * asked, the model's. */
 static void history_note(const nnav_opref *r, const nnav_op_schema *h, char *buf, size_t n)
 {
+    const char *parts[3];
+    char at[64] = "", mod[64] = "";
+    size_t np = 0;
+    if (h->deprecated)
+        parts[np++] = "deprecated";
+    if (h == r->s) {
+        if (r->opset < 0)
+            snprintf(at, sizeof at, "the newest");
+        else if (r->opset < h->since)
+            snprintf(at, sizeof at, "the first; none at opset %lld", (long long)r->opset);
+        else
+            snprintf(at, sizeof at, "in force at opset %lld", (long long)r->opset);
+        parts[np++] = at;
+    }
+    if (r->model_since && h->since == r->model_since) {
+        snprintf(mod, sizeof mod, "the model's (opset %lld)", (long long)r->model_opset);
+        parts[np++] = mod;
+    }
     size_t l = 0;
     buf[0] = 0;
-    if (h->deprecated)
-        l += (size_t)snprintf(buf + l, n - l, "deprecated");
-    if (h == r->s && l < n)
-        l += (size_t)snprintf(buf + l, n - l, "%sshown%s", l ? "; " : "",
-                              r->opset >= 0 ? "" : " (the newest)");
-    if (h == r->s && r->opset >= 0 && l < n)
-        l += (size_t)snprintf(buf + l, n - l, ", in force at opset %lld", (long long)r->opset);
-    if (r->model_since && h->since == r->model_since && l < n)
-        snprintf(buf + l, n - l, "%sthe model's (opset %lld)", l ? "; " : "",
-                 (long long)r->model_opset);
+    for (size_t i = 0; i < np && l < n; i++)
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", parts[i]);
 }
 
 static void write_formals_text(FILE *out, const char *what, const nnav_op_formal *f, uint32_t nf,
@@ -212,12 +222,15 @@ static void write_formals_text(FILE *out, const char *what, const nnav_op_formal
             wn = l;
     }
     for (uint32_t i = 0; i < nf; i++) {
-        fprintf(out, "  %-*s %-24s", wn, tesc(f[i].name, a, sizeof a), tesc(f[i].type, b, sizeof b));
+        tesc(f[i].name, a, sizeof a);
+        tesc(f[i].type, b, sizeof b);
         if (f[i].option == NNAV_OPF_OPTIONAL)
-            fprintf(out, " optional");
+            fprintf(out, "  %-*s %-24s optional\n", wn, a, b);
         else if (f[i].option == NNAV_OPF_VARIADIC)
-            fprintf(out, " variadic%s", f[i].homogeneous ? "" : ", heterogeneous");
-        fprintf(out, "\n");
+            fprintf(out, "  %-*s %-24s variadic%s\n", wn, a, b,
+                    f[i].homogeneous ? "" : ", heterogeneous");
+        else
+            fprintf(out, "  %-*s %s\n", wn, a, b);
     }
 }
 
@@ -360,7 +373,10 @@ int nnav_opref_write(const nnav_opref *r, int yaml, FILE *out)
         fprintf(out, "history (%zu version%s):\n", r->n_hist, r->n_hist == 1 ? "" : "s");
         for (size_t i = 0; i < r->n_hist; i++) {
             history_note(r, r->hist[i], a, sizeof a);
-            fprintf(out, "  v%-7d%s%s\n", (int)r->hist[i]->since, a[0] ? " " : "", a);
+            if (a[0])
+                fprintf(out, "  v%-7d %s\n", (int)r->hist[i]->since, a);
+            else
+                fprintf(out, "  v%d\n", (int)r->hist[i]->since);
         }
         if (r->model_opset >= 0 && !r->model_since)
             fprintf(out, "%-10s opset %lld: the operator does not exist yet\n", "model",
@@ -377,7 +393,7 @@ static int lower(int ch)
 }
 
 /* How close a table name is to the one asked: 3 same but for case, 2 a
- * shared prefix (3 bytes, or all of the shorter), 1 containing it; 0 not. */
+ * shared prefix (4 bytes, or all of the shorter), 1 containing it; 0 not. */
 static int closeness(const char *cand, nnav_span name)
 {
     size_t cn = strlen(cand), k = 0;
@@ -386,7 +402,7 @@ static int closeness(const char *cand, nnav_span name)
     if (k == cn && k == name.n)
         return 3;
     size_t shorter = cn < name.n ? cn : (size_t)name.n;
-    if (k >= 3 || (k && k == shorter))
+    if (k >= 4 || (k && k == shorter))
         return 2;
     if (name.n >= 3 && name.n <= cn) {
         for (size_t i = 0; i + name.n <= cn; i++) {
@@ -558,8 +574,8 @@ void nnav_node_schema_yaml(nnav_yw *w, const nnav_model *m, uint32_t node, const
         nnav_yw_key(w, "since_version"), nnav_yw_int(w, u->s->since);
         nnav_yw_key(w, "deprecated"), nnav_yw_bool(w, u->s->deprecated);
     }
-    nnav_yw_key(w, "opset");
-    u->opset >= 0 ? nnav_yw_int(w, u->opset) : nnav_yw_null(w);
+    if (u->opset >= 0) /* none for a domain the table does not hold */
+        nnav_yw_key(w, "opset"), nnav_yw_int(w, u->opset);
     if (u->past_table) {
         nnav_yw_key(w, "past_table"), nnav_yw_bool(w, 1);
         nnav_yw_key(w, "table_max"), nnav_yw_int(w, u->table_max);

@@ -15,7 +15,7 @@ case "$cstore" in sparse*) ;; *) fail "the CLI does not call sparse_w sparse: $r
 [ "$cshape" = "float32[3,4]" ] || fail "CLI shape '$cshape'"
 [ "$cbytes" = 36 ] || fail "CLI bytes '$cbytes'"
 [ "$cstore" = "sparse (3 values)" ] || fail "CLI storage '$cstore'"
-"$NNAV_BIN" node "$model" add_sparse | grep -E '^  \[1\] sparse_w .*from sparse initializer' >/dev/null ||
+"$NNAV_BIN" node "$model" add_sparse | grep -E '^  \[1\] B  sparse_w .*from sparse initializer' >/dev/null ||
     fail "the CLI does not say add_sparse reads the sparse initializer"
 
 start 200 36 "$model"
