@@ -29,7 +29,7 @@
 enum dl_type {
     DL_BLANK = 0, DL_SECTION,
     DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_NODE_SCHEMA, DL_NODE_COST, DL_ATTR,
-    DL_ATTR_DEFAULT, DL_ATTR_GRAPH, DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
+    DL_ATTR_DEFAULT, DL_ATTR_UNSET, DL_ATTR_GRAPH, DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
     DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
     DL_T_OWNER,
     DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_TYPES, DL_G_INPUT,
@@ -64,7 +64,7 @@ typedef struct detail {
     nnav_op_use use;       /* of a node target: the schema it is held to */
     nnav_node_attr_row *rows; /* of a node target: every attribute (nnav_node_attr_rows) */
     size_t nrows;
-    uint32_t attr_extra;   /* rows of the schema's attributes the node leaves out */
+    uint32_t attr_default; /* rows of the schema's defaults the node leaves to it */
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
@@ -156,6 +156,38 @@ static void add_name_lines(detail *d, uint32_t id, nnav_span name)
         add(d, DL_NODE_NAME, id, (uint32_t)k);
 }
 
+/* The schema's attributes a node leaves without a value or a default:
+ * "(not set: dilations, strides)", or with req "(missing, required: ...)";
+ * 0 when there are none. A TensorFlow OpDef's names come from the file. */
+enum { UNSET_TEXT = 2048, UNSET_LINES = 8 };
+
+static int unset_text(const detail *d, uint32_t req, char *buf, size_t n)
+{
+    size_t o = 0;
+    int any = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < d->nrows && o + 1 < n; k++) {
+        const nnav_node_attr_row *r = &d->rows[k];
+        if (r->state != NNAV_NA_UNSET || !r->sa || !r->sa->required != !req)
+            continue;
+        int w = snprintf(buf + o, n - o, "%s", any++ ? ", " : req ? "(missing, required: "
+                                                                   : "(not set: ");
+        if (w < 0 || (size_t)w >= n - o)
+            break;
+        o += (size_t)w;
+        o += nnav_text_escape_cstr(r->sa->name, buf + o, n - o);
+    }
+    if (any && o + 2 < n)
+        snprintf(buf + o, n - o, ")");
+    return any;
+}
+
+/* Columns a wrapped unset list takes: the pane's less its indent. */
+static int unset_width(int width)
+{
+    return width - 4 > 12 ? width - 4 : 12;
+}
+
 static void build_node(ui *u, detail *d, uint32_t id)
 {
     const nnav_node *n = nnav_node_get(u->m, id);
@@ -181,10 +213,9 @@ static void build_node(ui *u, detail *d, uint32_t id)
         if (d->nrows > nr)
             d->nrows = nr;
     }
-    d->attr_extra = 0;
+    d->attr_default = 0;
     for (size_t k = 0; k < d->nrows; k++)
-        if (d->rows[k].state == NNAV_NA_DEFAULT || d->rows[k].state == NNAV_NA_UNSET)
-            d->attr_extra++;
+        d->attr_default += d->rows[k].state == NNAV_NA_DEFAULT;
     add(d, DL_SECTION, SEC_ATTRS, n->attr_count);
     for (uint32_t i = 0; i < n->attr_count; i++) {
         uint32_t a = n->attr_first + i;
@@ -199,8 +230,19 @@ static void build_node(ui *u, detail *d, uint32_t id)
                 add(d, DL_ATTR_TENSOR, at->tensor_first + t, t);
     }
     for (size_t k = 0; k < d->nrows; k++)
-        if (d->rows[k].state == NNAV_NA_DEFAULT || d->rows[k].state == NNAV_NA_UNSET)
+        if (d->rows[k].state == NNAV_NA_DEFAULT)
             add(d, DL_ATTR_DEFAULT, id, (uint32_t)k);
+    /* What has neither a value nor a default, as `nnav node` says it: the
+     * optional ones, then the required ones the node lacks, each list
+     * wrapped at the pane's width. */
+    for (uint32_t req = 0; req < 2; req++) {
+        char text[UNSET_TEXT];
+        if (!unset_text(d, req, text, sizeof text))
+            continue;
+        uint32_t pieces = text_rows(text, unset_width(d->width));
+        for (uint32_t k = 0; k < pieces && k < UNSET_LINES; k++)
+            add(d, DL_ATTR_UNSET, req, k);
+    }
     add(d, DL_SECTION, SEC_INPUTS, n->in_count);
     for (uint32_t i = 0; i < n->in_count; i++)
         add_ref(u, d, DL_INPUT, n->in_first + i, i);
@@ -299,7 +341,7 @@ void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
     d->id = id;
     d->n = 0;
     d->nrows = 0;
-    d->attr_extra = 0;
+    d->attr_default = 0;
     d->ncache = 0;
     d->width = p->r.w;
     p->top = p->cur = 0;
@@ -544,29 +586,25 @@ static void draw_schema_line(ui *u, detail *d, uint32_t node, int y, int x, int 
     }
 }
 
-/* One of the schema's attributes the node leaves out: its default (dim,
- * "(default)"), "(not set)", or a required one missing. */
+/* One of the schema's attributes the node leaves to its default: drawn dim,
+ * "auto_pad = "NOTSET"  (default)". */
 static void draw_default_line(ui *u, detail *d, uint32_t k, int y, int x, int w, attr_t sel)
 {
     if (k >= d->nrows || !d->rows[k].sa)
         return;
     const nnav_node_attr_row *r = &d->rows[k];
-    attr_t dim = sel | draw_attr(R_DIM), err = sel | draw_attr(R_ERROR);
+    attr_t dim = sel | draw_attr(R_DIM);
+    char name[256];
+    nnav_text_escape_cstr(r->sa->name, name, sizeof name);
     int c = draw_text(y, x, w, "  ", sel);
-    c += draw_text(y, x + c, w - c, r->sa->name, r->sa->required ? err : dim);
-    if (r->state == NNAV_NA_DEFAULT) {
-        char buf[512];
-        nnav_node_attr_row_value(u->m, r, 32, buf, sizeof buf);
-        c += draw_text(y, x + c, w - c, " = ", dim);
-        /* The default keeps room for its mark: a long list is cut first. */
-        int mw = draw_width("  (default)"), vw = w - c - mw;
-        c += draw_text(y, x + c, vw > 4 ? vw : w - c, buf, dim);
-        draw_text(y, x + c, w - c, "  (default)", dim);
-    } else if (r->sa->required) {
-        draw_text(y, x + c, w - c, "  missing: the schema requires it", err);
-    } else {
-        draw_text(y, x + c, w - c, "  (not set)", dim);
-    }
+    c += draw_text(y, x + c, w - c, name, dim);
+    char buf[512];
+    nnav_node_attr_row_value(u->m, r, 32, buf, sizeof buf);
+    c += draw_text(y, x + c, w - c, " = ", dim);
+    /* The default keeps room for its mark: a long list is cut first. */
+    int mw = draw_width("  (default)"), vw = w - c - mw;
+    c += draw_text(y, x + c, vw > 4 ? vw : w - c, buf, dim);
+    draw_text(y, x + c, w - c, "  (default)", dim);
 }
 
 /* What the schema says of a file's attribute it does not take as written:
@@ -576,8 +614,13 @@ static const char *attr_note(ui *u, const nnav_attr *at, uint32_t state, char *b
     detail *d = D(&u->pane[PANE_DETAIL]);
     if (d->kind != PLACE_NODE || d->id != at->node)
         return NULL;
-    if (state == NNAV_NA_UNKNOWN) {
-        snprintf(buf, n, "  (not in the schema)");
+    if (state == NNAV_NA_UNKNOWN && d->use.s) { /* as `nnav node` says it */
+        char op[64];
+        draw_escape(nnav_node_get(u->m, at->node)->op, 24, op, sizeof op);
+        if (d->use.s->since > 0)
+            snprintf(buf, n, "  (unknown to %s v%d)", op, (int)d->use.s->since);
+        else
+            snprintf(buf, n, "  (unknown to %s)", op);
         return buf;
     }
     if (!onnx_schema(d) || at->ref_attr_name.n)
@@ -812,12 +855,33 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     int c = 0;
     switch (l->type) {
     case DL_SECTION:
-        c = draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u", section_name(l->a), l->b);
-        if (l->a == SEC_ATTRS && d->attr_extra)
-            c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_SECTION), " + %u from the schema",
-                          d->attr_extra);
-        draw_text(y, x + c, w - c, ")", sel | draw_attr(R_SECTION));
+        if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */
+            draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u set, %u by default)",
+                     section_name(l->a), l->b, d->attr_default);
+        else
+            draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u)", section_name(l->a), l->b);
         break;
+    case DL_ATTR_UNSET: {
+        char text[UNSET_TEXT];
+        if (!unset_text(d, l->a, text, sizeof text))
+            break;
+        /* Piece l->b of the list wrapped at the width it was laid out for. */
+        const char *t = text;
+        size_t next = 0, k = 0;
+        for (uint32_t i = 0; *t; i++) {
+            k = text_wrap(t, unset_width(d->width), &next);
+            if (i == l->b)
+                break;
+            t += next;
+            k = 0;
+        }
+        char piece[UNSET_TEXT];
+        memcpy(piece, t, k);
+        piece[k] = '\0';
+        c = draw_text(y, x, w, l->b ? "    " : "  ", sel);
+        draw_text(y, x + c, w - c, piece, sel | draw_attr(l->a ? R_ERROR : R_DIM));
+        break;
+    }
     case DL_NODE_SCHEMA:
         draw_schema_line(u, d, l->a, y, x, w, sel);
         break;

@@ -20,9 +20,9 @@ sep_col() {
 start 120 40 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
 wait_for "name conv1"
-# conv1's detail: head, name, schema, cost, Attributes (3 + 3 from the
-# schema), 3 attributes set and the 3 the schema adds (issue 17), Inputs (3),
-# then input 0 on line 13; each input has its type line under it.
+# conv1's detail: head, name, schema, cost, Attributes (3 set, 2 by
+# default), the 3 set, the 2 defaults and the line of those not set (issue
+# 17), Inputs (3), then input 0 on line 13; each input has its type line.
 wait_for "  0 X: input ← graph input"
 keys Tab
 wait_for "line 1/21"

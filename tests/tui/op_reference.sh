@@ -3,13 +3,15 @@
 # written with onnx.helper at opset 13:
 #  - the detail pane of a Conv names its inputs X, W, B and its output Y from
 #    the schema, says the schema in force (Conv v11 at opset 13), lists the
-#    attributes the file sets and then the schema's others: auto_pad with
-#    its default NOTSET marked (default) and drawn dim, dilations (not set);
+#    attributes the file sets and then the schema's others as nnav node
+#    does: auto_pad with its default NOTSET marked (default) and drawn dim,
+#    (not set: dilations, strides);
 #  - a Concat names its variadic inputs inputs[0], inputs[1], inputs[2];
-#  - a Relu carrying an attribute Relu has not is flagged (not in the schema);
-#  - an Upsample (deprecated since v10) is flagged deprecated;
-#  - o opens the operator reference, the text nnav op prints (the same
-#    function, nnav_opref_write): the inputs with their type parameter, the
+#  - a Relu carrying an attribute Relu has not is flagged (unknown to Relu v13);
+#  - an Upsample (deprecated since v10) is flagged deprecated, a Concat
+#    without its axis says (missing, required: axis);
+#  - o opens the operator reference, the text `nnav op Conv --model` prints
+#    (the same function, nnav_opref_write): the inputs with their type, the
 #    attributes with types and defaults, the type constraints and the version
 #    history with the version the model uses marked; it scrolls and q closes;
 #  - a node of a domain the table does not hold says "no schema" in the
@@ -41,6 +43,7 @@ nodes = [
     h.make_node("Relu", ["cat"], ["r"], name="relu", knob=3),
     h.make_node("Upsample", ["r", "scales"], ["up"], name="up"),
     h.make_node("FusedGelu", ["up"], ["y"], name="gelu", domain="com.example"),
+    h.make_node("Concat", ["c", "c"], ["c2"], name="noaxis"),
 ]
 g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
                  [h.make_tensor_value_info("y", T.FLOAT, None)], inits)
@@ -74,15 +77,15 @@ wait_for "  1 W: conv.weight ← initializer"
 wait_for "  2 B: conv.bias ← initializer"
 wait_for "  0 Y: c → Concat cat"
 pass "Conv names its inputs X, W, B and its output Y; schema Conv v11 at opset 13"
-wait_for "Attributes (2 + 4 from the schema)"
+wait_for "Attributes (2 set, 2 by default)"
 expect_line "  kernel_shape = " "[3, 3]"
 expect_line "  auto_pad = " "NOTSET"
 expect_line "  auto_pad = " "(default)"
 expect_line "  group = " "1  (default)"
-expect_line "  dilations" "(not set)"
+wait_for "  (not set: dilations, strides)"
 is_dim auto_pad || fail "the default auto_pad is not drawn dim"
 is_dim kernel_shape && fail "the file's kernel_shape is drawn dim like a default"
-pass "auto_pad shows its default NOTSET, marked (default) and dim; dilations (not set)"
+pass "auto_pad shows its default NOTSET, marked (default) and dim; (not set: dilations, strides)"
 [ "$(sep_rows | wc -l)" = 1 ] || fail "at 80 columns a detail row runs past the pane: $(sep_rows | tr '\n' ' ')"
 pass "at 80 columns every detail row ends at the separator"
 
@@ -99,20 +102,20 @@ wait_for "tensor(double), tensor(float), tensor(float16)"
 screen | grep -qE '^ +v1 *$' || fail "the history lacks v1"
 expect_line "v11  " "the model's (opset 13)"
 pass "o shows the signature, attributes with types and defaults, constraints, history marked"
-# The same lines as nnav op prints, when the command is there to ask.
-if "$NNAV_BIN" op Conv --opset 13 > "$dir/op.txt" 2> /dev/null; then
-    while IFS= read -r l; do
-        [ -n "$l" ] || continue
-        [ "${#l}" -le 70 ] || continue # a longer line wraps in the overlay
-        screen | grep -qF -- "$l" || fail "the reference lacks nnav op's line '$l'"
-    done < "$dir/op.txt"
-    pass "every line of 'nnav op Conv --opset 13' that fits is on the screen"
-fi
+# The same lines as nnav op prints for the model's Conv.
+"$NNAV_BIN" op Conv --model "$model" > "$dir/op.txt" || fail "nnav op Conv --model failed"
+[ "$(wc -l < "$dir/op.txt")" -ge 15 ] || fail "nnav op printed $(wc -l < "$dir/op.txt") lines"
+while IFS= read -r l; do
+    [ -n "$l" ] || continue
+    [ "${#l}" -le 70 ] || continue # a longer line wraps in the overlay
+    screen | grep -qF -- "$l" || fail "the reference lacks nnav op's line '$l'"
+done < "$dir/op.txt"
+pass "every line of 'nnav op Conv --model' is on the screen"
 keys G
 wait_for "rows "
 keys q
 wait_gone "operator Conv"
-wait_for "Attributes (2 + 4 from the schema)"
+wait_for "Attributes (2 set, 2 by default)"
 pass "the reference scrolls and q closes it"
 
 # Concat: the variadic list; Relu: an attribute it has not; Upsample: deprecated.
@@ -122,7 +125,7 @@ wait_for "  0 inputs[0]: c ← Conv conv"
 wait_for "  2 inputs[2]: c ← Conv conv"
 keys j
 wait_for "name relu"
-expect_line "  knob = 3" "(not in the schema)"
+expect_line "  knob = 3" "(unknown to Relu v13)"
 keys j
 wait_for "name up"
 wait_for "schema deprecated Upsample v10 (ai.onnx,"
@@ -136,8 +139,9 @@ keys o
 wait_for "operator reference: no schema for FusedGelu"
 no_text "(as nnav op prints it)"
 keys j
-wait_for "node #4 of 5"
-pass "com.example: the detail says no schema, o says why and nnav goes on"
+wait_for "name noaxis"
+wait_for "  (missing, required: axis)"
+pass "com.example: the detail says no schema, o says why and nnav goes on; a required attribute missing is said"
 quit_clean
 
 # Narrow: the detail pane is 30-odd columns; rows are cut, not wrapped.
