@@ -335,6 +335,9 @@ int nnav_opref_write(const nnav_opref *r, int yaml, FILE *out)
         fprintf(out, "%-10s %d", "version", (int)s->since);
         if (r->opset >= 0 && r->opset < s->since)
             fprintf(out, " (the first; not yet at opset %lld)", (long long)r->opset);
+        else if (r->opset >= 0 && r->opset > nnav_op_table_max(r->domain))
+            fprintf(out, " (in force at opset %lld; the table knows up to %d)",
+                    (long long)r->opset, (int)nnav_op_table_max(r->domain));
         else if (r->opset >= 0)
             fprintf(out, " (in force at opset %lld)", (long long)r->opset);
         else

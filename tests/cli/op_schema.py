@@ -127,6 +127,8 @@ check("  v11      in force at opset 12" in t and "\n  v13\n" in t and "\n  v1\n"
 t = run("op", "Conv").stdout.decode()
 check('  auto_pad             STRING   default "NOTSET"' in t, "op Conv auto_pad: " + t)
 check("  B        T                        optional" in t, "op Conv B optional: " + t)
+t = run("op", "Relu", "--opset", "99").stdout.decode()
+check("version    14 (in force at opset 99; the table knows up to 17)\n" in t, "past the table: " + t)
 t = run("op", "Upsample", "--opset", "10").stdout.decode()
 check("version    10 (in force at opset 10), deprecated" in t, "Upsample deprecated: " + t)
 # Found in its own domain without --domain; qualified names too.
