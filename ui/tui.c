@@ -1049,7 +1049,8 @@ static void show_model_info(ui *u)
 
 /* o: the selected node's operator as `nnav op` prints it, from the same
  * function, at the version the node is held to; a node with no schema says
- * why in the status line (the words `nnav node` uses). */
+ * why in the status line (the words `nnav node` uses), an unknown operator
+ * of a standard domain with the close names `nnav op` offers. */
 static void show_op_reference(ui *u)
 {
     uint32_t node = detail_node(&u->pane[PANE_DETAIL]);
@@ -1062,12 +1063,23 @@ static void show_op_reference(ui *u)
     int rc = nnav_opref_for_node(u->m, node, &r);
     if (rc != NNAV_OPREF_OK && rc != NNAV_OPS_NOT_YET) {
         nnav_op_use use;
+        memset(&use, 0, sizeof use);
         char why[600] = "node out of range";
         if (nnav_op_resolve(u->m, node, &use) == 0)
             nnav_node_schema_line(u->m, node, &use, why, sizeof why);
-        char op[120];
-        draw_escape(nnav_node_get(u->m, node)->op, 40, op, sizeof op);
-        ui_message(u, R_ERROR, "operator reference: no schema for %s (%s)", op, why);
+        nnav_span opname = nnav_node_get(u->m, node)->op;
+        char op[120], near[200] = "";
+        draw_escape(opname, 40, op, sizeof op);
+        const char *names[4];
+        size_t k = rc == NNAV_OPS_UNKNOWN && use.domain
+                       ? nnav_opref_suggest(use.domain, opname, names, 4) : 0;
+        for (size_t i = 0, o = 0; i < k && o + 1 < sizeof near; i++) {
+            int w = snprintf(near + o, sizeof near - o, "%s%s", i ? ", " : "; close: ", names[i]);
+            if (w < 0)
+                break;
+            o += (size_t)w;
+        }
+        ui_message(u, R_ERROR, "operator reference: no schema for %s (%s)%s", op, why, near);
         return;
     }
     char *buf = NULL;

@@ -16,6 +16,7 @@
 #    history with the version the model uses marked; it scrolls and q closes;
 #  - a node of a domain the table does not hold says "no schema" in the
 #    detail, and o says why in the status line instead of opening anything;
+#    an unknown operator of ai.onnx (Reluu) gets the close names (Relu);
 #  - at 80 columns and at 46 the detail pane keeps to its room: every row of
 #    it ends at the same separator column (nothing wraps into the next pane).
 . "$(dirname "$0")/tmux.bash"
@@ -44,6 +45,7 @@ nodes = [
     h.make_node("Upsample", ["r", "scales"], ["up"], name="up"),
     h.make_node("FusedGelu", ["up"], ["y"], name="gelu", domain="com.example"),
     h.make_node("Concat", ["c", "c"], ["c2"], name="noaxis"),
+    h.make_node("Reluu", ["c"], ["c3"], name="typo"),
 ]
 g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
                  [h.make_tensor_value_info("y", T.FLOAT, None)], inits)
@@ -141,7 +143,13 @@ no_text "(as nnav op prints it)"
 keys j
 wait_for "name noaxis"
 wait_for "  (missing, required: axis)"
-pass "com.example: the detail says no schema, o says why and nnav goes on; a required attribute missing is said"
+keys j
+wait_for "name typo"
+wait_for "no schema (no operator Reluu in ai.onnx"
+keys o
+wait_for "operator reference: no schema for Reluu"
+screen | tr '\n' ' ' | tr -s ' ' | grep -qF "close: Relu" || fail "o on Reluu does not offer Relu"
+pass "com.example: the detail says no schema, o says why and nnav goes on; a required attribute missing is said; an unknown op gets close names"
 quit_clean
 
 # Narrow: the detail pane is 30-odd columns; rows are cut, not wrapped.
