@@ -40,6 +40,9 @@ typedef struct scope_imports {
     nnav_span *sorted; /* NULL until built */
 } scope_imports;
 
+#define ALLOW_CACHE 64u
+#define RESOLVE_CACHE 256u
+
 /* The run: the public result first, then what the walk keeps. */
 typedef struct run {
     nnav_opcheck pub;
@@ -55,6 +58,17 @@ typedef struct run {
     uint32_t nfunc;
     struct named *attr_order; /* scratch for the duplicate check */
     size_t attr_cap;
+    struct {                  /* resolve_cached()'s answers */
+        nnav_span op, domain;
+        uint32_t scope;
+        uint8_t used;
+        nnav_op_use u;
+    } res[RESOLVE_CACHE];
+    struct {
+        const nnav_op_tc *tc;
+        const char *t;
+        uint8_t ok;
+    } allow[ALLOW_CACHE];
     int oom;
 } run;
 
@@ -402,6 +416,26 @@ static void allowed_text(const nnav_op_tc *tc, char *buf, size_t n)
 
 #define MAX_BIND 16
 
+/* Whether constraint tc allows type t. A model uses few (constraint, type)
+ * pairs, asked about again at every node: a small cache keyed by the two
+ * pointers (t from nnav_op_tensor_type_str, unless it is a built string
+ * `scratch`) spares the string compares. */
+static int allowed(run *r, const nnav_op_tc *tc, const char *t, int scratch)
+{
+    size_t h = (((uintptr_t)tc >> 4) ^ ((uintptr_t)t >> 3) * 31u) % ALLOW_CACHE;
+    if (!scratch && r->allow[h].tc == tc && r->allow[h].t == t)
+        return r->allow[h].ok;
+    int ok = 0;
+    for (uint32_t k = 0; k < tc->n_allowed && !ok; k++)
+        ok = tc->allowed[k] && strcmp(tc->allowed[k], t) == 0;
+    if (!scratch) {
+        r->allow[h].tc = tc;
+        r->allow[h].t = t;
+        r->allow[h].ok = (uint8_t)ok;
+    }
+    return ok;
+}
+
 /* Each input whose type is known against its formal's constraint, and the
  * type parameters a node binds (a heterogeneous variadic list binds none). */
 static void check_input_types(run *r, uint32_t node, const nnav_node *nd, const nnav_op_use *u)
@@ -426,20 +460,16 @@ static void check_input_types(run *r, uint32_t node, const nnav_node *nd, const 
         if (!t)
             continue;
         const nnav_op_tc *tc = nnav_op_tc_find(s, fm->type);
-        nnav_op_arg_name(s, 0, i, an, sizeof an);
         if (!tc) {
             if (strchr(fm->type, '(') && strcmp(fm->type, t) != 0)
                 say(r, node, NNAV_OPC_INPUT_TYPE, u, i, "input %u (%s) is %s, the schema says %s", i,
-                    an, t, fm->type);
+                    nnav_op_arg_name(s, 0, i, an, sizeof an), t, fm->type);
             continue;
         }
-        int ok = 0;
-        for (uint32_t k = 0; k < tc->n_allowed && !ok; k++)
-            ok = tc->allowed[k] && strcmp(tc->allowed[k], t) == 0;
-        if (!ok) {
+        if (!allowed(r, tc, t, t == tb)) {
             allowed_text(tc, al, sizeof al);
-            say(r, node, NNAV_OPC_INPUT_TYPE, u, i, "input %u (%s) is %s, %s allows %s", i, an, t,
-                tc->param, al);
+            say(r, node, NNAV_OPC_INPUT_TYPE, u, i, "input %u (%s) is %s, %s allows %s", i,
+                nnav_op_arg_name(s, 0, i, an, sizeof an), t, tc->param, al);
             continue;
         }
         if (fm->option == NNAV_OPF_VARIADIC && !fm->homogeneous)
@@ -448,17 +478,19 @@ static void check_input_types(run *r, uint32_t node, const nnav_node *nd, const 
         while (b < nbind && strcmp(bind[b].param, tc->param) != 0)
             b++;
         if (b == nbind) {
-            if (nbind < MAX_BIND && strlen(t) < sizeof bind[0].type) {
+            size_t tl = strlen(t);
+            if (nbind < MAX_BIND && tl < sizeof bind[0].type) {
                 bind[nbind].param = tc->param;
-                snprintf(bind[nbind].type, sizeof bind[nbind].type, "%s", t);
+                memcpy(bind[nbind].type, t, tl + 1);
                 bind[nbind].pos = i;
                 nbind++;
             }
         } else if (strcmp(bind[b].type, t) != 0) {
             nnav_op_arg_name(s, 0, bind[b].pos, an2, sizeof an2);
             say(r, node, NNAV_OPC_INPUT_TYPE, u, i,
-                "input %u (%s) is %s, but %s is %s from input %u (%s)", i, an, t, tc->param,
-                bind[b].type, bind[b].pos, an2);
+                "input %u (%s) is %s, but %s is %s from input %u (%s)", i,
+                nnav_op_arg_name(s, 0, i, an, sizeof an), t, tc->param, bind[b].type, bind[b].pos,
+                an2);
         }
     }
 }
@@ -518,6 +550,37 @@ static void count_skip(run *r, nnav_span dom)
     r->pub.skip_other++;
 }
 
+/* nnav_op_resolve, remembered: by opschema.h's contract its answer for a
+ * node that calls no function depends on the node's op, its domain and the
+ * scope (model or function) whose opset_import is in force, so a node like
+ * one met before takes that answer (a million-node chain of a few ops pays
+ * a few searches of the table, not a million). */
+static int resolve_cached(run *r, uint32_t node, const nnav_node *nd, nnav_span dom, nnav_op_use *u)
+{
+    if (nd->function != NNAV_NONE || nd->graph >= nnav_graph_count(r->m))
+        return nnav_op_resolve(r->m, node, u);
+    uint32_t scope = r->graph_scope[nd->graph];
+    uint64_t h = 1469598103934665603ull ^ scope;
+    for (uint64_t i = 0; i < nd->op.n; i++)
+        h = (h ^ nd->op.p[i]) * 1099511628211ull;
+    for (uint64_t i = 0; i < dom.n; i++)
+        h = (h ^ dom.p[i]) * 1099511628211ull;
+    size_t k = (size_t)(h % RESOLVE_CACHE);
+    if (r->res[k].used && r->res[k].scope == scope && nnav_span_same(r->res[k].op, nd->op) &&
+        nnav_span_same(r->res[k].domain, dom)) {
+        *u = r->res[k].u;
+        return 0;
+    }
+    if (nnav_op_resolve(r->m, node, u) < 0)
+        return -1;
+    r->res[k].op = nd->op;
+    r->res[k].domain = dom;
+    r->res[k].scope = scope;
+    r->res[k].u = *u;
+    r->res[k].used = 1;
+    return 0;
+}
+
 static void check_node(run *r, uint32_t node)
 {
     const nnav_model *m = r->m;
@@ -525,9 +588,9 @@ static void check_node(run *r, uint32_t node)
     nnav_op_use u;
     char ob[420], db[420];
     r->pub.nodes++;
-    if (nnav_op_resolve(m, node, &u) < 0)
+    nnav_span dom = nnav_node_domain(m, node);
+    if (resolve_cached(r, node, nd, dom, &u) < 0)
         return;
-    nnav_span dom = r->onnx ? nnav_node_domain(m, node) : (nnav_span){0};
     /* onnx.checker's first question, for every domain: is it imported? */
     if (r->onnx && u.status != NNAV_OPS_NO_OPSET && !imported(r, nd->graph, dom)) {
         say(r, node, NNAV_OPC_NO_OPSET, &u, NNAV_NONE, "domain '%s' is not imported (opset_import)%s",
