@@ -26,7 +26,10 @@
  *        in one node (ONNX only: TensorFlow binds types through attrs);
  *      the model: an opset_import of a standard domain whose version is
  *        below 1 (a finding) or past the table (a notice: nodes are held to
- *        the newest schema the table has, as onnx.checker does).
+ *        the newest schema the table has, as onnx.checker does);
+ *      a function's own nodes: where the function and the model import the
+ *        node's domain at different versions, the schema in force must be
+ *        the same at both (onnx.checker's check_opset_compatibility).
  *    Nodes of non-standard domains are counted by domain, not checked;
  *    calls of the model's functions are counted (their bodies are graphs
  *    of their own, checked against the function's opset_import).
@@ -66,6 +69,9 @@ typedef enum nnav_opc_rule {
     NNAV_OPC_MISSING_OUTPUT,       /* "missing_output" */
     NNAV_OPC_INPUT_TYPE,           /* "input_type" */
     NNAV_OPC_OPSET_RANGE,          /* "opset_range" (model level) */
+    NNAV_OPC_FUNCTION_OPSET,       /* "function_opset": a function's body node whose
+                                      schema differs at the function's version of
+                                      its domain and the model's */
     NNAV_OPC_RULES
 } nnav_opc_rule;
 const char *nnav_opc_rule_word(int rule);

@@ -26,6 +26,7 @@ static const char *const RULE_WORDS[NNAV_OPC_RULES] = {
     [NNAV_OPC_MISSING_OUTPUT] = "missing_output",
     [NNAV_OPC_INPUT_TYPE] = "input_type",
     [NNAV_OPC_OPSET_RANGE] = "opset_range",
+    [NNAV_OPC_FUNCTION_OPSET] = "function_opset",
 };
 
 const char *nnav_opc_rule_word(int rule)
@@ -35,9 +36,15 @@ const char *nnav_opc_rule_word(int rule)
 
 /* The opset_import of one scope (the model's, or a function's), sorted by
  * domain bytes once it is first asked about, for a binary search. */
+typedef struct import {
+    nnav_span domain;
+    int64_t version;
+    uint32_t pos; /* in the file: the first import of a domain is in force */
+} import;
+
 typedef struct scope_imports {
     uint32_t first, count;
-    nnav_span *sorted; /* NULL until built */
+    struct import *sorted; /* NULL until built */
 } scope_imports;
 
 #define ALLOW_CACHE 64u
@@ -150,9 +157,13 @@ static int span_cmp(nnav_span a, nnav_span b)
     return c ? c : (a.n > b.n) - (a.n < b.n);
 }
 
-static int span_qcmp(const void *a, const void *b)
+/* By domain, then by position in the file (the first import of a domain
+ * is the one in force). */
+static int import_qcmp(const void *a, const void *b)
 {
-    return span_cmp(*(const nnav_span *)a, *(const nnav_span *)b);
+    const import *x = a, *y = b;
+    int c = span_cmp(x->domain, y->domain);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /* Each graph's scope: the function whose body holds it, else the model.
@@ -195,6 +206,33 @@ static int build_scopes(run *r)
     return 0;
 }
 
+/* The version scope sc imports domain d at (the first import of it), or
+ * -1 when it does not import d. */
+static int64_t scope_version(run *r, scope_imports *sc, nnav_span d)
+{
+    if (!sc->sorted && sc->count) {
+        sc->sorted = malloc((size_t)sc->count * sizeof *sc->sorted);
+        if (!sc->sorted) {
+            r->oom = 1;
+            return -1;
+        }
+        for (uint32_t k = 0; k < sc->count; k++) {
+            const nnav_opset *o = nnav_opset_get(r->m, sc->first + k);
+            sc->sorted[k] = (import){o->domain, o->version, k};
+        }
+        qsort(sc->sorted, sc->count, sizeof *sc->sorted, import_qcmp);
+    }
+    size_t lo = 0, hi = sc->count;
+    while (lo < hi) { /* the first entry not below d */
+        size_t mid = lo + (hi - lo) / 2;
+        if (span_cmp(sc->sorted[mid].domain, d) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sc->count && nnav_span_same(sc->sorted[lo].domain, d) ? sc->sorted[lo].version : -1;
+}
+
 /* Whether the scope of graph g imports domain d exactly (onnx.checker: a
  * node of "" is also served by an import of "ai.onnx"). */
 static int imported(run *r, uint32_t g, nnav_span d)
@@ -202,31 +240,37 @@ static int imported(run *r, uint32_t g, nnav_span d)
     if (g >= nnav_graph_count(r->m))
         return 1;
     scope_imports *sc = &r->scopes[r->graph_scope[g]];
-    if (!sc->sorted && sc->count) {
-        sc->sorted = malloc((size_t)sc->count * sizeof *sc->sorted);
-        if (!sc->sorted) {
-            r->oom = 1;
-            return 1;
-        }
-        for (uint32_t k = 0; k < sc->count; k++)
-            sc->sorted[k] = nnav_opset_get(r->m, sc->first + k)->domain;
-        qsort(sc->sorted, sc->count, sizeof *sc->sorted, span_qcmp);
-    }
-    for (int pass = 0; pass < 1 + (d.n == 0); pass++) {
-        nnav_span want = pass ? (nnav_span){(const uint8_t *)"ai.onnx", 7} : d;
-        size_t lo = 0, hi = sc->count;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            int c = span_cmp(want, sc->sorted[mid]);
-            if (!c)
-                return 1;
-            if (c < 0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-    }
-    return 0;
+    if (scope_version(r, sc, d) >= 0 || r->oom)
+        return 1;
+    return d.n == 0 && scope_version(r, sc, (nnav_span){(const uint8_t *)"ai.onnx", 7}) >= 0;
+}
+
+/* onnx.checker's check_opset_compatibility, for a node of a function's own
+ * body: where the function and the model import the node's domain at two
+ * versions, the operator must resolve to the same schema at both. */
+static void check_function_opset(run *r, uint32_t node, const nnav_node *nd, nnav_span dom,
+                                 const nnav_op_use *u)
+{
+    const nnav_graph *gr = nnav_graph_get(r->m, nd->graph);
+    if (gr->kind != NNAV_GRAPH_FUNCTION || r->graph_scope[nd->graph] == r->nfunc)
+        return;
+    const char *canon = nnav_op_domain_canon(dom);
+    int64_t fv = scope_version(r, &r->scopes[r->graph_scope[nd->graph]], dom);
+    int64_t mv = scope_version(r, &r->scopes[r->nfunc], dom);
+    if (!canon || fv < 0 || mv < 0 || fv == mv)
+        return;
+    const nnav_op_schema *sf = nnav_op_lookup(canon, nd->op, fv);
+    const nnav_op_schema *sm = nnav_op_lookup(canon, nd->op, mv);
+    if ((!sf && !sm) || (sf && sm && sf->since == sm->since))
+        return;
+    char ob[420], a[32] = "none", b[32] = "none";
+    if (sf)
+        snprintf(a, sizeof a, "version %d", sf->since);
+    if (sm)
+        snprintf(b, sizeof b, "version %d", sm->since);
+    say(r, node, NNAV_OPC_FUNCTION_OPSET, u, NNAV_NONE,
+        "the function imports %s %lld, the model %lld: '%s' is %s at the function's and %s at "
+        "the model's", canon, (long long)fv, (long long)mv, esc(nd->op, ob, sizeof ob), a, b);
 }
 
 /* ---- attributes ---- */
@@ -598,6 +642,8 @@ static void check_node(run *r, uint32_t node)
             u.status == NNAV_OPS_FUNCTION ? " for this call of a model function" : "");
         return;
     }
+    if (r->onnx)
+        check_function_opset(r, node, nd, dom, &u);
     switch (u.status) {
     case NNAV_OPS_NONSTANDARD:
         count_skip(r, dom);
