@@ -25,6 +25,12 @@ OUT=$T/last.out
 ERR=$T/last.err
 need_python onnx yaml
 
+# The oracle must not write what it reads (onnx 1.12's check_model(PATH,
+# full_check=True) writes the inferred model over PATH): checksums of every
+# model read, before and after.
+sums() { cksum "$NNAV_SAMPLES"/*.onnx "$NNAV_CORPUS"/onnx/*.onnx 2> /dev/null; }
+sums > "$T/sums.before"
+
 # compare FILE ORACLE_LINE: nnav check --all exits 0 iff the oracle says ok.
 compare() {
     local f=$1 verdict=$2 want=0
@@ -159,4 +165,6 @@ if [ "${NNAV_PART:-all}" != samples ]; then
         echo "SKIP (partly): no corpus at ${NNAV_CORPUS:-(unset)}"
     fi
 fi
+CHECKS=$((CHECKS + 1))
+sums | cmp -s - "$T/sums.before" || fail "a model read here was written to (the oracle must check in memory)"
 finish
