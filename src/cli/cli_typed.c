@@ -703,7 +703,8 @@ static void skipped_text(const nnav_opcheck *c, char *buf, size_t n)
 
 /* The operator findings after today's lines: in text a line each, then
  * what was held and what was skipped, said once; in YAML the keys
- * operator_findings ... in w's open map. Returns the findings' count. */
+ * operator_findings (a map each) and operator_check (the counts) in w's
+ * open map. Returns the findings' count. */
 static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_yw *w)
 {
     char path[2048], where[2400], sk[2400];
@@ -714,19 +715,21 @@ static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nn
         for (size_t i = 0; i < c->n; i++)
             finding_yaml(w, m, &c->f[i]);
         nnav_yw_seq_end(w);
-        nnav_yw_key(w, "operator_finding_count"), nnav_yw_uint(w, c->total);
-        nnav_yw_key(w, "operator_findings_listed"), nnav_yw_uint(w, c->n);
-        nnav_yw_key(w, "operator_rules");
+        nnav_yw_key(w, "operator_check");
+        nnav_yw_map(w);
+        nnav_yw_key(w, "count"), nnav_yw_uint(w, c->total);
+        nnav_yw_key(w, "listed"), nnav_yw_uint(w, c->n);
+        nnav_yw_key(w, "rules");
         nnav_yw_map(w);
         for (int r = 0; r < NNAV_OPC_RULES; r++)
             if (c->by_rule[r])
                 nnav_yw_key(w, nnav_opc_rule_word(r)), nnav_yw_uint(w, c->by_rule[r]);
         nnav_yw_map_end(w);
-        nnav_yw_key(w, "operator_table"), nnav_yw_cstr(w, tf ? "the model's op definitions" : c->table);
-        nnav_yw_key(w, "nodes_walked"), nnav_yw_uint(w, c->nodes);
-        nnav_yw_key(w, "nodes_held_to_schema"), nnav_yw_uint(w, c->checked);
+        nnav_yw_key(w, "table"), nnav_yw_cstr(w, tf ? "the model's op definitions" : c->table);
+        nnav_yw_key(w, "nodes"), nnav_yw_uint(w, c->nodes);
+        nnav_yw_key(w, "held"), nnav_yw_uint(w, c->checked);
         nnav_yw_key(w, "function_calls"), nnav_yw_uint(w, c->calls);
-        nnav_yw_key(w, "nodes_without_schema"), nnav_yw_uint(w, c->no_schemas);
+        nnav_yw_key(w, "without_schema"), nnav_yw_uint(w, c->no_schemas);
         nnav_yw_key(w, "not_checked");
         nnav_yw_seq(w);
         for (size_t i = 0; i < c->n_skip; i++) {
@@ -735,8 +738,13 @@ static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nn
             nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip[i].count);
             nnav_yw_map_end(w);
         }
+        if (c->skip_other) { /* past NNAV_OPC_DOMAINS names */
+            nnav_yw_map_flow(w);
+            nnav_yw_key(w, "domain"), nnav_yw_null(w);
+            nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip_other);
+            nnav_yw_map_end(w);
+        }
         nnav_yw_seq_end(w);
-        nnav_yw_key(w, "not_checked_other_domains"), nnav_yw_uint(w, c->skip_other);
         nnav_yw_key(w, "opset_notices");
         nnav_yw_seq(w);
         for (size_t i = 0; i < c->n_past; i++) {
@@ -747,6 +755,7 @@ static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nn
             nnav_yw_map_end(w);
         }
         nnav_yw_seq_end(w);
+        nnav_yw_map_end(w);
         return c->total;
     }
     for (size_t i = 0; i < c->n; i++) {

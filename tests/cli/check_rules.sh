@@ -81,9 +81,17 @@ for line in open(sys.argv[1]):
     d = yaml.safe_load(open("%s/%s.yaml" % (sys.argv[2], name)))
     fs = d["operator_findings"]
     try:
-        assert d["operator_finding_count"] == len(fs) == sum(d["operator_rules"].values()), d
+        c = d["operator_check"]
+        assert c["count"] == c["listed"] == len(fs) == sum(c["rules"].values()), c
+        assert c["table"] == "onnx 1.12.0" and c["nodes"] >= c["held"], c
         for f in fs:
             assert list(f) == keys and f["rule"] in words and f["detail"], f
+        if name == "microsoft_12":
+            assert c["not_checked"] == [{"domain": "com.microsoft", "count": 12}], c
+        if name == "opset_99":
+            assert c["opset_notices"] == [{"domain": "ai.onnx", "version": 99, "table_max": 17}], c
+        if name == "function_ref_attr":
+            assert c["function_calls"] == 1 and c["held"] == 1, c
         if rule == "-":
             assert fs == [], fs
             continue
