@@ -7,10 +7,12 @@
  *  - What is held against the schema in force, and how onnx.checker (onnx
  *    1.12, check_model(full_check=True)) does the same:
  *      the operator: unknown in a standard domain, not yet existing at the
- *        opset in force, deprecated there, or its domain not imported where
- *        the node is (any domain but a TensorFlow one: onnx.checker requires
- *        the import of com.microsoft as of ai.onnx; "" is also satisfied by
- *        an import of "ai.onnx", never the other way round);
+ *        opset in force, deprecated there (ONNX only: a TensorFlow OpDef's
+ *        deprecation depends on the graph's producer version), or its
+ *        domain not imported where the node is (any ONNX domain:
+ *        onnx.checker requires the import of com.microsoft as of ai.onnx;
+ *        "" is also satisfied by an import of "ai.onnx", never the other
+ *        way round);
  *      attributes: unknown to the schema (names starting "__" are internal
  *        to onnx, "_" to TensorFlow: not checked), given twice, of another
  *        type than the schema's (an ONNX attribute without its type field in
@@ -19,7 +21,8 @@
  *        while required;
  *      arguments: the count of inputs and outputs as written (an omitted
  *        optional "" counts, as onnx.checker counts it; TensorFlow control
- *        inputs do not) outside [min, max]; "" where the formal is single;
+ *        inputs do not, nor are a NodeDef's outputs, which it does not
+ *        list) outside [min, max]; "" where the formal is single;
  *        an input whose type is known (the typed view s: what the file says
  *        or what inference gives, never where the two disagree) outside its
  *        formal's type constraint, or a type parameter bound to two types

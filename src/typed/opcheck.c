@@ -545,7 +545,9 @@ static void check_arguments(run *r, uint32_t node, const nnav_node *nd, const nn
     const nnav_model *m = r->m;
     const nnav_op_schema *s = u->s;
     char rt[64], an[96];
-    for (int out = 0; out < 2; out++) {
+    /* A NodeDef names no outputs: TensorFlow's are those its consumers
+     * name, not a count to hold to the OpDef. */
+    for (int out = 0; out < 2 - tf; out++) {
         uint32_t first = out ? nd->out_first : nd->in_first;
         uint32_t count = out ? nd->out_count : nd->in_count, n = 0;
         for (uint32_t i = 0; i < count; i++)
@@ -680,13 +682,15 @@ static void check_node(run *r, uint32_t node)
     if (!u.s)
         return;
     r->pub.checked++;
-    if (u.s->deprecated) {
+    int tf = strcmp(u.s->domain, "tf") == 0;
+    /* A TensorFlow OpDef's deprecation holds from a GraphDef version on
+     * (the graph's producer decides): not a finding here. */
+    if (u.s->deprecated && !tf) {
         say(r, node, NNAV_OPC_DEPRECATED, &u, NNAV_NONE,
             "'%s' is deprecated in %s opset %lld (since version %d)", esc(nd->op, ob, sizeof ob),
             u.domain ? u.domain : u.s->domain, (long long)u.opset, u.s->since);
         return;
     }
-    int tf = strcmp(u.s->domain, "tf") == 0;
     check_attributes(r, node, nd, &u, tf);
     check_arguments(r, node, nd, &u, tf);
 }

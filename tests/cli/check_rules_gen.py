@@ -151,6 +151,22 @@ def rules(d):
          model([relu(ins=("x",), outs=("y",)), h.make_node("Neg", ["y"], ["z"], name="neg")],
                [F("x", (1, 3))], [F("z", (1, 3))], vi=[F("y", (1, 4))]))
 
+    # Counts past what is kept or named: 10,001 unknown attributes (10,000
+    # findings are listed), 20 custom domains (16 named), a node with one
+    # name given 3 times among 12 attributes.
+    many = [relu("r%d" % i, ("x",), ("y%d" % i,), foo=i) for i in range(10001)]
+    case("many_findings", "unknown_attribute", "r0",
+         model(many, [F("x")], [F("y%d" % i) for i in range(10001)]))
+    doms = [h.make_node("Op", ["x"], ["y%d" % i], name="c%d" % i, domain="d%02d" % i)
+            for i in range(20)]
+    case("twenty_domains", "-", "-",
+         model(doms, [F("x")], [F("y%d" % i) for i in range(20)],
+               opsets=[("", 13)] + [("d%02d" % i, 1) for i in range(20)]))
+    attrs = {"a%d" % i: i for i in range(10)}
+    busy = h.make_node("Softmax", ["x"], ["y"], name="busy", axis=1, **attrs)
+    busy.attribute.extend([h.make_attribute("axis", 1), h.make_attribute("axis", 1)])
+    case("duplicate_among_many", "duplicate_attribute", "busy", model([busy], [F("x")], [F("y")]))
+
     with open(os.path.join(d, "cases.tsv"), "w") as f:
         for name, rule, node, m in cases:
             onnx.save(m, os.path.join(d, name + ".onnx"))
