@@ -375,8 +375,8 @@ static void check_attributes(run *r, uint32_t node, const nnav_node *nd, const n
             continue; /* internal: "__x" to onnx, "_x" to TensorFlow */
         const nnav_op_attr *sa = nnav_op_attr_find(s, a->name);
         if (!sa) {
-            say(r, node, NNAV_OPC_UNKNOWN_ATTRIBUTE, u, aid,
-                "attribute '%s' is not in the schema", esc(a->name, nb, sizeof nb));
+            say(r, node, NNAV_OPC_UNKNOWN_ATTRIBUTE, u, aid, "attribute '%s' is not in the %s",
+                esc(a->name, nb, sizeof nb), tf ? "OpDef" : "schema");
             continue;
         }
         if (tf) {
@@ -661,7 +661,7 @@ static void check_node(run *r, uint32_t node)
             r->onnx ? esc(dom, db, sizeof db) : u.domain ? u.domain : "");
         return;
     case NNAV_OPS_UNKNOWN:
-        if (u.domain)
+        if (u.domain && r->onnx)
             say(r, node, NNAV_OPC_UNKNOWN_OPERATOR, &u, NNAV_NONE,
                 "no operator '%s' in %s (opset %lld; the table is %s)", esc(nd->op, ob, sizeof ob),
                 u.domain, (long long)u.opset, nnav_op_table_origin());
