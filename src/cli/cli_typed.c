@@ -761,11 +761,12 @@ static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nn
     for (size_t i = 0; i < c->n; i++) {
         const nnav_opc_finding *f = &c->f[i];
         if (f->node == NNAV_NONE) {
-            printf("model  %s\n", f->detail);
+            printf("model  %s [%s]\n", f->detail, nnav_opc_rule_word(f->rule));
             continue;
         }
         nnav_graph_path(m, nnav_node_get(m, f->node)->graph, path, sizeof path);
-        printf("%s  %s: %s\n", path, finding_node(m, f, where, sizeof where), f->detail);
+        printf("%s  %s: %s [%s]\n", path, finding_node(m, f, where, sizeof where), f->detail,
+               nnav_opc_rule_word(f->rule));
     }
     if (c->total > c->n)
         printf("... and %llu more operator findings (the first %llu are listed)\n",
