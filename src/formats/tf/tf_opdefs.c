@@ -836,7 +836,7 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
 }
 
 /* The field path of stripped_op_list in this file's words. */
-static void list_path(const tfw *w, uint32_t meta, char *buf, size_t n)
+void tf_opdefs_where(const tfw *w, uint32_t meta, char *buf, size_t n)
 {
     if (w->m->facts.format == NNAV_FMT_TF_SAVEDMODEL)
         snprintf(buf, n, "meta_graphs[%u].meta_info_def.stripped_op_list", meta);
@@ -850,7 +850,7 @@ int tf_opdefs_add(tfw *w)
     memset(&c, 0, sizeof c);
     c.w = w;
     char where[96], nb[80];
-    list_path(w, w->cur_meta, where, sizeof where);
+    tf_opdefs_where(w, w->cur_meta, where, sizeof where);
     int rc = 0;
     for (uint32_t i = 0; i < w->ops.n && rc == 0; i++) {
         if (w->opdefs.n >= TF_MAX_OPDEFS) {
@@ -870,7 +870,7 @@ int tf_opdefs_add(tfw *w)
         } else if (k > 0) {
             if (nnav_tf_warn(w->m, "%s.op[%u] (\"%s\") at byte %llu: %s%s%s; the op's definition "
                                    "is not used",
-                             where, i, q(op->name, nb, 64), (unsigned long long)c.off, c.path,
+                             where, op->pos, q(op->name, nb, 64), (unsigned long long)c.off, c.path,
                              c.path[0] ? ": " : "", c.why))
                 rc = oom(w);
         } else {
@@ -881,7 +881,7 @@ int tf_opdefs_add(tfw *w)
             }
             d->s = sc;
             d->meta = w->cur_meta;
-            d->pos = i;
+            d->pos = op->pos;
             d->msg = op->msg;
         }
     }
@@ -920,8 +920,8 @@ int tf_opdefs_finish(tfw *w)
                 f--;
             const tf_opdef *first = &w->opdefs.v[f];
             if (first->meta == d->meta || !nnav_span_same(first->msg, d->msg)) {
-                list_path(w, first->meta, a, sizeof a);
-                list_path(w, d->meta, b, sizeof b);
+                tf_opdefs_where(w, first->meta, a, sizeof a);
+                tf_opdefs_where(w, d->meta, b, sizeof b);
                 if (nnav_tf_warn(w->m, "%s.op[%u] (\"%s\") at byte %llu: defined again (first: "
                                        "%s.op[%u]); the first is used",
                                  b, d->pos, q((nnav_span){(const uint8_t *)d->s.name,

@@ -133,6 +133,7 @@ typedef struct tf_op {
     nnav_span name, msg;
     uint32_t in_first, in_count, out_first, out_count; /* into args */
     uint32_t attr_count;
+    uint32_t pos; /* stripped_op_list: index in the list as written */
     int parsed;
 } tf_op;
 
@@ -268,6 +269,8 @@ int tf_walk_signature(tfw *w, uint32_t meta, nnav_span entry);
  * meta graph is read, all of them sorted by name (the first of a name kept)
  * handed to the model. -1 only when out of memory. */
 int tf_opdefs_add(tfw *w);
+/* The field path of a meta graph's stripped_op_list, for warnings. */
+void tf_opdefs_where(const tfw *w, uint32_t meta, char *buf, size_t n);
 int tf_opdefs_finish(tfw *w);
 
 #endif
