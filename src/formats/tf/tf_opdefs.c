@@ -536,6 +536,8 @@ static int make_default(odc *c, const od_attr *a, od_value *val, nnav_op_default
     }
     case NNAV_ATTR_STRING: return (d->s = cstr(c, val->s)) ? 0 : -1;
     case NNAV_ATTR_INTS: case NNAV_ATTR_FLOATS: case NNAV_ATTR_TF_BOOLS: case NNAV_ATTR_TF_TYPES: {
+        if (!count && (kind == NNAV_ATTR_INTS || kind == NNAV_ATTR_FLOATS))
+            return 0;
         if (!count)
             break;
         if (kind == NNAV_ATTR_FLOATS) {
@@ -743,7 +745,8 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
     sc->deprecated = deprecated;
 
     /* attrs: by name, each of a known type, no name twice */
-    qsort(c->attrs.v, c->attrs.n, sizeof *c->attrs.v, attr_cmp);
+    if (c->attrs.n > 1)
+        qsort(c->attrs.v, c->attrs.n, sizeof *c->attrs.v, attr_cmp);
     for (uint32_t i = 0; i < c->attrs.n; i++) {
         od_attr *a = &c->attrs.v[i];
         char nb[80];
@@ -791,8 +794,20 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
     ntc = 0;
     for (uint32_t i = 0; i < c->attrs.n; i++) {
         od_attr *a = &c->attrs.v[i];
-        if (a->kind != NNAV_ATTR_TF_TYPE && a->kind != NNAV_ATTR_TF_TYPES)
+        if (a->kind != NNAV_ATTR_TF_TYPE && a->kind != NNAV_ATTR_TF_TYPES) {
+            /* Other allowed values (a string attr's "SAME", "VALID") have no
+             * place in a schema; they must still be well formed. */
+            if (a->has_allowed) {
+                od_value val;
+                memset(&val, 0, sizeof val);
+                snprintf(p, sizeof p, "attr[%u].allowed_values", a->index);
+                rc = read_value(c, a->allowed, &val, p);
+                value_free(&val);
+                if (rc)
+                    return rc;
+            }
             continue;
+        }
         nnav_op_tc *t = &tc[ntc++];
         memset(t, 0, sizeof *t);
         t->param = a->cname;
@@ -820,7 +835,8 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
         if (rc)
             return rc;
     }
-    qsort(tc, ntc, sizeof *tc, tc_cmp);
+    if (ntc > 1)
+        qsort(tc, ntc, sizeof *tc, tc_cmp);
     sc->tcs = tc;
     sc->n_tcs = ntc;
 
@@ -909,15 +925,12 @@ int tf_opdefs_finish(tfw *w)
     nnav_op_schema *all = nnav_tf_alloc(w->tf, (size_t)w->opdefs.n * sizeof *all);
     if (!all)
         return oom(w);
-    uint32_t n = 0;
+    uint32_t n = 0, f = 0;
     char a[96], b[96], nb[80];
     for (uint32_t i = 0; i < w->opdefs.n; i++) {
         const tf_opdef *d = &w->opdefs.v[i];
         if (n && !strcmp(all[n - 1].name, d->s.name)) {
             /* The first stays; one the same in another meta graph is no news. */
-            uint32_t f = i;
-            while (f && !strcmp(w->opdefs.v[f - 1].s.name, d->s.name))
-                f--;
             const tf_opdef *first = &w->opdefs.v[f];
             if (first->meta == d->meta || !nnav_span_same(first->msg, d->msg)) {
                 tf_opdefs_where(w, first->meta, a, sizeof a);
@@ -931,6 +944,7 @@ int tf_opdefs_finish(tfw *w)
             }
             continue;
         }
+        f = i;
         all[n++] = d->s;
     }
     w->m->op_schemas = all;
