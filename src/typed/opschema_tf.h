@@ -25,4 +25,22 @@ int nnav_op_resolve_tf(const nnav_model *m, uint32_t node, nnav_op_use *out);
 /* The model's OpDef of op `name`, or NULL. */
 const nnav_op_schema *nnav_op_tf_find(const nnav_model *m, nnav_span name);
 
+/* The formal that a TensorFlow node's data input (output) at position i
+ * binds to, *k its position within a list arg (0 for a single one).
+ * TensorFlow has list args anywhere in a signature (ConcatV2: values, then
+ * axis; ParseExample: three lists in a row), so positions bind through the
+ * node's own attrs, as TensorFlow does: an arg with a number_attr holds as
+ * many tensors as the node's int attr of that name says, one with a
+ * type_list_attr as many types as its list(type) attr holds; an attr the
+ * node lacks counts as the OpDef's default. s must be one of m's schemas
+ * (nnav_model_op_schemas). NULL past the args, and when the count of a
+ * list before i is unknown (an attr of another kind, a placeholder). */
+const nnav_op_formal *nnav_op_tf_arg_formal(const nnav_model *m, uint32_t node,
+                                            const nnav_op_schema *s, int output, uint32_t i,
+                                            uint32_t *k);
+/* Its name: "x", or "values[2]" for an item of a list arg; "" when
+ * nnav_op_tf_arg_formal gives NULL. Returns buf. */
+const char *nnav_op_tf_arg_name(const nnav_model *m, uint32_t node, const nnav_op_schema *s,
+                                int output, uint32_t i, char *buf, size_t n);
+
 #endif

@@ -7,8 +7,10 @@
 # the schema out from op_def.proto's meaning:
 #  - the bundled SavedModel (samples), and on the corpus (its own ctest
 #    entry) every TensorFlow SavedModel: every field converted agrees, every
-#    node resolves (FOUND / FUNCTION), no attr of a node has another kind
-#    than its AttrDef, no warning; half_plus_two's Add takes x, y, gives z,
+#    node resolves (FOUND / FUNCTION), each data input and output is named
+#    by the formal it binds to through the node's count attrs (SaveV2's
+#    tensors[0..4]), no attr of a node has another kind than its AttrDef,
+#    no warning; half_plus_two's Add takes x, y, gives z,
 #    and T allows the twelve types its OpDef lists;
 #  - a hostile MetaGraphDef (tf_opdefs_hostile.pbtxt, encoded by protoc,
 #    then patched): a DataType of 999, an unknown attr type, a default type

@@ -15,7 +15,10 @@ default's value; one type constraint per type or list(type) attr with its
 allowed_values. The first OpDef of a name across meta graphs is the one kept.
 Every node (graphs and function bodies) must resolve: FUNCTION when its op
 names a library function, else FOUND when an OpDef has its name, else
-UNKNOWN; NO_SCHEMAS when the file has no OpDef. No node attr may have a kind
+UNKNOWN; NO_SCHEMAS when the file has no OpDef. Each data input and output
+of a FOUND node is named by the formal it binds to ("x", "tensors[3]"): a
+number_attr list holds the node's int attr of that name many, a
+type_list_attr list as many as its list(type) attr holds. No node attr may have a kind
 other than its AttrDef's ("kind" lines), and no warning may be given.
 Prints what differs; exits 1 when anything does."""
 import struct
@@ -206,6 +209,60 @@ def main():
               'FOUND' if op in seen else 'UNKNOWN')
         exp[(op, st)] += 1
     got = Counter((x.split('\t')[2], x.split('\t')[3]) for x in dump if x.startswith('node\t'))
+    # Each data input and output of a node whose op is FOUND, by the formal
+    # it binds to: a number_attr list holds the node's int attr of that
+    # name many, a type_list_attr list as many as its list(type) attr holds
+    # (absent: the OpDef's default); unknown from there on ("-").
+    byname = {pbtxt.one(op, 'name'): op for op in ops}
+    want_args, have_args = Counter(), Counter(tuple(x.split('\t')[1:]) for x in dump
+                                              if x.startswith('arg\t'))
+    for nd in nodes:
+        op = byname.get(pbtxt.one(nd, 'op', ''))
+        if op is None or pbtxt.one(nd, 'op') in fnames:
+            continue
+        attrs = {pbtxt.one(e, 'key'): pbtxt.one(e, 'value', []) for e in pbtxt.get(nd, 'attr')}
+        defs = {pbtxt.one(a, 'name'): pbtxt.one(a, 'default_value') for a in pbtxt.get(op, 'attr')}
+
+        def count(arg):
+            na, tl = pbtxt.one(arg, 'number_attr'), pbtxt.one(arg, 'type_list_attr')
+            if not (na or tl):
+                return 1
+            v = attrs.get(na or tl, defs.get(na or tl))
+            if v is None:
+                return None
+            if na:
+                i = pbtxt.one(v, 'i')
+                return i if isinstance(i, int) and i >= 0 else None
+            lst = pbtxt.one(v, 'list')
+            return None if lst is None else len(pbtxt.get(lst, 'type'))
+
+        def names(field):
+            out = []
+            for arg in pbtxt.get(op, field):
+                c = count(arg)
+                if c is None:
+                    return out, False
+                variadic = pbtxt.one(arg, 'number_attr') or pbtxt.one(arg, 'type_list_attr')
+                out += ['%s[%d]' % (pbtxt.one(arg, 'name'), k) if variadic else pbtxt.one(arg, 'name')
+                        for k in range(c)]
+            return out, True
+
+        name = pbtxt.one(nd, 'name', '')
+        ins = [x for x in pbtxt.get(nd, 'input') if not x.startswith('^')]
+        exp_in, _ = names('input_arg')
+        for k in range(len(ins)):
+            want_args[(name, 'in', str(k), exp_in[k] if k < len(exp_in) else '-')] += 1
+        exp_out, known = names('output_arg')
+        if known:
+            for k, o in enumerate(exp_out):
+                want_args[(name, 'out', str(k), o)] += 1
+    # outputs are the reader's: compare them where the OpDef fixes them
+    have_cmp = Counter({a: c for a, c in have_args.items()
+                        if a[1] == 'in' or any(b[0] == a[0] and b[1] == 'out' for b in want_args)})
+    if want_args != have_cmp:
+        bad = 1
+        print('args: protoc says %s, nnav %s' % (sorted((want_args - have_cmp).items())[:5],
+                                                 sorted((have_cmp - want_args).items())[:5]))
     if exp != got:
         bad = 1
         print('nodes: protoc says %s, nnav %s' % (sorted((exp - got).items())[:5],
@@ -214,7 +271,8 @@ def main():
         if x.startswith(('kind\t', 'warning\t')):
             bad = 1
             print('unexpected: ' + x)
-    print('%d op definitions, %d nodes compared' % (len(ops), sum(exp.values())))
+    print('%d op definitions, %d nodes, %d arg names compared' % (len(ops), sum(exp.values()),
+                                                                 sum(want_args.values())))
     return bad
 
 

@@ -144,6 +144,19 @@ static int dump(const char *path)
         nnav_text_escape(nd->name.p, nd->name.n, nb, sizeof nb);
         nnav_text_escape(nd->op.p, nd->op.n, ob, sizeof ob);
         printf("node\t%s\t%s\t%s\t%s\n", nb, ob, status_word(u.status), u.s ? u.s->name : "-");
+        /* Each data input and output named by the formal it binds to. */
+        for (int side = 0; u.s && side < 2; side++) {
+            uint32_t first = side ? nd->out_first : nd->in_first;
+            uint32_t count = side ? nd->out_count : nd->in_count, pos = 0;
+            for (uint32_t r = 0; r < count; r++) {
+                char an[256];
+                if (nnav_ref_get(m, first + r).control)
+                    continue;
+                nnav_op_tf_arg_name(m, i, u.s, side, pos, an, sizeof an);
+                printf("arg\t%s\t%s\t%u\t%s\n", nb, side ? "out" : "in", pos, an[0] ? an : "-");
+                pos++;
+            }
+        }
         for (uint32_t a = 0; u.s && a < nd->attr_count; a++) {
             const nnav_attr *at = nnav_attr_get(m, nd->attr_first + a);
             const nnav_op_attr *sa = sattr(u.s, at->name);
@@ -462,6 +475,87 @@ static void test_broken(void **state)
     tu_pb_free(&list), tu_pb_free(&info), tu_pb_free(&graph), tu_pb_free(&meta);
 }
 
+/* A NodeDef with inputs and one int attr (or a float one, when is_float). */
+static void node_n(tu_pb *graph, const char *name, const char *op, int ins, const char *attr,
+                   int64_t v, int is_float)
+{
+    tu_pb n = {0}, e = {0}, av = {0};
+    tu_pb_str(&n, 1, name);
+    tu_pb_str(&n, 2, op);
+    for (int i = 0; i < ins; i++)
+        tu_pb_str(&n, 3, "src");
+    if (attr) {
+        tu_pb_str(&e, 1, attr);
+        if (is_float)
+            tu_pb_f32(&av, 4, (float)v);
+        else
+            tu_pb_int(&av, 3, (uint64_t)v);
+        tu_pb_msg(&e, 2, &av);
+        tu_pb_msg(&n, 5, &e);
+    }
+    tu_pb_msg(graph, 1, &n);
+}
+
+/* Positions bind through the node's count attrs, lists anywhere: ConcatV2
+ * (values: N of T, then axis) at N = 3, at the OpDef's default N = 2 when
+ * the node has none, and unbound when N is not an int. */
+static void test_bind(void **state)
+{
+    (void)state;
+    tu_pb list = {0}, op = {0}, v = {0}, a = {0};
+    tu_pb_str(&op, 1, "ConcatV2");
+    arg(&op, 2, "values", 0, "T", "N");
+    arg(&op, 2, "axis", 0, "Tidx", NULL);
+    arg(&op, 3, "output", 0, "T", NULL);
+    tu_pb_str(&a, 1, "N");
+    tu_pb_str(&a, 2, "int");
+    tu_pb_int(&v, 3, 2);
+    tu_pb_msg(&a, 3, &v);
+    tu_pb_int(&a, 5, 1);
+    tu_pb_int(&a, 6, 2);
+    tu_pb_msg(&op, 4, &a);
+    attrdef(&op, "T", "type", NULL, NULL);
+    attrdef(&op, "Tidx", "type", NULL, NULL);
+    tu_pb_msg(&list, 1, &op);
+    tu_pb info = {0}, graph = {0}, meta = {0};
+    tu_pb_msg(&info, 2, &list);
+    node(&graph, "src", "Placeholder");
+    node_n(&graph, "three", "ConcatV2", 4, "N", 3, 0);
+    node_n(&graph, "dflt", "ConcatV2", 3, NULL, 0, 0);
+    node_n(&graph, "bad", "ConcatV2", 3, "N", 3, 1);
+    tu_pb_msg(&meta, 1, &info);
+    tu_pb_msg(&meta, 2, &graph);
+    const char *path = tu_join(tu_tmpdir("tf_opdefs_bind"), "bind.meta");
+    tu_write(path, meta.p, meta.n);
+    tu_pb_free(&meta);
+
+    nnav_model *m = tu_open(path);
+    uint32_t g = tu_graph(m, "/"), n;
+    const nnav_op_schema *s = nnav_model_op_schemas(m, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(s->min_in, 3); /* N >= 2, then axis */
+    char buf[64];
+    uint32_t three = tu_node(m, g, "three"), dflt = tu_node(m, g, "dflt"), bad = tu_node(m, g, "bad");
+    static const char *const want3[] = {"values[0]", "values[1]", "values[2]", "axis", ""};
+    for (uint32_t i = 0; i < 5; i++)
+        assert_string_equal(nnav_op_tf_arg_name(m, three, s, 0, i, buf, sizeof buf), want3[i]);
+    uint32_t k = 9;
+    assert_ptr_equal(nnav_op_tf_arg_formal(m, three, s, 0, 2, &k), &s->in[0]);
+    assert_int_equal(k, 2);
+    assert_ptr_equal(nnav_op_tf_arg_formal(m, three, s, 0, 3, &k), &s->in[1]);
+    assert_int_equal(k, 0);
+    static const char *const want2[] = {"values[0]", "values[1]", "axis"};
+    for (uint32_t i = 0; i < 3; i++)
+        assert_string_equal(nnav_op_tf_arg_name(m, dflt, s, 0, i, buf, sizeof buf), want2[i]);
+    assert_string_equal(nnav_op_tf_arg_name(m, bad, s, 0, 0, buf, sizeof buf), "");
+    assert_null(nnav_op_tf_arg_formal(m, bad, s, 0, 0, &k));
+    assert_string_equal(nnav_op_tf_arg_name(m, three, s, 1, 0, buf, sizeof buf), "output");
+    /* A schema not of this model binds nothing. */
+    nnav_op_schema other = *s;
+    assert_null(nnav_op_tf_arg_formal(m, three, &other, 0, 0, &k));
+    nnav_model_close(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--dump"))
@@ -470,6 +564,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sample),
         cmocka_unit_test(test_graphdef),
         cmocka_unit_test(test_broken),
+        cmocka_unit_test(test_bind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -613,7 +613,7 @@ static void value_free(od_value *v)
 
 /* Formals of args [first, first + n). */
 static int make_formals(odc *c, uint32_t first, uint32_t n, int output, nnav_op_formal **out,
-                        int32_t *min, int32_t *max)
+                        int32_t *min, int32_t *max, const char **counts)
 {
     nnav_op_formal *fm = n ? nnav_tf_alloc(c->w->tf, (size_t)n * sizeof *fm) : NULL;
     if (n && !fm)
@@ -660,6 +660,7 @@ static int make_formals(odc *c, uint32_t first, uint32_t n, int output, nnav_op_
                            t ? "not an int attr" : "no attr of the op");
             fm[i].option = NNAV_OPF_VARIADIC;
             fm[i].homogeneous = a->number_attr.n != 0;
+            counts[first + i] = t->cname;
             variadic = 1;
             lo += t->has_min && t->minimum > 0 ? (t->minimum > INT32_MAX ? INT32_MAX : t->minimum)
                                                 : 0;
@@ -682,7 +683,7 @@ static int tc_cmp(const void *x, const void *y)
 
 /* Convert the OpDef in s into *sc: 0 done, 1 malformed (c->path, c->why),
  * -1 out of memory. */
-static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
+static int convert(odc *c, nnav_span s, nnav_op_schema *sc, const char ***counts)
 {
     nnav_wire r;
     nnav_field f;
@@ -841,9 +842,16 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc)
     sc->n_tcs = ntc;
 
     nnav_op_formal *in, *out;
-    if ((rc = make_formals(c, 0, c->n_in, 0, &in, &sc->min_in, &sc->max_in)) ||
-        (rc = make_formals(c, c->n_in, c->args.n - c->n_in, 1, &out, &sc->min_out, &sc->max_out)))
+    const char **cnt = c->args.n ? nnav_tf_alloc(c->w->tf, (size_t)c->args.n * sizeof *cnt) : NULL;
+    if (c->args.n && !cnt)
+        return c->oom = 1, -1;
+    for (uint32_t i = 0; i < c->args.n; i++)
+        cnt[i] = NULL;
+    if ((rc = make_formals(c, 0, c->n_in, 0, &in, &sc->min_in, &sc->max_in, cnt)) ||
+        (rc = make_formals(c, c->n_in, c->args.n - c->n_in, 1, &out, &sc->min_out, &sc->max_out,
+                           cnt)))
         return rc;
+    *counts = cnt;
     sc->in = in;
     sc->n_in = c->n_in;
     sc->out = out;
@@ -880,7 +888,8 @@ int tf_opdefs_add(tfw *w)
         c.n_in = 0;
         c.path[0] = c.why[0] = 0;
         nnav_op_schema sc;
-        int k = convert(&c, op->msg, &sc);
+        const char **counts = NULL;
+        int k = convert(&c, op->msg, &sc, &counts);
         if (k < 0 || c.oom) {
             rc = oom(w);
         } else if (k > 0) {
@@ -896,6 +905,7 @@ int tf_opdefs_add(tfw *w)
                 break;
             }
             d->s = sc;
+            d->counts = counts;
             d->meta = w->cur_meta;
             d->pos = op->pos;
             d->msg = op->msg;
@@ -923,7 +933,8 @@ int tf_opdefs_finish(tfw *w)
         return 0;
     qsort(w->opdefs.v, w->opdefs.n, sizeof *w->opdefs.v, opdef_cmp);
     nnav_op_schema *all = nnav_tf_alloc(w->tf, (size_t)w->opdefs.n * sizeof *all);
-    if (!all)
+    const char *const **counts = nnav_tf_alloc(w->tf, (size_t)w->opdefs.n * sizeof *counts);
+    if (!all || !counts)
         return oom(w);
     uint32_t n = 0, f = 0;
     char a[96], b[96], nb[80];
@@ -945,9 +956,11 @@ int tf_opdefs_finish(tfw *w)
             continue;
         }
         f = i;
+        counts[n] = d->counts;
         all[n++] = d->s;
     }
     w->m->op_schemas = all;
     w->m->op_schema_count = n;
+    w->m->op_count_attrs = counts;
     return 0;
 }

@@ -165,7 +165,8 @@ typedef struct tf_vi { nnav_span name; nnav_span type; } tf_vi;
 /* An OpDef converted to a schema (tf_opdefs.c), with where it was read. */
 typedef struct tf_opdef {
     nnav_op_schema s;
-    uint32_t meta, pos; /* meta graph, index in its stripped_op_list */
+    const char **counts; /* each formal's count attr (model.h op_count_attrs) */
+    uint32_t meta, pos;  /* meta graph, index in its stripped_op_list */
     nnav_span msg;      /* the OpDef's bytes */
 } tf_opdef;
 
