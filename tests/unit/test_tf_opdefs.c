@@ -12,8 +12,10 @@
  *    tests/cli/tf_opdefs.sh compares with `protoc --decode` of the file. */
 #include "testutil.h"
 
+#include "dtype.h"
 #include "opschema.h"
 #include "opschema_tf.h"
+#include "tf.h"
 
 /* The OpDef words for an attr kind, written here from op_def.proto's
  * AttrDef.type comment, not taken from the reader. */
@@ -274,6 +276,9 @@ static void test_graphdef(void **state)
         if (nnav_node_get(m, i)->function == NNAV_NONE)
             assert_int_equal(u.status, NNAV_OPS_NO_SCHEMAS);
         assert_null(u.s);
+        nnav_op_use v;
+        assert_int_equal(nnav_op_resolve(m, i, &v), 0);
+        assert_int_equal(v.status, u.status);
     }
     nnav_model_close(m);
 }
@@ -556,6 +561,90 @@ static void test_bind(void **state)
     nnav_model_close(m);
 }
 
+/* A fixed DataType's type string is ONNX's (nnav_op_tensor_type_str) for
+ * every type ONNX has, TensorFlow's name in tensor(...) for the others;
+ * defaults of TensorFlow's kinds read as the reader writes values; a TF
+ * model goes through nnav_op_resolve to its OpDefs. */
+static void test_types_defaults(void **state)
+{
+    (void)state;
+    tu_pb list = {0}, op = {0}, v = {0}, lv = {0}, sh = {0}, d = {0}, fn = {0};
+    char name[16];
+    tu_pb_str(&op, 1, "Types");
+    for (uint64_t t = 1; t <= 33; t++) {
+        snprintf(name, sizeof name, "x%llu", (unsigned long long)t);
+        arg(&op, 2, name, t, NULL, NULL);
+    }
+    arg(&op, 2, "ref", 101, NULL, NULL); /* DT_FLOAT_REF: its base type */
+    tu_pb_int(&v, 5, 1);
+    attrdef(&op, "b", "bool", &v, NULL);
+    tu_pb_int(&v, 6, 1);
+    attrdef(&op, "t", "type", &v, NULL);
+    tu_pb_int(&d, 1, 2), tu_pb_msg(&sh, 2, &d);
+    tu_pb_int(&d, 1, 3), tu_pb_msg(&sh, 2, &d);
+    tu_pb_msg(&v, 7, &sh);
+    attrdef(&op, "s", "shape", &v, NULL);
+    tu_pb_int(&lv, 6, 1), tu_pb_int(&lv, 6, 3);
+    tu_pb_msg(&v, 1, &lv);
+    attrdef(&op, "ts", "list(type)", &v, NULL);
+    tu_pb_str(&fn, 1, "my_fn");
+    tu_pb_msg(&v, 10, &fn);
+    attrdef(&op, "f", "func", &v, NULL);
+    tu_pb_f32(&v, 4, 0.25f);
+    attrdef(&op, "x", "float", &v, NULL);
+    tu_pb_msg(&v, 1, &lv); /* an empty list */
+    attrdef(&op, "e", "list(int)", &v, NULL);
+    tu_pb_str(&lv, 2, "SAME"), tu_pb_str(&lv, 2, "VALID");
+    tu_pb_msg(&v, 1, &lv);
+    attrdef(&op, "p", "list(string)", &v, NULL);
+    tu_pb_msg(&list, 1, &op);
+    tu_pb info = {0}, graph = {0}, meta = {0};
+    tu_pb_msg(&info, 2, &list);
+    node(&graph, "n", "Types");
+    tu_pb_msg(&meta, 1, &info);
+    tu_pb_msg(&meta, 2, &graph);
+    const char *path = tu_join(tu_tmpdir("tf_opdefs_types"), "types.meta");
+    tu_write(path, meta.p, meta.n);
+    tu_pb_free(&meta);
+
+    nnav_model *m = tu_open(path);
+    uint32_t n;
+    const nnav_op_schema *s = nnav_model_op_schemas(m, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(s->n_in, 34);
+    for (uint32_t t = 1; t <= 33; t++) {
+        int32_t dt = nnav_tf_dtype(t);
+        const char *onnx = nnav_op_tensor_type_str(dt);
+        if (onnx) {
+            assert_string_equal(s->in[t - 1].type, onnx);
+        } else {
+            char want[64];
+            snprintf(want, sizeof want, "tensor(%s)", nnav_dtype_name(dt));
+            assert_string_equal(s->in[t - 1].type, want);
+        }
+    }
+    assert_string_equal(s->in[33].type, "tensor(float)");
+    static const struct { const char *attr, *text; } defs[] = {
+        {"b", "true"}, {"t", "float32"}, {"s", "[2,3]"}, {"ts", "[float32, int32]"},
+        {"f", "my_fn"}, {"x", "0.25"}, {"e", "[]"}, {"p", "[\"SAME\", \"VALID\"]"}};
+    for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
+        const nnav_op_attr *a =
+            nnav_op_attr_find(s, (nnav_span){(const uint8_t *)defs[i].attr, strlen(defs[i].attr)});
+        char buf[128];
+        assert_non_null(a);
+        assert_true(a->has_default);
+        nnav_op_default_format(&a->def, buf, sizeof buf);
+        if (strcmp(buf, defs[i].text))
+            fail_msg("default of %s reads %s, want %s", defs[i].attr, buf, defs[i].text);
+    }
+    nnav_op_use u;
+    assert_int_equal(nnav_op_resolve(m, tu_node(m, tu_graph(m, "/"), "n"), &u), 0);
+    assert_int_equal(u.status, NNAV_OPS_FOUND);
+    assert_ptr_equal(u.s, s);
+    assert_string_equal(u.domain, "tf");
+    nnav_model_close(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--dump"))
@@ -565,6 +654,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_graphdef),
         cmocka_unit_test(test_broken),
         cmocka_unit_test(test_bind),
+        cmocka_unit_test(test_types_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

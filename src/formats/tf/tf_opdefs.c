@@ -454,11 +454,17 @@ static void func_text(odc *c, nnav_span s, nnav_sbuf *b)
     nnav_field f;
     nnav_error e;
     nnav_span name = {0};
+    char raw[256];
     winit(c->w, &r, s);
     while (nnav_wire_next(&r, &f, &e) == 1)
         if (f.num == NNAV_TF_NAMEATTRLIST_NAME && f.wt == NNAV_WT_LEN)
             name = f.s;
-    nnav_sb_span(b, name);
+    /* As written: the text is escaped where it is shown. */
+    size_t k = name.n < sizeof raw - 1 ? (size_t)name.n : sizeof raw - 1;
+    if (k)
+        memcpy(raw, name.p, k);
+    raw[k] = 0;
+    nnav_sb_put(b, raw);
 }
 
 static void tensor_text(odc *c, nnav_span s, nnav_sbuf *b)
