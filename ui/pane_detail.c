@@ -6,6 +6,11 @@
  * shown (T), a node gets a cost line and each input and output a type line
  * under it saying where the type comes from; the layout is redone on T.
  *
+ * A node is read against its operator's schema through the functions
+ * `nnav node` uses (opref.h): the schema in force or why there is none, each
+ * input and output named by the schema (X, W, B; inputs[2]), and after the
+ * file's attributes the schema's others with their defaults.
+ *
  * The cursor stops only where Enter acts (inputs, outputs, consumers, bodies,
  * tensors, the producer, the function called) and at the first line, the top
  * of the pane: headers, type lines and plain attributes are read, not
@@ -17,13 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opref.h"
 #include "sizebar.h"
 #include "tfacts.h"
 
 enum dl_type {
     DL_BLANK = 0, DL_SECTION,
-    DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_NODE_COST, DL_ATTR, DL_ATTR_GRAPH,
-    DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
+    DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_NODE_SCHEMA, DL_NODE_COST, DL_ATTR,
+    DL_ATTR_DEFAULT, DL_ATTR_UNSET, DL_ATTR_GRAPH, DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
     DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
     DL_T_OWNER,
     DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_TYPES, DL_G_INPUT,
@@ -55,6 +61,10 @@ typedef struct detail {
     nnav_cost gcost;       /* of a graph target while types are shown */
     nnav_shapes_stats gstats;
     nnav_tfacts tf;        /* of a tensor target: what `nnav tensors` says too */
+    nnav_op_use use;       /* of a node target: the schema it is held to */
+    nnav_node_attr_row *rows; /* of a node target: every attribute (nnav_node_attr_rows) */
+    size_t nrows;
+    uint32_t attr_default; /* rows of the schema's defaults the node leaves to it */
     uint32_t stats_tensor; /* stats computed for this tensor, NNAV_NONE if none */
     nnav_values stats;
     char stats_err[160];
@@ -75,6 +85,7 @@ static void detail_close(ui *u, pane *p)
 {
     (void)u;
     free(D(p)->lines);
+    free(D(p)->rows);
 }
 
 static void add(detail *d, uint8_t type, uint32_t a, uint32_t b)
@@ -145,6 +156,38 @@ static void add_name_lines(detail *d, uint32_t id, nnav_span name)
         add(d, DL_NODE_NAME, id, (uint32_t)k);
 }
 
+/* The schema's attributes a node leaves without a value or a default:
+ * "(not set: dilations, strides)", or with req "(missing, required: ...)";
+ * 0 when there are none. A TensorFlow OpDef's names come from the file. */
+enum { UNSET_TEXT = 2048, UNSET_LINES = 8 };
+
+static int unset_text(const detail *d, uint32_t req, char *buf, size_t n)
+{
+    size_t o = 0;
+    int any = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < d->nrows && o + 1 < n; k++) {
+        const nnav_node_attr_row *r = &d->rows[k];
+        if (r->state != NNAV_NA_UNSET || !r->sa || !r->sa->required != !req)
+            continue;
+        int w = snprintf(buf + o, n - o, "%s", any++ ? ", " : req ? "(missing, required: "
+                                                                   : "(not set: ");
+        if (w < 0 || (size_t)w >= n - o)
+            break;
+        o += (size_t)w;
+        o += nnav_text_escape_cstr(r->sa->name, buf + o, n - o);
+    }
+    if (any && o + 2 < n)
+        snprintf(buf + o, n - o, ")");
+    return any;
+}
+
+/* Columns a wrapped unset list takes: the pane's less its indent. */
+static int unset_width(int width)
+{
+    return width - 4 > 12 ? width - 4 : 12;
+}
+
 static void build_node(ui *u, detail *d, uint32_t id)
 {
     const nnav_node *n = nnav_node_get(u->m, id);
@@ -152,18 +195,53 @@ static void build_node(ui *u, detail *d, uint32_t id)
     add_name_lines(d, id, n->name);
     if (n->function != NNAV_NONE)
         add(d, DL_NODE_FUNC, n->function, 0);
+    if (nnav_op_resolve(u->m, id, &d->use) != 0) {
+        memset(&d->use, 0, sizeof d->use);
+        d->use.status = NNAV_OPS_NONSTANDARD;
+    }
+    add(d, DL_NODE_SCHEMA, id, 0);
     if (typed_shapes(u))
         add(d, DL_NODE_COST, id, 0);
+    /* Every attribute as `nnav node` lists it: the file's in file order,
+     * then the schema's the file leaves out, each with its default. Out of
+     * memory, the file's only, as before the schema. */
+    size_t nr = nnav_node_attr_rows(u->m, id, &d->use, NULL, 0);
+    nnav_node_attr_row *rows = nr ? realloc(d->rows, nr * sizeof *rows) : NULL;
+    if (rows) {
+        d->rows = rows;
+        d->nrows = nnav_node_attr_rows(u->m, id, &d->use, rows, nr);
+        if (d->nrows > nr)
+            d->nrows = nr;
+    }
+    d->attr_default = 0;
+    for (size_t k = 0; k < d->nrows; k++)
+        d->attr_default += d->rows[k].state == NNAV_NA_DEFAULT;
     add(d, DL_SECTION, SEC_ATTRS, n->attr_count);
     for (uint32_t i = 0; i < n->attr_count; i++) {
         uint32_t a = n->attr_first + i;
         const nnav_attr *at = nnav_attr_get(u->m, a);
-        add(d, DL_ATTR, a, 0);
+        /* The rows begin with the file's attributes, in file order. */
+        uint32_t state = i < d->nrows && d->rows[i].attr == a ? d->rows[i].state : NNAV_NA_FILE;
+        add(d, DL_ATTR, a, state);
         for (uint32_t g = 0; g < at->graph_count; g++)
             add(d, DL_ATTR_GRAPH, at->graph_first + g, at->type == NNAV_ATTR_GRAPHS ? g : NNAV_NONE);
         if (at->type == NNAV_ATTR_TENSORS || at->type == NNAV_ATTR_SPARSE_TENSORS)
             for (uint32_t t = 0; t < at->tensor_count; t++)
                 add(d, DL_ATTR_TENSOR, at->tensor_first + t, t);
+    }
+    for (size_t k = 0; k < d->nrows; k++)
+        if (d->rows[k].state == NNAV_NA_DEFAULT)
+            add(d, DL_ATTR_DEFAULT, id, (uint32_t)k);
+    /* What has neither a value nor a default, as `nnav node` says it: the
+     * optional ones, then the required ones the node lacks, each list
+     * wrapped at the pane's width. */
+    for (uint32_t req = 0; req < 2; req++) {
+        char text[UNSET_TEXT];
+        if (!unset_text(d, req, text, sizeof text))
+            continue;
+        uint32_t pieces = text_rows(text, unset_width(d->width));
+        for (uint32_t k = 0; k < pieces && k < UNSET_LINES; k++)
+            add(d, DL_ATTR_UNSET, req, k);
     }
     add(d, DL_SECTION, SEC_INPUTS, n->in_count);
     for (uint32_t i = 0; i < n->in_count; i++)
@@ -262,6 +340,8 @@ void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
     d->kind = kind;
     d->id = id;
     d->n = 0;
+    d->nrows = 0;
+    d->attr_default = 0;
     d->ncache = 0;
     d->width = p->r.w;
     p->top = p->cur = 0;
@@ -374,6 +454,11 @@ void detail_stats(ui *u, pane *p)
     }
 }
 
+uint32_t detail_node(pane *p)
+{
+    return D(p)->kind == PLACE_NODE ? D(p)->id : NNAV_NONE;
+}
+
 static uint32_t detail_lines(ui *u, pane *p)
 {
     (void)u;
@@ -456,23 +541,149 @@ static int draw_consumers_brief(ui *u, uint32_t v, int y, int x, int w, attr_t s
     return col;
 }
 
-static void draw_attr_line(ui *u, uint32_t a, int y, int x, int w, attr_t sel)
+/* A schema of the ONNX table is in force (not a TensorFlow OpDef, whose
+ * lists bind by attributes and whose attributes the runtime adds to). */
+static int onnx_schema(const detail *d)
+{
+    return d->use.status == NNAV_OPS_FOUND && d->use.s && d->use.s->domain &&
+           strcmp(d->use.s->domain, "tf") != 0;
+}
+
+/* The schema in force, as `nnav node` says it ("schema Conv v11 (ai.onnx,
+ * opset 13 in force)"), or why there is none ("no schema (...)"); a
+ * deprecated operator, an opset past the table and a node that breaks its
+ * domain (no such operator, not yet, not imported) stand out. */
+static void draw_schema_line(ui *u, detail *d, uint32_t node, int y, int x, int w, attr_t sel)
+{
+    const nnav_op_use *use = &d->use;
+    attr_t dim = sel | draw_attr(R_DIM), err = sel | draw_attr(R_ERROR);
+    char buf[600];
+    nnav_node_schema_line(u->m, node, use, buf, sizeof buf);
+    int c;
+    switch (use->status) {
+    case NNAV_OPS_FOUND: {
+        int dep = use->s && use->s->deprecated;
+        c = draw_text(y, x, w, "schema ", dim);
+        if (dep) { /* first, where a narrow pane does not cut it */
+            static const char tail[] = ", deprecated";
+            size_t k = strlen(buf), t = sizeof tail - 1;
+            if (k >= t && strcmp(buf + k - t, tail) == 0)
+                buf[k - t] = '\0';
+            c += draw_text(y, x + c, w - c, "deprecated ", err | A_BOLD);
+        }
+        c += draw_text(y, x + c, w - c, buf, dep || use->past_table ? err : sel);
+        char keys[32];
+        keys_list(REQ_OP_REF, keys, sizeof keys);
+        draw_fmt(y, x + c, w - c, dim, "  %s: reference", keys);
+        return;
+    }
+    case NNAV_OPS_UNKNOWN: case NNAV_OPS_NOT_YET: case NNAV_OPS_NO_OPSET:
+        draw_fmt(y, x, w, err, "no schema (%s)", buf);
+        return;
+    default:
+        draw_fmt(y, x, w, dim, "no schema (%s)", buf);
+        return;
+    }
+}
+
+/* One of the schema's attributes the node leaves to its default: drawn dim,
+ * "auto_pad = "NOTSET"  (default)". */
+static void draw_default_line(ui *u, detail *d, uint32_t k, int y, int x, int w, attr_t sel)
+{
+    if (k >= d->nrows || !d->rows[k].sa)
+        return;
+    const nnav_node_attr_row *r = &d->rows[k];
+    attr_t dim = sel | draw_attr(R_DIM);
+    char name[256];
+    nnav_text_escape_cstr(r->sa->name, name, sizeof name);
+    int c = draw_text(y, x, w, "  ", sel);
+    c += draw_text(y, x + c, w - c, name, dim);
+    char buf[512];
+    nnav_node_attr_row_value(u->m, r, 32, buf, sizeof buf);
+    c += draw_text(y, x + c, w - c, " = ", dim);
+    /* The default keeps room for its mark: a long list is cut first. */
+    int mw = draw_width("  (default)"), vw = w - c - mw;
+    c += draw_text(y, x + c, vw > 4 ? vw : w - c, buf, dim);
+    draw_text(y, x + c, w - c, "  (default)", dim);
+}
+
+/* What the schema says of a file's attribute it does not take as written:
+ * unknown to it, or (ONNX) of another type; NULL when all is well. */
+static const char *attr_note(ui *u, const nnav_attr *at, uint32_t state, char *buf, size_t n)
+{
+    detail *d = D(&u->pane[PANE_DETAIL]);
+    if (d->kind != PLACE_NODE || d->id != at->node)
+        return NULL;
+    if (state == NNAV_NA_UNKNOWN && d->use.s) { /* as `nnav node` says it */
+        char op[64];
+        draw_escape(nnav_node_get(u->m, at->node)->op, 24, op, sizeof op);
+        if (d->use.s->since > 0)
+            snprintf(buf, n, "  (unknown to %s v%d)", op, (int)d->use.s->since);
+        else
+            snprintf(buf, n, "  (unknown to %s)", op);
+        return buf;
+    }
+    if (!onnx_schema(d) || at->ref_attr_name.n)
+        return NULL;
+    const nnav_op_attr *sa = nnav_op_attr_find(d->use.s, at->name);
+    if (sa && sa->type != NNAV_ATTR_UNDEFINED && at->type != sa->type) {
+        snprintf(buf, n, "  (the schema wants %s)", nnav_attr_type_name(sa->type));
+        return buf;
+    }
+    return NULL;
+}
+
+static int draw_attr_value(ui *u, uint32_t a, int y, int x, int w, attr_t sel);
+
+/* "X: " - the schema's name for a node's input or output at position i
+ * ("inputs[2]: " within a variadic list), as `nnav node` names it; past
+ * what an ONNX schema takes, flagged. */
+static int draw_formal(detail *d, int output, uint32_t i, int y, int x, int w, attr_t sel)
+{
+    if (d->kind != PLACE_NODE || d->use.status != NNAV_OPS_FOUND || !d->use.s)
+        return 0;
+    char buf[160];
+    nnav_node_formal(&d->use, output, i, buf, sizeof buf);
+    if (!buf[0])
+        return onnx_schema(d) ? draw_text(y, x, w, "(past the schema's) ", sel | draw_attr(R_ERROR))
+                              : 0;
+    int c = draw_text(y, x, w, buf, sel | draw_attr(R_OP));
+    return c + draw_text(y, x + c, w - c, ": ", sel | draw_attr(R_DIM));
+}
+
+static void draw_attr_line(ui *u, uint32_t a, uint32_t state, int y, int x, int w, attr_t sel)
 {
     const nnav_attr *at = nnav_attr_get(u->m, a);
+    char nb[128];
+    const char *note = attr_note(u, at, state, nb, sizeof nb);
     int c = draw_text(y, x, w, "  ", sel);
-    c += draw_span(y, x + c, w - c, at->name, sel | draw_attr(R_OP));
-    c += draw_text(y, x + c, w - c, " = ", sel);
+    c += draw_span(y, x + c, w - c, at->name, sel | draw_attr(note ? R_ERROR : R_OP));
+    if (!note) {
+        draw_attr_value(u, a, y, x + c, w - c, sel);
+        return;
+    }
+    /* The note keeps its room at the end; the value takes what is left. */
+    int nw = draw_width(note), vw = w - c - nw;
+    if (vw < 8)
+        vw = w - c;
+    c += draw_attr_value(u, a, y, x + c, vw, sel);
+    draw_text(y, x + c, w - c, note, sel | draw_attr(R_ERROR));
+}
+
+/* " = VALUE" of a file's attribute. */
+static int draw_attr_value(ui *u, uint32_t a, int y, int x, int w, attr_t sel)
+{
+    const nnav_attr *at = nnav_attr_get(u->m, a);
+    int c = draw_text(y, x, w, " = ", sel);
     if (at->ref_attr_name.n) {
         c += draw_text(y, x + c, w - c, "@", sel | draw_attr(R_LINK));
-        draw_span(y, x + c, w - c, at->ref_attr_name, sel | draw_attr(R_LINK));
-        return;
+        return c + draw_span(y, x + c, w - c, at->ref_attr_name, sel | draw_attr(R_LINK));
     }
     switch (at->type) {
     case NNAV_ATTR_GRAPH:
     case NNAV_ATTR_GRAPHS:
-        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u graph%s", at->graph_count,
-                 at->graph_count == 1 ? "" : "s");
-        return;
+        return c + draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u graph%s",
+                            at->graph_count, at->graph_count == 1 ? "" : "s");
     case NNAV_ATTR_TENSOR:
     case NNAV_ATTR_SPARSE_TENSOR:
         if (at->tensor_count) {
@@ -481,19 +692,18 @@ static void draw_attr_line(ui *u, uint32_t a, int y, int x, int w, attr_t sel)
             c += draw_text(y, x + c, w - c, shape, sel | draw_attr(R_LINK));
             c += draw_text(y, x + c, w - c, " ", sel);
             detail *d = D(&u->pane[PANE_DETAIL]);
-            draw_text(y, x + c, w - c, preview_text(u, d, at->tensor_first), sel);
-            return;
+            return c + draw_text(y, x + c, w - c, preview_text(u, d, at->tensor_first), sel);
         }
         break;
     case NNAV_ATTR_TENSORS:
-        draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u tensors", at->tensor_count);
-        return;
+        return c + draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%u tensors",
+                            at->tensor_count);
     default:
         break;
     }
     char buf[1024];
     nnav_attr_format(u->m, a, 32, buf, sizeof buf);
-    draw_text(y, x + c, w - c, buf, sel);
+    return c + draw_text(y, x + c, w - c, buf, sel);
 }
 
 static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int w, attr_t sel)
@@ -645,7 +855,38 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     int c = 0;
     switch (l->type) {
     case DL_SECTION:
-        draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u)", section_name(l->a), l->b);
+        if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */
+            draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u set, %u by default)",
+                     section_name(l->a), l->b, d->attr_default);
+        else
+            draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u)", section_name(l->a), l->b);
+        break;
+    case DL_ATTR_UNSET: {
+        char text[UNSET_TEXT];
+        if (!unset_text(d, l->a, text, sizeof text))
+            break;
+        /* Piece l->b of the list wrapped at the width it was laid out for. */
+        const char *t = text;
+        size_t next = 0, k = 0;
+        for (uint32_t i = 0; *t; i++) {
+            k = text_wrap(t, unset_width(d->width), &next);
+            if (i == l->b)
+                break;
+            t += next;
+            k = 0;
+        }
+        char piece[UNSET_TEXT];
+        memcpy(piece, t, k);
+        piece[k] = '\0';
+        c = draw_text(y, x, w, l->b ? "    " : "  ", sel);
+        draw_text(y, x + c, w - c, piece, sel | draw_attr(l->a ? R_ERROR : R_DIM));
+        break;
+    }
+    case DL_NODE_SCHEMA:
+        draw_schema_line(u, d, l->a, y, x, w, sel);
+        break;
+    case DL_ATTR_DEFAULT:
+        draw_default_line(u, d, l->b, y, x, w, sel);
         break;
     case DL_NODE_HEAD: {
         const nnav_node *n = nnav_node_get(u->m, l->a);
@@ -696,7 +937,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         break;
     }
     case DL_ATTR:
-        draw_attr_line(u, l->a, y, x, w, sel);
+        draw_attr_line(u, l->a, l->b, y, x, w, sel);
         break;
     case DL_ATTR_GRAPH: {
         const nnav_graph *g = nnav_graph_get(u->m, l->a);
@@ -720,6 +961,8 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_OUTPUT: {
         const nnav_ref r = nnav_ref_get(u->m, l->a);
         c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
+        if (!r.control)
+            c += draw_formal(d, l->type == DL_OUTPUT, l->b, y, x + c, w - c, sel);
         if (r.name.n == 0) {
             draw_text(y, x + c, w - c, "(omitted)", sel | draw_attr(R_DIM));
             break;
@@ -1114,6 +1357,13 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
     case DL_ATTR:
         *out = nnav_attr_get(u->m, l->a)->name;
         return 1;
+    case DL_ATTR_DEFAULT:
+        if (l->b < d->nrows && d->rows[l->b].sa) {
+            const char *nm = d->rows[l->b].sa->name;
+            *out = (nnav_span){ (const uint8_t *)nm, strlen(nm) };
+            return 1;
+        }
+        break;
     case DL_ATTR_TENSOR:
     case DL_T_NAME: case DL_T_SHAPE: case DL_T_STORE: case DL_T_BYTES: case DL_T_VALUES:
     case DL_T_STATS: case DL_T_WARN: case DL_T_OWNER:

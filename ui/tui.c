@@ -22,6 +22,7 @@
 #include "clip.h"
 #include "exporter.h"
 #include "find.h"
+#include "opref.h"
 #include "place.h"
 #include "report.h"
 #include "ui.h"
@@ -1005,8 +1006,8 @@ static void text_key(ui *u, enum request r, int code, wint_t wc)
     case REQ_MOVE_LAST: v->top = UINT32_MAX / 2; return;
     default: break;
     }
-    if (r == REQ_MESSAGES || r == REQ_MODEL_INFO || r == REQ_QUIT || r == REQ_BACK ||
-        r == REQ_ENTER || r == REQ_HELP || (!code && wc == 27))
+    if (r == REQ_MESSAGES || r == REQ_MODEL_INFO || r == REQ_OP_REF || r == REQ_QUIT ||
+        r == REQ_BACK || r == REQ_ENTER || r == REQ_HELP || (!code && wc == 27))
         text_view_close(v);
 }
 
@@ -1042,6 +1043,63 @@ static void show_model_info(ui *u)
     if (rc != 0 || !buf || text_view_add_lines(&u->text, 0, buf, len) != 0) {
         text_view_close(&u->text);
         ui_message(u, R_ERROR, "model details: out of memory");
+    }
+    free(buf);
+}
+
+/* o: the selected node's operator as `nnav op` prints it, from the same
+ * function, at the version the node is held to; a node with no schema says
+ * why in the status line (the words `nnav node` uses), an unknown operator
+ * of a standard domain with the close names `nnav op` offers. */
+static void show_op_reference(ui *u)
+{
+    uint32_t node = detail_node(&u->pane[PANE_DETAIL]);
+    if (node == NNAV_NONE) {
+        ui_message(u, R_ERROR, "operator reference: select a node first");
+        return;
+    }
+    nnav_opref r;
+    memset(&r, 0, sizeof r);
+    int rc = nnav_opref_for_node(u->m, node, &r);
+    if (rc != NNAV_OPREF_OK && rc != NNAV_OPS_NOT_YET) {
+        nnav_op_use use;
+        memset(&use, 0, sizeof use);
+        char why[600] = "node out of range";
+        if (nnav_op_resolve(u->m, node, &use) == 0)
+            nnav_node_schema_line(u->m, node, &use, why, sizeof why);
+        nnav_span opname = nnav_node_get(u->m, node)->op;
+        char op[120], near[200] = "";
+        draw_escape(opname, 40, op, sizeof op);
+        const char *names[4];
+        size_t k = rc == NNAV_OPS_UNKNOWN && use.domain
+                       ? nnav_opref_suggest(use.domain, opname, names, 4) : 0;
+        for (size_t i = 0, o = 0; i < k && o + 1 < sizeof near; i++) {
+            int w = snprintf(near + o, sizeof near - o, "%s%s", i ? ", " : "; close: ", names[i]);
+            if (w < 0)
+                break;
+            o += (size_t)w;
+        }
+        ui_message(u, R_ERROR, "operator reference: no schema for %s (%s)%s", op, why, near);
+        return;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int wrc = f ? nnav_opref_write(&r, 0, f) : -1;
+    if (f && fclose(f) != 0)
+        wrc = -1;
+    /* A TensorFlow OpDef's name and domain come from the file. */
+    char title[200], name[96], dom[96] = "";
+    nnav_text_escape_cstr(r.s ? r.s->name : "?", name, sizeof name);
+    if (r.domain && strcmp(r.domain, "ai.onnx") != 0) {
+        nnav_text_escape_cstr(r.domain, dom, sizeof dom - 1);
+        strcat(dom, " ");
+    }
+    snprintf(title, sizeof title, "operator %s%s (as nnav op prints it)", dom, name);
+    text_view_open(&u->text, title);
+    if (wrc != 0 || !buf || text_view_add_lines(&u->text, 0, buf, len) != 0) {
+        text_view_close(&u->text);
+        ui_message(u, R_ERROR, "operator reference: out of memory");
     }
     free(buf);
 }
@@ -1147,6 +1205,9 @@ static void request(ui *u, enum request r)
         break;
     case REQ_MODEL_INFO:
         show_model_info(u);
+        break;
+    case REQ_OP_REF:
+        show_op_reference(u);
         break;
     case REQ_REDRAW:
         clearok(curscr, TRUE);

@@ -192,6 +192,8 @@ const char *nodes_filter_text(pane *p);
 void nodes_declutter_changed(ui *u, pane *p);
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
 void detail_stats(ui *u, pane *p);
+/* The node the detail pane shows, or NNAV_NONE (a tensor, graph or value). */
+uint32_t detail_node(pane *p);
 /* Lays the target out again (types shown or hidden), keeping the cursor line. */
 void detail_refresh(ui *u, pane *p);
 void tensors_set_graph(ui *u, pane *p, uint32_t g);

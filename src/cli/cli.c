@@ -19,7 +19,7 @@
 
 /* The commands, in the order help lists them; a bit each in an option's cmds. */
 enum { K_INFO, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY, K_CHECK,
-       K_EXPORT, K_FIND, K_COUNT };
+       K_EXPORT, K_FIND, K_OP, K_COUNT };
 #define C(k) (1u << K_##k)
 #define C_ALL ((1u << K_COUNT) - 1)
 
@@ -29,6 +29,7 @@ typedef struct command {
     const char *args;   /* after MODEL */
     const char *help;
     int col;            /* where its options' help starts, after two spaces */
+    int no_model;       /* takes no MODEL (op: a model only with --model) */
 } command;
 
 static const command commands[K_COUNT] = {
@@ -39,8 +40,9 @@ static const command commands[K_COUNT] = {
      "its path, owner and node count.", 17},
     [K_NODES] = {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> "
      "outputs.", 17},
-    [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, every attribute, each input's "
-     "source and type, each output's consumers, its cost. NAME may be #INDEX.", 17},
+    [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, the operator's schema in force, "
+     "every attribute (and the schema's defaults), each input's schema name, source and type, "
+     "each output's consumers, its cost. NAME may be #INDEX.", 17},
     [K_TENSORS] = {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; "
      "totals.", 17},
     [K_SHAPES] = {"shapes", cmd_shapes, "", "Every value of a graph with its element type and "
@@ -60,6 +62,10 @@ static const command commands[K_COUNT] = {
     [K_FIND] = {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, "
      "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
      "exactly.", 17},
+    [K_OP] = {"op", cmd_op, " NAME", "The schema of an operator from the table (ai.onnx, "
+     "ai.onnx.ml, ai.onnx.preview.training): inputs and outputs with their types, attributes "
+     "with types and defaults, type constraints, and every version, marking the one in force. "
+     "An unknown NAME is a usage error naming close ones.", 17, 1},
 };
 
 /* Every option, once per wording of its help: the commands in cmds take it
@@ -124,6 +130,11 @@ static const option_row options[] = {
     {"dim", 'D', 0, "NAME=N", C(SHAPES), "take the named dimension NAME as N (repeatable)"},
     {"dim", 'D', 0, "NAME=N", C(COST) | C(SUMMARY), "take the named dimension NAME as N in costs "
      "(default 1; repeatable)"},
+    {"opset", 'q', 0, "N", C(OP), "the version in force at opset N (default: the newest; "
+     "with --model,\nthe model's)"},
+    {"domain", 'r', 0, "D", C(OP), "the operator's domain (default: ai.onnx, then the others)"},
+    {"model", 'u', 0, "FILE", C(OP), "also mark the version the model FILE uses"},
+    {"list", 'l', 0, NULL, C(OP), "list the operators (of --domain D) and their versions"},
     {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT)), "the same facts as YAML"},
     {"yaml", 'y', 0, NULL, C(COST), "the same facts as YAML, with exact numbers"},
     {"yaml", 'y', 0, NULL, C(SUMMARY), "every scope as YAML, each repeat naming the scope it is "
@@ -165,8 +176,8 @@ static void print_option(FILE *f, const option_row *r, int col)
 static void command_help(FILE *f, int k)
 {
     const command *cmd = &commands[k];
-    fprintf(f, "Usage: nnav %s MODEL%s [OPTIONS]\n%s\n\nOptions:\n", cmd->name, cmd->args,
-            cmd->help);
+    fprintf(f, "Usage: nnav %s%s%s [OPTIONS]\n%s\n\nOptions:\n", cmd->name,
+            cmd->no_model ? "" : " MODEL", cmd->args, cmd->help);
     for (size_t i = 0; i < N_OPTIONS; i++)
         if (options[i].help && options[i].cmds != C_ALL && (options[i].cmds & (1u << k)))
             print_option(f, &options[i], cmd->col);
@@ -182,7 +193,8 @@ void nnav_cli_usage(FILE *f)
                "Commands:\n");
     for (size_t i = 0; i < K_COUNT; i++) {
         char head[64];
-        snprintf(head, sizeof head, "%s MODEL%s", commands[i].name, commands[i].args);
+        snprintf(head, sizeof head, "%s%s%s", commands[i].name,
+                 commands[i].no_model ? "" : " MODEL", commands[i].args);
         fprintf(f, "  %-22s %s\n", head, commands[i].help);
     }
     fprintf(f, "  %-22s %s\n", "help [COMMAND]", "This help, or a command's options.");
@@ -262,6 +274,7 @@ int nnav_cli_run(int argc, char **argv)
     o.values = -1;
     o.depth = -1;
     o.max_values = -1;
+    o.opset = -1;
     int c;
     char *end;
     optind = 2;
@@ -288,6 +301,15 @@ int nnav_cli_run(int argc, char **argv)
         case 'S': o.shapes = 1; break;
         case 'F': follow_links = 1; break;
         case 'K': o.declutter = 1; break;
+        case 'r': o.domain = optarg; break;
+        case 'u': o.model = optarg; break;
+        case 'l': o.list = 1; break;
+        case 'q':
+            o.opset = strtol(optarg, &end, 10);
+            if (*end || end == optarg || o.opset < 1 || o.opset > 100000)
+                return usage_error(cmd->name, "--opset takes a version from 1 to 100000, not '%s'",
+                                   optarg);
+            break;
         case 'D': {
             /* NAME=N: the name as the file spells it (up to the last '='). */
             const char *eq = strrchr(optarg, '=');
@@ -330,12 +352,18 @@ int nnav_cli_run(int argc, char **argv)
     for (int c2 = 1; c2 < 128; c2++)
         if (given[c2] && !takes(k, c2))
             return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
-    int want = cmd->args[0] ? 2 : 1;
+    int want = cmd->no_model ? !o.list : cmd->args[0] ? 2 : 1;
     if (argc - optind != want)
         return usage_error(cmd->name, argc - optind < want ? "missing argument%s" :
                                                              "too many arguments%s", NULL);
-    o.model = argv[optind];
-    o.arg = want == 2 ? argv[optind + 1] : NULL;
+    if (cmd->no_model) {
+        o.arg = want ? argv[optind] : NULL;
+        if (!o.model) /* op: the table only */
+            return finish(NULL, cmd->run(NULL, &o));
+    } else {
+        o.model = argv[optind];
+        o.arg = want == 2 ? argv[optind + 1] : NULL;
+    }
     nnav_model *m;
     nnav_error err;
     nnav_open_opts oo = {.follow_links = follow_links};

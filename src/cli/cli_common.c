@@ -81,7 +81,7 @@ int not_found(const char *cmd, const nnav_model *m, const char *what, const char
 /* A truncated map means what was printed may be stale: say so, status 2. */
 int finish(const nnav_model *m, int rc)
 {
-    if (nnav_model_truncated(m)) {
+    if (m && nnav_model_truncated(m)) {
         char p[1024];
         nnav_text_escape_cstr(nnav_model_facts_get(m)->path, p, sizeof p);
         fprintf(stderr, "nnav: %s: the file shrank while it was being read; output may be "

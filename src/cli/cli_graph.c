@@ -8,6 +8,8 @@
 #include "declutter.h"
 #include "export.h"
 #include "nnav.h"
+#include "opref.h"
+#include "opschema.h"
 #include "shape.h"
 #include "yamlout.h"
 
@@ -327,6 +329,20 @@ static void typed_cols(const nnav_model *m, const nnav_shapes *s, uint32_t v, ch
     snprintf(buf, n, "%-9s %-24s", src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src), ty);
 }
 
+/* The widest schema name of a node's first count inputs (outputs), in
+ * display columns; 0 when the schema names none. */
+static int formal_width(const nnav_op_use *u, int output, uint32_t count)
+{
+    char f[512];
+    int w = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        int c = nnav_rw_text_cols(nnav_node_formal(u, output, i, f, sizeof f));
+        if (c > w)
+            w = c;
+    }
+    return w;
+}
+
 int cmd_node(const nnav_model *m, const opts *o)
 {
     uint32_t id;
@@ -339,11 +355,21 @@ int cmd_node(const nnav_model *m, const opts *o)
     /* Without memory for the typed view, the node is still shown as the file has it. */
     nnav_shapes *s = shapes_of(m, o);
     const nnav_cost *cost = s ? nnav_shapes_node_cost(s, id) : NULL;
+    /* The schema in force; the node without one when it cannot be resolved. */
+    nnav_op_use u;
+    int have_schema = nnav_op_resolve(m, id, &u) == 0;
+    size_t nrows = have_schema ? nnav_node_attr_rows(m, id, &u, NULL, 0) : 0;
+    nnav_node_attr_row *rows = nrows ? malloc(nrows * sizeof *rows) : NULL;
+    if (rows)
+        nnav_node_attr_rows(m, id, &u, rows, nrows);
+    else
+        nrows = 0;
     if (o->yaml) {
         nnav_yw w;
         if (nnav_yw_open(&w, stdout) < 0) {
             if (s)
                 nnav_shapes_free(s);
+            free(rows);
             return EXIT_BADINPUT;
         }
         nnav_yw_map(&w);
@@ -357,6 +383,10 @@ int cmd_node(const nnav_model *m, const opts *o)
         if (nd->function != NNAV_NONE) {
             nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
             nnav_yw_key(&w, "function"), nnav_yw_cstr(&w, b);
+        }
+        if (have_schema) {
+            nnav_yw_key(&w, "schema");
+            nnav_node_schema_yaml(&w, m, id, &u);
         }
         nnav_yw_key(&w, "attribute");
         nnav_yw_seq(&w);
@@ -374,6 +404,20 @@ int cmd_node(const nnav_model *m, const opts *o)
             }
             nnav_yw_map_end(&w);
         }
+        /* Then the schema's defaults for what the file leaves out: the
+         * file's attributes keep their places. */
+        for (size_t k = 0; k < nrows; k++) {
+            if (rows[k].state != NNAV_NA_DEFAULT)
+                continue;
+            nnav_yw_map(&w);
+            nnav_yw_key(&w, "name");
+            nnav_yw_span(&w, (nnav_span){(const uint8_t *)rows[k].sa->name,
+                                         strlen(rows[k].sa->name)});
+            nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, nnav_attr_type_name(rows[k].sa->type));
+            nnav_yw_key(&w, "value"), nnav_op_default_yaml(&w, &rows[k].sa->def);
+            nnav_yw_key(&w, "default"), nnav_yw_bool(&w, 1);
+            nnav_yw_map_end(&w);
+        }
         nnav_yw_seq_end(&w);
         for (int side = 0; side < 2; side++) {
             uint32_t first = side ? nd->out_first : nd->in_first;
@@ -384,6 +428,10 @@ int cmd_node(const nnav_model *m, const opts *o)
                 const nnav_ref r = nnav_ref_get(m, first + i);
                 nnav_yw_map(&w);
                 nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
+                if (have_schema && u.status == NNAV_OPS_FOUND &&
+                    nnav_op_arg_name(u.s, side, i, c, sizeof c)[0])
+                    nnav_yw_key(&w, "formal"),
+                        nnav_yw_span(&w, (nnav_span){(const uint8_t *)c, strlen(c)});
                 if (r.control)
                     nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
                 if (r.value != NNAV_NONE) {
@@ -443,6 +491,7 @@ int cmd_node(const nnav_model *m, const opts *o)
         nnav_yw_map_end(&w);
         if (s)
             nnav_shapes_free(s);
+        free(rows);
         return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
     }
     printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
@@ -453,44 +502,84 @@ int cmd_node(const nnav_model *m, const opts *o)
         printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
     else
         printf("%-10s %s\n", "device", "(any)");
+    if (have_schema)
+        printf("%-10s %s\n", "schema", nnav_node_schema_line(m, id, &u, a, sizeof a));
     printf("%-10s %s (index %u)\n", "graph", path, nnav_node_index(m, id));
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
         printf("%-10s calls local function %s\n", "function", b);
     }
-    printf("attributes (%u):\n", nd->attr_count);
+    size_t ndef = 0;
+    for (size_t k = nd->attr_count; k < nrows; k++)
+        ndef += rows[k].state == NNAV_NA_DEFAULT;
+    if (ndef)
+        printf("attributes (%u set, %zu by default):\n", nd->attr_count, ndef);
+    else
+        printf("attributes (%u):\n", nd->attr_count);
     for (uint32_t i = 0; i < nd->attr_count; i++) {
         uint32_t aid = nd->attr_first + i;
         const nnav_attr *at = nnav_attr_get(m, aid);
         nnav_attr_format(m, aid, 16, a, sizeof a);
-        printf("  %-20s %-8s %s\n", esc(at->name, b, sizeof b), nnav_attr_type_name(at->type), a);
+        printf("  %-20s %-8s %s", esc(at->name, b, sizeof b), nnav_attr_type_name(at->type), a);
+        if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN)
+            printf("  (unknown to %s v%d)", esc(nd->op, b, sizeof b), (int)u.s->since);
+        printf("\n");
     }
+    for (size_t k = nd->attr_count; k < nrows; k++) {
+        if (rows[k].state != NNAV_NA_DEFAULT)
+            continue;
+        nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
+        printf("  %-20s %-8s %s (default)\n", b, nnav_attr_type_name(rows[k].sa->type),
+               nnav_node_attr_row_value(m, &rows[k], 16, a, sizeof a));
+    }
+    /* What has neither a value nor a default, on one line each: the
+     * optional ones (the operator does without or infers them) and the
+     * required ones the node lacks. */
+    for (int req = 0; req < 2; req++) {
+        int any = 0;
+        for (size_t k = nd->attr_count; k < nrows; k++) {
+            if (rows[k].state != NNAV_NA_UNSET || !rows[k].sa->required != !req)
+                continue;
+            nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
+            printf("%s%s", any++ ? ", " : req ? "  (missing, required: " : "  (not set: ", b);
+        }
+        if (any)
+            printf(")\n");
+    }
+    int fw = have_schema ? formal_width(&u, 0, nd->in_count) : 0;
     printf("inputs (%u):\n", nd->in_count);
     for (uint32_t i = 0; i < nd->in_count; i++) {
         const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        printf("  [%u] ", i);
+        if (fw)
+            put_padded(nnav_node_formal(&u, 0, i, a, sizeof a), fw + 2);
         if (r.value == NNAV_NONE) {
-            printf("  [%u] \"\" (omitted optional input)\n", i);
+            printf("\"\" (omitted optional input)\n");
             continue;
         }
         source_text(m, r.value, nd->graph, b, sizeof b);
         typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
-        printf("  [%u] %-28s %s from %s", i, esc(r.name, a, sizeof a), c, b);
+        printf("%-28s %s from %s", esc(r.name, a, sizeof a), c, b);
         if (ft[0])
             printf("; the file says %s", ft);
         printf("\n");
     }
+    fw = have_schema ? formal_width(&u, 1, nd->out_count) : 0;
     printf("outputs (%u):\n", nd->out_count);
     for (uint32_t i = 0; i < nd->out_count; i++) {
         const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
+        printf("  [%u] ", i);
+        if (fw)
+            put_padded(nnav_node_formal(&u, 1, i, a, sizeof a), fw + 2);
         if (r.value == NNAV_NONE) {
-            printf("  [%u] \"\" (unused optional output)\n", i);
+            printf("\"\" (unused optional output)\n");
             continue;
         }
         const nnav_value *v = nnav_value_get(m, r.value);
         uint32_t nc;
         const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
         typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
-        printf("  [%u] %-28s %s to ", i, esc(r.name, a, sizeof a), c);
+        printf("%-28s %s to ", esc(r.name, a, sizeof a), c);
         if (nc == 0 && !v->is_output)
             printf("(no consumers)");
         for (uint32_t k = 0; k < nc && k < 32; k++) {
@@ -516,6 +605,7 @@ int cmd_node(const nnav_model *m, const opts *o)
     }
     if (s)
         nnav_shapes_free(s);
+    free(rows);
     return 0;
 }
 

@@ -32,10 +32,14 @@ typedef struct opts {
     size_t n_bind;
     const char *model;
     const char *arg; /* NAME or PATTERN */
+    /* op: --domain D, --opset N (-1 not given), --list; --model FILE is model */
+    const char *domain;
+    long opset;
+    int list;
 } opts;
 
 /* The commands (cli_info.c, cli_graph.c, cli_tensors.c, cli_typed.c,
- * cli_find.c, cli_export.c). */
+ * cli_find.c, cli_export.c, cli_op.c). */
 int cmd_info(const nnav_model *m, const opts *o);
 int cmd_tree(const nnav_model *m, const opts *o);
 int cmd_nodes(const nnav_model *m, const opts *o);
@@ -47,6 +51,8 @@ int cmd_check(const nnav_model *m, const opts *o);
 int cmd_summary(const nnav_model *m, const opts *o);
 int cmd_find(const nnav_model *m, const opts *o);
 int cmd_export(const nnav_model *m, const opts *o);
+/* cli_op.c: m is NULL unless --model FILE was given. */
+int cmd_op(const nnav_model *m, const opts *o);
 
 /* ---- cli_common.c: errors and exit statuses ---- */
 int exit_status(const nnav_error *e);

@@ -7,6 +7,7 @@
 
 #include "declutter.h"
 #include "nnav.h"
+#include "opcheck.h"
 #include "record.h"
 #include "scope.h"
 #include "shape.h"
@@ -606,9 +607,196 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
     return bad;
 }
 
+/* ---- check: operators against their schemas (opcheck.h) ---- */
+
+/* A finding's node as text: "node 'conv1' (#3, Conv v11)"; an unnamed
+ * node by its index; the version is the schema's in force (none for an
+ * operator not yet existing, or an OpDef). */
+static const char *finding_node(const nnav_model *m, const nnav_opc_finding *f, char *buf, size_t n)
+{
+    char nm[1100], op[1100], ver[48] = "";
+    const nnav_node *nd = nnav_node_get(m, f->node);
+    op_name(m, f->node, op, sizeof op);
+    if (f->s && f->s->since > 0 && strcmp(f->s->domain, "tf") != 0 && f->rule != NNAV_OPC_NOT_YET)
+        snprintf(ver, sizeof ver, " v%d", f->s->since);
+    if (nd->name.n)
+        snprintf(buf, n, "node '%s' (#%u, %s%s)", esc(nd->name, nm, sizeof nm),
+                 nnav_node_index(m, f->node), op, ver);
+    else
+        snprintf(buf, n, "node #%u (%s%s)", nnav_node_index(m, f->node), op, ver);
+    return buf;
+}
+
+static int attr_rule(int rule)
+{
+    return rule == NNAV_OPC_UNKNOWN_ATTRIBUTE || rule == NNAV_OPC_DUPLICATE_ATTRIBUTE ||
+           rule == NNAV_OPC_ATTRIBUTE_TYPE;
+}
+
+/* A finding as a YAML map: where (graph, node, index in its graph,
+ * op_type, domain), the schema's since_version and the opset in force, the
+ * rule's word, the attribute or the argument position it is about, and
+ * the detail in words. A model-level finding has nulls for the node. */
+static void finding_yaml(nnav_yw *w, const nnav_model *m, const nnav_opc_finding *f)
+{
+    char path[2048];
+    int node = f->node != NNAV_NONE;
+    nnav_yw_map(w);
+    if (node) {
+        const nnav_node *nd = nnav_node_get(m, f->node);
+        nnav_graph_path(m, nd->graph, path, sizeof path);
+        nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
+        nnav_yw_key(w, "node"), nnav_yw_span(w, nd->name);
+        nnav_yw_key(w, "index"), nnav_yw_uint(w, nnav_node_index(m, f->node));
+        nnav_yw_key(w, "op_type"), nnav_yw_span(w, nd->op);
+        nnav_yw_key(w, "domain"), nnav_yw_span(w, nnav_node_domain(m, f->node));
+    } else {
+        nnav_yw_key(w, "graph"), nnav_yw_null(w);
+        nnav_yw_key(w, "node"), nnav_yw_null(w);
+        nnav_yw_key(w, "index"), nnav_yw_null(w);
+        nnav_yw_key(w, "op_type"), nnav_yw_null(w);
+        nnav_yw_key(w, "domain");
+        if (f->index < nnav_opset_count(m))
+            nnav_yw_span(w, nnav_opset_get(m, f->index)->domain);
+        else
+            nnav_yw_null(w);
+    }
+    nnav_yw_key(w, "since_version");
+    if (f->s && strcmp(f->s->domain, "tf") != 0)
+        nnav_yw_int(w, f->s->since);
+    else
+        nnav_yw_null(w);
+    nnav_yw_key(w, "opset");
+    f->opset >= 0 ? nnav_yw_int(w, f->opset) : nnav_yw_null(w);
+    nnav_yw_key(w, "rule"), nnav_yw_cstr(w, nnav_opc_rule_word(f->rule));
+    nnav_yw_key(w, "attribute");
+    if (attr_rule(f->rule) && f->index != NNAV_NONE)
+        nnav_yw_span(w, nnav_attr_get(m, f->index)->name);
+    else
+        nnav_yw_null(w);
+    /* Input/output rules: the argument's position (the count for a count
+     * rule); opset_range: the opset_import's index. */
+    nnav_yw_key(w, "position");
+    if (!attr_rule(f->rule) && f->index != NNAV_NONE)
+        nnav_yw_uint(w, f->index);
+    else
+        nnav_yw_null(w);
+    nnav_yw_key(w, "detail"), nnav_yw_cstr(w, f->detail);
+    nnav_yw_map_end(w);
+}
+
+/* Nodes of non-standard domains, counted by domain: "com.microsoft (12),
+ * my.ops (3)", and how many in further domains. */
+static void skipped_text(const nnav_opcheck *c, char *buf, size_t n)
+{
+    size_t o = 0;
+    char d[300];
+    buf[0] = 0;
+    for (size_t i = 0; i < c->n_skip && o + 1 < n; i++) {
+        int k = snprintf(buf + o, n - o, "%s%s (%llu)", i ? ", " : "", esc(c->skip[i].domain, d, sizeof d),
+                         (unsigned long long)c->skip[i].count);
+        o += k > 0 ? (size_t)k : 0;
+    }
+    if (c->skip_other && o + 1 < n)
+        snprintf(buf + o, n - o, ", %llu in other domains", (unsigned long long)c->skip_other);
+}
+
+/* The operator findings after today's lines: in text a line each, then
+ * what was held and what was skipped, said once; in YAML the keys
+ * operator_findings (a map each) and operator_check (the counts) in w's
+ * open map. Returns the findings' count. */
+static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_yw *w)
+{
+    char path[2048], where[2400], sk[2400];
+    int tf = nnav_model_facts_get(m)->format != NNAV_FMT_ONNX;
+    if (w) {
+        nnav_yw_key(w, "operator_findings");
+        nnav_yw_seq(w);
+        for (size_t i = 0; i < c->n; i++)
+            finding_yaml(w, m, &c->f[i]);
+        nnav_yw_seq_end(w);
+        nnav_yw_key(w, "operator_check");
+        nnav_yw_map(w);
+        nnav_yw_key(w, "count"), nnav_yw_uint(w, c->total);
+        nnav_yw_key(w, "listed"), nnav_yw_uint(w, c->n);
+        nnav_yw_key(w, "rules");
+        nnav_yw_map(w);
+        for (int r = 0; r < NNAV_OPC_RULES; r++)
+            if (c->by_rule[r])
+                nnav_yw_key(w, nnav_opc_rule_word(r)), nnav_yw_uint(w, c->by_rule[r]);
+        nnav_yw_map_end(w);
+        nnav_yw_key(w, "table"), nnav_yw_cstr(w, tf ? "the model's op definitions" : c->table);
+        nnav_yw_key(w, "nodes"), nnav_yw_uint(w, c->nodes);
+        nnav_yw_key(w, "held"), nnav_yw_uint(w, c->checked);
+        nnav_yw_key(w, "function_calls"), nnav_yw_uint(w, c->calls);
+        nnav_yw_key(w, "without_schema"), nnav_yw_uint(w, c->no_schemas);
+        nnav_yw_key(w, "not_checked");
+        nnav_yw_seq(w);
+        for (size_t i = 0; i < c->n_skip; i++) {
+            nnav_yw_map_flow(w);
+            nnav_yw_key(w, "domain"), nnav_yw_span(w, c->skip[i].domain);
+            nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip[i].count);
+            nnav_yw_map_end(w);
+        }
+        if (c->skip_other) { /* past NNAV_OPC_DOMAINS names */
+            nnav_yw_map_flow(w);
+            nnav_yw_key(w, "domain"), nnav_yw_null(w);
+            nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip_other);
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
+        nnav_yw_key(w, "opset_notices");
+        nnav_yw_seq(w);
+        for (size_t i = 0; i < c->n_past; i++) {
+            nnav_yw_map_flow(w);
+            nnav_yw_key(w, "domain"), nnav_yw_cstr(w, c->past[i].domain);
+            nnav_yw_key(w, "version"), nnav_yw_int(w, c->past[i].version);
+            nnav_yw_key(w, "table_max"), nnav_yw_int(w, c->past[i].table_max);
+            nnav_yw_map_end(w);
+        }
+        nnav_yw_seq_end(w);
+        nnav_yw_map_end(w);
+        return c->total;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        const nnav_opc_finding *f = &c->f[i];
+        if (f->node == NNAV_NONE) {
+            printf("model  %s\n", f->detail);
+            continue;
+        }
+        nnav_graph_path(m, nnav_node_get(m, f->node)->graph, path, sizeof path);
+        printf("%s  %s: %s\n", path, finding_node(m, f, where, sizeof where), f->detail);
+    }
+    if (c->total > c->n)
+        printf("... and %llu more operator findings (the first %llu are listed)\n",
+               (unsigned long long)(c->total - c->n), (unsigned long long)c->n);
+    for (size_t i = 0; i < c->n_past; i++)
+        printf("opset_import %s %lld is newer than the table knows (%d, %s): nodes are held to "
+               "the newest schemas known\n", c->past[i].domain, (long long)c->past[i].version,
+               c->past[i].table_max, c->table);
+    if (c->skipped) {
+        skipped_text(c, sk, sizeof sk);
+        printf("%llu node%s in domains the table does not hold %s not checked: %s\n",
+               (unsigned long long)c->skipped, pl(c->skipped), c->skipped == 1 ? "was" : "were", sk);
+    }
+    if (c->no_schemas)
+        printf("%llu node%s not checked: the model carries no op definitions (stripped_op_list)\n",
+               (unsigned long long)c->no_schemas, pl(c->no_schemas));
+    printf("%llu node%s checked against %s: %llu finding%s", (unsigned long long)c->checked,
+           pl(c->checked), tf ? "the model's op definitions" : "the operator schemas",
+           (unsigned long long)c->total, pl(c->total));
+    if (!tf)
+        printf(" (table: %s)", c->table);
+    if (c->calls)
+        printf("; %llu call%s of the model's functions", (unsigned long long)c->calls, pl(c->calls));
+    printf("\n");
+    return c->total;
+}
+
 /* Exit 2 when the file contradicts itself: a value whose recorded type
- * (value_info, an output's type) is not what its producer gives, or a
- * TensorFlow signature tensor whose type is not its value's. */
+ * (value_info, an output's type) is not what its producer gives, a
+ * TensorFlow signature tensor whose type is not its value's, or a node
+ * against its operator's schema (opcheck.h). */
 int cmd_check(const nnav_model *m, const opts *o)
 {
     typed_run t;
@@ -687,6 +875,20 @@ int cmd_check(const nnav_model *m, const opts *o)
                    (unsigned long long)sig_checked, pl(sig_checked), (unsigned long long)sig_bad,
                    sig_bad == 1 ? "s" : "");
     }
+    /* Operators against their schemas: the graphs asked for, or without
+     * --graph every graph (bodies and functions too, as onnx.checker). */
+    uint64_t op_bad = 0;
+    if (rc == 0) {
+        nnav_opcheck *oc = nnav_opcheck_run(m, s, o->graph || o->all ? first : 0,
+                                            o->graph || o->all ? end : nnav_graph_count(m));
+        if (!oc) {
+            fprintf(stderr, "nnav check: out of memory\n");
+            rc = EXIT_BADINPUT;
+        } else {
+            op_bad = operator_findings(m, oc, o->yaml ? &w : NULL);
+            nnav_opcheck_free(oc);
+        }
+    }
     rc = typed_run_end(&t, &w, o, rc);
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
@@ -702,6 +904,11 @@ int cmd_check(const nnav_model *m, const opts *o)
     if (sparse_bad) {
         fprintf(stderr, "nnav check: %u sparse initializer%s whose indices contradict %s dims\n",
                 sparse_bad, sparse_bad == 1 ? "" : "s", sparse_bad == 1 ? "its" : "their");
+        rc = EXIT_BADINPUT;
+    }
+    if (op_bad) {
+        fprintf(stderr, "nnav check: %llu operator finding%s (a node against its operator's "
+                        "schema, or the model's opset_import)\n", (unsigned long long)op_bad, pl(op_bad));
         rc = EXIT_BADINPUT;
     }
     return rc;

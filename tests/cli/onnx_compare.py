@@ -115,6 +115,8 @@ def compare(path):
             if not n.name or names.count(n.name) != 1 or not plain(n.name):
                 continue
             d = nnav("node", path, n.name, "--graph", gpath)
+            # The file's attributes; the schema's defaults follow them (default: true).
+            d["attribute"] = [x for x in d["attribute"] if not x.get("default")]
             check([(x["name"], x["type"]) for x in d["attribute"]] ==
                   [(x.name, ATYPES[x.type]) for x in n.attribute],
                   f"{path}:{gpath}: attributes of {n.name}")

@@ -108,7 +108,7 @@ class Cmp:
                 self.bad.append(f'{where}: inputs {nn["input"]}, the file {want}')
             det = yaml.safe_load(self.run('node', '--yaml', '--graph', path, self.model, f'#{i}'))
             fa = {P.one(a, 'key'): P.one(a, 'value', []) for a in P.get(fn, 'attr')}
-            na = {a['name']: a for a in det.get('attribute') or []}
+            na = {a['name']: a for a in det.get('attribute') or [] if not a.get('default')}
             if set(fa) != set(na):
                 self.bad.append(f'{where}: attrs {sorted(na)}, the file {sorted(fa)}')
             for key, v in fa.items():

@@ -73,8 +73,8 @@ expect_status 0 "$NNAV_BIN" check "$S/control_flow.onnx" --all
 
 # ---- node, nodes --shapes, info ----
 expect_status 0 "$NNAV_BIN" node "$S/cnn.onnx" conv1
-grep -qE '^  \[0\] conv1_out +inferred +float32\[1,16,32,32\] +to relu1 \(Relu\)$' "$OUT" || fail "node: typed output line: $(grep conv1_out "$OUT")"
-grep -qE '^  \[1\] conv1.weight +file +float32\[16,3,3,3\] +from initializer$' "$OUT" || fail "node: typed input line"
+grep -qE '^  \[0\] Y  conv1_out +inferred +float32\[1,16,32,32\] +to relu1 \(Relu\)$' "$OUT" || fail "node: typed output line: $(grep conv1_out "$OUT")"
+grep -qE '^  \[1\] W  conv1.weight +file +float32\[16,3,3,3\] +from initializer$' "$OUT" || fail "node: typed input line"
 grep -qE '^cost       442 k MACs, [0-9.]+ k FLOPs, 448 params, 64.0 KiB out$' "$OUT" || fail "node: cost line: $(grep ^cost "$OUT")"
 expect_status 0 "$NNAV_BIN" nodes "$S/cnn.onnx" --shapes
 grep -qE '^ +3  Conv +conv2 +pool1_out, conv2.weight -> conv2_out  : float32\[1,32,16,16\]$' "$OUT" || fail "nodes --shapes: $(sed -n 4p "$OUT")"
@@ -189,7 +189,7 @@ PY
     expect_status 0 "$NNAV_BIN" shapes "$T/liar.onnx"
     grep -qE '^y +float32\[1,3\] +DISAGREE  file says float32\[1,4\]$' "$OUT" || fail "shapes shows the disagreement: $(grep '^y ' "$OUT")"
     expect_status 0 "$NNAV_BIN" node "$T/liar.onnx" relu
-    grep -qE '^  \[0\] y +DISAGREE +float32\[1,3\] +to neg \(Neg\); the file says float32\[1,4\]$' "$OUT" || fail "node shows the disagreement: $(grep '\[0\] y' "$OUT")"
+    grep -qE '^  \[0\] Y  y +DISAGREE +float32\[1,3\] +to neg \(Neg\); the file says float32\[1,4\]$' "$OUT" || fail "node shows the disagreement: $(grep '\[0\] y' "$OUT")"
 
     expect_status 0 "$NNAV_BIN" shapes "$T/sym.onnx"
     grep -qE '^y +float32\[N,4,6,6\] +inferred$' "$OUT" || fail "a symbolic batch stays symbolic: $(grep '^y ' "$OUT")"

@@ -52,7 +52,7 @@ wait_gone "/enc/Concat"
 no_text "/zero_c"
 rows=$(screen | grep -cE '│ *[0-9]+ (Identity|Shape|Gather|Unsqueeze|Concat|Constant) ')
 [ "$rows" -eq 0 ] || fail "$rows clutter rows left in the node list"
-expect_line "1 enc.ln.weight ←" "initializer"
+expect_line "1 B: enc.ln.weight ←" "initializer"
 wait_for "/enc/Reshape_1"
 expect_line "/enc/Reshape_1" "r,[1,197,1024] (folded)"
 pass "D: the Constant, Identity and folded shape rows hidden, the header counts them"

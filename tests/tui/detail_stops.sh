@@ -16,42 +16,44 @@ sep_col() {
     line_with "$1" | sed 's/│.*//' | tr -d '\n' | LC_ALL=C.UTF-8 wc -m
 }
 
-start 120 30 "$NNAV_SAMPLES/cnn.onnx"
+# Tall enough that the detail pane shows conv1 whole (the click below).
+start 120 40 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
 wait_for "name conv1"
-# conv1's detail: head, name, cost, Attributes (3), 3 attributes, Inputs (3),
-# then input 0 on line 9; each input has its type line under it.
-wait_for "  0 input ← graph input"
+# conv1's detail: head, name, schema, cost, Attributes (3 set, 2 by
+# default), the 3 set, the 2 defaults and the line of those not set (issue
+# 17), Inputs (3), then input 0 on line 13; each input has its type line.
+wait_for "  0 X: input ← graph input"
 keys Tab
-wait_for "line 1/17"
+wait_for "line 1/21"
 keys Down
-wait_for "line 9/17"
+wait_for "line 13/21"
 pass "one Down from the top reaches input 0"
 keys Down
-wait_for "line 11/17"            # input 1, over input 0's type line
+wait_for "line 15/21"            # input 1, over input 0's type line
 keys Down Down
-wait_for "line 16/17"            # output 0, over the Outputs title
+wait_for "line 20/21"            # output 0, over the Outputs title
 keys Down
-wait_for "line 16/17"
+wait_for "line 20/21"
 keys Up
-wait_for "line 13/17"            # input 2
+wait_for "line 17/21"            # input 2
 keys Up Up Up
-wait_for "line 1/17"             # the top, over the attributes
+wait_for "line 1/21"             # the top, over the attributes and the defaults
 keys End
-wait_for "line 16/17"
+wait_for "line 20/21"
 keys Home
-wait_for "line 1/17"
+wait_for "line 1/21"
 pass "Up/Down/Home/End go from input to input and to the top, over titles and types"
 
-# A click on input 1's type line (line 12, the 12th body row) selects input 1.
+# A click on input 1's type line (line 16, the 16th body row) selects input 1.
 top=$(screen | grep -n "Detail " | head -1 | cut -d: -f1)   # 1-based row of the title
-mouse 0 8 $((top + 11))
-mouse 3 8 $((top + 11))
-wait_for "line 11/17"
+mouse 0 8 $((top + 15))
+mouse 3 8 $((top + 15))
+wait_for "line 15/21"
 # A click on the Attributes title snaps to the nearest stop in view.
-mouse 0 8 $((top + 3))
-mouse 3 8 $((top + 3))
-wait_for "line 1/17"
+mouse 0 8 $((top + 4))
+mouse 3 8 $((top + 4))
+wait_for "line 1/21"
 pass "a click on a type line selects its input; on a title, the nearest stop"
 
 keys Down Enter

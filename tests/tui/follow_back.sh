@@ -12,10 +12,10 @@ wait_ready
 keys j
 wait_for "name relu1"
 keys Tab
-wait_for "line 1/10"
+wait_for "line 1/11"
 keys j
-wait_for "line 6/10"    # input 0, past the name, cost and titles
-expect_line "0 conv1_out" "Conv conv1"
+wait_for "line 7/11"    # input 0, past the name, schema, cost and titles
+expect_line "0 X: conv1_out" "Conv conv1"
 keys Enter
 wait_for "name conv1"
 wait_for "node #0 of 11"
@@ -23,7 +23,7 @@ pass "Enter on an input goes to the producer"
 
 keys BSpace
 wait_for "name relu1"
-wait_for "line 6/10"    # back where the cursor was, in the detail pane
+wait_for "line 7/11"    # back where the cursor was, in the detail pane
 keys ]
 wait_for "name conv1"
 keys C-o
@@ -36,8 +36,8 @@ wait_for "node #1 of 11"
 keys k
 wait_for "name conv1"
 keys Tab j j
-wait_for "line 11/"     # input 1, past input 0's type line
-expect_line "1 conv1.weight" "initializer"
+wait_for "line 15/"     # input 1, past the schema's attributes and input 0's type line
+expect_line "1 W: conv1.weight" "initializer"
 keys Enter
 wait_for "tensor conv1.weight"
 wait_for "tensor 2/9"
@@ -48,10 +48,10 @@ start 100 30 "$NNAV_SAMPLES/control_flow.onnx"
 wait_ready
 wait_for "name const_scale"
 keys Tab
-wait_for "line 1/9"
+wait_for "line 1/12"   # the Constant's schema line and its unset attributes (2 lines)
 keys G
-wait_for "line 8/9"     # the last output (its type line is read, not visited)
-expect_line "0 scale" "(+2 more)"
+wait_for "line 11/12"   # the last output (its type line is read, not visited)
+expect_line "0 output: scale" "(+2 more)"
 keys Enter
 wait_for "3 consumers of scale"
 keys j Enter
@@ -69,7 +69,7 @@ wait_for "name loop"
 keys Tab
 wait_for "line 1/"
 keys j
-wait_for "line 5/"      # the body attribute, past the cost and the title
+wait_for "line 6/"      # the body attribute, past the schema, the cost and the title
 expect_line "body = " "1 graph"
 keys Enter
 wait_for "Nodes  loop.body"

@@ -15,7 +15,7 @@ case "$cstore" in sparse*) ;; *) fail "the CLI does not call sparse_w sparse: $r
 [ "$cshape" = "float32[3,4]" ] || fail "CLI shape '$cshape'"
 [ "$cbytes" = 36 ] || fail "CLI bytes '$cbytes'"
 [ "$cstore" = "sparse (3 values)" ] || fail "CLI storage '$cstore'"
-"$NNAV_BIN" node "$model" add_sparse | grep -E '^  \[1\] sparse_w .*from sparse initializer' >/dev/null ||
+"$NNAV_BIN" node "$model" add_sparse | grep -E '^  \[1\] B  sparse_w .*from sparse initializer' >/dev/null ||
     fail "the CLI does not say add_sparse reads the sparse initializer"
 
 start 200 36 "$model"
@@ -43,6 +43,6 @@ keys BTab
 wait_for "line 1/"
 keys G Enter
 wait_for "name add_sparse"
-expect_line "1 sparse_w" "sparse initializer"
+expect_line "1 B: sparse_w" "sparse initializer"
 pass "Enter on the consumer reaches add_sparse, which reads the sparse initializer"
 quit_clean

@@ -15,7 +15,8 @@ header_totals() {
 
 # The sample CNN declares no type for conv1's output: only the Conv rule
 # (3x3, pads 1, 16 filters over float32[1,3,32,32]) can give its shape.
-start 120 44 "$NNAV_SAMPLES/cnn.onnx"
+# Tall enough for conv1's whole detail, its schema's lines included.
+start 120 50 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
 wait_for "name conv1"
 header_totals
@@ -35,7 +36,7 @@ no_text "float32[1,16,32,32]"
 no_text "inferred"
 no_text "cost "
 # Hidden, the detail is as before: the file's type on the input's own line.
-expect_line "0 input " "float32[1,3,32,32]"
+expect_line "0 X: input " "float32[1,3,32,32]"
 pass "T hides the column, the type lines, the cost and the totals"
 
 keys T
@@ -105,7 +106,7 @@ PY
     wait_for "type float32[1,3]  inferred, DISAGREE: the file says float32[1,4]"
     pass "a value the file mistypes: DISAGREE with the file's type"
     quit_clean
-    start 140 34 "$NNAV_TMP/types_sym.onnx"
+    start 140 40 "$NNAV_TMP/types_sym.onnx" # the Conv's schema lines and its output in view
     wait_ready
     wait_for "name conv"
     expect_line " conv " "float32[N,4,6,6]"

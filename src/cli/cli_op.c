@@ -1,0 +1,112 @@
+/* cli_op.c - nnav op NAME: the schema of an operator from the table
+ * (opref.h's nnav_opref_write, which the explorer's reference view shows
+ * too), at an opset, and with --model FILE the version that model uses;
+ * nnav op --list: the operators the table holds. No model is needed. */
+#include "cli_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nnav.h"
+#include "opref.h"
+#include "opschema.h"
+
+static nnav_span span_of(const char *s)
+{
+    return (nnav_span){(const uint8_t *)s, strlen(s)};
+}
+
+/* op --list: a line per operator (its domain, name and versions), or with
+ * --yaml a sequence of maps. */
+static int list_ops(const char *dom, const opts *o)
+{
+    nnav_yw w;
+    if (o->yaml && nnav_yw_open(&w, stdout) < 0)
+        return EXIT_BADINPUT;
+    if (o->yaml)
+        nnav_yw_seq(&w);
+    size_t n = nnav_op_table_count();
+    for (size_t i = 0; i < n;) {
+        const nnav_op_schema *s = nnav_op_table_at(i);
+        size_t j = i;
+        while (j < n && !strcmp(nnav_op_table_at(j)->domain, s->domain) &&
+               !strcmp(nnav_op_table_at(j)->name, s->name))
+            j++;
+        if (!dom || !strcmp(dom, s->domain)) {
+            const nnav_op_schema *last = nnav_op_table_at(j - 1);
+            if (o->yaml) {
+                nnav_yw_map_flow(&w);
+                nnav_yw_key(&w, "domain"), nnav_yw_cstr(&w, s->domain);
+                nnav_yw_key(&w, "op"), nnav_yw_cstr(&w, s->name);
+                nnav_yw_key(&w, "versions");
+                nnav_yw_seq_flow(&w);
+                for (size_t k = i; k < j; k++)
+                    nnav_yw_int(&w, nnav_op_table_at(k)->since);
+                nnav_yw_seq_end(&w);
+                nnav_yw_key(&w, "deprecated"), nnav_yw_bool(&w, last->deprecated);
+                nnav_yw_map_end(&w);
+            } else {
+                printf("%-26s %-32s", s->domain, s->name);
+                for (size_t k = i; k < j; k++)
+                    printf("%s%d", k > i ? ", " : "", (int)nnav_op_table_at(k)->since);
+                printf("%s\n", last->deprecated ? "  (deprecated)" : "");
+            }
+        }
+        i = j;
+    }
+    if (o->yaml) {
+        nnav_yw_seq_end(&w);
+        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+    }
+    return 0;
+}
+
+int cmd_op(const nnav_model *m, const opts *o)
+{
+    const char *dom = NULL;
+    if (o->domain) {
+        dom = nnav_op_domain_canon(span_of(o->domain));
+        if (!dom)
+            return usage_error("op", "the table holds no domain '%s' (ai.onnx, ai.onnx.ml, "
+                               "ai.onnx.preview.training)", o->domain);
+    }
+    if (o->list)
+        return list_ops(dom, o);
+    nnav_span name = span_of(o->arg);
+    /* A qualified name: "ai.onnx.ml:LinearClassifier", as nodes --op takes it. */
+    const char *colon = strrchr(o->arg, ':');
+    if (!dom && colon) {
+        dom = nnav_op_domain_canon((nnav_span){(const uint8_t *)o->arg, (size_t)(colon - o->arg)});
+        if (dom)
+            name = span_of(colon + 1);
+    }
+    nnav_opref r;
+    int rc = NNAV_OPREF_NO_OP;
+    if (dom) {
+        rc = nnav_opref_find(dom, name, o->opset, m, &r);
+    } else {
+        /* The default domain first, then the others: LinearClassifier is
+         * found without --domain. */
+        static const char *const doms[] = {"ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training"};
+        for (size_t i = 0; i < sizeof doms / sizeof *doms && rc == NNAV_OPREF_NO_OP; i++)
+            rc = nnav_opref_find(doms[i], name, o->opset, m, &r);
+    }
+    /* With a model and no --opset: the version that model uses. */
+    if (rc == NNAV_OPREF_OK && o->opset < 0 && r.model_opset >= 0)
+        rc = nnav_opref_find(r.domain, name, r.model_opset, m, &r);
+    if (rc == NNAV_OPREF_NO_OP || rc == NNAV_OPREF_NO_DOMAIN) {
+        const char *close[8];
+        size_t nc = nnav_opref_suggest(dom, name, close, sizeof close / sizeof *close);
+        char a[512];
+        nnav_text_escape(name.p, name.n, a, sizeof a);
+        fprintf(stderr, "nnav op: no operator '%s' in %s", a, dom ? dom : "the table");
+        for (size_t i = 0; i < nc; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "; close names: ", close[i]);
+        fprintf(stderr, "\nTry 'nnav op --list%s%s'.\n", dom ? " --domain " : "", dom ? dom : "");
+        return EXIT_USAGE;
+    }
+    if (rc == NNAV_OPREF_NOT_YET)
+        fprintf(stderr, "nnav op: %s does not exist at %s opset %lld: its first version is "
+                        "shown\n", r.s->name, r.domain, (long long)r.opset);
+    return nnav_opref_write(&r, o->yaml, stdout) < 0 ? EXIT_BADINPUT : 0;
+}
