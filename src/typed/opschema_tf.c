@@ -40,17 +40,16 @@ int nnav_op_resolve_tf(const nnav_model *m, uint32_t node, nnav_op_use *out)
     const nnav_node *nd = nnav_node_get(m, node);
     uint32_t n;
     memset(out, 0, sizeof *out);
-    out->domain = "tf";
     out->opset = -1;
     nnav_model_op_schemas(m, &n);
     if (nd->function != NNAV_NONE) {
         out->status = NNAV_OPS_FUNCTION;
     } else if (!n) {
         out->status = NNAV_OPS_NO_SCHEMAS;
-    } else if ((out->s = nnav_op_tf_find(m, nd->op))) {
-        out->status = NNAV_OPS_FOUND;
     } else {
-        out->status = NNAV_OPS_UNKNOWN;
+        out->domain = "tf";
+        out->s = nnav_op_tf_find(m, nd->op);
+        out->status = out->s ? NNAV_OPS_FOUND : NNAV_OPS_UNKNOWN;
     }
     return 0;
 }

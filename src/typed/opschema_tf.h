@@ -10,8 +10,9 @@
  *    stripped_op_list): NNAV_OPS_NO_SCHEMAS;
  *  - an OpDef of that name: NNAV_OPS_FOUND, s set;
  *  - none: NNAV_OPS_UNKNOWN.
- * domain is "tf", opset -1, table_max 0, past_table 0
- * always: OpDefs have no versions. */
+ * domain is "tf" for FOUND and UNKNOWN (NULL otherwise, as for an ONNX
+ * function call); opset -1, table_max 0, past_table 0 always: OpDefs have
+ * no versions. */
 #ifndef NNAV_OPSCHEMA_TF_H
 #define NNAV_OPSCHEMA_TF_H
 
