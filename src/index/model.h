@@ -80,6 +80,15 @@ struct nnav_model {
     uint8_t *fn_ambig;   /* function names that several functions share */
     uint64_t *total_nodes; /* nodes in each graph and below, built on first use */
     int totals_failed;
+    /* The operator schemas the file carries (TensorFlow OpDefs, opschema.h),
+     * sorted by name; the reader fills them at open, in memory it frees at
+     * close. NULL and 0 when the file carries none (opdefs.c). */
+    const struct nnav_op_schema *op_schemas;
+    uint32_t op_schema_count;
+    /* Beside each of op_schemas: for every formal, in then out, the attr
+     * that counts its tensors (TensorFlow number_attr or type_list_attr),
+     * NULL for a formal of one tensor. */
+    const char *const *const *op_count_attrs;
     const nnav_reader *reader; /* the format's reader (reader.h) */
     void *rd;                  /* its private state, NULL when it keeps none */
 };

@@ -7,6 +7,7 @@
 
 #include "opschema.h"
 #include "opschema_table.h"
+#include "opschema_tf.h"
 #include "sbuf.h"
 
 static const char *const DOMAINS[] = {"ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training"};
@@ -133,10 +134,8 @@ int nnav_op_resolve(const nnav_model *m, uint32_t node, nnav_op_use *out)
     out->status = NNAV_OPS_UNKNOWN;
     if (node >= nnav_node_count(m))
         return -1;
-    if (is_tf(m)) { /* OpDefs the model carries: not indexed yet */
-        out->status = NNAV_OPS_NO_SCHEMAS;
-        return 0;
-    }
+    if (is_tf(m)) /* the OpDefs the model carries */
+        return nnav_op_resolve_tf(m, node, out);
     const nnav_node *nd = nnav_node_get(m, node);
     nnav_span dom = nnav_node_domain(m, node);
     if (nd->function != NNAV_NONE) {

@@ -301,7 +301,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                 goto out;
             }
             m->graphs.v[i].name = joined_tags(&w, mg);
-            if (w.ops.n && tf_op_table(&w) < 0)
+            if (w.ops.n && (tf_op_table(&w) < 0 || tf_opdefs_add(&w) < 0))
                 goto out;
             mg->sig_first = tf->sigs.n;
             for (uint32_t s = 0; s < mt->sigs.n; s++)
@@ -350,7 +350,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         if (meta_facts(&w, i, metas.n, producer, min_consumer) < 0)
             goto out;
     }
-    if (tf_check_recursion(&w) < 0)
+    if (tf_check_recursion(&w) < 0 || tf_opdefs_finish(&w) < 0)
         goto out;
     if (schema >= 0 &&
         add_kv(&w, SPAN("saved_model_schema_version"), nnav_tf_printf(tf, "%lld", (long long)schema)))
@@ -366,6 +366,7 @@ out:
     }
     nnav_vec_free(metas);
     nnav_vec_free(w.ops);
+    nnav_vec_free(w.opdefs);
     nnav_vec_free(w.fsig);
     nnav_vec_free(w.args);
     nnav_vec_free(w.pending);

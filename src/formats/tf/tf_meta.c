@@ -192,6 +192,7 @@ int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg)
                 nnav_wire o;
                 nnav_field g;
                 int kk;
+                uint32_t pos = 0; /* OpDefs as written, the skipped counted */
                 winit(w, &o, f.s);
                 while ((kk = nnav_wire_next(&o, &g, w->err)) == 1) {
                     if (g.num != 1) {
@@ -202,8 +203,28 @@ int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg)
                     tf_op *op = nnav_vec_push(w->ops);
                     if (!op)
                         return oom(w);
-                    if (expect_wt(w, &g, NNAV_WT_LEN, "op") || tf_walk_opdef(w, g.s, op, NULL) < 0)
-                        return err_prepend(w->err, "stripped_op_list.op[%u]", w->ops.n - 1);
+                    if (expect_wt(w, &g, NNAV_WT_LEN, "op"))
+                        return err_prepend(w->err, "stripped_op_list.op[%u]", pos);
+                    if (tf_walk_opdef(w, g.s, op, NULL) < 0) {
+                        /* A malformed OpDef costs its definition, not the file:
+                         * its nodes read as those of an op not listed. */
+                        char where[96], nb[80], named[96] = "";
+                        if (!w->err->has_offset)
+                            return -1; /* out of memory */
+                        tf_opdefs_where(w, w->cur_meta, where, sizeof where);
+                        if (op->name.n) /* when written before the trouble */
+                            snprintf(named, sizeof named, " (\"%s\")", q(op->name, nb, 64));
+                        if (nnav_tf_warn(w->m, "%s.op[%u]%s at byte %llu: %s%s%s; the op's "
+                                               "definition is not used",
+                                         where, pos, named, (unsigned long long)w->err->offset,
+                                         w->err->path, w->err->path[0] ? ": " : "", w->err->msg))
+                            return oom(w);
+                        memset(w->err, 0, sizeof *w->err);
+                        w->ops.n--;
+                        pos++;
+                        continue;
+                    }
+                    op->pos = pos++;
                     mg->op_count++;
                 }
                 if (kk < 0) {

@@ -6,6 +6,7 @@
 #define NNAV_TF_WALK_H
 
 #include "hashtab.h"
+#include "opschema.h"
 #include "tf.h"
 #include "tf_fields.h"
 #include "walk.h"
@@ -132,6 +133,7 @@ typedef struct tf_op {
     nnav_span name, msg;
     uint32_t in_first, in_count, out_first, out_count; /* into args */
     uint32_t attr_count;
+    uint32_t pos; /* stripped_op_list: index in the list as written */
     int parsed;
 } tf_op;
 
@@ -160,6 +162,14 @@ typedef struct pending_tensor { uint32_t attr; nnav_span s; } pending_tensor;
 
 typedef struct tf_vi { nnav_span name; nnav_span type; } tf_vi;
 
+/* An OpDef converted to a schema (tf_opdefs.c), with where it was read. */
+typedef struct tf_opdef {
+    nnav_op_schema s;
+    const char **counts; /* each formal's count attr (model.h op_count_attrs) */
+    uint32_t meta, pos;  /* meta graph, index in its stripped_op_list */
+    nnav_span msg;      /* the OpDef's bytes */
+} tf_opdef;
+
 typedef struct tfw {
     nnav_model *m;
     nnav_tf *tf;
@@ -168,6 +178,7 @@ typedef struct tfw {
     const nnav_open_opts *opts;
     uint64_t since_progress;
     NNAV_VEC(tf_op) ops;           /* stripped_op_list of the current meta graph */
+    NNAV_VEC(tf_opdef) opdefs;     /* every meta graph's OpDefs as schemas */
     NNAV_VEC(tf_op) fsig;          /* each function's signature, by function id */
     NNAV_VEC(tf_arg) args;
     nnav_hashtab optab, fntab;
@@ -254,5 +265,13 @@ int tf_op_table(tfw *w);
 int tf_walk_meta_top(tfw *w, nnav_span s, tf_meta *mt, nnav_metagraph *mg);
 int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg);
 int tf_walk_signature(tfw *w, uint32_t meta, nnav_span entry);
+/* tf_opdefs.c: the current meta graph's OpDefs (w->ops) as schemas, each
+ * one TensorFlow would refuse left out with a warning; then, once every
+ * meta graph is read, all of them sorted by name (the first of a name kept)
+ * handed to the model. -1 only when out of memory. */
+int tf_opdefs_add(tfw *w);
+/* The field path of a meta graph's stripped_op_list, for warnings. */
+void tf_opdefs_where(const tfw *w, uint32_t meta, char *buf, size_t n);
+int tf_opdefs_finish(tfw *w);
 
 #endif
