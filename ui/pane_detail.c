@@ -638,12 +638,12 @@ static int draw_attr_value(ui *u, uint32_t a, int y, int x, int w, attr_t sel);
 /* "X: " - the schema's name for a node's input or output at position i
  * ("inputs[2]: " within a variadic list), as `nnav node` names it; past
  * what an ONNX schema takes, flagged. */
-static int draw_formal(detail *d, int output, uint32_t i, int y, int x, int w, attr_t sel)
+static int draw_formal(const nnav_model *m, detail *d, int output, uint32_t i, int y, int x, int w, attr_t sel)
 {
     if (d->kind != PLACE_NODE || d->use.status != NNAV_OPS_FOUND || !d->use.s)
         return 0;
     char buf[160];
-    nnav_node_formal(&d->use, output, i, buf, sizeof buf);
+    nnav_node_formal(m, d->id, &d->use, output, i, buf, sizeof buf);
     if (!buf[0])
         return onnx_schema(d) ? draw_text(y, x, w, "(past the schema's) ", sel | draw_attr(R_ERROR))
                               : 0;
@@ -962,7 +962,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         const nnav_ref r = nnav_ref_get(u->m, l->a);
         c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "  %u ", l->b);
         if (!r.control)
-            c += draw_formal(d, l->type == DL_OUTPUT, l->b, y, x + c, w - c, sel);
+            c += draw_formal(u->m, d, l->type == DL_OUTPUT, l->b, y, x + c, w - c, sel);
         if (r.name.n == 0) {
             draw_text(y, x + c, w - c, "(omitted)", sel | draw_attr(R_DIM));
             break;

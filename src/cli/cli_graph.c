@@ -331,12 +331,13 @@ static void typed_cols(const nnav_model *m, const nnav_shapes *s, uint32_t v, ch
 
 /* The widest schema name of a node's first count inputs (outputs), in
  * display columns; 0 when the schema names none. */
-static int formal_width(const nnav_op_use *u, int output, uint32_t count)
+static int formal_width(const nnav_model *m, uint32_t node, const nnav_op_use *u, int output,
+                        uint32_t count)
 {
     char f[512];
     int w = 0;
     for (uint32_t i = 0; i < count; i++) {
-        int c = nnav_rw_text_cols(nnav_node_formal(u, output, i, f, sizeof f));
+        int c = nnav_rw_text_cols(nnav_node_formal(m, node, u, output, i, f, sizeof f));
         if (c > w)
             w = c;
     }
@@ -429,7 +430,7 @@ int cmd_node(const nnav_model *m, const opts *o)
                 nnav_yw_map(&w);
                 nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
                 if (have_schema && u.status == NNAV_OPS_FOUND &&
-                    nnav_op_arg_name(u.s, side, i, c, sizeof c)[0])
+                    nnav_op_node_arg_name(m, id, u.s, side, i, c, sizeof c)[0])
                     nnav_yw_key(&w, "formal"),
                         nnav_yw_span(&w, (nnav_span){(const uint8_t *)c, strlen(c)});
                 if (r.control)
@@ -521,8 +522,10 @@ int cmd_node(const nnav_model *m, const opts *o)
         const nnav_attr *at = nnav_attr_get(m, aid);
         nnav_attr_format(m, aid, 16, a, sizeof a);
         printf("  %-20s %-8s %s", esc(at->name, b, sizeof b), nnav_attr_type_name(at->type), a);
-        if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN)
+        if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN && u.s->since > 0)
             printf("  (unknown to %s v%d)", esc(nd->op, b, sizeof b), (int)u.s->since);
+        else if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN) /* an OpDef has no version */
+            printf("  (unknown to %s)", esc(nd->op, b, sizeof b));
         printf("\n");
     }
     for (size_t k = nd->attr_count; k < nrows; k++) {
@@ -546,13 +549,13 @@ int cmd_node(const nnav_model *m, const opts *o)
         if (any)
             printf(")\n");
     }
-    int fw = have_schema ? formal_width(&u, 0, nd->in_count) : 0;
+    int fw = have_schema ? formal_width(m, id, &u, 0, nd->in_count) : 0;
     printf("inputs (%u):\n", nd->in_count);
     for (uint32_t i = 0; i < nd->in_count; i++) {
         const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
         printf("  [%u] ", i);
         if (fw)
-            put_padded(nnav_node_formal(&u, 0, i, a, sizeof a), fw + 2);
+            put_padded(nnav_node_formal(m, id, &u, 0, i, a, sizeof a), fw + 2);
         if (r.value == NNAV_NONE) {
             printf("\"\" (omitted optional input)\n");
             continue;
@@ -564,13 +567,13 @@ int cmd_node(const nnav_model *m, const opts *o)
             printf("; the file says %s", ft);
         printf("\n");
     }
-    fw = have_schema ? formal_width(&u, 1, nd->out_count) : 0;
+    fw = have_schema ? formal_width(m, id, &u, 1, nd->out_count) : 0;
     printf("outputs (%u):\n", nd->out_count);
     for (uint32_t i = 0; i < nd->out_count; i++) {
         const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
         printf("  [%u] ", i);
         if (fw)
-            put_padded(nnav_node_formal(&u, 1, i, a, sizeof a), fw + 2);
+            put_padded(nnav_node_formal(m, id, &u, 1, i, a, sizeof a), fw + 2);
         if (r.value == NNAV_NONE) {
             printf("\"\" (unused optional output)\n");
             continue;

@@ -94,7 +94,8 @@ const char *nnav_node_schema_line(const nnav_model *m, uint32_t node, const nnav
 /* The schema's name for input (output when output) i of a node: "X",
  * "inputs[2]"; "" when no schema is in force or i is past what it takes.
  * Returns buf. */
-const char *nnav_node_formal(const nnav_op_use *u, int output, uint32_t i, char *buf, size_t n);
+const char *nnav_node_formal(const nnav_model *m, uint32_t node, const nnav_op_use *u, int output,
+                             uint32_t i, char *buf, size_t n);
 
 /* One row of a node's complete attribute list. */
 enum {

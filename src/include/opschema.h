@@ -148,6 +148,12 @@ int nnav_op_resolve(const nnav_model *m, uint32_t node, nnav_op_use *out);
  * position within it ("inputs[2]"); "" when i is past what the schema
  * takes. Returns buf. */
 const char *nnav_op_arg_name(const nnav_op_schema *s, int output, uint32_t i, char *buf, size_t n);
+/* The same for node `node` of model m held to s: a TensorFlow OpDef's list
+ * arguments may sit anywhere in its signature and take as many inputs as
+ * the node's count attribute says ("values[2]", then "axis"); an ONNX
+ * schema's names are nnav_op_arg_name's. */
+const char *nnav_op_node_arg_name(const nnav_model *m, uint32_t node, const nnav_op_schema *s,
+                                  int output, uint32_t i, char *buf, size_t n);
 /* The formal that position i binds to, or NULL past the schema's. */
 const nnav_op_formal *nnav_op_arg_formal(const nnav_op_schema *s, int output, uint32_t i);
 /* Attribute `name` of a schema (binary search), or NULL. */

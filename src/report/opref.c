@@ -499,14 +499,15 @@ const char *nnav_node_schema_line(const nnav_model *m, uint32_t node, const nnav
     return buf;
 }
 
-const char *nnav_node_formal(const nnav_op_use *u, int output, uint32_t i, char *buf, size_t n)
+const char *nnav_node_formal(const nnav_model *m, uint32_t node, const nnav_op_use *u, int output,
+                             uint32_t i, char *buf, size_t n)
 {
     if (n)
         buf[0] = 0;
     if (u->status != NNAV_OPS_FOUND || !u->s || !n)
         return buf;
     char raw[512];
-    nnav_op_arg_name(u->s, output, i, raw, sizeof raw);
+    nnav_op_node_arg_name(m, node, u->s, output, i, raw, sizeof raw);
     nnav_text_escape_cstr(raw, buf, n);
     return buf;
 }
@@ -530,8 +531,11 @@ size_t nnav_node_attr_rows(const nnav_model *m, uint32_t node, const nnav_op_use
     for (uint32_t i = 0; i < nd->attr_count; i++, k++) {
         const nnav_attr *at = nnav_attr_get(m, nd->attr_first + i);
         const nnav_op_attr *sa = s ? nnav_op_attr_find(s, at->name) : NULL;
+        /* TensorFlow's own attributes (_output_shapes, _class...) are
+         * declared by no OpDef and allowed on any node, as check allows them. */
+        int framework = s && !strcmp(s->domain, "tf") && at->name.n && at->name.p[0] == '_';
         if (k < max)
-            out[k] = (nnav_node_attr_row){s && !sa ? NNAV_NA_UNKNOWN : NNAV_NA_FILE,
+            out[k] = (nnav_node_attr_row){s && !sa && !framework ? NNAV_NA_UNKNOWN : NNAV_NA_FILE,
                                           nd->attr_first + i, sa};
     }
     for (uint32_t j = 0; s && j < s->n_attrs; j++) {

@@ -195,6 +195,14 @@ const char *nnav_op_arg_name(const nnav_op_schema *s, int output, uint32_t i, ch
     return buf;
 }
 
+const char *nnav_op_node_arg_name(const nnav_model *m, uint32_t node, const nnav_op_schema *s,
+                                  int output, uint32_t i, char *buf, size_t n)
+{
+    if (strcmp(s->domain, "tf") == 0)
+        return nnav_op_tf_arg_name(m, node, s, output, i, buf, n);
+    return nnav_op_arg_name(s, output, i, buf, n);
+}
+
 const nnav_op_attr *nnav_op_attr_find(const nnav_op_schema *s, nnav_span name)
 {
     size_t lo = 0, hi = s->n_attrs;

@@ -146,9 +146,9 @@ static void test_node(void **state)
                         "Conv v11 (ai.onnx, opset 17 in force)");
     const char *formals[] = {"X", "W", "B"};
     for (uint32_t i = 0; i < 3; i++)
-        assert_string_equal(nnav_node_formal(&u, 0, i, buf, sizeof buf), formals[i]);
-    assert_string_equal(nnav_node_formal(&u, 0, 3, buf, sizeof buf), "");
-    assert_string_equal(nnav_node_formal(&u, 1, 0, buf, sizeof buf), "Y");
+        assert_string_equal(nnav_node_formal(m, conv, &u, 0, i, buf, sizeof buf), formals[i]);
+    assert_string_equal(nnav_node_formal(m, conv, &u, 0, 3, buf, sizeof buf), "");
+    assert_string_equal(nnav_node_formal(m, conv, &u, 1, 0, buf, sizeof buf), "Y");
     nnav_node_attr_row rows[16];
     size_t n = nnav_node_attr_rows(m, conv, &u, rows, 16);
     assert_int_equal(n, 2 + 5); /* the file's 2, then 6 - 1 the schema adds */
@@ -174,14 +174,14 @@ static void test_node(void **state)
     assert_int_equal(nnav_node_attr_rows(m, conv, &u, rows, 1), n);
 
     nnav_op_resolve(m, cat, &u);
-    assert_string_equal(nnav_node_formal(&u, 0, 2, buf, sizeof buf), "inputs[2]");
+    assert_string_equal(nnav_node_formal(m, cat, &u, 0, 2, buf, sizeof buf), "inputs[2]");
     assert_int_equal(nnav_node_attr_rows(m, cat, &u, rows, 16), 1);
 
     nnav_op_resolve(m, ms, &u);
     assert_int_equal(u.status, NNAV_OPS_NONSTANDARD);
     assert_string_equal(nnav_node_schema_line(m, ms, &u, buf, sizeof buf),
                         "not in the table: domain com.microsoft");
-    assert_string_equal(nnav_node_formal(&u, 0, 0, buf, sizeof buf), "");
+    assert_string_equal(nnav_node_formal(m, ms, &u, 0, 0, buf, sizeof buf), "");
     n = nnav_node_attr_rows(m, ms, &u, rows, 16);
     assert_int_equal(n, 1);
     assert_int_equal(rows[0].state, NNAV_NA_FILE);
