@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "nnav.h"
+#include "opcheck.h"
+#include "opref.h"
+#include "opschema.h"
 #include "shape.h"
 
 /* The input as a file nnav can open by path; -1 on failure. */
@@ -60,10 +63,32 @@ static inline void fuzz_touch(const nnav_model *m)
         nnav_tensor_storage_format(m, t, buf, sizeof buf);
         nnav_tensor_values(m, t, 8, 1, &out, &err);
     }
+    /* Each node against its operator's schema, as node, the detail pane
+     * and the reference view read it. */
+    FILE *sink = fopen("/dev/null", "w");
     for (uint32_t n = 0; n < nnav_node_count(m) && n < 1000; n++) {
         const nnav_node *nd = nnav_node_get(m, n);
         nnav_node_by_name(m, nd->graph, (const char *)nd->name.p, (size_t)nd->name.n);
+        nnav_op_use u;
+        if (nnav_op_resolve(m, n, &u) != 0)
+            continue;
+        nnav_node_schema_line(m, n, &u, buf, sizeof buf);
+        for (uint32_t i = 0; i < nd->in_count + 2; i++)
+            nnav_node_formal(m, n, &u, 0, i, buf, sizeof buf);
+        for (uint32_t i = 0; i < nd->out_count + 2; i++)
+            nnav_node_formal(m, n, &u, 1, i, buf, sizeof buf);
+        nnav_node_attr_row rows[64];
+        size_t nr = nnav_node_attr_rows(m, n, &u, rows, 64);
+        for (size_t k = 0; k < nr && k < 64; k++)
+            nnav_node_attr_row_value(m, &rows[k], 8, buf, sizeof buf);
+        nnav_opref r;
+        if (sink && nnav_opref_for_node(m, n, &r) == NNAV_OPREF_OK) {
+            nnav_opref_write(&r, 0, sink);
+            nnav_opref_write(&r, 1, sink);
+        }
     }
+    if (sink)
+        fclose(sink);
     /* The typed view: every rule and every fact's rendering. */
     nnav_shapes *sh = nnav_shapes_infer(m, NULL);
     if (sh) {
@@ -79,6 +104,7 @@ static inline void fuzz_touch(const nnav_model *m)
             nnav_shapes_graph_cost(sh, g, &c);
         }
         nnav_shapes_assumed(sh, buf, sizeof buf);
+        nnav_opcheck_free(nnav_opcheck_run(m, sh, 0, ng));
         nnav_shapes_free(sh);
     }
     nnav_search *s = nnav_search_new(m, "a");
