@@ -64,6 +64,22 @@ static int list_ops(const char *dom, const opts *o)
 int cmd_op(const nnav_model *m, const opts *o)
 {
     const char *dom = NULL;
+    uint32_t n_own = 0;
+    if (m)
+        nnav_model_op_schemas(m, &n_own);
+    /* A model that carries its op definitions (a TensorFlow SavedModel):
+     * NAME is one of them, as the explorer's o shows a node's. */
+    if (n_own && !o->list && (!o->domain || !strcmp(o->domain, "tf"))) {
+        nnav_opref r;
+        if (nnav_opref_model_op(m, span_of(o->arg), &r) == NNAV_OPREF_OK)
+            return nnav_opref_write(&r, o->yaml, stdout) < 0 ? EXIT_BADINPUT : 0;
+        if (o->domain) {
+            char a[512];
+            nnav_text_escape_cstr(o->arg, a, sizeof a);
+            fprintf(stderr, "nnav op: the model carries no op definition '%s'\n", a);
+            return EXIT_USAGE;
+        }
+    }
     if (o->domain) {
         dom = nnav_op_domain_canon(span_of(o->domain));
         if (!dom)

@@ -52,6 +52,12 @@ enum {
 int nnav_opref_find(const char *domain, nnav_span name, int64_t opset, const nnav_model *m,
                     nnav_opref *r);
 
+/* The reference of op `name` among the op definitions model m carries (a
+ * TensorFlow SavedModel's OpDefs, nnav_model_op_schemas): the one version
+ * there is, as the explorer's reference shows a node's. Returns
+ * NNAV_OPREF_OK, or NNAV_OPREF_NO_OP when m carries none of that name. */
+int nnav_opref_model_op(const nnav_model *m, nnav_span name, nnav_opref *r);
+
 /* The reference of a node's operator, at the version in force for it
  * (nnav_op_resolve): ONNX from the table with history, a TensorFlow op
  * from the model's OpDefs (one version). Returns NNAV_OPREF_OK, or the

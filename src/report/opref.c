@@ -106,6 +106,30 @@ int nnav_opref_find(const char *domain, nnav_span name, int64_t opset, const nna
     return NNAV_OPREF_OK;
 }
 
+/* A model's own op definition: one version, no history in a table. */
+static void fill_model_op(nnav_opref *r, const nnav_op_schema *s)
+{
+    r->domain = "tf";
+    r->s = s;
+    r->hist[0] = s;
+    r->n_hist = 1;
+}
+
+int nnav_opref_model_op(const nnav_model *m, nnav_span name, nnav_opref *r)
+{
+    uint32_t n = 0;
+    const nnav_op_schema *s = nnav_model_op_schemas(m, &n);
+    memset(r, 0, sizeof *r);
+    r->opset = -1;
+    r->model_opset = -1;
+    for (uint32_t i = 0; s && i < n; i++)
+        if (nnav_span_eqs(name, s[i].name)) {
+            fill_model_op(r, &s[i]);
+            return NNAV_OPREF_OK;
+        }
+    return NNAV_OPREF_NO_OP;
+}
+
 int nnav_opref_for_node(const nnav_model *m, uint32_t node, nnav_opref *r)
 {
     nnav_op_use u;
@@ -120,9 +144,7 @@ int nnav_opref_for_node(const nnav_model *m, uint32_t node, nnav_opref *r)
         return (int)NNAV_OPS_UNKNOWN;
     r->s = u.s;
     if (is_tf(u.s)) {
-        r->domain = "tf";
-        r->hist[0] = u.s;
-        r->n_hist = 1;
+        fill_model_op(r, u.s);
         return NNAV_OPREF_OK;
     }
     r->domain = u.domain ? u.domain : u.s->domain;
@@ -370,7 +392,9 @@ int nnav_opref_write(const nnav_opref *r, int yaml, FILE *out)
         fprintf(out, "  %-8s ", tesc(tc->param, a, sizeof a));
         for (uint32_t k = 0; k < tc->n_allowed; k++)
             fprintf(out, "%s%s", k ? ", " : "", tesc(tc->allowed[k], a, sizeof a));
-        fprintf(out, "\n");
+        /* An OpDef's type attr without allowed_values takes any type (YAML:
+         * an empty allowed list). */
+        fprintf(out, "%s\n", tc->n_allowed ? "" : "any type");
     }
     if (!is_tf(s)) {
         fprintf(out, "history (%zu version%s):\n", r->n_hist, r->n_hist == 1 ? "" : "s");

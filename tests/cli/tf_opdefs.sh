@@ -49,6 +49,45 @@ if [ "${NNAV_PART:-all}" != corpus ]; then
     compare "$NNAV_SAMPLES/tf_saved_model/saved_model.pb" SavedModel saved_model.proto
     compare "$NNAV_SAMPLES/tf_graph.pb" GraphDef graph.proto
 
+    # nnav op NAME --model: each OpDef the sample carries, as protoc decodes
+    # it: domain tf, the input and output args by name, the attrs by name.
+    CHECKS=$((CHECKS + 1))
+    protoc -I"$PROTO" --decode=tensorflow.SavedModel tensorflow/saved_model.proto \
+        < "$NNAV_SAMPLES/tf_saved_model/saved_model.pb" > "$T/sm.txt" || fail "protoc --decode the sample"
+    "$py" - "$T/sm.txt" "$NNAV_BIN" "$NNAV_SAMPLES/tf_saved_model" << 'PY' || fail "nnav op --model against protoc"
+import subprocess, sys, yaml
+# protoc's text format, one field per line: "name: value", "name {", "}".
+root, stack = {}, []
+cur = root
+for line in open(sys.argv[1]):
+    t = line.strip()
+    if t.endswith("{"):
+        child = {}
+        cur.setdefault(t[:-1].strip(), []).append(child)
+        stack.append(cur)
+        cur = child
+    elif t == "}":
+        cur = stack.pop()
+    elif ": " in t:
+        k, v = t.split(": ", 1)
+        cur.setdefault(k, []).append(v.strip('"'))
+ops = root["meta_graphs"][0]["meta_info_def"][0]["stripped_op_list"][0]["op"]
+assert ops, "no OpDefs in the sample"
+for op in ops:
+    name = op["name"][0]
+    got = yaml.safe_load(subprocess.run([sys.argv[2], "op", name, "--model", sys.argv[3], "--yaml"],
+                                        check=True, capture_output=True, text=True).stdout)
+    assert got["domain"] == "tf", (name, got["domain"])
+    for key, arg in (("inputs", "input_arg"), ("outputs", "output_arg")):
+        want = [a["name"][0] for a in op.get(arg, [])]
+        assert [f["name"] for f in got[key]] == want, (name, key, got[key], want)
+    want = sorted(a["name"][0] for a in op.get("attr", []))
+    assert [a["name"] for a in got["attributes"]] == want, (name, got["attributes"], want)
+print("nnav op --model: %d OpDefs as protoc decodes them" % len(ops))
+PY
+    expect_status 1 "$NNAV_BIN" op NoSuchOp --domain tf --model "$NNAV_SAMPLES/tf_saved_model"
+    grep -q "the model carries no op definition 'NoSuchOp'" "$ERR" || fail "an OpDef the model lacks: $(cat "$ERR")"
+
     # hostile
     "$py" - "$D/tf_opdefs_hostile.pbtxt" "$T/hostile.pbtxt" << 'PY'
 import sys
