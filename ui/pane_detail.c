@@ -546,7 +546,7 @@ static int draw_consumers_brief(ui *u, uint32_t v, int y, int x, int w, attr_t s
 static int onnx_schema(const detail *d)
 {
     return d->use.status == NNAV_OPS_FOUND && d->use.s && d->use.s->domain &&
-           strcmp(d->use.s->domain, "tf") != 0;
+           !nnav_op_schema_is_models(d->use.s);
 }
 
 /* The schema in force, as `nnav node` says it ("schema Conv v11 (ai.onnx,

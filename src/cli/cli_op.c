@@ -69,7 +69,7 @@ int cmd_op(const nnav_model *m, const opts *o)
         nnav_model_op_schemas(m, &n_own);
     /* A model that carries its op definitions (a TensorFlow SavedModel):
      * NAME is one of them, as the explorer's o shows a node's. */
-    if (n_own && !o->list && (!o->domain || !strcmp(o->domain, "tf"))) {
+    if (n_own && !o->list && (!o->domain || !strcmp(o->domain, NNAV_OP_DOMAIN_MODEL))) {
         nnav_opref r;
         if (nnav_opref_model_op(m, span_of(o->arg), &r) == NNAV_OPREF_OK)
             return nnav_opref_write(&r, o->yaml, stdout) < 0 ? EXIT_BADINPUT : 0;

@@ -617,7 +617,7 @@ static const char *finding_node(const nnav_model *m, const nnav_opc_finding *f, 
     char nm[1100], op[1100], ver[48] = "";
     const nnav_node *nd = nnav_node_get(m, f->node);
     op_name(m, f->node, op, sizeof op);
-    if (f->s && f->s->since > 0 && strcmp(f->s->domain, "tf") != 0 && f->rule != NNAV_OPC_NOT_YET)
+    if (f->s && f->s->since > 0 && !nnav_op_schema_is_models(f->s) && f->rule != NNAV_OPC_NOT_YET)
         snprintf(ver, sizeof ver, " v%d", f->s->since);
     if (nd->name.n)
         snprintf(buf, n, "node '%s' (#%u, %s%s)", esc(nd->name, nm, sizeof nm),
@@ -662,7 +662,7 @@ static void finding_yaml(nnav_yw *w, const nnav_model *m, const nnav_opc_finding
             nnav_yw_null(w);
     }
     nnav_yw_key(w, "since_version");
-    if (f->s && strcmp(f->s->domain, "tf") != 0)
+    if (f->s && !nnav_op_schema_is_models(f->s))
         nnav_yw_int(w, f->s->since);
     else
         nnav_yw_null(w);

@@ -94,6 +94,14 @@ typedef struct nnav_op_schema {
     uint32_t n_tcs;
 } nnav_op_schema;
 
+/* The domain of a model's own op definitions (a TensorFlow OpDef), and
+ * whether a schema is one: no table version, no history. */
+#define NNAV_OP_DOMAIN_MODEL "tf"
+static inline int nnav_op_schema_is_models(const nnav_op_schema *s)
+{
+    return s && s->domain && s->domain[0] == 't' && s->domain[1] == 'f' && !s->domain[2];
+}
+
 /* ---- the ONNX table ---- */
 
 /* Where the table came from: "onnx 1.12.0" (the package the script read). */

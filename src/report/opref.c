@@ -37,7 +37,7 @@ static void ystr(nnav_yw *w, const char *s)
 
 static int is_tf(const nnav_op_schema *s)
 {
-    return s && s->domain && !strcmp(s->domain, "tf");
+    return nnav_op_schema_is_models(s);
 }
 
 const char *nnav_op_status_word(nnav_op_status st)
@@ -109,7 +109,7 @@ int nnav_opref_find(const char *domain, nnav_span name, int64_t opset, const nna
 /* A model's own op definition: one version, no history in a table. */
 static void fill_model_op(nnav_opref *r, const nnav_op_schema *s)
 {
-    r->domain = "tf";
+    r->domain = NNAV_OP_DOMAIN_MODEL;
     r->s = s;
     r->hist[0] = s;
     r->n_hist = 1;
@@ -557,7 +557,7 @@ size_t nnav_node_attr_rows(const nnav_model *m, uint32_t node, const nnav_op_use
         const nnav_op_attr *sa = s ? nnav_op_attr_find(s, at->name) : NULL;
         /* TensorFlow's own attributes (_output_shapes, _class...) are
          * declared by no OpDef and allowed on any node, as check allows them. */
-        int framework = s && !strcmp(s->domain, "tf") && at->name.n && at->name.p[0] == '_';
+        int framework = nnav_op_schema_is_models(s) && at->name.n && at->name.p[0] == '_';
         if (k < max)
             out[k] = (nnav_node_attr_row){s && !sa && !framework ? NNAV_NA_UNKNOWN : NNAV_NA_FILE,
                                           nd->attr_first + i, sa};
@@ -598,7 +598,7 @@ void nnav_node_schema_yaml(nnav_yw *w, const nnav_model *m, uint32_t node, const
     if (u->domain)
         nnav_yw_cstr(w, u->domain);
     else if (u->s && is_tf(u->s))
-        nnav_yw_cstr(w, "tf");
+        nnav_yw_cstr(w, NNAV_OP_DOMAIN_MODEL);
     else
         nnav_yw_span(w, nnav_node_domain(m, node));
     if (u->s && (u->status == NNAV_OPS_FOUND || u->status == NNAV_OPS_NOT_YET)) {

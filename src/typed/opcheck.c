@@ -682,7 +682,7 @@ static void check_node(run *r, uint32_t node)
     if (!u.s)
         return;
     r->pub.checked++;
-    int tf = strcmp(u.s->domain, "tf") == 0;
+    int tf = nnav_op_schema_is_models(u.s);
     /* A TensorFlow OpDef's deprecation holds from a GraphDef version on
      * (the graph's producer decides): not a finding here. */
     if (u.s->deprecated && !tf) {

@@ -7,6 +7,7 @@
 
 #include "opschema.h"
 #include "opschema_table.h"
+#include "opset_rules.h"
 #include "opschema_tf.h"
 #include "sbuf.h"
 
@@ -121,11 +122,6 @@ static int64_t opset_in_force(const nnav_model *m, uint32_t g, const char *domai
     return v;
 }
 
-static int is_tf(const nnav_model *m)
-{
-    nnav_format f = nnav_model_facts_get(m)->format;
-    return f == NNAV_FMT_TF_SAVEDMODEL || f == NNAV_FMT_TF_METAGRAPH || f == NNAV_FMT_TF_GRAPHDEF;
-}
 
 int nnav_op_resolve(const nnav_model *m, uint32_t node, nnav_op_use *out)
 {
@@ -134,7 +130,7 @@ int nnav_op_resolve(const nnav_model *m, uint32_t node, nnav_op_use *out)
     out->status = NNAV_OPS_UNKNOWN;
     if (node >= nnav_node_count(m))
         return -1;
-    if (is_tf(m)) /* the OpDefs the model carries */
+    if (nnav_opset_rules_of(m) == &nnav_rules_tf) /* the format's own op definitions */ /* the OpDefs the model carries */
         return nnav_op_resolve_tf(m, node, out);
     const nnav_node *nd = nnav_node_get(m, node);
     nnav_span dom = nnav_node_domain(m, node);
@@ -198,7 +194,7 @@ const char *nnav_op_arg_name(const nnav_op_schema *s, int output, uint32_t i, ch
 const char *nnav_op_node_arg_name(const nnav_model *m, uint32_t node, const nnav_op_schema *s,
                                   int output, uint32_t i, char *buf, size_t n)
 {
-    if (strcmp(s->domain, "tf") == 0)
+    if (nnav_op_schema_is_models(s))
         return nnav_op_tf_arg_name(m, node, s, output, i, buf, n);
     return nnav_op_arg_name(s, output, i, buf, n);
 }

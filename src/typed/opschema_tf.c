@@ -47,7 +47,7 @@ int nnav_op_resolve_tf(const nnav_model *m, uint32_t node, nnav_op_use *out)
     } else if (!n) {
         out->status = NNAV_OPS_NO_SCHEMAS;
     } else {
-        out->domain = "tf";
+        out->domain = NNAV_OP_DOMAIN_MODEL;
         out->s = nnav_op_tf_find(m, nd->op);
         out->status = out->s ? NNAV_OPS_FOUND : NNAV_OPS_UNKNOWN;
     }

@@ -746,7 +746,7 @@ static int convert(odc *c, nnav_span s, nnav_op_schema *sc, const char ***counts
     }
     if (!name_ok(name))
         return bad(c, offs(c, s), "name", name.n ? "holds a NUL byte" : "is empty");
-    sc->domain = "tf";
+    sc->domain = NNAV_OP_DOMAIN_MODEL;
     if (!(sc->name = cstr(c, name)))
         return -1;
     sc->deprecated = deprecated;
