@@ -187,4 +187,12 @@ typedef struct nnav_diff_totals {
 } nnav_diff_totals;
 const nnav_diff_totals *nnav_diff_totals_get(const nnav_diff *d);
 
+/* The summary in one line, what both faces put first: the operators' rows
+ * ("+20 BatchNormalization, -1 Relu, 2 Gemm renamed, 20 Conv changed
+ * (inputs)"), then "N initializers changed (values)" / added / removed /
+ * renamed, "N graph inputs/outputs changed", "N graphs added", "N model facts
+ * changed"; "no differences" when there are none. Cut between whole items
+ * with ", ..." when buf is too small. Returns the length written. */
+size_t nnav_diff_summary(const nnav_diff *d, char *buf, size_t n);
+
 #endif
