@@ -230,6 +230,10 @@ static int help_command(int argc, char **argv)
     return usage_error(NULL, "help: no command named '%s'", argv[2]);
 }
 
+static nnav_cli_compare_fn compare_fn;
+void nnav_cli_set_compare(nnav_cli_compare_fn fn) { compare_fn = fn; }
+nnav_cli_compare_fn nnav_cli_compare(void) { return compare_fn; }
+
 int nnav_cli_is_command(const char *s)
 {
     if (!strcmp(s, "help"))

@@ -4,9 +4,19 @@
 
 #include <stdio.h>
 
+#include "diff.h"
+
 int nnav_cli_is_command(const char *s);
 /* argv[1] is the command. Returns the exit status. */
 int nnav_cli_run(int argc, char **argv);
 void nnav_cli_usage(FILE *f);
+
+/* `nnav diff A B` on a terminal opens the explorer's compare mode, which the
+ * CLI does not know: main.c hands it this function (NULL without a TUI).
+ * It returns the exit status as `nnav diff` would. */
+typedef int (*nnav_cli_compare_fn)(const char *a, const char *b, const nnav_diff_opts *o,
+                                   int follow_links);
+void nnav_cli_set_compare(nnav_cli_compare_fn fn);
+nnav_cli_compare_fn nnav_cli_compare(void);
 
 #endif
