@@ -17,6 +17,8 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1143,6 +1145,21 @@ static void compare_raw_elems(cmpacc *c, int32_t dt, const uint8_t *pa, const ui
     }
 }
 
+/* Pages of a payload already compared leave this process's memory (they
+ * stay in the page cache, and a later read maps them again): comparing two
+ * 1.2 GB files keeps a few megabytes resident, not 2.4 GB. Only whole pages
+ * inside the span; the map is read-only, so nothing is lost. */
+static void drop_pages(const uint8_t *p, uint64_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0 || len < (uint64_t)pg * 2)
+        return;
+    uintptr_t lo = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+    uintptr_t hi = ((uintptr_t)p + (uintptr_t)len) & ~((uintptr_t)pg - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 static void tensor_unread(nnav_diff *d, nnav_diff_tensor *e, const char *why, const char *file)
 {
     char buf[700];
@@ -1193,12 +1210,16 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
             uint64_t ebits = bits;
             for (uint64_t off = 0; off < sa.n && bits; off += CHUNK) {
                 uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
-                if (!memcmp(sa.p + off, sb.p + off, (size_t)len))
-                    continue;
-                uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
-                if (off + len == sa.n || e1 > x->nelems)
-                    e1 = x->nelems;
-                compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
+                if (memcmp(sa.p + off, sb.p + off, (size_t)len)) {
+                    uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
+                    if (off + len == sa.n || e1 > x->nelems)
+                        e1 = x->nelems;
+                    compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
+                }
+                if (sa.n >= 16 * (uint64_t)CHUNK) {
+                    drop_pages(sa.p + off, len);
+                    drop_pages(sb.p + off, len);
+                }
             }
             d->tot.bytes_compared += sa.n;
             int shrank = nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err);
@@ -1318,13 +1339,17 @@ static void count_op(nnav_diff *d, int s, uint32_t node, unsigned what)
     uint32_t id = nnav_hashtab_find(&d->opsum_tab, h, opsum_eq, &c, &at);
     if (id == NNAV_NONE) {
         nnav_diff_opsum *o = nnav_vec_push(d->opsums);
-        if (!o || nnav_hashtab_put(&d->opsum_tab, at, h, d->opsums.n - 1, opsum_rehash, &c)) {
+        if (!o) {
             d->oom = 1;
             return;
         }
-        o->domain = dom;
+        o->domain = dom; /* before the put: growing rehashes every row */
         o->op = op;
         id = d->opsums.n - 1;
+        if (nnav_hashtab_put(&d->opsum_tab, at, h, id, opsum_rehash, &c)) {
+            d->oom = 1;
+            return;
+        }
     }
     nnav_diff_opsum *o = &d->opsums.v[id];
     if (what & NNAV_DIFF_ADDED)
