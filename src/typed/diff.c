@@ -1896,6 +1896,8 @@ static void what_words(unsigned what, unsigned skip, char *buf, size_t n)
     }
 }
 
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
 size_t nnav_diff_summary(const nnav_diff *d, char *buf, size_t n)
 {
     if (!n)
@@ -1946,31 +1948,31 @@ size_t nnav_diff_summary(const nnav_diff *d, char *buf, size_t n)
         if (i == 0) {
             what_words(tw, NNAV_DIFF_RENAMED, ws, sizeof ws);
             snprintf(item, sizeof item, "%llu initializer%s changed (%s)",
-                     (unsigned long long)rows[i].n, rows[i].n == 1 ? "" : "s", ws);
+                     (unsigned long long)rows[i].n, plural(rows[i].n), ws);
         } else {
             snprintf(item, sizeof item, "%llu initializer%s %s", (unsigned long long)rows[i].n,
-                     rows[i].n == 1 ? "" : "s", rows[i].what);
+                     plural(rows[i].n), rows[i].what);
         }
         sum_item(&s, item);
     }
     if (t->io_changed) {
         snprintf(item, sizeof item, "%llu graph input%s/output%s changed",
-                 (unsigned long long)t->io_changed, "s" + (t->io_changed == 1),
-                 "s" + (t->io_changed == 1));
+                 (unsigned long long)t->io_changed, plural(t->io_changed),
+                 plural(t->io_changed));
         sum_item(&s, item);
     }
     if (t->graphs_added) {
         snprintf(item, sizeof item, "%llu graph%s added", (unsigned long long)t->graphs_added,
-                 "s" + (t->graphs_added == 1));
+                 plural(t->graphs_added));
         sum_item(&s, item);
     }
     if (t->graphs_removed) {
         snprintf(item, sizeof item, "%llu graph%s removed", (unsigned long long)t->graphs_removed,
-                 "s" + (t->graphs_removed == 1));
+                 plural(t->graphs_removed));
         sum_item(&s, item);
     }
     if (t->facts) {
-        snprintf(item, sizeof item, "%u model fact%s changed", t->facts, "s" + (t->facts == 1));
+        snprintf(item, sizeof item, "%u model fact%s changed", t->facts, plural(t->facts));
         sum_item(&s, item);
     }
     if (!s.items && !s.cut)
