@@ -1688,7 +1688,22 @@ void nnav_diff_free(nnav_diff *d)
     free(d);
 }
 
-static int is_tf(nnav_format f) { return f != NNAV_FMT_ONNX; }
+/* Formats that compare with each other: ONNX alone; TensorFlow's three
+ * (a SavedModel against a frozen GraphDef of it is a fair question); any
+ * later format alone. */
+static int family(nnav_format f)
+{
+    switch (f) {
+    case NNAV_FMT_ONNX:
+        return 0;
+    case NNAV_FMT_TF_SAVEDMODEL:
+    case NNAV_FMT_TF_METAGRAPH:
+    case NNAV_FMT_TF_GRAPHDEF:
+        return 1;
+    default:
+        return 2 + (int)f;
+    }
+}
 
 static void lone_graph(nnav_diff *d, int s, uint32_t g)
 {
@@ -1713,9 +1728,9 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
     *out = NULL;
     memset(err, 0, sizeof *err);
     nnav_format fa = nnav_model_facts_get(a)->format, fb = nnav_model_facts_get(b)->format;
-    if (is_tf(fa) != is_tf(fb)) {
+    if (family(fa) != family(fb)) {
         snprintf(err->msg, sizeof err->msg,
-                 "cannot compare a %s with a %s: both models must be ONNX, or both TensorFlow",
+                 "cannot compare %s with %s: the two models must be of one format",
                  nnav_format_name(fa), nnav_format_name(fb));
         err->kind = NNAV_ERR_USAGE;
         return -1;
