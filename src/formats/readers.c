@@ -14,7 +14,8 @@
 
 /* ---- the table ---- */
 
-static const nnav_reader *const readers[] = {&nnav_reader_onnx, &nnav_reader_tf};
+static const nnav_reader *const readers[] = {&nnav_reader_onnx, &nnav_reader_tf,
+                                              &nnav_reader_pt};
 
 const nnav_reader *nnav_reader_for(nnav_format f)
 {
@@ -362,9 +363,13 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         nnav_err_set(err, 0, 0, "the file is empty: not a model");
         goto fail;
     }
-    if (nnav_sniff_other(m->map.base, m->map.size, err) < 0)
+    if (nnav_pt_sniff(m->map.base, m->map.size)) {
+        m->facts.format = NNAV_FMT_PYTORCH;
+        snprintf(m->format_reason, sizeof m->format_reason,
+                 "read as a PyTorch checkpoint: a zip whose entries are a torch.save archive's");
+    } else if (nnav_sniff_other(m->map.base, m->map.size, err) < 0) {
         goto fail;
-    if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
+    } else if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
         m->facts.format = (nnav_format)(opts->force - 1);
         snprintf(m->format_reason, sizeof m->format_reason, "read as %s, as asked",
                  nnav_format_name(m->facts.format));

@@ -10,6 +10,11 @@
 
 extern const nnav_reader nnav_reader_onnx; /* onnx/onnx.c */
 extern const nnav_reader nnav_reader_tf;   /* tf/tf.c */
+extern const nnav_reader nnav_reader_pt;   /* pt/pt.c */
+
+/* A zip whose first entry is a PyTorch checkpoint's (ARCHIVE/data.pkl...):
+ * the PyTorch reader reads it (and says what is wrong with it). */
+int nnav_pt_sniff(const uint8_t *p, uint64_t n);
 
 /* The reader of format f; NULL when none reads it. */
 const nnav_reader *nnav_reader_for(nnav_format f);

@@ -164,6 +164,14 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
             return -1;
         }
     }
+    /* torch.save before 1.6: pickles one after another, the first its magic
+     * number 0x1950a86a20f9469cfc6c as a LONG1. */
+    if (AT(0, "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19")) {
+        nnav_err_set(err, 0, 0,
+                     "this is a legacy PyTorch checkpoint (torch < 1.6), not read yet (`nnav scan` "
+                     "lists what loading it would run)");
+        return -1;
+    }
     /* A pickle of protocol 2 to 5 (PROTO opcode), as torch.save wrote before 1.6. */
     if (n >= 3 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5) {
         nnav_err_set(err, 0, 0,

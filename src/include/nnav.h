@@ -53,6 +53,7 @@ typedef enum nnav_format {
     NNAV_FMT_TF_SAVEDMODEL,
     NNAV_FMT_TF_METAGRAPH,
     NNAV_FMT_TF_GRAPHDEF,
+    NNAV_FMT_PYTORCH,       /* torch.save's zip checkpoint (ptscan.h: what loading it runs) */
 } nnav_format;
 const char *nnav_format_name(nnav_format f);
 

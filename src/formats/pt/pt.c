@@ -1,0 +1,602 @@
+/* pt.c - the PyTorch checkpoint reader (torch.save's zip format, torch >=
+ * 1.6): ARCHIVE/data.pkl, the pickle of what was saved, and ARCHIVE/data/N,
+ * the storages its tensors view, stored uncompressed in place.
+ *
+ * Opening reads the zip's directory and interprets data.pkl (pickle.c: it
+ * builds plain data and runs nothing); each tensor found in the nested
+ * dicts, lists and tuples becomes an initializer of one main graph (no
+ * nodes), named by its key path ("model.layer1.0.conv1.weight"), its data a
+ * span of its storage's zip entry. No payload byte is read at open: the cost
+ * grows with the entries and the pickle's opcodes, not with the weights.
+ * Values are read on request, a non-contiguous view element by element
+ * through its strides. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "pt.h"
+#include "readers.h"
+#include "values_acc.h"
+
+typedef struct pt_tinfo {
+    uint32_t entry;        /* zip entry of its storage, NNAV_NONE: none found */
+    uint32_t stride_first; /* into rd->strides, ndims of them */
+    uint32_t shared;       /* tensors viewing the same storage, itself included */
+    int64_t offset;        /* storage offset, in elements */
+    uint8_t contiguous;
+    uint8_t fits;          /* every element it views lies inside the storage entry */
+} pt_tinfo;
+
+typedef struct pt_rd {
+    pt_zip zip;
+    pk_state pk;
+    NNAV_VEC(char *) names;
+    NNAV_VEC(pt_tinfo) ti;
+    NNAV_VEC(int64_t) strides;
+    NNAV_VEC(uint32_t) storage_of; /* per tensor: its storage object */
+    nnav_pt_scan scan;
+    char entry[300];
+    nnav_span archive; /* "archive": the folder data.pkl is in */
+    uint64_t visits;
+} pt_rd;
+
+static int perr(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int perr(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
+{
+    char m[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    nnav_err_set(err, off, 1, "%s", m);
+    snprintf(err->path, sizeof err->path, "%s", path);
+    err->kind = NNAV_ERR_INPUT;
+    return -1;
+}
+
+/* ---- sniffing ---- */
+
+static int name_has(const uint8_t *p, uint64_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (uint64_t i = 0; i + k <= n; i++)
+        if (!memcmp(p + i, w, k))
+            return 1;
+    return 0;
+}
+
+int nnav_pt_sniff(const uint8_t *p, uint64_t n)
+{
+    if (n < 30 || memcmp(p, "PK\3\4", 4))
+        return 0;
+    uint64_t len = (uint64_t)p[26] | (uint64_t)p[27] << 8;
+    if (len > n - 30)
+        len = n - 30;
+    return name_has(p + 30, len, "data.pkl") || name_has(p + 30, len, "constants.pkl") ||
+           name_has(p + 30, len, "/code/") || name_has(p + 30, len, "/version");
+}
+
+/* ---- the key paths ---- */
+
+typedef struct walkctx {
+    nnav_model *m;
+    pt_rd *rd;
+    char path[1024];
+    size_t n;
+    nnav_error *err;
+} walkctx;
+
+static int is_contiguous(const int64_t *dims, const int64_t *st, uint32_t nd)
+{
+    int64_t want = 1;
+    for (uint32_t k = nd; k-- > 0;) {
+        if (dims[k] != 1 && st[k] != want)
+            return 0;
+        if (dims[k] < 0 || (dims[k] && want > INT64_MAX / (dims[k] ? dims[k] : 1)))
+            return 0;
+        want *= dims[k];
+    }
+    return 1;
+}
+
+static int add_tensor(walkctx *w, uint32_t id)
+{
+    nnav_model *m = w->m;
+    pt_rd *rd = w->rd;
+    const pk_state *st = &rd->pk;
+    const pk_obj *o = &st->objs.v[id];
+    char *name = malloc(w->n + 1);
+    char **slot = name ? nnav_vec_push(rd->names) : NULL;
+    if (!slot) {
+        free(name);
+        return perr(w->err, 0, "pt", "out of memory");
+    }
+    memcpy(name, w->path, w->n);
+    name[w->n] = 0;
+    *slot = name;
+    nnav_tensor t;
+    memset(&t, 0, sizeof t);
+    t.name = (nnav_span){(const uint8_t *)name, w->n};
+    t.dtype = o->dtype ? o->dtype : NNAV_DT_UNDEFINED;
+    t.owner = NNAV_TOWN_INITIALIZER;
+    t.owner_id = NNAV_NONE;
+    t.graph = 0;
+    t.ext_offset = t.ext_length = -1;
+    t.msg = (nnav_span){st->base + o->off, 1};
+    t.dims_first = m->dims.n;
+    pt_tinfo *ti = nnav_vec_push(rd->ti);
+    uint32_t *so = ti ? nnav_vec_push(rd->storage_of) : NULL;
+    if (!so)
+        return perr(w->err, 0, "pt", "out of memory");
+    ti->entry = NNAV_NONE;
+    ti->stride_first = rd->strides.n;
+    ti->offset = o->big ? -1 : o->i;
+    const pk_obj *sz = &st->objs.v[o->size], *sd = &st->objs.v[o->stride];
+    int bad = sz->count != sd->count || o->big || o->i < 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t l = (side ? sd : sz)->head; l != NNAV_NONE; l = st->links.v[l].next) {
+            const pk_obj *d = &st->objs.v[st->links.v[l].obj];
+            int64_t v = d->kind == PK_INT && !d->big ? d->i : -1;
+            bad |= v < 0;
+            int64_t *p = side ? nnav_vec_push(rd->strides) : nnav_vec_push(m->dims);
+            if (!p)
+                return perr(w->err, 0, "pt", "out of memory");
+            *p = v;
+        }
+    t.ndims = m->dims.n - t.dims_first;
+    nnav_tensor_sizes(m, &t, 0);
+    if (bad)
+        t.warn |= NNAV_TW_BAD_DIMS;
+    ti->contiguous = !bad && t.ndims == rd->strides.n - ti->stride_first &&
+                     is_contiguous(m->dims.v + t.dims_first, rd->strides.v + ti->stride_first,
+                                   t.ndims);
+    /* Its storage: ARCHIVE/data/KEY. */
+    const pk_obj *sto = &st->objs.v[o->a];
+    char key[512];
+    int kn = snprintf(key, sizeof key, "%.*s/data/%.*s", (int)rd->archive.n,
+                      (const char *)rd->archive.p, (int)(sto->s.n > 200 ? 200 : sto->s.n),
+                      (const char *)sto->s.p);
+    const pt_zip_entry *e = kn > 0 && (size_t)kn < sizeof key
+                                ? pt_zip_find(&rd->zip, key, (size_t)kn) : NULL;
+    t.storage = NNAV_STORE_RAW;
+    unsigned bits = nnav_dtype_bits(t.dtype);
+    /* Views of one storage share its entry (torch loads a key once). */
+    *so = e ? (uint32_t)(e - rd->zip.e.v) : NNAV_NONE - rd->ti.n;
+    if (e) {
+        ti->entry = (uint32_t)(e - rd->zip.e.v);
+        nnav_span ed = {0};
+        if (e->method == 0 && bits && !bad) {
+            ed = (nnav_span){m->map.base + e->data_off, e->csize};
+            uint64_t item = bits / 8, start = (uint64_t)ti->offset;
+            /* The last element it views: offset + sum (dim-1) x stride. */
+            uint64_t last = start;
+            int empty = t.nelems == 0, over = start > UINT64_MAX / item;
+            for (uint32_t k = 0; k < t.ndims && !empty; k++) {
+                uint64_t d = (uint64_t)m->dims.v[t.dims_first + k],
+                         s = (uint64_t)rd->strides.v[ti->stride_first + k];
+                if (d > 1 && s && (d - 1 > UINT64_MAX / s || last > UINT64_MAX - (d - 1) * s))
+                    over = 1;
+                else if (d > 1)
+                    last += (d - 1) * s;
+            }
+            ti->fits = !over && (empty || (last < UINT64_MAX / item &&
+                                           (last + 1) * item <= ed.n));
+            if (!over && start * item <= ed.n) {
+                t.data = (nnav_span){ed.p + start * item, ed.n - start * item};
+                if (ti->contiguous && t.nbytes != UINT64_MAX && t.data.n > t.nbytes)
+                    t.data.n = t.nbytes;
+            }
+        }
+        t.stored = ti->contiguous ? t.data.n : ti->fits ? t.nbytes : 0;
+    }
+    if (t.nbytes != UINT64_MAX && t.stored != t.nbytes)
+        t.warn |= NNAV_TW_SIZE_MISMATCH;
+    nnav_tensor *tp = nnav_vec_push(m->tensors);
+    if (!tp)
+        return perr(w->err, 0, "pt", "out of memory");
+    *tp = t;
+    return 0;
+}
+
+static int walk(walkctx *w, uint32_t id, int depth)
+{
+    pt_rd *rd = w->rd;
+    const pk_state *st = &rd->pk;
+    const pk_obj *o = &st->objs.v[id];
+    if (++rd->visits > (1u << 22) || depth > PK_MAX_DEPTH)
+        return 0; /* a shared structure read over and over: the rest is not named */
+    if (o->kind == PK_TENSOR)
+        return w->m->tensors.n < (1u << 24) ? add_tensor(w, id) : 0;
+    if (o->kind != PK_DICT && o->kind != PK_LIST && o->kind != PK_TUPLE)
+        return 0;
+    size_t keep = w->n;
+    uint32_t k = 0;
+    for (uint32_t l = o->head; l != NNAV_NONE; l = st->links.v[l].next, k++) {
+        uint32_t v = st->links.v[l].obj;
+        char part[64];
+        nnav_span key = {0};
+        if (o->kind == PK_DICT) {
+            const pk_obj *ko = &st->objs.v[v];
+            l = st->links.v[l].next;
+            if (l == NNAV_NONE)
+                break;
+            v = st->links.v[l].obj;
+            if (ko->kind == PK_STR || ko->kind == PK_BYTES)
+                key = ko->s;
+            else if (ko->kind == PK_INT && !ko->big)
+                snprintf(part, sizeof part, "%lld", (long long)ko->i),
+                    key = (nnav_span){(const uint8_t *)part, strlen(part)};
+            else
+                key = (nnav_span){(const uint8_t *)"?", 1};
+        } else {
+            snprintf(part, sizeof part, "%u", k);
+            key = (nnav_span){(const uint8_t *)part, strlen(part)};
+        }
+        uint8_t vk = st->objs.v[v].kind;
+        if (vk != PK_TENSOR && vk != PK_DICT && vk != PK_LIST && vk != PK_TUPLE)
+            continue;
+        size_t need = (w->n ? 1 : 0) + key.n;
+        if (need >= sizeof w->path - w->n)
+            continue; /* a key path past 1 KiB: not named */
+        if (w->n)
+            w->path[w->n++] = '.';
+        memcpy(w->path + w->n, key.p, (size_t)key.n);
+        w->n += (size_t)key.n;
+        int rc = walk(w, v, depth + 1);
+        w->n = keep;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- the reader ---- */
+
+static void fill_scan(pt_rd *rd, int failed, const nnav_error *e)
+{
+    nnav_pt_scan *s = &rd->scan;
+    s->count = rd->pk.globals.n;
+    s->g = rd->pk.globals.v;
+    s->would_run = 0;
+    for (uint32_t i = 0; i < s->count; i++) {
+        rd->pk.globals.v[i].entry = rd->entry;
+        s->would_run += rd->pk.globals.v[i].op && !rd->pk.globals.v[i].allowed;
+    }
+    s->pickles = 1;
+    s->failed = failed;
+    if (failed && e)
+        s->err = *e;
+}
+
+static int by_storage(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many tensors view each storage: sorted by storage object. */
+static int count_shared(pt_rd *rd)
+{
+    uint32_t n = rd->ti.n;
+    uint64_t *ord = malloc(((size_t)n + 1) * sizeof *ord); /* storage << 32 | tensor */
+    if (!ord)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        ord[i] = (uint64_t)rd->storage_of.v[i] << 32 | i;
+    qsort(ord, n, sizeof *ord, by_storage);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j < n && ord[j] >> 32 == ord[i] >> 32)
+            j++;
+        for (uint32_t k = i; k < j; k++)
+            rd->ti.v[(uint32_t)ord[k]].shared = j - i;
+        i = j;
+    }
+    free(ord);
+    return 0;
+}
+
+static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
+{
+    (void)o;
+    pt_rd *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return perr(err, 0, "pt", "out of memory");
+    m->rd = rd;
+    const uint8_t *base = m->map.base;
+    if (pt_zip_read(base, m->map.size, &rd->zip, err) < 0)
+        return -1;
+    /* ARCHIVE/data.pkl: the one entry named data.pkl one folder deep. */
+    const pt_zip_entry *pkl = NULL;
+    for (uint32_t k = 0; k < rd->zip.e.n; k++) {
+        nnav_span nm = rd->zip.e.v[k].name;
+        const uint8_t *sl = memchr(nm.p, '/', (size_t)nm.n);
+        if (!sl)
+            continue;
+        nnav_span rest = {sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)};
+        if (nnav_span_eqs(rest, "constants.pkl") ||
+            (rest.n > 5 && !memcmp(rest.p, "code/", 5)))
+            return perr(err, rd->zip.e.v[k].hdr_off, "zip",
+                        "a TorchScript archive (torch.jit.save: code/ and constants.pkl), "
+                        "which nnav does not read yet");
+        if (nnav_span_eqs(rest, "data.pkl") && !pkl) {
+            pkl = &rd->zip.e.v[k];
+            rd->archive = (nnav_span){nm.p, (uint64_t)(sl - nm.p)};
+        }
+    }
+    if (!pkl)
+        return perr(err, 0, "zip", "a zip with no ARCHIVE/data.pkl entry: not a PyTorch "
+                                   "checkpoint");
+    nnav_text_escape(pkl->name.p, pkl->name.n > 200 ? 200 : pkl->name.n, rd->entry,
+                     sizeof rd->entry);
+    nnav_span ps;
+    if (pt_zip_data(base, pkl, &ps, err) < 0)
+        return -1;
+    rd->pk.base = base;
+    rd->pk.what = rd->entry;
+    if (pk_run(&rd->pk, ps, NULL, err) < 0) {
+        fill_scan(rd, 1, err);
+        return -1;
+    }
+    fill_scan(rd, 0, NULL);
+    /* One main graph; its initializers are the tensors. */
+    nnav_graph *g = nnav_vec_push(m->graphs);
+    nnav_span *gs = g ? nnav_vec_push(m->gspan) : NULL;
+    if (!gs)
+        return perr(err, 0, "pt", "out of memory");
+    g->kind = NNAV_GRAPH_MAIN;
+    g->parent = g->owner_node = g->owner_attr = g->list_index = NNAV_NONE;
+    g->function = g->training = NNAV_NONE;
+    g->offset = pkl->data_off;
+    *gs = ps;
+    walkctx w = {.m = m, .rd = rd, .err = err};
+    if (walk(&w, rd->pk.root, 0) < 0)
+        return -1;
+    g = &m->graphs.v[0];
+    g->init_first = 0;
+    g->init_count = m->tensors.n;
+    if (count_shared(rd) < 0)
+        return perr(err, 0, "pt", "out of memory");
+    const pt_zip_entry *ver = NULL;
+    char vn[300];
+    int k = snprintf(vn, sizeof vn, "%.*s/version", (int)rd->archive.n,
+                     (const char *)rd->archive.p);
+    if (k > 0 && (size_t)k < sizeof vn)
+        ver = pt_zip_find(&rd->zip, vn, (size_t)k);
+    m->facts.producer_name = (nnav_span){(const uint8_t *)"torch.save", 10};
+    if (ver && ver->method == 0 && ver->csize <= 16) {
+        nnav_span v = {base + ver->data_off, ver->csize};
+        while (v.n && (v.p[v.n - 1] == '\n' || v.p[v.n - 1] == '\r'))
+            v.n--;
+        m->facts.producer_version = v;
+    }
+    return 0;
+}
+
+static void pt_free(nnav_model *m)
+{
+    pt_rd *rd = m->rd;
+    if (!rd)
+        return;
+    for (uint32_t i = 0; i < rd->names.n; i++)
+        free(rd->names.v[i]);
+    nnav_vec_free(rd->names);
+    nnav_vec_free(rd->ti);
+    nnav_vec_free(rd->strides);
+    nnav_vec_free(rd->storage_of);
+    pt_zip_free(&rd->zip);
+    pk_free(&rd->pk);
+    free(rd);
+    m->rd = NULL;
+}
+
+const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m)
+{
+    return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->scan : NULL;
+}
+
+/* ---- values ---- */
+
+static int pt_values(const nnav_model *m, uint32_t t, size_t want, int stats, nnav_values *out,
+                     nnav_error *err)
+{
+    const pt_rd *rd = m->rd;
+    const nnav_tensor *tt = &m->tensors.v[t];
+    const pt_tinfo *ti = &rd->ti.v[t];
+    uint64_t off = (uint64_t)(tt->msg.p - m->map.base);
+    nnav_acc a;
+    memset(err, 0, sizeof *err);
+    nnav_acc_init(&a, out, tt->dtype, tt->nelems, want, stats, nnav_dtype_components(tt->dtype));
+    if (!nnav_dtype_valid(tt->dtype))
+        return perr(err, off, rd->entry, "a tensor whose storage type is not known");
+    if (ti->entry == NNAV_NONE)
+        return perr(err, off, rd->entry, "its storage has no zip entry");
+    const pt_zip_entry *e = &rd->zip.e.v[ti->entry];
+    nnav_span d;
+    if (pt_zip_data(m->map.base, e, &d, err) < 0)
+        return -1;
+    if (tt->warn & NNAV_TW_BAD_DIMS)
+        return perr(err, off, rd->entry, "a tensor with a negative or overflowing size, "
+                                         "stride or offset");
+    if (ti->contiguous) {
+        nnav_acc_raw(tt, tt->data, &a);
+    } else {
+        if (!ti->fits)
+            return perr(err, off, rd->entry, "a view whose strides reach past its storage");
+        /* Element by element, row-major over its dims, through its strides. */
+        uint32_t nd = tt->ndims;
+        const int64_t *dims = m->dims.v + tt->dims_first, *sd = rd->strides.v + ti->stride_first;
+        uint64_t idx[64] = {0}, item = nnav_dtype_bits(tt->dtype) / 8;
+        if (nd > 64)
+            return perr(err, off, rd->entry, "a view of more than 64 dimensions");
+        nnav_tensor one = *tt;
+        one.nelems = 1;
+        for (uint64_t i = 0; i < tt->nelems && !nnav_acc_done(&a); i++) {
+            uint64_t el = (uint64_t)ti->offset;
+            for (uint32_t k = 0; k < nd; k++)
+                el += idx[k] * (uint64_t)sd[k];
+            nnav_acc_raw(&one, (nnav_span){d.p + el * item, item}, &a);
+            for (uint32_t k = nd; k-- > 0;) {
+                if (++idx[k] < (uint64_t)dims[k])
+                    break;
+                idx[k] = 0;
+            }
+        }
+    }
+    if (nnav_map_truncated(&m->map))
+        return perr(err, 0, "", "the model file shrank while its values were read");
+    nnav_acc_end(&a);
+    return 0;
+}
+
+static void pt_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
+{
+    const pt_rd *rd = m->rd;
+    const pt_tinfo *ti = &rd->ti.v[t];
+    const nnav_tensor *tt = &m->tensors.v[t];
+    char nm[256] = "?";
+    size_t o = 0;
+    if (ti->entry != NNAV_NONE) {
+        const pt_zip_entry *e = &rd->zip.e.v[ti->entry];
+        nnav_text_escape(e->name.p, e->name.n > 200 ? 200 : e->name.n, nm, sizeof nm);
+        o = (size_t)snprintf(buf, n, "%s zip entry %s", e->method ? "compressed" : "raw", nm);
+    } else {
+        o = (size_t)snprintf(buf, n, "no zip entry for its storage");
+    }
+    if (o < n && ti->offset)
+        o += (size_t)snprintf(buf + o, n - o, " @element %lld", (long long)ti->offset);
+    if (o < n && !ti->contiguous) {
+        o += (size_t)snprintf(buf + o, n - o, ", a non-contiguous view, strides [");
+        for (uint32_t k = 0; k < tt->ndims && o < n; k++)
+            o += (size_t)snprintf(buf + o, n - o, k ? ",%lld" : "%lld",
+                                  (long long)rd->strides.v[ti->stride_first + k]);
+        if (o < n)
+            o += (size_t)snprintf(buf + o, n - o, "]");
+    }
+    if (o < n && ti->shared > 1)
+        snprintf(buf + o, n - o, ", its storage shared with %u other tensor%s",
+                 ti->shared - 1, ti->shared > 2 ? "s" : "");
+}
+
+const nnav_reader nnav_reader_pt = {
+    .name = "PyTorch",
+    .formats = 1u << NNAV_FMT_PYTORCH,
+    .index = pt_index,
+    .free = pt_free,
+    .tensor_values = pt_values,
+    .storage_format = pt_storage_format,
+};
+
+/* ---- scanning a file without opening it as a model ---- */
+
+typedef struct scan_owned {
+    nnav_pt_scan pub; /* first: the public pointer is this one */
+    nnav_map map;
+    pt_zip zip;
+    pk_state pk;
+    NNAV_VEC(char *) names;
+} scan_owned;
+
+static int scan_one(scan_owned *s, nnav_span bytes, const char *what, uint64_t *end)
+{
+    uint32_t g0 = s->pk.globals.n;
+    char *nm = strdup(what);
+    char **slot = nm ? nnav_vec_push(s->names) : NULL;
+    if (!slot) {
+        free(nm);
+        return -1;
+    }
+    *slot = nm;
+    s->pk.what = nm;
+    nnav_error e;
+    memset(&e, 0, sizeof e);
+    int rc = pk_run(&s->pk, bytes, end, &e);
+    for (uint32_t i = g0; i < s->pk.globals.n; i++)
+        s->pk.globals.v[i].entry = nm;
+    s->pub.pickles++;
+    if (rc < 0 && !s->pub.failed) {
+        s->pub.failed = 1;
+        s->pub.err = e;
+    }
+    return rc;
+}
+
+int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
+{
+    memset(err, 0, sizeof *err);
+    *out = NULL;
+    scan_owned *s = calloc(1, sizeof *s);
+    if (!s)
+        return perr(err, 0, "", "out of memory");
+    s->map.slot = -1;
+    if (nnav_map_open(path, &s->map, err) < 0) {
+        free(s);
+        return -1;
+    }
+    const uint8_t *p = s->map.base;
+    uint64_t n = s->map.size;
+    s->pk.base = p;
+    if (n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4))) {
+        if (pt_zip_read(p, n, &s->zip, err) < 0)
+            goto fail;
+        for (uint32_t k = 0; k < s->zip.e.n; k++) {
+            const pt_zip_entry *e = &s->zip.e.v[k];
+            if (e->name.n < 4 || memcmp(e->name.p + e->name.n - 4, ".pkl", 4))
+                continue;
+            char what[300];
+            nnav_text_escape(e->name.p, e->name.n > 200 ? 200 : e->name.n, what, sizeof what);
+            nnav_span d;
+            nnav_error e2;
+            if (pt_zip_data(p, e, &d, &e2) < 0) {
+                if (!s->pub.failed)
+                    s->pub.failed = 1, s->pub.err = e2;
+                continue;
+            }
+            scan_one(s, d, what, NULL);
+        }
+        if (!s->pub.pickles && !s->pub.failed) {
+            perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
+            goto fail;
+        }
+    } else if (n >= 2 && p[0] == 0x80 && p[1] <= 5) {
+        /* Pickle streams one after another (a legacy checkpoint holds
+         * several, then raw storage bytes). */
+        uint64_t at = 0;
+        while (at < n && p[at] == 0x80 && s->pub.pickles < 64) {
+            uint64_t end = 0;
+            if (scan_one(s, (nnav_span){p + at, n - at}, "pickle", &end) < 0 || end <= at)
+                break;
+            at = end;
+        }
+    } else {
+        perr(err, 0, "", "neither a zip holding pickles nor a pickle (protocol 2 to 5): "
+                         "nothing to scan");
+        goto fail;
+    }
+    s->pub.g = s->pk.globals.v;
+    s->pub.count = s->pk.globals.n;
+    for (uint32_t i = 0; i < s->pub.count; i++)
+        s->pub.would_run += s->pk.globals.v[i].op && !s->pk.globals.v[i].allowed;
+    *out = &s->pub;
+    return 0;
+fail:
+    nnav_pt_scan_free(&s->pub);
+    return -1;
+}
+
+void nnav_pt_scan_free(nnav_pt_scan *pub)
+{
+    scan_owned *s = (scan_owned *)pub;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->names.n; i++)
+        free(s->names.v[i]);
+    nnav_vec_free(s->names);
+    pt_zip_free(&s->zip);
+    pk_free(&s->pk);
+    nnav_map_close(&s->map);
+    free(s);
+}

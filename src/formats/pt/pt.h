@@ -1,0 +1,97 @@
+/* pt.h - the PyTorch checkpoint reader's private parts: the zip directory
+ * (zip.c), the pickle interpreter that runs nothing (pickle.c) and the
+ * reader's state (pt.c). Nothing outside src/formats/pt/ includes this.
+ *
+ * Calling rules:
+ *  - Every span points into the caller's bytes (the map) or into memory the
+ *    structure owns; nothing is copied out of the file but decoded numbers.
+ *  - Errors are data: -1 with err set to the byte offset in the file and a
+ *    field path ("data.pkl@1234", "zip entry 'archive/data/0'").
+ */
+#ifndef NNAV_PT_H
+#define NNAV_PT_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "ptscan.h"
+
+/* ---- zip.c ---- */
+
+typedef struct pt_zip_entry {
+    nnav_span name;    /* into the map (central directory) */
+    uint64_t hdr_off;  /* local file header */
+    uint64_t data_off; /* first byte of the entry's data */
+    uint64_t csize, usize;
+    uint16_t method;   /* 0 stored; 8 deflate; anything else named by number */
+} pt_zip_entry;
+
+typedef struct pt_zip {
+    NNAV_VEC(pt_zip_entry) e;
+    uint64_t cd_off, cd_size;
+} pt_zip;
+
+/* The zip's central directory read from the map: every entry bounds-checked
+ * against the file and against each other (no entry past the end, none
+ * overlapping another or the directory). Entries are not read. */
+int pt_zip_read(const uint8_t *base, uint64_t n, pt_zip *z, nnav_error *err);
+void pt_zip_free(pt_zip *z);
+/* The entry named exactly so; NULL when none. */
+const pt_zip_entry *pt_zip_find(const pt_zip *z, const char *name, size_t len);
+/* A stored entry's bytes in the map; -1 with err set for a compressed one. */
+int pt_zip_data(const uint8_t *base, const pt_zip_entry *e, nnav_span *out, nnav_error *err);
+
+/* ---- pickle.c ---- */
+
+enum pk_kind {
+    PK_NONE = 1, PK_BOOL, PK_INT, PK_FLOAT, PK_STR, PK_BYTES, PK_TUPLE, PK_LIST, PK_DICT,
+    PK_SET, PK_GLOBAL, PK_OBJ, PK_STORAGE, PK_TENSOR, PK_MARK,
+};
+
+typedef struct pk_obj {
+    uint8_t kind;
+    uint8_t big;       /* PK_INT: did not fit 64 bits */
+    uint32_t head, tail; /* containers: first and last link (NNAV_NONE: empty) */
+    uint32_t count;
+    uint32_t a, b;     /* GLOBAL: its global entry; OBJ: callable, args; TENSOR: storage */
+    int64_t i;         /* INT, BOOL; STORAGE: numel; TENSOR: storage offset */
+    double f;
+    nnav_span s;       /* STR, BYTES (STR from protocol 0 text as written); STORAGE: key */
+    int32_t dtype;     /* STORAGE, TENSOR */
+    uint32_t size, stride; /* TENSOR: tuple objects */
+    uint64_t off;      /* where it was made, in the file */
+} pk_obj;
+
+typedef struct pk_link { uint32_t obj, next; } pk_link;
+
+typedef struct pk_state {
+    const uint8_t *base; /* the map: offsets are reported against it */
+    const char *what;    /* "data.pkl": the field path's first part */
+    NNAV_VEC(pk_obj) objs;
+    NNAV_VEC(pk_link) links;
+    NNAV_VEC(nnav_pt_global) globals;
+    NNAV_VEC(char) text;       /* call texts, NUL-separated; globals point in by offset */
+    NNAV_VEC(uint64_t) call_at; /* per global: offset into text + 1, 0 for none */
+    uint32_t root;
+    uint64_t ops;
+} pk_state;
+
+enum {
+    PK_MAX_STACK = 1u << 20, PK_MAX_MARKS = 1u << 12, PK_MAX_OBJS = 1u << 26,
+    PK_MAX_MEMO_AHEAD = 1u << 16, PK_MAX_DEPTH = 256,
+};
+
+/* Interpret the pickle in s (a span of the map) to its STOP: plain data,
+ * tensors and storages by the allowlist, every other global an opaque
+ * object, never called; each global referenced and each call it would make
+ * is listed in st->globals. -1 with err set (offset and "WHAT@OFF: ...");
+ * the globals met before the fault stay listed. *end gets the offset after
+ * STOP. */
+int pk_run(pk_state *st, nnav_span s, uint64_t *end, nnav_error *err);
+void pk_free(pk_state *st);
+/* The call text of global i (escaped), or NULL. */
+const char *pk_call_text(const pk_state *st, uint32_t i);
+/* The dtype a typed storage class names (torch.FloatStorage...), 0: none. */
+int32_t pk_storage_dtype(nnav_span name);
+
+#endif

@@ -1,0 +1,47 @@
+/* ptscan.h - what loading a pickle would run: every global a PyTorch
+ * checkpoint's pickles (or a file that is one pickle stream) reference, read
+ * by an interpreter that builds plain data and never calls anything.
+ *
+ * Calling rules:
+ *  - nnav_pt_scan_open() maps the file read-only, reads a zip checkpoint's
+ *    stored .pkl entries (or the file's pickle streams one after another),
+ *    and keeps the list; nnav_pt_scan_free() releases it. An opened model of
+ *    format NNAV_FMT_PYTORCH has the same list through nnav_model_pt_scan().
+ *  - module and name are bytes from the file (escape them before they reach
+ *    a terminal); call is escaped text already, NULL when the global is only
+ *    referenced, not called.
+ *  - would_run is the number of calls of callables outside torch's
+ *    weights_only allowlist: what torch.load without weights_only=True would
+ *    run. A scan that stopped at a fault (err set) still lists what it met.
+ */
+#ifndef NNAV_PTSCAN_H
+#define NNAV_PTSCAN_H
+
+#include "nnav.h"
+
+typedef struct nnav_pt_global {
+    nnav_span module, name;
+    uint64_t offset;   /* of the GLOBAL/STACK_GLOBAL/INST opcode, in the file */
+    uint8_t allowed;   /* in the allowlist */
+    uint8_t op;        /* the opcode that calls it (REDUCE 'R', BUILD 'b', NEWOBJ 0x81,
+                          NEWOBJ_EX 0x92, INST 'i', OBJ 'o'), 0: referenced only */
+    uint64_t call_offset; /* of that opcode */
+    const char *call;  /* "posix.system('touch /tmp/x')", escaped; NULL when not called */
+    const char *entry; /* the zip entry ("archive/data.pkl") or "pickle" */
+} nnav_pt_global;
+
+typedef struct nnav_pt_scan {
+    uint32_t count;
+    const nnav_pt_global *g;
+    uint32_t would_run;  /* calls outside the allowlist */
+    uint32_t pickles;    /* pickle streams read */
+    int failed;          /* a pickle stopped at a fault: err below says where */
+    nnav_error err;
+} nnav_pt_scan;
+
+int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err);
+void nnav_pt_scan_free(nnav_pt_scan *s);
+/* NULL unless the model is a PyTorch checkpoint. */
+const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m);
+
+#endif
