@@ -19,7 +19,7 @@
 
 /* The commands, in the order help lists them; a bit each in an option's cmds. */
 enum { K_INFO, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY, K_CHECK,
-       K_EXPORT, K_FIND, K_OP, K_COUNT };
+       K_EXPORT, K_FIND, K_OP, K_SCAN, K_COUNT };
 #define C(k) (1u << K_##k)
 #define C_ALL ((1u << K_COUNT) - 1)
 
@@ -68,6 +68,10 @@ static const command commands[K_COUNT] = {
      "ai.onnx.ml, ai.onnx.preview.training): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
      "An unknown NAME is a usage error naming close ones.", 17, 1},
+    [K_SCAN] = {"scan", cmd_scan, " FILE", "What loading a PyTorch checkpoint or a pickle would "
+     "run, read without running anything: every global its pickles reference, whether torch's "
+     "weights_only loader allows it, and each call outside that list with its arguments; exit "
+     "status 2 when the file would run code.", 17, 1},
 };
 
 /* Every option, once per wording of its help: the commands in cmds take it
@@ -201,7 +205,8 @@ void nnav_cli_usage(FILE *f)
     }
     fprintf(f, "  %-22s %s\n", "help [COMMAND]", "This help, or a command's options.");
     fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
-               "(SavedModel, MetaGraphDef or GraphDef; told apart by content).\n"
+               "(SavedModel, MetaGraphDef or GraphDef; told apart by content), or a PyTorch\n"
+               "checkpoint (torch.save's zip; read without running its pickle).\n"
                "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
                "a node or initializer name the model does not have; for check: a file whose\n"
                "recorded types contradict its operators).\n"

@@ -8,5 +8,9 @@
 
 int cmd_info(const nnav_model *m, const opts *o)
 {
-    return nnav_info_write(m, o->yaml, stdout) < 0 ? EXIT_BADINPUT : 0;
+    if (nnav_info_write(m, o->yaml, stdout) < 0)
+        return EXIT_BADINPUT;
+    if (!o->yaml)
+        scan_info_section(m, stdout); /* a PyTorch checkpoint's pickle: what it would run */
+    return 0;
 }

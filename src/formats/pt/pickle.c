@@ -298,7 +298,16 @@ static void tspan(tbuf *t, nnav_span s)
 {
     char e[256];
     nnav_text_escape(s.p, s.n > 200 ? 200 : (size_t)s.n, e, sizeof e);
-    tputs(t, e);
+    /* Quotes as Python writes them inside '...'. */
+    for (const char *q = e, *k; *q; q = k + 1) {
+        k = strchr(q, '\'');
+        if (!k) {
+            tputs(t, q);
+            break;
+        }
+        tput(t, q, (size_t)(k - q));
+        tputs(t, "\\'");
+    }
     if (s.n > 200)
         tputs(t, "...");
 }

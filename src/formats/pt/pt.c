@@ -561,20 +561,20 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
             perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
             goto fail;
         }
-    } else if (n >= 2 && p[0] == 0x80 && p[1] <= 5) {
+    } else {
         /* Pickle streams one after another (a legacy checkpoint holds
-         * several, then raw storage bytes). */
+         * several, then raw storage bytes): the next starts with PROTO. */
         uint64_t at = 0;
-        while (at < n && p[at] == 0x80 && s->pub.pickles < 64) {
+        do {
             uint64_t end = 0;
             if (scan_one(s, (nnav_span){p + at, n - at}, "pickle", &end) < 0 || end <= at)
                 break;
             at = end;
+        } while (at < n && p[at] == 0x80 && s->pub.pickles < 64);
+        if (s->pub.failed && s->pub.pickles == 1 && !s->pk.globals.n && s->pub.err.offset == 0) {
+            perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
+            goto fail;
         }
-    } else {
-        perr(err, 0, "", "neither a zip holding pickles nor a pickle (protocol 2 to 5): "
-                         "nothing to scan");
-        goto fail;
     }
     s->pub.g = s->pk.globals.v;
     s->pub.count = s->pk.globals.n;

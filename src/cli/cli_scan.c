@@ -1,0 +1,145 @@
+/* cli_scan.c - nnav scan FILE: what loading a PyTorch checkpoint (or any
+ * pickle) would run, read without running anything (ptscan.h); and the same
+ * warning section nnav info prints for a checkpoint. Exit status 2 when the
+ * file would run code outside torch's weights_only allowlist (or could not
+ * be read to its end), 0 when clean. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_int.h"
+#include "ptscan.h"
+
+static const char *call_op(uint8_t op)
+{
+    switch (op) {
+    case 'R': return "REDUCE";
+    case 'b': return "BUILD";
+    case 0x81: return "NEWOBJ";
+    case 0x92: return "NEWOBJ_EX";
+    case 'i': return "INST";
+    case 'o': return "OBJ";
+    default: return "";
+    }
+}
+
+static void gname(const nnav_pt_global *g, char *buf, size_t n)
+{
+    char a[200], b[200];
+    snprintf(buf, n, "%s.%s", esc(g->module, a, sizeof a), esc(g->name, b, sizeof b));
+}
+
+/* The human table: every global, then the verdict. */
+static void scan_text(const nnav_pt_scan *s, FILE *f, const char *indent)
+{
+    char nm[420];
+    fprintf(f, "%s%-10s %-44s %-8s %s\n", indent, "offset", "global", "allowed", "on load");
+    for (uint32_t i = 0; i < s->count; i++) {
+        const nnav_pt_global *g = &s->g[i];
+        gname(g, nm, sizeof nm);
+        fprintf(f, "%s%-10llu %-44s %-8s ", indent, (unsigned long long)g->offset, nm,
+                g->allowed ? "yes" : "NO");
+        if (g->call && !g->allowed)
+            fprintf(f, "WOULD RUN %s (%s @%llu in %s)\n", g->call, call_op(g->op),
+                    (unsigned long long)g->call_offset, g->entry ? g->entry : "?");
+        else if (g->op)
+            fprintf(f, "builds data (%s @%llu)\n", call_op(g->op),
+                    (unsigned long long)g->call_offset);
+        else
+            fprintf(f, "%s\n", g->allowed ? "-" : "referenced, not called");
+    }
+    if (s->failed) {
+        char e[1200];
+        nnav_error_format(&s->err, "", e, sizeof e);
+        fprintf(f, "%sthe pickle stopped at a fault, past which nothing is known: %s\n", indent,
+                e[0] == ':' ? e + 2 : e);
+    }
+    if (s->would_run) {
+        fprintf(f, "%sDANGER: loading this file with torch.load (without weights_only=True) or "
+                   "pickle would run %u call%s outside torch's weights_only allowlist:\n",
+                indent, s->would_run, s->would_run == 1 ? "" : "s");
+        for (uint32_t i = 0; i < s->count; i++)
+            if (s->g[i].op && !s->g[i].allowed)
+                fprintf(f, "%s  %s\n", indent, s->g[i].call ? s->g[i].call : "?");
+        fprintf(f, "%snnav ran none of them.\n", indent);
+    } else if (!s->failed) {
+        fprintf(f, "%sclean: every call is in torch's weights_only allowlist (nothing else "
+                   "would run on load)\n", indent);
+    }
+}
+
+static int scan_yaml(const char *path, const nnav_pt_scan *s, FILE *f)
+{
+    nnav_yw w;
+    if (nnav_yw_open(&w, f) < 0)
+        return -1;
+    nnav_yw_map(&w);
+    nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, path);
+    nnav_yw_key(&w, "pickles"), nnav_yw_uint(&w, s->pickles);
+    nnav_yw_key(&w, "would_run"), nnav_yw_uint(&w, s->would_run);
+    nnav_yw_key(&w, "complete"), nnav_yw_bool(&w, !s->failed);
+    if (s->failed) {
+        char e[1200];
+        nnav_error_format(&s->err, "", e, sizeof e);
+        nnav_yw_key(&w, "fault"), nnav_yw_cstr(&w, e[0] == ':' ? e + 2 : e);
+        nnav_yw_key(&w, "fault_offset"), nnav_yw_uint(&w, s->err.offset);
+    }
+    nnav_yw_key(&w, "globals");
+    nnav_yw_seq(&w);
+    for (uint32_t i = 0; i < s->count; i++) {
+        const nnav_pt_global *g = &s->g[i];
+        nnav_yw_map_flow(&w);
+        nnav_yw_key(&w, "module"), nnav_yw_span(&w, g->module);
+        nnav_yw_key(&w, "name"), nnav_yw_span(&w, g->name);
+        nnav_yw_key(&w, "offset"), nnav_yw_uint(&w, g->offset);
+        nnav_yw_key(&w, "allowed"), nnav_yw_bool(&w, g->allowed);
+        nnav_yw_key(&w, "entry"), nnav_yw_cstr(&w, g->entry ? g->entry : "");
+        nnav_yw_key(&w, "called_by");
+        if (g->op)
+            nnav_yw_cstr(&w, call_op(g->op));
+        else
+            nnav_yw_null(&w);
+        nnav_yw_key(&w, "call");
+        if (g->call)
+            nnav_yw_cstr(&w, g->call);
+        else
+            nnav_yw_null(&w);
+        nnav_yw_map_end(&w);
+    }
+    nnav_yw_seq_end(&w);
+    nnav_yw_map_end(&w);
+    return nnav_yw_close(&w);
+}
+
+int cmd_scan(const nnav_model *m, const opts *o)
+{
+    (void)m;
+    nnav_pt_scan *s;
+    nnav_error err;
+    if (nnav_pt_scan_open(o->arg, &s, &err) < 0)
+        return fail_model(o->arg, &err);
+    char p[1024];
+    nnav_text_escape_cstr(o->arg, p, sizeof p);
+    int rc = 0;
+    if (o->yaml) {
+        if (scan_yaml(o->arg, s, stdout) < 0)
+            rc = EXIT_BADINPUT;
+    } else {
+        printf("%s: %u global%s in %u pickle%s\n", p, s->count, s->count == 1 ? "" : "s",
+               s->pickles, s->pickles == 1 ? "" : "s");
+        scan_text(s, stdout, "");
+    }
+    if (s->would_run || s->failed)
+        rc = EXIT_BADINPUT;
+    nnav_pt_scan_free(s);
+    return rc;
+}
+
+void scan_info_section(const nnav_model *m, FILE *f)
+{
+    const nnav_pt_scan *s = nnav_model_pt_scan(m);
+    if (!s)
+        return;
+    fprintf(f, "\npickle         %u global%s referenced%s\n", s->count, s->count == 1 ? "" : "s",
+            s->would_run ? " -- DANGER: loading this file would run code" : "");
+    scan_text(s, f, "  ");
+}
