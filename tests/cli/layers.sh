@@ -21,6 +21,7 @@ layer_of() {
         src/include/*) echo include ;;
         src/formats/onnx/*) echo formats/onnx ;;
         src/formats/tf/*) echo formats/tf ;;
+        src/formats/pt/*) echo formats/pt ;;
         src/formats/*) echo formats ;;
         src/index/*) echo index ;;
         src/typed/*) echo typed ;;
@@ -78,12 +79,12 @@ done < <(find src ui -name '*.[ch]' | sort)
 
 # A reader is one folder: the functions its private headers declare, its
 # state and its generated protobuf code are named nowhere else.
-for r in onnx tf; do
+for r in onnx tf pt; do
     CHECKS=$((CHECKS + 1))
     # Names declared at the top level of the reader's headers (a function's
     # name is the word before its first parenthesis).
     names=$(grep -hE '^[A-Za-z].*\(' src/formats/$r/*.h 2>/dev/null | grep -vE '^(typedef|#)' |
-            sed -E 's/\(.*//' | grep -oE '[A-Za-z_][A-Za-z0-9_]*$' | grep -E '^(nnav_|tf_|onnx_)' | sort -u)
+            sed -E 's/\(.*//' | grep -oE '[A-Za-z_][A-Za-z0-9_]*$' | grep -E '^(nnav_|tf_|onnx_|pt_|pk_)' | sort -u)
     [ -n "$names" ] || { fail "no functions found in src/formats/$r/*.h"; continue; }
     hits=$(grep -rnwE "$(echo $names | tr ' ' '|')" src ui --include='*.[ch]' | grep -v "^src/formats/$r/")
     [ -z "$hits" ] || { fail "$r reader internals named outside src/formats/$r:"; echo "$hits" | head -20; }

@@ -34,6 +34,10 @@ if [ -d "$corpus" ]; then
     find "$corpus" -type f \( -name '*.onnx' -o -name '*.pb' -o -name '*.index' \) -size -2M \
         -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$seeds" \;
 fi
+# fuzz_pickle: the pickles of the PyTorch test files (hostile ones too), when
+# tests/cli/pt_checkpoint.sh has made them in this build.
+find "$build"/tests/tmp -path '*pt_checkpoint*' -type f \( -name '*.pkl' -o -name '*.pt' \) -size -2M \
+    -exec sh -c 'cp "$1" "$2/pt_$(basename "$1")"' _ {} "$seeds" \; 2> /dev/null || true
 [ -d "$here/regressions" ] && cp "$here"/regressions/* "$seeds"/ 2> /dev/null || true
 passed=0 failed=0
 for t in "${targets[@]}"; do
