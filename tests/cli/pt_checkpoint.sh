@@ -133,4 +133,14 @@ grep -qE '^model\.layer1\.0\.conv1\.weight +float32\[64,64,3,3\]' "$T/train.tens
     fail "model.layer1.0.conv1.weight not found in the training checkpoint"
 grep -qE '^optimizer\.state\.0\.momentum_buffer ' "$T/train.tensors" || fail "optimizer state not found"
 CHECKS=$((CHECKS + 2))
+# torch.save(tensor): one tensor named "tensor".
+expect_status 0 "$NNAV_BIN" tensors "$T/bare.pt" --values 6
+has "^tensor +float32\[2,3\]"
+has "values: 0, 1, 2, 3, 4, 5"
+# Not in this slice: TorchScript archives, refused by name.
+expect_status 2 "$NNAV_BIN" info "$T/jit.pt"
+has "a TorchScript archive \(torch.jit.save"
+# A whole module pickled: loading it would call its class (weights_only refuses it).
+expect_status 2 "$NNAV_BIN" scan "$T/module.pt"
+has "WOULD RUN torch\.nn\.modules\.linear\.Linear\(\)"
 finish

@@ -41,6 +41,9 @@ mixed = {
     "base": base,
 }
 torch.save(mixed, out + "/mixed.pt")
+torch.save(torch.arange(6.).reshape(2, 3), out + "/bare.pt")
+torch.jit.save(torch.jit.script(torch.nn.Linear(3, 2)), out + "/jit.pt")
+torch.save(torch.nn.Linear(3, 2), out + "/module.pt")  # a whole module: its class is called
 
 with open(out + "/oracle.txt", "w") as f:
     for name in ("resnet18", "train", "mixed"):

@@ -75,8 +75,10 @@ int nnav_pt_sniff(const uint8_t *p, uint64_t n)
     uint64_t len = (uint64_t)p[26] | (uint64_t)p[27] << 8;
     if (len > n - 30)
         len = n - 30;
+    /* torch.save writes data.pkl first; torch.jit.save the storages first. */
     return name_has(p + 30, len, "data.pkl") || name_has(p + 30, len, "constants.pkl") ||
-           name_has(p + 30, len, "/code/") || name_has(p + 30, len, "/version");
+           name_has(p + 30, len, "/code/") || name_has(p + 30, len, "/version") ||
+           name_has(p + 30, len, "/data/");
 }
 
 /* ---- the key paths ---- */
@@ -353,6 +355,8 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     g->offset = pkl->data_off;
     *gs = ps;
     walkctx w = {.m = m, .rd = rd, .err = err};
+    if (rd->pk.objs.v[rd->pk.root].kind == PK_TENSOR) /* torch.save(tensor) */
+        w.n = (size_t)snprintf(w.path, sizeof w.path, "tensor");
     if (walk(&w, rd->pk.root, 0) < 0)
         return -1;
     g = &m->graphs.v[0];
@@ -559,6 +563,7 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
         }
         if (!s->pub.pickles && !s->pub.failed) {
             perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
+            err->has_offset = 0;
             goto fail;
         }
     } else {
@@ -573,6 +578,7 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
         } while (at < n && p[at] == 0x80 && s->pub.pickles < 64);
         if (s->pub.failed && s->pub.pickles == 1 && !s->pk.globals.n && s->pub.err.offset == 0) {
             perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
+            err->has_offset = 0;
             goto fail;
         }
     }
