@@ -133,6 +133,18 @@ grep -qE '^model\.layer1\.0\.conv1\.weight +float32\[64,64,3,3\]' "$T/train.tens
     fail "model.layer1.0.conv1.weight not found in the training checkpoint"
 grep -qE '^optimizer\.state\.0\.momentum_buffer ' "$T/train.tensors" || fail "optimizer state not found"
 CHECKS=$((CHECKS + 2))
+# The oracle for the danger report: torch.load (without weights_only) of the
+# same hostile file, made to touch a file of the test's own, really runs the
+# call scan names; weights_only=True refuses it.
+mkdir -p "$T/h2"
+python3 "$HERE/pt_hostile.py" "$T/h2" "$T/RAN_BY_TORCH"
+/usr/bin/python3 -c 'import sys, torch; torch.load(sys.argv[1])' "$T/h2/system.pt" > /dev/null 2>&1
+CHECKS=$((CHECKS + 1))
+[ -e "$T/RAN_BY_TORCH" ] || fail "torch.load did not run posix.system: the hostile file proves nothing"
+expect_status 2 "$NNAV_BIN" scan "$T/h2/system.pt"
+has "posix\.system\('touch $T/RAN_BY_TORCH'\)"
+/usr/bin/python3 -c 'import sys, torch; torch.load(sys.argv[1], weights_only=True)' "$T/h2/popen.pt" > /dev/null 2>&1 &&
+    fail "torch's weights_only loader took subprocess.Popen"
 # torch.save(tensor): one tensor named "tensor".
 expect_status 0 "$NNAV_BIN" tensors "$T/bare.pt" --values 6
 has "^tensor +float32\[2,3\]"
