@@ -139,6 +139,17 @@ void scan_info_section(const nnav_model *m, FILE *f)
     const nnav_pt_scan *s = nnav_model_pt_scan(m);
     if (!s)
         return;
+    uint32_t nd = nnav_pt_data_count(m);
+    if (nd)
+        fprintf(f, "\ncheckpoint     %u entr%s besides the tensors\n", nd, nd == 1 ? "y" : "ies");
+    for (uint32_t i = 0; i < nd && i < 40; i++) {
+        const char *v, *k = nnav_pt_data_get(m, i, &v);
+        char e[600];
+        nnav_text_escape_cstr(k, e, sizeof e);
+        fprintf(f, "  %-30s %s\n", e, v);
+    }
+    if (nd > 40)
+        fprintf(f, "  ... %u more\n", nd - 40);
     fprintf(f, "\npickle         %u global%s referenced%s\n", s->count, s->count == 1 ? "" : "s",
             s->would_run ? " -- DANGER: loading this file would run code" : "");
     scan_text(s, f, "  ");

@@ -39,6 +39,13 @@ typedef struct nnav_pt_scan {
     nnav_error err;
 } nnav_pt_scan;
 
+/* A checkpoint's entries that are not tensors (epoch, hyper-parameters, an
+ * optimizer's param_groups), in file order: key path and value as Python
+ * would print it (escaped, cut at about 300 bytes). A list or dict holding
+ * no tensor is one entry. NULL past the end or for another format. */
+uint32_t nnav_pt_data_count(const nnav_model *m);
+const char *nnav_pt_data_get(const nnav_model *m, uint32_t i, const char **value);
+
 int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err);
 void nnav_pt_scan_free(nnav_pt_scan *s);
 /* NULL unless the model is a PyTorch checkpoint. */

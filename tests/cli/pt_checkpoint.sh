@@ -133,6 +133,11 @@ grep -qE '^model\.layer1\.0\.conv1\.weight +float32\[64,64,3,3\]' "$T/train.tens
     fail "model.layer1.0.conv1.weight not found in the training checkpoint"
 grep -qE '^optimizer\.state\.0\.momentum_buffer ' "$T/train.tensors" || fail "optimizer state not found"
 CHECKS=$((CHECKS + 2))
+# Its other entries, as data.
+expect_status 0 "$NNAV_BIN" info "$T/train.pt"
+has "^  epoch +7$"
+has "^  hparams +\{'lr': 0\.1, 'arch': 'resnet18'\}$"
+has "^  optimizer\.param_groups\.0\.momentum 0\.9$"
 # The oracle for the danger report: torch.load (without weights_only) of the
 # same hostile file, made to touch a file of the test's own, really runs the
 # call scan names; weights_only=True refuses it.

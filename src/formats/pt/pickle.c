@@ -352,7 +352,16 @@ static void render(const pk_state *st, uint32_t id, tbuf *t, int depth)
         else
             snprintf(num, sizeof num, "%lld", (long long)o->i), tputs(t, num);
         break;
-    case PK_FLOAT: snprintf(num, sizeof num, "%.17g", o->f), tputs(t, num); break;
+    case PK_FLOAT: /* the shortest text that reads back the same, as Python's repr */
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(num, sizeof num, "%.*g", prec, o->f);
+            if (strtod(num, NULL) == o->f || isnan(o->f))
+                break;
+        }
+        if (!strpbrk(num, ".eni"))
+            strcat(num, ".0");
+        tputs(t, num);
+        break;
     case PK_STR: tputs(t, "'"), tspan(t, o->s), tputs(t, "'"); break;
     case PK_BYTES: tputs(t, "b'"), tspan(t, o->s), tputs(t, "'"); break;
     case PK_TUPLE:
@@ -380,6 +389,14 @@ static void render(const pk_state *st, uint32_t id, tbuf *t, int depth)
     case PK_TENSOR: tputs(t, "<tensor>"); break;
     default: tputs(t, "?");
     }
+}
+
+void pk_render(const pk_state *st, uint32_t id, char *buf, size_t n)
+{
+    tbuf t = {.n = 0};
+    t.b[0] = 0;
+    render(st, id, &t, 0);
+    snprintf(buf, n, "%s", t.b);
 }
 
 /* The global a callee comes from: itself, or what a call chain started at. */

@@ -38,6 +38,7 @@ typedef struct pt_rd {
     NNAV_VEC(uint32_t) storage_of; /* per tensor: its storage object */
     nnav_pt_scan scan;
     char entry[300];
+    NNAV_VEC(char *) data; /* key path, NUL, value text: entries not tensors */
     nnav_span archive; /* "archive": the folder data.pkl is in */
     uint64_t visits;
 } pt_rd;
@@ -203,6 +204,39 @@ static int add_tensor(walkctx *w, uint32_t id)
     return 0;
 }
 
+/* Whether a container holds a tensor, a list, a dict or a tuple. */
+static int holds_more(const pk_state *st, const pk_obj *o)
+{
+    for (uint32_t l = o->head; l != NNAV_NONE; l = st->links.v[l].next) {
+        uint8_t k = st->objs.v[st->links.v[l].obj].kind;
+        if (k == PK_TENSOR || k == PK_DICT || k == PK_LIST || k == PK_TUPLE)
+            return 1;
+    }
+    return 0;
+}
+
+/* An entry that is no tensor, kept as text under its key path. */
+static int add_data(walkctx *w, uint32_t id)
+{
+    pt_rd *rd = w->rd;
+    if (rd->data.n >= 1000)
+        return 0;
+    char v[400];
+    pk_render(&rd->pk, id, v, sizeof v);
+    size_t vn = strlen(v);
+    char *e = malloc(w->n + 1 + vn + 1);
+    char **slot = e ? nnav_vec_push(rd->data) : NULL;
+    if (!slot) {
+        free(e);
+        return perr(w->err, 0, "pt", "out of memory");
+    }
+    memcpy(e, w->path, w->n);
+    e[w->n] = 0;
+    memcpy(e + w->n + 1, v, vn + 1);
+    *slot = e;
+    return 0;
+}
+
 static int walk(walkctx *w, uint32_t id, int depth)
 {
     pt_rd *rd = w->rd;
@@ -238,7 +272,10 @@ static int walk(walkctx *w, uint32_t id, int depth)
             key = (nnav_span){(const uint8_t *)part, strlen(part)};
         }
         uint8_t vk = st->objs.v[v].kind;
-        if (vk != PK_TENSOR && vk != PK_DICT && vk != PK_LIST && vk != PK_TUPLE)
+        int leaf = vk != PK_TENSOR &&
+                   ((vk != PK_DICT && vk != PK_LIST && vk != PK_TUPLE) ||
+                    !holds_more(st, &st->objs.v[v]));
+        if (leaf && depth > 8)
             continue;
         size_t need = (w->n ? 1 : 0) + key.n;
         if (need >= sizeof w->path - w->n)
@@ -247,7 +284,7 @@ static int walk(walkctx *w, uint32_t id, int depth)
             w->path[w->n++] = '.';
         memcpy(w->path + w->n, key.p, (size_t)key.n);
         w->n += (size_t)key.n;
-        int rc = walk(w, v, depth + 1);
+        int rc = leaf ? add_data(w, v) : walk(w, v, depth + 1);
         w->n = keep;
         if (rc)
             return rc;
@@ -388,6 +425,9 @@ static void pt_free(nnav_model *m)
     for (uint32_t i = 0; i < rd->names.n; i++)
         free(rd->names.v[i]);
     nnav_vec_free(rd->names);
+    for (uint32_t i = 0; i < rd->data.n; i++)
+        free(rd->data.v[i]);
+    nnav_vec_free(rd->data);
     nnav_vec_free(rd->ti);
     nnav_vec_free(rd->strides);
     nnav_vec_free(rd->storage_of);
@@ -400,6 +440,20 @@ static void pt_free(nnav_model *m)
 const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m)
 {
     return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->scan : NULL;
+}
+
+uint32_t nnav_pt_data_count(const nnav_model *m)
+{
+    return m->reader == &nnav_reader_pt && m->rd ? ((const pt_rd *)m->rd)->data.n : 0;
+}
+
+const char *nnav_pt_data_get(const nnav_model *m, uint32_t i, const char **value)
+{
+    if (i >= nnav_pt_data_count(m))
+        return NULL;
+    const char *e = ((const pt_rd *)m->rd)->data.v[i];
+    *value = e + strlen(e) + 1;
+    return e;
 }
 
 /* ---- values ---- */

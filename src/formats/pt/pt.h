@@ -89,6 +89,8 @@ enum {
  * STOP. */
 int pk_run(pk_state *st, nnav_span s, uint64_t *end, nnav_error *err);
 void pk_free(pk_state *st);
+/* Object id as Python would write it (escaped, cut at about 300 bytes). */
+void pk_render(const pk_state *st, uint32_t id, char *buf, size_t n);
 /* The call text of global i (escaped), or NULL. */
 const char *pk_call_text(const pk_state *st, uint32_t i);
 /* The dtype a typed storage class names (torch.FloatStorage...), 0: none. */
