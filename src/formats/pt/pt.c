@@ -597,6 +597,11 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
     const uint8_t *p = s->map.base;
     uint64_t n = s->map.size;
     s->pk.base = p;
+    if (n == 0 || !p) {
+        perr(err, 0, "", "the file is empty: nothing to scan");
+        err->has_offset = 0;
+        goto fail;
+    }
     if (n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4))) {
         if (pt_zip_read(p, n, &s->zip, err) < 0)
             goto fail;
