@@ -85,13 +85,18 @@ def weight_rename(src, dst, rename="1"):
     m = load(src)
     if not float_inits(m) or not [nd for nd in m.graph.node if nd.name]:
         unsuitable("no float weight of two elements or more, or no named node")
-    t = max(float_inits(m), key=lambda t: int(np.prod(t.dims, dtype=np.int64)))
-    a = numpy_helper.to_array(t).reshape(-1)
-    n = a.size
-    # From the middle on, an element to which +0.5 adds exactly in float32,
-    # so the largest difference is 0.5 to the last bit.
-    k = next((i for i in list(range(n // 2, n)) + list(range(0, n // 2))
-              if float(np.float32(a[i] + np.float32(0.5))) - float(a[i]) == 0.5), n // 2)
+    # The largest float weight with an element to which +0.5 adds exactly
+    # in float32 (so the largest difference is 0.5 to the last bit), from
+    # its middle on.
+    for t in sorted(float_inits(m), key=lambda t: -int(np.prod(t.dims, dtype=np.int64))):
+        a = numpy_helper.to_array(t).reshape(-1)
+        n = a.size
+        k = next((i for i in list(range(n // 2, n)) + list(range(0, n // 2))
+                  if float(np.float32(a[i] + np.float32(0.5))) - float(a[i]) == 0.5), None)
+        if k is not None:
+            break
+    else:
+        unsuitable("no float weight element to which 0.5 adds exactly")
     new = np.float32(a[k] + np.float32(0.5))
     set_element(t, k, new)
     named = [nd for nd in m.graph.node if nd.name]
@@ -205,8 +210,10 @@ def oracle(pa, pb):
         y = numpy_helper.to_array(t).astype(np.float64).reshape(-1)
         if x.shape != y.shape:
             continue
-        d = np.abs(y - x)
-        nd = int(np.count_nonzero(d))
+        with np.errstate(invalid="ignore", over="ignore"):
+            differ = (x != y) & ~(np.isnan(x) & np.isnan(y))
+            d = np.where(differ, np.abs(y - x), 0)
+        nd = int(np.count_nonzero(differ))
         if nd:
             k = int(np.argmax(d))
             res[t.name] = {"differing": nd, "elements": int(x.size), "max_abs": float(d[k]),
