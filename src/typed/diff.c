@@ -160,6 +160,59 @@ static void fact_span(nnav_diff *d, const char *key, nnav_span a, nnav_span b)
     fact(d, key, a.n ? x : NULL, b.n ? y : NULL);
 }
 
+/* A keyed list of a model's facts (opsets by domain, metadata by key):
+ * one fact per key of either side. Lists are short; a hostile one is
+ * compared up to `most` items (the search is quadratic). */
+typedef struct keyed {
+    const char *prefix, *empty; /* "opset", and the text of the key "" */
+    uint32_t most;
+    uint32_t (*count)(const nnav_model *m);
+    nnav_span (*key)(const nnav_model *m, uint32_t i);
+    void (*value)(const nnav_model *m, uint32_t i, char *buf, size_t n);
+} keyed;
+
+static nnav_span opset_key(const nnav_model *m, uint32_t i) { return nnav_opset_get(m, i)->domain; }
+static void opset_value(const nnav_model *m, uint32_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%lld", (long long)nnav_opset_get(m, i)->version);
+}
+static nnav_span meta_key(const nnav_model *m, uint32_t i) { return nnav_metadata_get(m, i)->key; }
+static void meta_value(const nnav_model *m, uint32_t i, char *buf, size_t n)
+{
+    nnav_span v = nnav_metadata_get(m, i)->value;
+    nnav_text_escape(v.p, (size_t)v.n, buf, n);
+}
+static const keyed opsets = {"opset", "ai.onnx", 256, nnav_opset_count, opset_key, opset_value};
+static const keyed metadata = {"metadata", "\"\"", 1024, nnav_metadata_count, meta_key,
+                               meta_value};
+
+static void compare_keyed(nnav_diff *d, const keyed *k)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const nnav_model *m = d->s[pass].m, *o = d->s[!pass].m;
+        uint32_t n = k->count(m), no = k->count(o);
+        n = n > k->most ? k->most : n;
+        no = no > k->most ? k->most : no;
+        for (uint32_t i = 0; i < n; i++) {
+            nnav_span key = k->key(m, i);
+            uint32_t other = NNAV_NONE;
+            for (uint32_t j = 0; j < no && other == NNAV_NONE; j++)
+                if (span_eq(k->key(o, j), key))
+                    other = j;
+            if (pass && other != NNAV_NONE)
+                continue; /* seen from A's side */
+            char name[300], ktext[256], mine[1024], theirs[1024];
+            nnav_text_escape(key.p, (size_t)key.n, ktext, sizeof ktext);
+            snprintf(name, sizeof name, "%s %s", k->prefix, key.n ? ktext : k->empty);
+            k->value(m, i, mine, sizeof mine);
+            if (other != NNAV_NONE)
+                k->value(o, other, theirs, sizeof theirs);
+            const char *t = other != NNAV_NONE ? theirs : NULL;
+            fact(d, name, pass ? t : mine, pass ? mine : t);
+        }
+    }
+}
+
 static void compare_facts(nnav_diff *d)
 {
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
@@ -174,62 +227,8 @@ static void compare_facts(nnav_diff *d)
     fact_span(d, "doc_string", fa->doc_string, fb->doc_string);
     fact_span(d, "graph_name", fa->graph_name, fb->graph_name);
 
-    /* Opsets, one fact per domain of either side (few: quadratic is fine
-     * up to a bound, past which only the first 256 of each are compared). */
-    for (int pass = 0; pass < 2; pass++) {
-        const nnav_model *m = pass ? mb : ma, *o = pass ? ma : mb;
-        uint32_t n = nnav_opset_count(m), no = nnav_opset_count(o);
-        if (n > 256)
-            n = 256;
-        if (no > 256)
-            no = 256;
-        for (uint32_t i = 0; i < n; i++) {
-            const nnav_opset *op = nnav_opset_get(m, i);
-            const nnav_opset *other = NULL;
-            for (uint32_t j = 0; j < no && !other; j++)
-                if (span_eq(nnav_opset_get(o, j)->domain, op->domain))
-                    other = nnav_opset_get(o, j);
-            if (pass && other)
-                continue; /* seen from A's side */
-            char key[300], dom[256];
-            nnav_text_escape(op->domain.p, (size_t)op->domain.n, dom, sizeof dom);
-            snprintf(key, sizeof key, "opset %s", op->domain.n ? dom : "ai.onnx");
-            int64_t va = pass ? (other ? other->version : -1) : op->version;
-            int64_t vb = pass ? op->version : (other ? other->version : -1);
-            fact_int(d, key, va, vb);
-        }
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        const nnav_model *m = pass ? mb : ma, *o = pass ? ma : mb;
-        uint32_t n = nnav_metadata_count(m), no = nnav_metadata_count(o);
-        if (n > 1024)
-            n = 1024;
-        if (no > 1024)
-            no = 1024;
-        for (uint32_t i = 0; i < n; i++) {
-            const nnav_kv *kv = nnav_metadata_get(m, i);
-            const nnav_kv *other = NULL;
-            for (uint32_t j = 0; j < no && !other; j++)
-                if (span_eq(nnav_metadata_get(o, j)->key, kv->key))
-                    other = nnav_metadata_get(o, j);
-            if (pass && other)
-                continue;
-            char key[300], k[256];
-            nnav_text_escape(kv->key.p, (size_t)kv->key.n, k, sizeof k);
-            snprintf(key, sizeof key, "metadata %s", k);
-            nnav_span none = {NULL, 0};
-            nnav_span va = pass ? (other ? other->value : none) : kv->value;
-            nnav_span vb = pass ? kv->value : (other ? other->value : none);
-            if (!other) {
-                char v[1024];
-                nnav_span s = pass ? vb : va;
-                nnav_text_escape(s.p, (size_t)s.n, v, sizeof v);
-                fact(d, key, pass ? NULL : v, pass ? v : NULL);
-            } else {
-                fact_span(d, key, va, vb);
-            }
-        }
-    }
+    compare_keyed(d, &opsets);
+    compare_keyed(d, &metadata);
     /* TensorFlow: meta graphs by position: their tags and signature keys. */
     uint32_t ta = nnav_metagraph_count(ma), tb = nnav_metagraph_count(mb);
     if (ta != tb)
@@ -1160,6 +1159,23 @@ static void drop_pages(const uint8_t *p, uint64_t len)
         (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Maps a chunk's pages in one call before it is read (Linux 5.14's
+ * MADV_POPULATE_READ; elsewhere, or refused, the reads fault them in one by
+ * one as before). */
+static void populate(const uint8_t *p, uint64_t len)
+{
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t lo = (uintptr_t)p & ~((uintptr_t)pg - 1);
+    uintptr_t hi = ((uintptr_t)p + (uintptr_t)len) & ~((uintptr_t)pg - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+}
+
 static void tensor_unread(nnav_diff *d, nnav_diff_tensor *e, const char *why, const char *file)
 {
     char buf[700];
@@ -1210,13 +1226,17 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
             uint64_t ebits = bits;
             for (uint64_t off = 0; off < sa.n && bits; off += CHUNK) {
                 uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
+                if (sa.n >= 2 * (uint64_t)CHUNK) {
+                    populate(sa.p + off, len);
+                    populate(sb.p + off, len);
+                }
                 if (memcmp(sa.p + off, sb.p + off, (size_t)len)) {
                     uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
                     if (off + len == sa.n || e1 > x->nelems)
                         e1 = x->nelems;
                     compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
                 }
-                if (sa.n >= 16 * (uint64_t)CHUNK) {
+                if (sa.n >= 2 * (uint64_t)CHUNK) {
                     drop_pages(sa.p + off, len);
                     drop_pages(sb.p + off, len);
                 }
