@@ -45,6 +45,21 @@ static const char *num(double v, char *buf, size_t n)
     return buf;
 }
 
+/* The same for a float32 number (a narrow tensor's values and differences,
+ * diff.h): the shortest text that reads back as the same float, 0.7866509
+ * rather than the double's 0.7866509556770325. */
+static const char *numf(double v, int narrow, char *buf, size_t n)
+{
+    if (!narrow || isnan(v) || isinf(v))
+        return num(v, buf, n);
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if ((float)strtod(buf, NULL) == (float)v)
+            break;
+    }
+    return buf;
+}
+
 /* The change words of what, joined by sep ("renamed, attributes"). */
 static const char *words(unsigned what, const char *sep, char *buf, size_t n)
 {
@@ -315,10 +330,13 @@ static void text_tensor(const nnav_diff *d, const nnav_diff_tensor *t)
         printf("    %s of %s element%s differ%s\n", cnt, all, pl(tn->nelems),
                t->ndiff == 1 ? "s" : "");
         printf("    largest absolute difference %s at %s: %s -> %s\n",
-               num(t->max_abs, x, sizeof x), coords(mb, t->b, t->at_abs, at, sizeof at),
-               num(t->a_at_abs, y, sizeof y), num(t->b_at_abs, ta, sizeof ta));
+               numf(t->max_abs, t->narrow, x, sizeof x),
+               coords(mb, t->b, t->at_abs, at, sizeof at),
+               numf(t->a_at_abs, t->narrow, y, sizeof y),
+               numf(t->b_at_abs, t->narrow, ta, sizeof ta));
         if (t->max_rel >= 0)
-            printf("    largest relative difference %s at %s\n", num(t->max_rel, x, sizeof x),
+            printf("    largest relative difference %s at %s\n",
+                   numf(t->max_rel, t->narrow, x, sizeof x),
                    coords(mb, t->b, t->at_rel, at, sizeof at));
     }
     if ((t->what & NNAV_DIFF_UNREAD) && t->note)

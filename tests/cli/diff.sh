@@ -104,6 +104,19 @@ for m in $onnx_models; do
     grep -qxE "    $ndiff of $all elements differs?" "$OUT" || fail "$m: $ndiff of $all (numpy): $(grep 'differ' "$OUT")"
     grep -qE "^    largest absolute difference $maxabs at \\[${at:1:-1}\\]: " "$OUT" ||
         fail "$m: largest difference $maxabs at $at: $(grep 'largest absolute' "$OUT")"
+    # The two values in text: float32 numbers, each the shortest text that
+    # reads back as that float (numpy's float32 is the oracle).
+    "$py" -c '
+import json, re, sys, numpy as np
+i = json.loads(sys.argv[1])
+m = re.search(r"largest absolute difference \S+ at \S+: (\S+) -> (\S+)$", open(sys.argv[2]).read(), re.M)
+assert m, "no values line"
+for text, want in zip(m.groups(), (i["a"], i["b"])):
+    assert np.float32(float(text)) == np.float32(want), (text, want)
+    digits = len(re.sub(r"[-.]|e.*", "", text).lstrip("0"))
+    shortest = len(re.sub(r"[-.]|e.*", "", np.format_float_positional(np.float32(want), unique=True, trim="-")).lstrip("0"))
+    assert digits <= max(shortest, 1), (text, "longer than", shortest)
+' "$info" "$OUT" || fail "$m: the values are not float32's shortest text: $(grep 'largest absolute' "$OUT")"
     head -1 "$OUT" | grep -q 'renamed' || fail "$m: summary names the rename: $(head -1 "$OUT")"
     D 1 "$m" "$b" --yaml
     ycheck "$OUT" 'y["differences"] is True and len(nodes()) == 1 and nodes()[0]["change"] == ["renamed"] and nodes()[0]["name_a"] == i["node_old"] and nodes()[0]["name_b"] == i["node_new"] and nodes()[0]["op_b"] == i["op"]' "$info"
