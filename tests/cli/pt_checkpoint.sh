@@ -133,6 +133,15 @@ grep -qE '^model\.layer1\.0\.conv1\.weight +float32\[64,64,3,3\]' "$T/train.tens
     fail "model.layer1.0.conv1.weight not found in the training checkpoint"
 grep -qE '^optimizer\.state\.0\.momentum_buffer ' "$T/train.tensors" || fail "optimizer state not found"
 CHECKS=$((CHECKS + 2))
+# nnav diff of two checkpoints: tensor by tensor, values compared (exit 1: differences).
+expect_status 1 "$NNAV_BIN" diff "$T/resnet18.pt" "$T/resnet18_b.pt"
+has "^1 initializer changed \(values\), 1 initializer added, 1 initializer removed$"
+has "~ initializer fc\.bias +float32\[1000\] +values"
+has "1 of 1,000 elements differs"
+has "^- initializer layer4\.1\.bn2\.num_batches_tracked"
+expect_status 0 "$NNAV_BIN" diff "$T/resnet18.pt" "$T/resnet18.pt"
+expect_status 2 "$NNAV_BIN" diff "$T/resnet18.pt" "$NNAV_SAMPLES/cnn.onnx"
+has "cannot compare PyTorch checkpoint with ONNX"
 # Its other entries, as data.
 expect_status 0 "$NNAV_BIN" info "$T/train.pt"
 has "^  epoch +7$"

@@ -20,6 +20,12 @@ torch.manual_seed(0)
 net = torchvision.models.resnet18()
 sd = net.state_dict()
 torch.save(sd, out + "/resnet18.pt")
+# resnet18_b.pt: one bias element +1, one buffer dropped, one tensor added
+sd_b = {k: v.clone() for k, v in sd.items()}
+sd_b["fc.bias"][3] += 1.0
+del sd_b["layer4.1.bn2.num_batches_tracked"]
+sd_b["extra.w"] = torch.ones(3)
+torch.save(sd_b, out + "/resnet18_b.pt")
 
 opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
 loss = net(torch.randn(2, 3, 32, 32)).sum()
