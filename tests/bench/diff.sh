@@ -94,7 +94,8 @@ only_node() {
     fi
 }
 
-echo "nnav diff: $("${diffcmd[@]}" --version 2> /dev/null | head -1 || true)"
+echo "nnav: $("$build/nnav" --version 2> /dev/null | head -1 || true)," \
+    "commit $(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo unknown)"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1048576) " GiB"}' /proc/meminfo)," \
     "$(uname -sr); command: ${diffcmd[*]} A B"
 echo

@@ -55,9 +55,9 @@ static void words(unsigned what, char *buf, size_t n)
 {
     size_t k = 0;
     buf[0] = 0;
-    for (unsigned i = 0; nnav_diff_word(1u << i) && k < n; i++)
+    for (unsigned i = 0; nnav_diff_word(i) && k < n; i++) /* word i names bit i */
         if (what & (1u << i))
-            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", nnav_diff_word(1u << i));
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", nnav_diff_word(i));
 }
 
 int main(int argc, char **argv)
@@ -105,8 +105,10 @@ int main(int argc, char **argv)
         const nnav_diff_node *e = nnav_diff_node_get(d, k);
         int s = e->b != NNAV_NONE;
         words(e->what, w, sizeof w);
-        printf("node %s: %s\n", esc(nnav_node_get(m[s], s ? e->b : e->a)->name, name, sizeof name),
-               w);
+        printf("node %s (#%u -> #%u): %s\n",
+               esc(nnav_node_get(m[s], s ? e->b : e->a)->name, name, sizeof name),
+               e->a == NNAV_NONE ? 0 : nnav_node_index(m[0], e->a),
+               e->b == NNAV_NONE ? 0 : nnav_node_index(m[1], e->b), w);
     }
     for (size_t k = 0; k < nnav_diff_tensor_count(d) && k < 10; k++) {
         const nnav_diff_tensor *t = nnav_diff_tensor_get(d, k);
