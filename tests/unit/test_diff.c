@@ -796,6 +796,60 @@ static void test_relative(void **state)
     pair_close(&p);
 }
 
+/* Elements whose bytes differ but whose values do not, and the reverse of
+ * what a double can hold: NaN in the same place on both sides is not a
+ * difference, -0 against +0 is none, int64 values past 2^53 that differ by
+ * one are told apart, and a float16 element. */
+static void test_value_edges(void **state)
+{
+    (void)state;
+    pair p;
+    tu_pb ga = {0}, gb = {0};
+    int64_t d3[1] = {3}, d2[1] = {2}, d4[1] = {4}, x[1] = {3};
+    const float fa[3] = {NAN, 1, 2}, fb[3] = {NAN, 1, 2.5f};
+    const float za[2] = {0.0f, 1}, zb[2] = {-0.0f, 1};
+    const int64_t ia[2] = {(int64_t)1 << 60, 7}, ib[2] = {((int64_t)1 << 60) + 1, 7};
+    const uint16_t ha[4] = {0x3c00, 0x4000, 0x4200, 0x4400}; /* 1 2 3 4 */
+    const uint16_t hb[4] = {0x3c00, 0x4000, 0x4300, 0x4400}; /* 1 2 3.5 4 */
+    for (int s = 0; s < 2; s++) {
+        tu_pb *g = s ? &gb : &ga;
+        add_node(g, "a1", "Add", "x,nan", "y1", NULL);
+        add_node(g, "a2", "Add", "x,zero", "y2", NULL);
+        add_node(g, "a3", "Add", "x,big", "y3", NULL);
+        add_node(g, "a4", "Add", "x,half", "y4", NULL);
+        add_init(g, "nan", T_FLOAT, d3, 1, s ? fb : fa, sizeof fa);
+        add_init(g, "zero", T_FLOAT, d2, 1, s ? zb : za, sizeof za);
+        add_init(g, "big", T_INT64, d2, 1, s ? ib : ia, sizeof ia);
+        add_init(g, "half", T_FLOAT16, d4, 1, s ? hb : ha, sizeof ha);
+        add_io(g, 11, "x", T_FLOAT, x, 1);
+        add_io(g, 12, "y1", T_FLOAT, x, 1);
+    }
+    pair_graphs(&p, "edges", &ga, &gb);
+    pair_run(&p, NULL);
+    const nnav_diff *d = p.d;
+    const nnav_diff_tensor *t =
+        nnav_diff_tensor_get(d, nnav_diff_tensor_entry(d, 0, tu_tensor(p.m[0], "nan")));
+    assert_int_equal(t->what, NNAV_DIFF_VALUES);
+    assert_int_equal(t->ndiff, 1);
+    assert_true(t->max_abs == 0.5);
+    assert_int_equal(t->at_abs, 2);
+    assert_int_equal(nnav_diff_tensor_entry(d, 0, tu_tensor(p.m[0], "zero")), NNAV_NONE);
+    t = nnav_diff_tensor_get(d, nnav_diff_tensor_entry(d, 0, tu_tensor(p.m[0], "big")));
+    assert_int_equal(t->what, NNAV_DIFF_VALUES);
+    assert_int_equal(t->ndiff, 1);
+    assert_int_equal(t->at_abs, 0);
+    assert_true(t->max_abs == 1.0);
+    t = nnav_diff_tensor_get(d, nnav_diff_tensor_entry(d, 0, tu_tensor(p.m[0], "half")));
+    assert_int_equal(t->what, NNAV_DIFF_VALUES);
+    assert_int_equal(t->ndiff, 1);
+    assert_int_equal(t->at_abs, 2);
+    assert_true(t->max_abs == 0.5);
+    assert_true(t->a_at_abs == 3.0 && t->b_at_abs == 3.5);
+    assert_int_equal(nnav_diff_tensor_count(d), 3);
+    assert_int_equal(nnav_diff_node_count(d), 0);
+    pair_close(&p);
+}
+
 /* W renamed with the same bytes: RENAMED only. B renamed and changed in one
  * element: matched through its consumer's slot, RENAMED and VALUES. */
 static void test_tensor_renamed(void **state)
@@ -1287,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_op_changed),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_relative),
+        cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_tensor_renamed),
         cmocka_unit_test(test_dtype_shape),
         cmocka_unit_test(test_io),
