@@ -850,6 +850,65 @@ static void test_value_edges(void **state)
     pair_close(&p);
 }
 
+/* The external-data sample copied twice; in the second copy's data file
+ * fc1.bias[5] is 1.5 where the first holds 1.0. Then the second copy's data
+ * file is cut short: its values cannot be compared, which is said. */
+static void test_external_values(void **state)
+{
+    (void)state;
+    size_t n, nd;
+    uint8_t *onnx = tu_read(tu_sample("external.onnx"), &n);
+    uint8_t *data = tu_read(tu_sample("external.onnx.data"), &nd);
+    assert_true(nd >= 32768 + 512);
+    const char *dir[2] = {tu_tmpdir("diff_ext_a"), tu_tmpdir("diff_ext_b")};
+    for (int s = 0; s < 2; s++) {
+        float v = s ? 1.5f : 1.0f;
+        memcpy(data + 32768 + 5 * 4, &v, 4); /* little-endian host, as the file */
+        tu_write(tu_join(dir[s], "external.onnx"), onnx, n);
+        tu_write(tu_join(dir[s], "external.onnx.data"), data, nd);
+    }
+    pair p = {{tu_open(tu_join(dir[0], "external.onnx")),
+               tu_open(tu_join(dir[1], "external.onnx"))}, NULL};
+    pair_run(&p, NULL);
+    assert_int_equal(nnav_diff_tensor_count(p.d), 1);
+    const nnav_diff_tensor *t = nnav_diff_tensor_get(p.d, 0);
+    assert_int_equal(t->a, tu_tensor(p.m[0], "fc1.bias"));
+    assert_int_equal(t->what, NNAV_DIFF_VALUES);
+    assert_int_equal(t->ndiff, 1);
+    assert_int_equal(t->at_abs, 5);
+    assert_true(t->max_abs == 0.5);
+    assert_true(t->a_at_abs == 1.0 && t->b_at_abs == 1.5);
+    assert_int_equal(nnav_diff_node_count(p.d), 0);
+    /* Every external payload was compared (32768 + 512 + 5120) and fc2.bias. */
+    assert_int_equal(nnav_diff_totals_get(p.d)->bytes_compared, 32768 + 512 + 5120 + 40);
+    pair_close(&p);
+
+    /* B's data file stops inside fc1.weight: its values are unread, with a
+     * note, or the comparison fails as bad input. */
+    tu_write(tu_join(dir[1], "external.onnx.data"), data, 1000);
+    p.m[0] = tu_open(tu_join(dir[0], "external.onnx"));
+    p.m[1] = tu_open(tu_join(dir[1], "external.onnx"));
+    nnav_diff_opts o = {0};
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    p.d = NULL;
+    if (nnav_diff_run(p.m[0], p.m[1], &o, &p.d, &err) == 0) {
+        uint32_t e = nnav_diff_tensor_entry(p.d, 0, tu_tensor(p.m[0], "fc1.weight"));
+        assert_int_not_equal(e, NNAV_NONE);
+        t = nnav_diff_tensor_get(p.d, e);
+        assert_true(t->what & NNAV_DIFF_UNREAD);
+        assert_non_null(t->note);
+        assert_true(t->note[0] != 0);
+        assert_true(nnav_diff_any(p.d));
+    } else {
+        assert_int_equal(err.kind, NNAV_ERR_INPUT);
+        assert_true(err.msg[0] != 0);
+    }
+    pair_close(&p);
+    free(onnx);
+    free(data);
+}
+
 /* W renamed with the same bytes: RENAMED only. B renamed and changed in one
  * element: matched through its consumer's slot, RENAMED and VALUES. */
 static void test_tensor_renamed(void **state)
@@ -1342,6 +1401,7 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_relative),
         cmocka_unit_test(test_value_edges),
+        cmocka_unit_test(test_external_values),
         cmocka_unit_test(test_tensor_renamed),
         cmocka_unit_test(test_dtype_shape),
         cmocka_unit_test(test_io),
