@@ -159,6 +159,10 @@ typedef struct nnav_diff_tensor {
     uint64_t at_abs, at_rel;
     double a_at_abs, b_at_abs; /* the two values at at_abs */
     const char *note;   /* with UNREAD: why, sanitised; else NULL */
+    /* The element type is a float of 32 bits or fewer: the values and the
+     * differences above are float32 numbers (|b - a| as float32 computes
+     * it), best shown as the shortest text that reads back as that float. */
+    int narrow;
 } nnav_diff_tensor;
 size_t nnav_diff_tensor_count(const nnav_diff *d);
 const nnav_diff_tensor *nnav_diff_tensor_get(const nnav_diff *d, size_t i);

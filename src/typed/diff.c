@@ -1057,6 +1057,7 @@ static unsigned compare_pair(nnav_diff *d, uint32_t a, uint32_t b, uint32_t *af,
 /* ---- tensors ---- */
 
 typedef struct cmpacc {
+    int narrow;     /* a float type of 32 bits or fewer: differences in float */
     double tol;
     uint64_t ndiff;
     double max_abs, max_rel;
@@ -1082,11 +1083,36 @@ static void acc_elem(cmpacc *c, uint64_t idx, double x, double y, double diff)
     }
     if (x != 0 && !isnan(x) && !isinf(diff)) {
         double rel = diff / fabs(x);
+        if (c->narrow)
+            rel = (float)rel;
         if (!c->any_rel || rel > c->max_rel) {
             c->max_rel = rel;
             c->at_rel = idx;
             c->any_rel = 1;
         }
+    }
+}
+
+/* |y - x| as the element type computes it: a float32 weight moved by 0.5
+ * differs by 0.5, not by 0.50000002 (the double of two float32 values). */
+static double elem_diff(const cmpacc *c, double x, double y)
+{
+    if (c->narrow)
+        return fabsf((float)y - (float)x);
+    return fabs(y - x);
+}
+
+/* Float types whose values a float holds exactly. */
+static int narrow_float(int32_t dt)
+{
+    switch (dt) {
+    case NNAV_DT_FLOAT: case NNAV_DT_FLOAT16: case NNAV_DT_BFLOAT16:
+    case NNAV_DT_FLOAT8E4M3FN: case NNAV_DT_FLOAT8E4M3FNUZ: case NNAV_DT_FLOAT8E5M2:
+    case NNAV_DT_FLOAT8E5M2FNUZ: case NNAV_DT_FLOAT4E2M1: case NNAV_DT_FLOAT8E8M0:
+    case NNAV_DT_COMPLEX64:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -1129,7 +1155,7 @@ static void compare_raw_elems(cmpacc *c, int32_t dt, const uint8_t *pa, const ui
                 return;
             if (x == y || (isnan(x) && isnan(y)))
                 continue;
-            double diff = fabs(y - x);
+            double diff = elem_diff(c, x, y);
             if (isnan(diff))
                 any_nan = 1;
             if (!differs || diff > worst || isnan(diff)) {
@@ -1191,7 +1217,7 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
 {
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
     const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
-    cmpacc c = {.tol = d->o.tolerance};
+    cmpacc c = {.tol = d->o.tolerance, .narrow = narrow_float(x->dtype)};
     unsigned bad = NNAV_TW_SIZE_MISMATCH | NNAV_TW_BAD_DIMS | NNAV_TW_BAD_DTYPE |
                    NNAV_TW_BAD_EXTERNAL | NNAV_TW_MANY_FIELDS | NNAV_TW_WRONG_FIELD;
     if (x->nelems == UINT64_MAX || ((x->warn | y->warn) & bad)) {
@@ -1285,7 +1311,7 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
                     double diff = (double)(q < 0 ? -q : q);
                     acc_elem(&c, i, va[i], vb[i], diff);
                 } else if (!(va[i] == vb[i] || (isnan(va[i]) && isnan(vb[i])))) {
-                    acc_elem(&c, i, va[i], vb[i], fabs(vb[i] - va[i]));
+                    acc_elem(&c, i, va[i], vb[i], elem_diff(&c, va[i], vb[i]));
                 }
             }
             d->tot.bytes_compared += x->data.n;
@@ -1297,6 +1323,7 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
         free(sa);
         free(sb);
     }
+    e->narrow = c.narrow;
     if (c.ndiff) {
         e->what |= NNAV_DIFF_VALUES;
         e->ndiff = c.ndiff;
@@ -1569,7 +1596,7 @@ static void io_entries(nnav_diff *d, uint32_t gentry)
 static void push_tensor(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
 {
     dside *A = &d->s[0], *B = &d->s[1];
-    nnav_diff_tensor e = {a, b, gentry, 0, 0, 0, -1, 0, 0, 0, 0, NULL};
+    nnav_diff_tensor e = {a, b, gentry, 0, 0, 0, -1, 0, 0, 0, 0, NULL, 0};
     if (a == NNAV_NONE)
         e.what = NNAV_DIFF_ADDED;
     else if (b == NNAV_NONE)
