@@ -719,7 +719,9 @@ static void test_values(void **state)
     assert_int_equal(t->at_abs, 4);
     assert_true(t->a_at_abs == 5.0);
     assert_true(t->b_at_abs == 5.5);
-    assert_true(t->max_rel == 0.1);
+    /* float32 weights: the differences are float32 numbers (diff.h). */
+    assert_int_equal(t->narrow, 1);
+    assert_true(t->max_rel == (double)(0.5f / 5.0f));
     assert_int_equal(t->at_rel, 4);
     assert_null(t->note);
     assert_int_equal(nnav_diff_tensor_entry(d, 0, t->a), 0);
@@ -839,12 +841,14 @@ static void test_value_edges(void **state)
     assert_int_equal(t->ndiff, 1);
     assert_int_equal(t->at_abs, 0);
     assert_true(t->max_abs == 1.0);
+    assert_int_equal(t->narrow, 0);
     t = nnav_diff_tensor_get(d, nnav_diff_tensor_entry(d, 0, tu_tensor(p.m[0], "half")));
     assert_int_equal(t->what, NNAV_DIFF_VALUES);
     assert_int_equal(t->ndiff, 1);
     assert_int_equal(t->at_abs, 2);
     assert_true(t->max_abs == 0.5);
     assert_true(t->a_at_abs == 3.0 && t->b_at_abs == 3.5);
+    assert_int_equal(t->narrow, 1);
     assert_int_equal(nnav_diff_tensor_count(d), 3);
     assert_int_equal(nnav_diff_node_count(d), 0);
     pair_close(&p);
