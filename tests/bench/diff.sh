@@ -80,7 +80,7 @@ measure() {
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
-    printf '| %-52s | %7.2f s | %7d MiB |\n' "$label" "$best" $((rss / 1024))
+    printf '| %-56s | %7.2f s | %7d MiB |\n' "$label" "$best" $((rss / 1024))
 }
 row() { # label, exit status, check, A, B
     measure "$1" "$2" "$3" "${diffcmd[@]}" "$4" "$5"
@@ -101,8 +101,8 @@ echo "nnav: $("$build/nnav" --version 2> /dev/null | head -1 || true)," \
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {print int($2/1048576) " GiB"}' /proc/meminfo)," \
     "$(uname -sr); command: ${diffcmd[*]} A B"
 echo
-echo "| pair (A vs B)                                        |  wall     | max RSS     |"
-echo "|------------------------------------------------------|-----------|-------------|"
+echo "| pair (A vs B)                                            |  wall     | max RSS     |"
+echo "|----------------------------------------------------------|-----------|-------------|"
 c=$work/chain_1000000.onnx
 measure "nnav info, 1M-node chain (one open, for reference)" 0 "" "$build/nnav" info "$c"
 row "1M-node chain vs itself" 0 "" "$c" "$c"
@@ -119,8 +119,8 @@ echo
 
 echo "The core alone (nnav_diff_run, both models already open):"
 echo
-echo "| chain nodes | pair                      | open both | compare  | anon after open | added by the diff | per node |"
-echo "|-------------|---------------------------|-----------|----------|-----------------|-------------------|----------|"
+echo "| chain nodes | pair                      | open both | compare   | anon after open | added by the diff | per node |"
+echo "|-------------|---------------------------|-----------|-----------|-----------------|-------------------|----------|"
 for n in 250000 1000000; do
     for kind in chain chainop scoped; do
         set +e
@@ -131,7 +131,7 @@ for n in 250000 1000000; do
         read -r open_ms diff_ms nodes anon_open anon_diff hwm < "$work/core.txt"
         case $kind in chain) what="itself" ;; chainop) what="one node's op changed" ;;
             scoped) what="every node renamed" ;; esac
-        printf '| %11d | %-25s | %7.0f ms | %6.0f ms | %11d KiB | %13d KiB | %6.1f B |\n' \
+        printf '| %11d | %-25s | %6.0f ms | %6.0f ms | %11d KiB | %13d KiB | %6.1f B |\n' \
             "$nodes" "$what" "$open_ms" "$diff_ms" "$anon_open" $((anon_diff - anon_open)) \
             "$(echo "($anon_diff - $anon_open) * 1024 / $nodes" | bc -l)"
     done
