@@ -1,5 +1,7 @@
 /* gen_chain.c - synthetic ONNX models for the benchmarks:
  *   gen_chain chain N OUT        N Relu nodes in a chain (names n0..nN-1, values v0..vN)
+ *   gen_chain chainop N OUT      the same chain with one node changed: n<N/2> is a Tanh
+ *                                (the same name, the same length), for `nnav diff`
  *   gen_chain weights BYTES OUT  a small graph whose one initializer holds BYTES of raw
  *                                data, written sparse (a hole) so a 5 GB file costs no disk
  *   gen_chain tfchain N OUT      a TensorFlow GraphDef of N nodes: a Placeholder n0, then
@@ -63,6 +65,9 @@ static uint64_t str_field_len(unsigned field, size_t n)
  * (/b12/l34/Relu_56: 100 nodes a layer, 100 layers a block), so summary and
  * the explorer's scope tree have a real tree to build. */
 static int scoped_names;
+
+/* "chainop": the index of the one node whose op is Tanh instead of Relu. */
+static uint64_t odd_node = UINT64_MAX;
 
 static void names(uint64_t i, char *node, char *in, char *out)
 {
@@ -510,7 +515,7 @@ static int chain(uint64_t n, FILE *f)
         put_str(f, 1, b);
         put_str(f, 2, c);
         put_str(f, 3, a);
-        put_str(f, 4, "Relu");
+        put_str(f, 4, i == odd_node ? "Tanh" : "Relu"); /* node_len counts 4 bytes */
     }
     vinfo(f, 12, last);
     return 0;
@@ -599,7 +604,7 @@ static int tfchain(uint64_t n, FILE *f)
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: gen_chain chain|scoped N OUT | weights BYTES OUT | tfchain N OUT | "
+        fprintf(stderr, "usage: gen_chain chain|scoped|chainop N OUT | weights BYTES OUT | tfchain N OUT | "
                         "bert LAYERS OUT\n");
         return 1;
     }
@@ -610,7 +615,9 @@ int main(int argc, char **argv)
         return 1;
     }
     scoped_names = !strcmp(argv[1], "scoped");
-    int rc = !strcmp(argv[1], "chain") || scoped_names ? chain(n, f)
+    if (!strcmp(argv[1], "chainop"))
+        odd_node = n / 2;
+    int rc = !strcmp(argv[1], "chain") || scoped_names || odd_node != UINT64_MAX ? chain(n, f)
              : !strcmp(argv[1], "tfchain") ? tfchain(n, f)
              : !strcmp(argv[1], "bert")    ? bert(n, f)
                                            : weights(n, f, argv[3]);
