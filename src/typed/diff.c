@@ -30,6 +30,7 @@
 #include "util.h"
 
 #define CHUNK (1u << 20)        /* bytes compared by one memcmp */
+#define AHEAD (8u << 20)        /* bytes asked ahead of the comparison (a multiple of CHUNK) */
 #define TYPED_MAX (1u << 24)    /* typed-field tensors decoded for comparison, elements */
 #define FAN_MAX 64              /* consumers of one value paired by structure */
 #define LOOKAHEAD 8             /* leftovers: how far along B a match is sought */
@@ -1188,6 +1189,17 @@ static void drop_pages(const uint8_t *p, uint64_t len)
 /* Maps a chunk's pages in one call before it is read (Linux 5.14's
  * MADV_POPULATE_READ; elsewhere, or refused, the reads fault them in one by
  * one as before). */
+static void will_need(const uint8_t *p, uint64_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t lo = (uintptr_t)p & ~((uintptr_t)pg - 1);
+    uintptr_t hi = (uintptr_t)p + (uintptr_t)len;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_WILLNEED);
+}
+
 static void populate(const uint8_t *p, uint64_t len)
 {
 #ifndef MADV_POPULATE_READ
@@ -1253,6 +1265,18 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
             for (uint64_t off = 0; off < sa.n && bits; off += CHUNK) {
                 uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
                 if (sa.n >= 2 * (uint64_t)CHUNK) {
+                    /* The index maps files MADV_RANDOM (no read-ahead): ask
+                     * for the next chunks while this one is compared, or a
+                     * file not in the page cache is read 4 KiB at a time. */
+                    uint64_t ahead = off + len, alen = sa.n - ahead < AHEAD ? sa.n - ahead : AHEAD;
+                    if (off == 0) {
+                        will_need(sa.p, len);
+                        will_need(sb.p, len);
+                    }
+                    if (ahead < sa.n && (off / CHUNK) % (AHEAD / CHUNK) == 0) {
+                        will_need(sa.p + ahead, alen);
+                        will_need(sb.p + ahead, alen);
+                    }
                     populate(sa.p + off, len);
                     populate(sb.p + off, len);
                 }
