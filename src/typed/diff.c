@@ -645,23 +645,130 @@ static void match_io(nnav_diff *d, uint32_t ga, uint32_t gb)
     }
 }
 
+/* B's nodes by name, every one of them: built when a name turns out to be
+ * borne by more than one node. Each name's nodes chain in graph order from
+ * a cursor past those already matched. */
+typedef struct dups_t {
+    int built;
+    uint32_t gb, first;          /* B's graph and its first node id */
+    uint32_t *next;              /* per node of the graph: the next of its name */
+    NNAV_VEC(uint32_t) head;     /* per name: its first not-yet-matched node */
+    nnav_hashtab tab;            /* name -> index into head */
+    const nnav_model *m;
+    nnav_span key;               /* the name looked up */
+} dups_t;
+
+static int dup_eq(const void *ctx, uint32_t id)
+{
+    const dups_t *t = ctx;
+    return span_eq(nnav_node_get(t->m, t->head.v[id])->name, t->key);
+}
+
+static uint64_t dup_rehash(const void *ctx, uint32_t id)
+{
+    const dups_t *t = ctx;
+    nnav_span s = nnav_node_get(t->m, t->head.v[id])->name;
+    return nnav_hash_bytes(s.p, s.n, 11);
+}
+
+static int dup_table(nnav_diff *d, dups_t *t, uint32_t gb)
+{
+    const nnav_graph *G = nnav_graph_get(d->s[1].m, gb);
+    t->built = 1;
+    t->gb = gb;
+    t->first = G->node_first;
+    t->m = d->s[1].m;
+    t->next = none_array(d, G->node_count);
+    if (!t->next)
+        return -1;
+    uint32_t *last = none_array(d, G->node_count); /* per head: its chain's last node */
+    if (!last)
+        return -1;
+    for (uint32_t i = 0; i < G->node_count && !d->oom; i++) {
+        uint32_t n = G->node_first + i;
+        t->key = nnav_node_get(t->m, n)->name;
+        if (!t->key.n)
+            continue;
+        uint64_t h = nnav_hash_bytes(t->key.p, t->key.n, 11), at = 0;
+        uint32_t id = nnav_hashtab_find(&t->tab, h, dup_eq, t, &at);
+        if (id == NNAV_NONE) {
+            uint32_t *hd = nnav_vec_push(t->head);
+            if (!hd) {
+                d->oom = 1;
+                break;
+            }
+            *hd = n;
+            last[t->head.n - 1] = i;
+            if (nnav_hashtab_put(&t->tab, at, h, t->head.n - 1, dup_rehash, t))
+                d->oom = 1;
+            continue;
+        }
+        t->next[last[id]] = i;
+        last[id] = i;
+    }
+    free(last);
+    return d->oom ? -1 : 0;
+}
+
+/* B's first unmatched node named as A's node a, of its operator, or
+ * NNAV_NONE; a look at most 64 nodes past the name's cursor. */
+static uint32_t dup_next(nnav_diff *d, dups_t *t, uint32_t a)
+{
+    const dside *A = &d->s[0], *B = &d->s[1];
+    t->key = nnav_node_get(A->m, a)->name;
+    uint32_t id = nnav_hashtab_find(&t->tab, nnav_hash_bytes(t->key.p, t->key.n, 11), dup_eq, t,
+                                    NULL);
+    if (id == NNAV_NONE)
+        return NNAV_NONE;
+    uint32_t *cur = &t->head.v[id];
+    while (*cur != NNAV_NONE && B->node_peer[*cur] != NNAV_NONE) {
+        uint32_t nx = t->next[*cur - t->first];
+        if (nx == NNAV_NONE)
+            break;
+        *cur = t->first + nx;
+    }
+    uint32_t n = *cur;
+    for (int look = 0; n != NNAV_NONE && look < 64; look++) {
+        if (B->node_peer[n] == NNAV_NONE && !is_hidden(B, n) && same_op(A, a, B, n))
+            return n;
+        uint32_t nx = t->next[n - t->first];
+        n = nx == NNAV_NONE ? NNAV_NONE : t->first + nx;
+    }
+    return NNAV_NONE;
+}
+
+static void dup_free(dups_t *t)
+{
+    free(t->next);
+    nnav_vec_free(t->head);
+    nnav_hashtab_free(&t->tab);
+}
+
 static void match_graph(nnav_diff *d, uint32_t ga, uint32_t gb)
 {
     dside *A = &d->s[0], *B = &d->s[1];
     const nnav_graph *GA = nnav_graph_get(A->m, ga);
     d->work.n = 0;
-    /* By name, the operator agreeing. */
+    dups_t dups = {0};
+    /* By name, the operator agreeing; a name several nodes bear (the index
+     * finds its first) through the table of B's names, in order. */
     for (uint32_t i = 0; i < GA->node_count; i++) {
         uint32_t a = GA->node_first + i;
         const nnav_node *na = nnav_node_get(A->m, a);
         if (!na->name.n || is_hidden(A, a))
             continue;
         uint32_t b = nnav_node_by_name(B->m, gb, (const char *)na->name.p, (size_t)na->name.n);
-        if (b == NNAV_NONE || b >= B->nnodes || B->node_peer[b] != NNAV_NONE || is_hidden(B, b))
+        if (b == NNAV_NONE || b >= B->nnodes)
             continue;
-        if (same_op(A, a, B, b))
+        if (B->node_peer[b] != NNAV_NONE || is_hidden(B, b) || !same_op(A, a, B, b)) {
+            if (!dups.built && dup_table(d, &dups, gb))
+                break;
+            b = dup_next(d, &dups, a);
+        }
+        if (b != NNAV_NONE)
             match_nodes(d, a, b);
     }
+    dup_free(&dups);
     /* Graph inputs and initializers by name before spreading, so that what
      * spreads meets them as matched. */
     match_io(d, ga, gb);

@@ -1323,12 +1323,14 @@ static void test_duplicate_and_empty_names(void **state)
     assert_int_equal(t->added + t->renamed, 0);
     assert_int_equal(t->changed, 1);
     assert_int_equal(t->same, 3);
-    /* The first "dup" keeps its partner. (The second should too, its name
-     * agreeing on both sides, but the name pass pairs only a name's first
-     * node: A's second "dup" comes out removed and B's paired with a
-     * nameless Relu as "renamed". Reported; not asserted until fixed.) */
+    /* Both "dup" keep their partners, the second found past the first that
+     * the index's name lookup gives; a nameless Relu is the one removed. */
     assert_int_equal(nnav_diff_node_peer(p.d, 0, 0), 0);
     assert_int_equal(nnav_diff_node_what(p.d, 0, 0), 0);
+    assert_int_equal(nnav_diff_node_peer(p.d, 0, 1), 1);
+    assert_int_equal(nnav_diff_node_what(p.d, 0, 1), 0);
+    assert_true(nnav_diff_node_what(p.d, 0, 2) & NNAV_DIFF_REMOVED ||
+                nnav_diff_node_what(p.d, 0, 3) & NNAV_DIFF_REMOVED);
     tu_assert_contains(summary(p.d), "-1 Relu");
     pair_close(&p);
 }
