@@ -1055,7 +1055,7 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         }
         if (vi->type.p && !(typed_shapes(u) && vi->value != NNAV_NONE)) {
             char t[160];
-            nnav_type_format(vi->type, t, sizeof t);
+            nnav_type_format(u->m, vi->type, t, sizeof t);
             draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", t);
         }
         break;

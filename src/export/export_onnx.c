@@ -740,11 +740,12 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
 {
     const nnav_model *m = x->m;
     uint32_t all[16], lens[16], tall[16], tlens[16];
-    int32_t et;
-    int hs;
-    size_t rank;
-    int64_t raw[1];
-    if (nnav_type_tensor(type, &et, &hs, &rank, raw, NULL, 0) != 1 ||
+    nnav_type t;
+    int tensor = nnav_type_decode(m, type, &t);
+    int32_t et = t.elem;
+    int hs = t.rank >= 0;
+    uint64_t rank = hs ? (uint64_t)t.rank : 0;
+    if (tensor != 1 ||
         count_fields(m, type, all, lens) != 0 ||
         all[NNAV_ONNX_TYPEPROTO_TENSOR_TYPE] + all[NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE] != 1 ||
         lens[NNAV_ONNX_TYPEPROTO_TENSOR_TYPE] + lens[NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE] != 1 ||
@@ -786,7 +787,7 @@ static void add_type(ctx *x, plan *pl, nnav_span type, uint32_t v)
         return;
     }
     const nnav_dim *id = f->rank >= 0 ? nnav_shapes_dims(x->shapes, f->dims) : NULL;
-    int same_rank = shape_ok && f->rank >= 0 && rank == (size_t)f->rank;
+    int same_rank = shape_ok && f->rank >= 0 && rank == (uint64_t)f->rank;
     /* What is missing that inference has. */
     int need = (et == 0 && f->dtype) || (!hs && f->rank >= 0);
     if (same_rank && !need) {
@@ -858,12 +859,9 @@ static void add_value_info(ctx *x, plan *pl, uint32_t field, uint32_t v)
 {
     const nnav_model *m = x->m;
     const nnav_value *val = &m->values.v[v];
-    int32_t et0;
-    int hs0;
-    size_t rank0;
-    int64_t raw0[1];
+    nnav_type t0;
     if (val->vinfo != NNAV_NONE && m->vinfos.v[val->vinfo].type.p &&
-        nnav_type_tensor(m->vinfos.v[val->vinfo].type, &et0, &hs0, &rank0, raw0, NULL, 0) >= 0) {
+        nnav_type_decode(m, m->vinfos.v[val->vinfo].type, &t0) >= 0) {
         uint32_t from = pl->c.n;
         add_bytes_field(pl, NNAV_ONNX_VALUEINFOPROTO_NAME, val->name.p, val->name.n);
         add_type(x, pl, m->vinfos.v[val->vinfo].type, v);

@@ -88,16 +88,18 @@ static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_spa
         }
     }
     buf[0] = 0;
+    /* dims[i] < 0 with no symbol is unknown: the decoded type's convention. */
+    nnav_type tt;
+    int is_tensor = nnav_type_decode(m, type, &tt);
     if (type.p)
-        nnav_type_format(type, buf, sizeof buf);
+        nnav_type_format(m, type, buf, sizeof buf);
     else if (value != NNAV_NONE)
         nnav_value_type_format(m, value, buf, sizeof buf);
-    int32_t et = 0;
-    int has_shape = 0;
-    size_t rank = 0;
-    int64_t dims[64];
-    nnav_span params[64];
-    int is_tensor = type.p ? nnav_type_tensor(type, &et, &has_shape, &rank, dims, params, 64) : 0;
+    int32_t et = tt.elem;
+    int has_shape = tt.rank >= 0;
+    uint64_t rank = tt.rank >= 0 ? (uint64_t)tt.rank : 0;
+    int64_t *dims = tt.dims;
+    nnav_span *params = tt.syms;
     if (!type.p && value != NNAV_NONE) {
         const nnav_value *v = &m->values.v[value];
         if (v->kind == NNAV_VAL_INITIALIZER) {
@@ -106,7 +108,7 @@ static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_spa
             et = t->dtype;
             has_shape = 1;
             rank = t->ndims;
-            for (size_t i = 0; i < rank && i < 64; i++) {
+            for (size_t i = 0; i < rank && i < NNAV_TYPE_DIMS_MAX; i++) {
                 dims[i] = m->dims.v[t->dims_first + i];
                 params[i] = (nnav_span){0};
             }
@@ -119,7 +121,7 @@ static void emit_value(nnav_yw *w, const nnav_model *m, nnav_span name, nnav_spa
         if (has_shape) {
             nnav_yw_key(w, "shape");
             nnav_yw_seq_flow(w);
-            for (size_t i = 0; i < rank && i < 64; i++) {
+            for (size_t i = 0; i < rank && i < NNAV_TYPE_DIMS_MAX; i++) {
                 if (dims[i] >= 0)
                     nnav_yw_int(w, dims[i]);
                 else if (params[i].p)
@@ -317,7 +319,7 @@ int nnav_yw_attr_value(nnav_yw *w, const nnav_model *m, uint32_t a,
         if (at->type == NNAV_ATTR_TYPE_PROTOS)
             nnav_yw_seq_flow(w);
         for (size_t i = 0; i < got; i++) {
-            nnav_type_format(ts[i], text, tn);
+            nnav_type_format(m, ts[i], text, tn);
             nnav_yw_cstr(w, text);
             if (at->type == NNAV_ATTR_TYPE_PROTO)
                 break;

@@ -127,7 +127,8 @@ typedef struct nnav_value {
 
 typedef struct nnav_vinfo {
     nnav_span name;
-    nnav_span type;   /* TypeProto bytes; p == NULL when absent */
+    nnav_span type;   /* the type in its reader's encoding, opaque: read it
+                         with nnav_type_decode(); p == NULL when absent */
     uint32_t graph;
     uint32_t value;
 } nnav_vinfo;
@@ -402,22 +403,95 @@ int nnav_attr_strings(const nnav_model *m, uint32_t a, nnav_span *buf, size_t ma
 int nnav_attr_sparse(const nnav_model *m, uint32_t a, size_t k, int64_t *dims, size_t max,
                      size_t *ndims, nnav_span *values, nnav_span *indices, size_t *total,
                      nnav_error *err);
-/* TypeProto spans held by a TYPE_PROTO(S) attribute. */
+/* The types a TYPE_PROTO(S) attribute holds, each in its reader's encoding
+ * (like nnav_vinfo.type): read one with nnav_type_decode(). */
 int nnav_attr_types(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max, size_t *total,
                     nnav_error *err);
 /* A one-line human rendering of the value, sanitised; lists cut after max_items. */
 void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *buf, size_t n);
 
-/* A TypeProto rendered as "float32[1,3,?,N]", "seq(int64[?])", "map(string,float32)"... */
-void nnav_type_format(nnav_span type, char *buf, size_t n);
+/* ---- types ----
+ * A value's type, decoded by the format's reader from the bytes it keeps
+ * (nnav_vinfo.type, an item of nnav_attr_types()): a leaf (a tensor, a
+ * sparse tensor, an opaque type or a type with nothing set) inside up to
+ * NNAV_TYPE_NEST_MAX containers (sequence, optional, map), outermost first.
+ * Every container holds one type, so a type is that list and its leaf:
+ * map(int64,seq(float32[N])) is outer {MAP, SEQUENCE}, key[0] int64, leaf
+ * TENSOR. Names (symbols, opaque names) are spans into the map, unescaped. */
+#define NNAV_TYPE_NEST_MAX 16 /* deeper nesting reads as NNAV_TYPE_BROKEN */
+#define NNAV_TYPE_DIMS_MAX 64 /* axes kept; rank counts them all */
+
+typedef enum nnav_type_kind {
+    NNAV_TYPE_ABSENT = 0,  /* no type given */
+    NNAV_TYPE_UNSET,       /* a type with no kind set ("?") */
+    NNAV_TYPE_TENSOR,
+    NNAV_TYPE_SPARSE_TENSOR,
+    NNAV_TYPE_OPAQUE,
+    NNAV_TYPE_SEQUENCE,    /* containers: only in outer[] */
+    NNAV_TYPE_MAP,
+    NNAV_TYPE_OPTIONAL,
+} nnav_type_kind;
+
+typedef enum nnav_type_status {
+    NNAV_TYPE_OK = 0,
+    /* Fields of the wrong wire type were left out; the rest is read. The
+     * text says "(malformed type)". */
+    NNAV_TYPE_MALFORMED,
+    /* Nested past the bound (a hostile file): the containers down to the
+     * bound are read, what lies deeper is not (the leaf reads UNSET). The
+     * text says "(malformed or too deeply nested type)". */
+    NNAV_TYPE_DEEP,
+    /* Bytes that do not read: what was read before is kept, but no caller
+     * should trust it. The text says as DEEP's does. */
+    NNAV_TYPE_BROKEN,
+} nnav_type_status;
+
+typedef enum nnav_axis_kind {
+    NNAV_AXIS_UNKNOWN = 0, /* "?" */
+    NNAV_AXIS_SIZE,        /* dims[i] is the size (as written: it may be negative) */
+    NNAV_AXIS_SYMBOL,      /* syms[i] names it (possibly ""); dims[i] is -1 */
+} nnav_axis_kind;
+
+typedef struct nnav_type {
+    uint8_t status;                  /* nnav_type_status */
+    uint8_t leaf;                    /* nnav_type_kind: ABSENT, UNSET, TENSOR, SPARSE_TENSOR, OPAQUE */
+    uint8_t nest;                    /* containers around the leaf */
+    uint8_t outer[NNAV_TYPE_NEST_MAX]; /* SEQUENCE, MAP or OPTIONAL, outermost first */
+    int32_t key[NNAV_TYPE_NEST_MAX]; /* a MAP's key element type (0: not given) */
+    /* (Sparse) tensor leaf: */
+    int32_t elem;                    /* element type (0: not given) */
+    int64_t rank;                    /* axes, -1 when no shape is given */
+    /* Axes axis0 .. axis0 + NNAV_TYPE_DIMS_MAX - 1 (those below rank), at
+     * [i - axis0]; axis0 is 0 but after nnav_type_axes(). */
+    uint64_t axis0;
+    uint8_t axis[NNAV_TYPE_DIMS_MAX]; /* nnav_axis_kind */
+    int64_t dims[NNAV_TYPE_DIMS_MAX]; /* size, or -1 for a symbol or unknown */
+    nnav_span syms[NNAV_TYPE_DIMS_MAX]; /* the symbol, p NULL when none */
+    /* Opaque leaf: */
+    nnav_span domain, name;
+} nnav_type;
+
+/* Decode `type` (nnav_vinfo.type or an nnav_attr_types() item of m) into *t,
+ * through m's reader. Returns 1 for a (sparse) tensor type outside any
+ * container, 0 for any other type (ABSENT when type.p is NULL), -1 when
+ * the bytes are broken (status NNAV_TYPE_BROKEN). Nesting is bounded: no
+ * recursion past NNAV_TYPE_NEST_MAX containers whatever the file says. */
+int nnav_type_decode(const nnav_model *m, nnav_span type, nnav_type *t);
+/* The same, keeping the axes from `first` on (t->axis0 = first): how a
+ * caller reads a shape of more than NNAV_TYPE_DIMS_MAX axes, a window at a
+ * time. */
+int nnav_type_axes(const nnav_model *m, nnav_span type, uint64_t first, nnav_type *t);
+/* A decoded type rendered as "float32[1,3,?,N]", "seq(int64[?])",
+ * "map(string,float32[...])" (no shape given), "sparse float32[4]",
+ * "opaque(DOMAIN:NAME)", "?" for a type with nothing set, "" for an absent
+ * one; names escaped (nnav_text_escape), each up to its first NUL. Only the
+ * axes t holds are shown: more read ",..." (nnav_type_format shows all). */
+void nnav_type_text(const nnav_type *t, char *buf, size_t n);
+/* `type` (as nnav_type_decode takes it) as nnav_type_text renders it, every
+ * axis shown as far as buf holds; "" when absent. */
+void nnav_type_format(const nnav_model *m, nnav_span type, char *buf, size_t n);
 /* The type of a value as far as known (value info or initializer dims), "" if unknown. */
 void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n);
-
-/* A TypeProto's tensor type: element type and shape. dims[i] is the size, or
- * -1 when the axis is symbolic (params[i] names it) or unknown. Returns 1 for
- * a (sparse) tensor type, 0 for another type, -1 when malformed. */
-int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
-                     int64_t *dims, nnav_span *params, size_t max);
 
 /* ---- element types ---- */
 const char *nnav_dtype_name(int32_t dtype);     /* "float32", "bfloat16", "int4"... */

@@ -2,8 +2,10 @@
  * (src/formats/, through reader.h) and the neutral index (src/index/).
  * Nothing outside the core sees it.
  *
- * Types are kept in one encoding whatever the format: ONNX TypeProto bytes
- * (a reader of another format writes small TypeProto messages). */
+ * A type is kept in its reader's own encoding (nnav_vinfo.type, a span) and
+ * read only through the reader's `type` operation (reader.h), which decodes
+ * it into the public nnav_type (nnav_type_decode, types.c): the index names
+ * no format's type message. */
 #ifndef NNAV_MODEL_H
 #define NNAV_MODEL_H
 

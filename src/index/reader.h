@@ -45,8 +45,8 @@ typedef struct nnav_reader {
      * *total. */
     int (*attr_list)(const nnav_model *m, uint32_t a, int kind, int64_t *ints, double *dbls,
                      nnav_span *spans, size_t max, size_t *total, nnav_error *err);
-    /* Attribute `a`'s types, as type messages in the index's type encoding
-     * (model.h). NULL: none (*total 0). */
+    /* Attribute `a`'s types, each in the reader's type encoding (what
+     * `type` below decodes). NULL: none (*total 0). */
     int (*attr_types)(const nnav_model *m, uint32_t a, nnav_span *buf, size_t max,
                       size_t *total, nnav_error *err);
     /* The k-th sparse tensor of attribute `a` (nnav_attr_sparse()'s contract).
@@ -68,6 +68,13 @@ typedef struct nnav_reader {
      * attr_tensors_listed - a list of tensors in brackets, a tensor's first
      * values as doubles, a string tensor's left out. */
     uint8_t attr_value_required, attr_tensors_listed;
+
+    /* Decode a type this reader put in the index (an nnav_vinfo's type, an
+     * attr_types item; type.p not NULL) into *out, keeping the axes from
+     * `first` on: nnav_type_axes()'s contract. The index keeps each type in
+     * the reader's own encoding and reads it only through this. NULL: the
+     * format has no types (absent). */
+    int (*type)(const nnav_model *m, nnav_span type, uint64_t first, nnav_type *out);
 
     /* Tensor t's values (nnav_tensor_values()'s contract). */
     int (*tensor_values)(const nnav_model *m, uint32_t t, size_t want, int stats,

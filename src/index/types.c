@@ -1,202 +1,142 @@
-/* types.c - the index's type encoding, whatever the format: ONNX TypeProto
- * bytes (model.h). Formatted through protobuf-c after our own walker has
- * checked the nesting depth; read structurally with the wire reader. */
+/* types.c - the index's types, whatever the format: each reader keeps a
+ * type in its own encoding (nnav_vinfo.type) and decodes it into an
+ * nnav_type (reader.h's `type`); this file asks it and renders the result. */
 #include <string.h>
 
 #include "dtype.h"
 #include "model.h"
 #include "sbuf.h"
-#include "onnx.pb-c.h"
-#include "onnx_fields.h"
-#include "wire.h"
 
-#define TYPE_MAX_DEPTH 32
-
-/* nnav_type_tensor reads TypeProto.Tensor and TypeProto.SparseTensor alike. */
-_Static_assert(NNAV_ONNX_TYPEPROTO_SPARSETENSOR_ELEM_TYPE == NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE &&
-                   NNAV_ONNX_TYPEPROTO_SPARSETENSOR_SHAPE == NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE,
-               "Tensor and SparseTensor types number their fields alike");
-
-/* ---- types ---- */
-
-/* Nesting depth of a message, walking LEN fields the descriptor says are
- * messages. protobuf-c's unpack has no depth limit; this is ours. */
-static int depth_ok(const uint8_t *base, nnav_span s, const ProtobufCMessageDescriptor *d,
-                    int depth)
+int nnav_type_axes(const nnav_model *m, nnav_span type, uint64_t first, nnav_type *t)
 {
-    if (depth > TYPE_MAX_DEPTH)
+    if (!type.p || !m->reader->type) {
+        t->status = NNAV_TYPE_OK;
+        t->leaf = NNAV_TYPE_ABSENT;
+        t->nest = 0;
+        t->elem = 0;
+        t->rank = -1;
+        t->axis0 = first;
+        t->domain = t->name = (nnav_span){0};
         return 0;
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    int k;
-    nnav_wire_init(&r, base, s);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(d, f.num);
-        if (fd && fd->type == PROTOBUF_C_TYPE_MESSAGE && f.wt == NNAV_WT_LEN &&
-            !depth_ok(base, f.s, fd->descriptor, depth + 1))
-            return 0;
     }
-    return k == 0;
+    return m->reader->type(m, type, first, t);
 }
 
-static void shape_fmt(nnav_sbuf *b, const Onnx__TensorShapeProto *sh)
+int nnav_type_decode(const nnav_model *m, nnav_span type, nnav_type *t)
 {
-    if (!sh) {
-        nnav_sb_put(b, "[...]");
-        return;
-    }
-    nnav_sb_put(b, "[");
-    for (size_t i = 0; i < sh->n_dim; i++) {
-        const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
+    return nnav_type_axes(m, type, 0, t);
+}
+
+/* A name as protobuf-c gave it to the text before: up to its first NUL. */
+static void put_name(nnav_sbuf *b, nnav_span s)
+{
+    const uint8_t *z = s.p ? memchr(s.p, 0, (size_t)s.n) : NULL;
+    nnav_sb_span(b, (nnav_span){s.p, z ? (uint64_t)(z - s.p) : s.n});
+}
+
+/* Where the axes past t's window come from: the model and the encoded type
+ * (nnav_type_format), or nowhere (nnav_type_text: ",..."). */
+typedef struct more_axes {
+    const nnav_model *m;
+    nnav_span type;
+} more_axes;
+
+static void axes_text(nnav_sbuf *b, const nnav_type *t, const more_axes *more)
+{
+    nnav_type w; /* the next window, read when the text reaches it */
+    const nnav_type *at = t;
+    for (int64_t i = 0; i < t->rank; i++) {
         if (i)
             nnav_sb_put(b, ",");
-        if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
-            nnav_sb_printf(b, "%lld", (long long)d->dim_value);
-        else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-                 d->dim_param)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)d->dim_param, strlen(d->dim_param)});
+        uint64_t k = (uint64_t)i - at->axis0;
+        if (k >= NNAV_TYPE_DIMS_MAX) {
+            /* A full buffer shows no more: no window is read for it. */
+            if (!more || b->o + 1 >= b->n) {
+                nnav_sb_put(b, "...");
+                break;
+            }
+            nnav_type_axes(more->m, more->type, (uint64_t)i, &w);
+            at = &w;
+            k = 0;
+        }
+        if (at->axis[k] == NNAV_AXIS_SIZE)
+            nnav_sb_printf(b, "%lld", (long long)at->dims[k]);
+        else if (at->axis[k] == NNAV_AXIS_SYMBOL)
+            put_name(b, at->syms[k]);
         else
             nnav_sb_put(b, "?");
     }
-    nnav_sb_put(b, "]");
 }
 
-static void type_fmt(nnav_sbuf *b, const Onnx__TypeProto *t, int depth)
+static void leaf_text(nnav_sbuf *b, const nnav_type *t, const more_axes *more)
 {
-    if (!t || depth > TYPE_MAX_DEPTH) {
-        nnav_sb_put(b, "?");
-        return;
-    }
-    switch (t->value_case) {
-    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
-        nnav_sb_put(b, nnav_dtype_name(t->tensor_type->has_elem_type ? t->tensor_type->elem_type : 0));
-        shape_fmt(b, t->tensor_type->shape);
-        break;
-    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+    switch (t->leaf) {
+    case NNAV_TYPE_SPARSE_TENSOR:
         nnav_sb_put(b, "sparse ");
-        nnav_sb_put(b, nnav_dtype_name(t->sparse_tensor_type->has_elem_type
-                                      ? t->sparse_tensor_type->elem_type : 0));
-        shape_fmt(b, t->sparse_tensor_type->shape);
-        break;
-    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
-        nnav_sb_put(b, "seq(");
-        type_fmt(b, t->sequence_type->elem_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
-        nnav_sb_put(b, "optional(");
-        type_fmt(b, t->optional_type->elem_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
-        nnav_sb_put(b, "map(");
-        nnav_sb_put(b, nnav_dtype_name(t->map_type->has_key_type ? t->map_type->key_type : 0));
-        nnav_sb_put(b, ",");
-        type_fmt(b, t->map_type->value_type, depth + 1);
-        nnav_sb_put(b, ")");
-        break;
-    case ONNX__TYPE_PROTO__VALUE_OPAQUE_TYPE:
+        /* fall through */
+    case NNAV_TYPE_TENSOR:
+        nnav_sb_put(b, nnav_dtype_name(t->elem));
+        if (t->rank < 0) {
+            nnav_sb_put(b, "[...]");
+            return;
+        }
+        nnav_sb_put(b, "[");
+        axes_text(b, t, more);
+        nnav_sb_put(b, "]");
+        return;
+    case NNAV_TYPE_OPAQUE:
         nnav_sb_put(b, "opaque(");
-        if (t->opaque_type->domain)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->domain,
-                                   strlen(t->opaque_type->domain)});
+        put_name(b, t->domain);
         nnav_sb_put(b, ":");
-        if (t->opaque_type->name)
-            nnav_sb_span(b, (nnav_span){(const uint8_t *)t->opaque_type->name,
-                                   strlen(t->opaque_type->name)});
+        put_name(b, t->name);
         nnav_sb_put(b, ")");
-        break;
+        return;
     default:
         nnav_sb_put(b, "?");
     }
 }
 
-void nnav_type_format(nnav_span type, char *buf, size_t n)
+static void type_text(const nnav_type *t, const more_axes *more, char *buf, size_t n)
 {
     nnav_sbuf b = {buf, n, 0};
-    buf[0] = 0;
-    if (!type.p || n == 0)
+    if (n == 0)
         return;
-    if (!depth_ok(type.p, type, &onnx__type_proto__descriptor, 0)) {
+    buf[0] = 0;
+    if (t->leaf == NNAV_TYPE_ABSENT)
+        return;
+    if (t->status == NNAV_TYPE_BROKEN || t->status == NNAV_TYPE_DEEP) {
         nnav_sb_put(&b, "(malformed or too deeply nested type)");
         return;
     }
-    Onnx__TypeProto *t = onnx__type_proto__unpack(NULL, (size_t)type.n, type.p);
-    if (!t) {
+    if (t->status == NNAV_TYPE_MALFORMED) {
         nnav_sb_put(&b, "(malformed type)");
         return;
     }
-    type_fmt(&b, t, 0);
-    onnx__type_proto__free_unpacked(t, NULL);
+    for (unsigned i = 0; i < t->nest && i < NNAV_TYPE_NEST_MAX; i++) {
+        if (t->outer[i] == NNAV_TYPE_SEQUENCE)
+            nnav_sb_put(&b, "seq(");
+        else if (t->outer[i] == NNAV_TYPE_OPTIONAL)
+            nnav_sb_put(&b, "optional(");
+        else {
+            nnav_sb_put(&b, "map(");
+            nnav_sb_put(&b, nnav_dtype_name(t->key[i]));
+            nnav_sb_put(&b, ",");
+        }
+    }
+    leaf_text(&b, t, more);
+    for (unsigned i = 0; i < t->nest && i < NNAV_TYPE_NEST_MAX; i++)
+        nnav_sb_put(&b, ")");
 }
 
-
-/* ---- structured types ---- */
-
-int nnav_type_tensor(nnav_span type, int32_t *elem_type, int *has_shape, size_t *rank,
-                     int64_t *dims, nnav_span *params, size_t max)
+void nnav_type_text(const nnav_type *t, char *buf, size_t n)
 {
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    int k;
-    nnav_span tt = {0}, shape = {0};
-    *elem_type = 0;
-    *has_shape = 0;
-    *rank = 0;
-    if (!type.p)
-        return 0;
-    nnav_wire_init(&r, type.p, type);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1)
-        if ((f.num == NNAV_ONNX_TYPEPROTO_TENSOR_TYPE ||
-             f.num == NNAV_ONNX_TYPEPROTO_SPARSE_TENSOR_TYPE) && f.wt == NNAV_WT_LEN)
-            tt = f.s;
-        else if ((f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE ||
-                  f.num == NNAV_ONNX_TYPEPROTO_MAP_TYPE ||
-                  f.num == NNAV_ONNX_TYPEPROTO_OPAQUE_TYPE ||
-                  f.num == NNAV_ONNX_TYPEPROTO_OPTIONAL_TYPE) && !tt.p)
-            return 0;
-    if (k < 0)
-        return -1;
-    if (!tt.p)
-        return 0;
-    nnav_wire_init(&r, type.p, tt);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        /* Tensor and SparseTensor number their fields alike. */
-        if (f.num == NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE && f.wt == NNAV_WT_VARINT)
-            *elem_type = (int32_t)f.v;
-        else if (f.num == NNAV_ONNX_TYPEPROTO_TENSOR_SHAPE && f.wt == NNAV_WT_LEN)
-            shape = f.s, *has_shape = 1;
-    }
-    if (k < 0)
-        return -1;
-    if (!shape.p)
-        return 1;
-    nnav_wire_init(&r, type.p, shape);
-    while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num != NNAV_ONNX_TENSORSHAPEPROTO_DIM || f.wt != NNAV_WT_LEN)
-            continue;
-        nnav_wire d;
-        nnav_field g;
-        int64_t v = -1;
-        nnav_span pm = {0};
-        nnav_wire_init(&d, type.p, f.s);
-        while ((k = nnav_wire_next(&d, &g, &e)) == 1) {
-            if (g.num == NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_VALUE && g.wt == NNAV_WT_VARINT)
-                v = (int64_t)g.v, pm = (nnav_span){0};
-            else if (g.num == NNAV_ONNX_TENSORSHAPEPROTO_DIMENSION_DIM_PARAM && g.wt == NNAV_WT_LEN)
-                pm = g.s, v = -1;
-        }
-        if (k < 0)
-            return -1;
-        if (*rank < max) {
-            dims[*rank] = v;
-            if (params)
-                params[*rank] = pm;
-        }
-        (*rank)++;
-    }
-    return k < 0 ? -1 : 1;
+    type_text(t, NULL, buf, n);
 }
 
+void nnav_type_format(const nnav_model *m, nnav_span type, char *buf, size_t n)
+{
+    nnav_type t;
+    more_axes more = {m, type};
+    nnav_type_decode(m, type, &t);
+    type_text(&t, &more, buf, n);
+}

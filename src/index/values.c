@@ -113,7 +113,7 @@ void nnav_value_type_format(const nnav_model *m, uint32_t v, char *buf, size_t n
     const nnav_value *val = &m->values.v[v];
     buf[0] = 0;
     if (val->vinfo != NNAV_NONE)
-        nnav_type_format(m->vinfos.v[val->vinfo].type, buf, n);
+        nnav_type_format(m, m->vinfos.v[val->vinfo].type, buf, n);
     else if (val->kind == NNAV_VAL_INITIALIZER)
         nnav_tensor_shape_format(m, val->producer, buf, n);
     else if (val->kind == NNAV_VAL_SPARSE) {
@@ -425,7 +425,7 @@ void nnav_attr_format(const nnav_model *m, uint32_t a, size_t max_items, char *b
         if (nnav_attr_types(m, a, ts, 8, &total, &err) == 0) {
             for (size_t i = 0; i < total && i < 8; i++) {
                 char t[256];
-                nnav_type_format(ts[i], t, sizeof t);
+                nnav_type_format(m, ts[i], t, sizeof t);
                 nnav_sb_put(&b, i ? ", " : "");
                 nnav_sb_put(&b, t);
             }

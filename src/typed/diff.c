@@ -1639,19 +1639,14 @@ static unsigned io_type_what(const nnav_diff *d, uint32_t va, uint32_t vb)
     if (a->vinfo != NNAV_NONE && b->vinfo != NNAV_NONE) {
         nnav_span ta = nnav_vinfo_get(d->s[0].m, a->vinfo)->type;
         nnav_span tb = nnav_vinfo_get(d->s[1].m, b->vinfo)->type;
-        int32_t ea = 0, eb = 0;
-        int ha = 0, hb = 0;
-        size_t ra = 0, rb = 0;
-        int64_t da[64], db[64];
-        nnav_span pa[64], pb[64];
-        if (nnav_type_tensor(ta, &ea, &ha, &ra, da, pa, 64) == 1 &&
-            nnav_type_tensor(tb, &eb, &hb, &rb, db, pb, 64) == 1) {
+        nnav_type A, B;
+        if (nnav_type_decode(d->s[0].m, ta, &A) == 1 && nnav_type_decode(d->s[1].m, tb, &B) == 1) {
             unsigned w = 0;
-            if (ea != eb)
+            if (A.elem != B.elem)
                 w |= NNAV_DIFF_DTYPE;
-            int same_shape = ha == hb && ra == rb;
-            for (size_t i = 0; same_shape && i < ra && i < 64; i++)
-                same_shape = da[i] == db[i] && span_eq(pa[i], pb[i]);
+            int same_shape = A.rank == B.rank;
+            for (int64_t i = 0; same_shape && i < A.rank && i < NNAV_TYPE_DIMS_MAX; i++)
+                same_shape = A.dims[i] == B.dims[i] && span_eq(A.syms[i], B.syms[i]);
             if (!same_shape)
                 w |= NNAV_DIFF_SHAPE;
             return w ? w : NNAV_DIFF_TYPE;

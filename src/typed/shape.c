@@ -17,12 +17,10 @@
 
 #include "dtype.h"
 #include "hashtab.h"
-#include "onnx_fields.h"
 #include "opset_rules.h"
 #include "sbuf.h"
 #include "scope.h"
 #include "shape_int.h"
-#include "wire.h"
 
 /* Bodies nested deeper than this below the graph being inferred are left
  * to the final sweep, which starts again at depth 0: the C stack stays small
@@ -786,26 +784,7 @@ const char *nnav_shapes_why(const nnav_shapes *S, uint32_t why)
     return why < S->whys.n ? S->text.v + S->whys.v[why] : "";
 }
 
-/* TypeProto.sequence_type.elem_type, or an empty span. */
-static nnav_span seq_elem_type(nnav_span type)
-{
-    nnav_wire r;
-    nnav_field f;
-    nnav_error e;
-    nnav_span seq = {0};
-    nnav_wire_init(&r, type.p, type);
-    while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_TYPE && f.wt == NNAV_WT_LEN)
-            seq = f.s;
-    if (!seq.p)
-        return seq;
-    nnav_span elem = {0};
-    nnav_wire_init(&r, type.p, seq);
-    while (nnav_wire_next(&r, &f, &e) == 1)
-        if (f.num == NNAV_ONNX_TYPEPROTO_SEQUENCE_ELEM_TYPE && f.wt == NNAV_WT_LEN)
-            elem = f.s;
-    return elem;
-}
+_Static_assert(NNAV_RANK_MAX <= NNAV_TYPE_DIMS_MAX, "a file type keeps every axis inference does");
 
 /* What the file says of v, dims into d (max NNAV_RANK_MAX). */
 static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
@@ -842,33 +821,27 @@ static int file_fact(nnav_shapes *S, uint32_t v, nnav_fact *f, nnav_dim *d)
     if (!type.p)
         return 0;
     S->work += type.n / 64; /* the type is read again at each inference of its graph */
-    int32_t et;
-    int hs;
-    size_t rank;
-    int64_t raw[NNAV_RANK_MAX];
-    nnav_span params[NNAV_RANK_MAX];
-    int k = nnav_type_tensor(type, &et, &hs, &rank, raw, params, NNAV_RANK_MAX);
+    nnav_type t;
+    int k = nnav_type_decode(m, type, &t);
     if (k < 0)
         return 0;
     f->src = NNAV_SRC_FILE;
     if (k == 0) {
         /* A sequence of tensors: its elements' type, as inference keeps it. */
-        nnav_span elem = seq_elem_type(type);
         f->not_tensor = NNAV_NT_OTHER;
-        if (elem.p && nnav_type_tensor(elem, &et, &hs, &rank, raw, params, NNAV_RANK_MAX) == 1) {
+        if (t.nest == 1 && t.outer[0] == NNAV_TYPE_SEQUENCE &&
+            (t.leaf == NNAV_TYPE_TENSOR || t.leaf == NNAV_TYPE_SPARSE_TENSOR))
             f->not_tensor = NNAV_NT_SEQ;
-            type = elem;
-            k = 1;
-        } else {
+        else
             return 1;
-        }
     }
-    f->dtype = et;
-    if (hs && rank <= NNAV_RANK_MAX) {
-        f->rank = (int32_t)rank;
-        for (size_t i = 0; i < rank; i++)
-            d[i] = raw[i] >= 0 ? nnav_dim_num(raw[i])
-                   : params[i].n ? sd_atom(S, params[i]) : NNAV_DIM_UNKNOWN;
+    f->dtype = t.elem;
+    if (t.rank >= 0 && t.rank <= NNAV_RANK_MAX) {
+        f->rank = (int32_t)t.rank;
+        for (int64_t i = 0; i < t.rank; i++)
+            d[i] = t.axis[i] == NNAV_AXIS_SIZE && t.dims[i] >= 0 ? nnav_dim_num(t.dims[i])
+                   : t.axis[i] == NNAV_AXIS_SYMBOL && t.syms[i].n ? sd_atom(S, t.syms[i])
+                                                                   : NNAV_DIM_UNKNOWN;
     }
     return 1;
 }

@@ -42,10 +42,6 @@ allowed() { # allowed FROM TO
         "typed>index" | "typed>include") return 0 ;;
         "export>index" | "export>include" | "export>typed" | "export>proto-onnx") return 0 ;;
         "report>index" | "report>include" | "report>typed") return 0 ;;
-        # The index's type encoding is still ONNX's TypeProto bytes (read
-        # for every format), so it may unpack one; issue 16 wants a decoded
-        # type instead, and this line goes when that lands.
-        "index>proto-onnx") return 0 ;;
         "cli>include" | "ui>include") return 0 ;;
     esac
     [ "$1" = "$2" ]

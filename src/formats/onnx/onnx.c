@@ -15,6 +15,7 @@
 #include "onnx_fields.h"
 #include "onnx_reader.h"
 #include "readers.h"
+#include "typeproto.h"
 #include "walk.h"
 #include "wire.h"
 
@@ -1206,6 +1207,7 @@ const nnav_reader nnav_reader_onnx = {
     .attr_list = nnav_onnx_attr_list,
     .attr_types = nnav_onnx_attr_types,
     .attr_sparse = nnav_onnx_attr_sparse,
+    .type = nnav_typeproto_decode, /* the file's own TypeProto bytes */
     .tensor_values = nnav_onnx_tensor_values,
     .part_values = nnav_onnx_part_values,
     .typed_ints = nnav_onnx_typed_ints,

@@ -17,6 +17,7 @@
 
 #include "dtype.h"
 #include "tf_walk.h"
+#include "typeproto.h"
 #include "tensorflow/saved_model.pb-c.h"
 
 
@@ -495,6 +496,7 @@ const nnav_reader nnav_reader_tf = {
     .func_ref = nnav_tf_func_ref,
     .attr_value_required = 1,
     .attr_tensors_listed = 1,
+    .type = nnav_typeproto_decode, /* the TypeProto bytes tf_graph.c writes */
     .tensor_values = nnav_tf_op_tensor_values,
     .storage_format = nnav_tf_tensor_storage_format,
     .typed_repeats = 1,

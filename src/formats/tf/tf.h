@@ -13,8 +13,10 @@
  *    function body; inputs are rewritten to those names ("N" -> "N:0"), so
  *    the shared linker resolves them. A control input "^N" stays as written,
  *    flagged, and names N's control output "^N" (a flagged output ref).
- *  - types: every type the index knows is an ONNX TypeProto, so the reader
- *    writes small TypeProto messages (dtype + shape) into its arena.
+ *  - types: the reader's type encoding is a small ONNX TypeProto message
+ *    (dtype + shape) it writes into its arena, decoded by the TypeProto
+ *    decoder it shares with the ONNX reader (../typeproto.h); an export to
+ *    ONNX copies it as it is.
  *  - Const nodes' `value` tensors and the checkpoint's variables are the
  *    graph's initializers; other tensor attrs are attribute tensors.
  * Names made here (output names, variable keys out of compressed blocks) live
