@@ -38,39 +38,39 @@ typedef struct command {
 static const command commands[K_COUNT] = {
     [K_INFO] = {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, "
      "metadata, TensorFlow signatures, counts, weight "
-     "bytes, MACs and params of the whole model, op-type histogram.", 17, 0},
+     "bytes, MACs and params of the whole model, op-type histogram.", 17, 0, 0, 0},
     [K_TREE] = {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with "
-     "its path, owner and node count.", 17, 0},
+     "its path, owner and node count.", 17, 0, 0, 0},
     [K_NODES] = {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> "
-     "outputs.", 17, 0},
+     "outputs.", 17, 0, 0, 0},
     [K_NODE] = {"node", cmd_node, " NAME", "One node: op and domain, the operator's schema in force, "
      "every attribute (and the schema's defaults), each input's schema name, source and type, "
-     "each output's consumers, its cost. NAME may be #INDEX.", 17, 0},
+     "each output's consumers, its cost. NAME may be #INDEX.", 17, 0, 0, 0},
     [K_TENSORS] = {"tensors", cmd_tensors, "", "Initializers: name, dtype, shape, storage, bytes; "
-     "totals.", 17, 0},
+     "totals.", 17, 0, 0, 0},
     [K_SHAPES] = {"shapes", cmd_shapes, "", "Every value of a graph with its element type and "
      "shape, inferred through the operators and checked against the file: inputs, initializers, "
-     "then node outputs; where each type comes from, and why one is unknown.", 17, 0},
+     "then node outputs; where each type comes from, and why one is unknown.", 17, 0, 0, 0},
     [K_COST] = {"cost", cmd_cost, "", "MACs, FLOPs, parameters and output bytes of a graph, in all "
-     "and by op type (heaviest first), from the inferred shapes.", 17, 0},
+     "and by op type (heaviest first), from the inferred shapes.", 17, 0, 0, 0},
     [K_SUMMARY] = {"summary", cmd_summary, "", "The module hierarchy of a graph, from node names "
      "(PyTorch, TensorFlow) or the exporter's node metadata: each scope's class or ops, output "
      "type, parameters (as the framework counts them) and MACs; identical sibling layers folded.",
-     17, 0},
+     17, 0, 0, 0},
     [K_CHECK] = {"check", cmd_check, "", "Values whose type in the file contradicts what their "
      "producer gives, TensorFlow signature tensors whose type contradicts the graph's, and every "
      "node held to its operator's schema as onnx.checker holds it (unknown operator or "
      "attribute, wrong attribute type, missing required attribute, argument counts, input "
-     "types); exit status 2 when there is any.", 17, 0},
+     "types); exit status 2 when there is any.", 17, 0, 0, 0},
     [K_EXPORT] = {"export", cmd_export, "", "Write a graph, the region between value names, or a "
-     "node's neighbourhood as YAML (to stdout) or as a new ONNX model.", 19, 0},
+     "node's neighbourhood as YAML (to stdout) or as a new ONNX model.", 19, 0, 0, 0},
     [K_FIND] = {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, "
      "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
-     "exactly.", 17, 0},
+     "exactly.", 17, 0, 0, 0},
     [K_OP] = {"op", cmd_op, " NAME", "The schema of an operator from the table (ai.onnx, "
      "ai.onnx.ml, ai.onnx.preview.training): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
-     "An unknown NAME is a usage error naming close ones.", 17, 1},
+     "An unknown NAME is a usage error naming close ones.", 17, 1, 0, 0},
     [K_DIFF] = {"diff", cmd_diff, " A B", "What changed from model A to model B: a summary line, "
      "totals, then by graph the inputs and outputs, nodes added (+), removed (-) or changed (~: "
      "renamed, op, attributes with old and new values, inputs rewired, the slots that differ in "
@@ -82,7 +82,7 @@ static const command commands[K_COUNT] = {
     [K_SCAN] = {"scan", cmd_scan, " FILE", "What loading a PyTorch checkpoint or a pickle would "
      "run, read without running anything: every global its pickles reference, whether torch's "
      "weights_only loader allows it, and each call outside that list with its arguments; exit "
-     "status 2 when the file would run code.", 17, 1},
+     "status 2 when the file would run code.", 17, 1, 0, 0},
 };
 
 /* Every option, once per wording of its help: the commands in cmds take it

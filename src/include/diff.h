@@ -46,7 +46,9 @@ typedef struct nnav_diff nnav_diff;
 typedef struct nnav_diff_opts {
     int no_values;    /* compare structure only: initializers by dtype and dims */
     double tolerance; /* elements whose absolute difference is at most this are equal */
-    int declutter;    /* both sides decluttered (declutter.h): hidden nodes are not compared */
+    int declutter;    /* both sides decluttered (declutter.h): hidden nodes are matched (what
+                         the shown ones read through them pairs) but neither compared nor
+                         listed; an input is the value behind hidden Identity nodes */
 } nnav_diff_opts;
 
 /* What differs, as bits (0: the same). */

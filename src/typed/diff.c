@@ -385,7 +385,7 @@ static void spread_value(nnav_diff *d, uint32_t va, uint32_t vb, uint32_t ga, ui
         if (nnav_node_get(A->m, pa)->graph != ga || nnav_node_get(B->m, pb)->graph != gb)
             return;
         if (A->node_peer[pa] == NNAV_NONE && B->node_peer[pb] == NNAV_NONE &&
-            !is_hidden(A, pa) && !is_hidden(B, pb) && same_op(A, pa, B, pb) &&
+            same_op(A, pa, B, pb) &&
             out_slot(A->m, pa, va) == out_slot(B->m, pb, vb))
             match_nodes(d, pa, pb);
         return;
@@ -439,13 +439,13 @@ static void spread(nnav_diff *d, uint32_t ga, uint32_t gb)
                 ncb = FAN_MAX;
             for (uint32_t i = 0; i < nca; i++) {
                 uint32_t x = ca[i];
-                if (x >= A->nnodes || A->node_peer[x] != NNAV_NONE || is_hidden(A, x) ||
+                if (x >= A->nnodes || A->node_peer[x] != NNAV_NONE ||
                     nnav_node_get(A->m, x)->graph != ga)
                     continue;
                 uint32_t sx = in_slot(A->m, x, va);
                 for (uint32_t j = 0; j < ncb; j++) {
                     uint32_t y = cb[j];
-                    if (y >= B->nnodes || B->node_peer[y] != NNAV_NONE || is_hidden(B, y) ||
+                    if (y >= B->nnodes || B->node_peer[y] != NNAV_NONE ||
                         nnav_node_get(B->m, y)->graph != gb || !same_op(A, x, B, y) ||
                         in_slot(B->m, y, vb) != sx)
                         continue;
@@ -524,7 +524,7 @@ static void match_leftovers(nnav_diff *d, uint32_t ga, uint32_t gb)
     for (int s = 0; s < 2; s++) {
         for (uint32_t i = 0; i < G[s]->node_count; i++) {
             uint32_t n = G[s]->node_first + i;
-            if (S[s]->node_peer[n] != NNAV_NONE || is_hidden(S[s], n))
+            if (S[s]->node_peer[n] != NNAV_NONE)
                 continue;
             keyctx kc = {d, keys.v, s, n};
             uint64_t h = op_hash(S[s]->m, n), at = 0;
@@ -594,10 +594,10 @@ static void match_same_names(nnav_diff *d, uint32_t ga, uint32_t gb)
     for (uint32_t i = 0; i < g->node_count; i++) {
         uint32_t a = g->node_first + i;
         const nnav_node *na = nnav_node_get(A->m, a);
-        if (A->node_peer[a] != NNAV_NONE || !na->name.n || is_hidden(A, a))
+        if (A->node_peer[a] != NNAV_NONE || !na->name.n)
             continue;
         uint32_t b = nnav_node_by_name(B->m, gb, (const char *)na->name.p, (size_t)na->name.n);
-        if (b != NNAV_NONE && b < B->nnodes && B->node_peer[b] == NNAV_NONE && !is_hidden(B, b))
+        if (b != NNAV_NONE && b < B->nnodes && B->node_peer[b] == NNAV_NONE)
             match_nodes(d, a, b);
     }
 }
@@ -729,7 +729,7 @@ static uint32_t dup_next(nnav_diff *d, dups_t *t, uint32_t a)
     }
     uint32_t n = *cur;
     for (int look = 0; n != NNAV_NONE && look < 64; look++) {
-        if (B->node_peer[n] == NNAV_NONE && !is_hidden(B, n) && same_op(A, a, B, n))
+        if (B->node_peer[n] == NNAV_NONE && same_op(A, a, B, n))
             return n;
         uint32_t nx = t->next[n - t->first];
         n = nx == NNAV_NONE ? NNAV_NONE : t->first + nx;
@@ -755,12 +755,12 @@ static void match_graph(nnav_diff *d, uint32_t ga, uint32_t gb)
     for (uint32_t i = 0; i < GA->node_count; i++) {
         uint32_t a = GA->node_first + i;
         const nnav_node *na = nnav_node_get(A->m, a);
-        if (!na->name.n || is_hidden(A, a))
+        if (!na->name.n)
             continue;
         uint32_t b = nnav_node_by_name(B->m, gb, (const char *)na->name.p, (size_t)na->name.n);
         if (b == NNAV_NONE || b >= B->nnodes)
             continue;
-        if (B->node_peer[b] != NNAV_NONE || is_hidden(B, b) || !same_op(A, a, B, b)) {
+        if (B->node_peer[b] != NNAV_NONE || !same_op(A, a, B, b)) {
             if (!dups.built && dup_table(d, &dups, gb))
                 break;
             b = dup_next(d, &dups, a);
