@@ -36,6 +36,7 @@ enum dl_type {
     DL_G_OUTPUT,
     DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
     DL_CONSUMER,
+    DL_CMP, DL_CMP_T, /* compare mode: a node's two sides, a tensor's difference */
 };
 
 typedef struct dline {
@@ -195,6 +196,10 @@ static void build_node(ui *u, detail *d, uint32_t id)
     add_name_lines(d, id, n->name);
     if (n->function != NNAV_NONE)
         add(d, DL_NODE_FUNC, n->function, 0);
+    /* Compare mode: the node on A and on B, its differing lines marked. */
+    uint32_t ncmp = cmp_detail_count(u, id, d->width);
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP, id, k);
     if (nnav_op_resolve(u->m, id, &d->use) != 0) {
         memset(&d->use, 0, sizeof d->use);
         d->use.status = NNAV_OPS_NONSTANDARD;
@@ -255,6 +260,9 @@ static void build_tensor(ui *u, detail *d, uint32_t t)
 {
     const nnav_tensor *ts = nnav_tensor_get(u->m, t);
     add(d, DL_T_NAME, t, 0);
+    uint32_t ncmp = cmp_tensor_detail_count(u, t); /* compare mode: what differs */
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP_T, t, k);
     add(d, DL_T_SHAPE, t, 0);
     add(d, DL_T_STORE, t, 0);
     add(d, DL_T_BYTES, t, 0);
@@ -854,6 +862,12 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     attr_t sel = selected ? draw_attr(selected) : 0;
     int c = 0;
     switch (l->type) {
+    case DL_CMP:
+        cmp_detail_draw(u, l->a, l->b, d->width, y, x, w, sel);
+        break;
+    case DL_CMP_T:
+        cmp_tensor_detail_draw(u, l->a, l->b, y, x, w, sel);
+        break;
     case DL_SECTION:
         if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */
             draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u set, %u by default)",

@@ -398,6 +398,11 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     /* Op types as wide as they need (to a cap), names the rest up to the
      * widest; what is still too long keeps its end (draw_span_tail). */
     int opw, namew, typew = typed_shapes(u) ? (w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0) : 0;
+    if (u->cmp) { /* compare mode: +, - or ~ in a column of its own, first */
+        cmp_draw_mark(cmp_mark_of(cmp_node_what(u, id)), y, x, w, sel);
+        x++;
+        w--;
+    }
     column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
     /* A mark takes the blank after the index, so marking never shifts a row. */
     int marked = marks_has(&u->marks, id);

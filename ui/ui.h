@@ -23,6 +23,7 @@
 #include "nnav.h"
 #include "typed.h"
 #include "decl.h"
+#include "compare.h"
 
 typedef struct ui ui;
 typedef struct pane pane;
@@ -112,6 +113,7 @@ struct ui {
     int help;
     uint32_t help_top;
     ui_menu menu;
+    compare *cmp;        /* compare mode (nnav A B), NULL otherwise */
     int quit;
 };
 
