@@ -11,6 +11,8 @@ int cmp_key_cmp(const cmp_key *a, const cmp_key *b)
         return a->kind < b->kind ? -1 : 1;
     if (a->id != b->id)
         return a->id < b->id ? -1 : 1;
+    if (a->sub != b->sub)
+        return a->sub < b->sub ? -1 : 1;
     return 0;
 }
 

@@ -1,10 +1,14 @@
 /* cmpwalk.h - the order compare mode visits differences in (]c / [c), with
  * no curses and no model: pure, tested by tests/unit/test_ui_cmpwalk.c.
  *
- * A difference is a key (graph, kind, id) on the side shown: its graph id,
- * 0 for a node or 1 for an initializer (a graph's nodes first, then its
- * initializers), and the node or tensor id (node ids run in graph order).
- * Keys are visited in that lexicographic order.
+ * A difference is a key (graph, kind, id, sub) on the side shown: its graph
+ * id, 0 for a node row or 1 for an initializer (a graph's nodes first, then
+ * its initializers), and the node or tensor id (node ids run in graph
+ * order). A node of the side shown has sub CMP_SUB_SELF; a row for a node
+ * only the other side has sits before the node it is placed at (id: that
+ * node, or CMP_AT_END after the last) with sub its id on the other side, so
+ * several such rows keep the other side's order. Keys are visited in that
+ * lexicographic order.
  */
 #ifndef NNAV_UI_CMPWALK_H
 #define NNAV_UI_CMPWALK_H
@@ -13,8 +17,11 @@
 #include <stdint.h>
 
 typedef struct cmp_key {
-    uint32_t graph, kind, id;
+    uint32_t graph, kind, id, sub;
 } cmp_key;
+
+#define CMP_SUB_SELF UINT32_MAX
+#define CMP_AT_END UINT32_MAX
 
 int cmp_key_cmp(const cmp_key *a, const cmp_key *b);
 /* Sorts keys into the visiting order. */

@@ -72,9 +72,45 @@ static int graph_marks(compare *c, int side)
     return 0;
 }
 
+/* Where each node of the other side that the side shown lacks goes: before
+ * the counterpart of the first node after it (on the other side) that has
+ * one, as the unified order of diff.h places removed nodes. One backward
+ * walk per graph. */
+static int anchors(compare *c)
+{
+    int o = !c->side;
+    const nnav_model *om = c->m[o];
+    uint32_t n = nnav_node_count(om);
+    free(c->anchor);
+    c->anchor = malloc(((size_t)n + 1) * sizeof *c->anchor);
+    if (!c->anchor)
+        return -1;
+    memset(c->anchor, 0xff, ((size_t)n + 1) * sizeof *c->anchor);
+    size_t ng = nnav_diff_graph_count(c->d);
+    for (size_t i = 0; i < ng; i++) {
+        const nnav_diff_graph *e = nnav_diff_graph_get(c->d, i);
+        uint32_t og = o ? e->b : e->a, sg = o ? e->a : e->b;
+        if (og == NNAV_NONE || sg == NNAV_NONE || og >= nnav_graph_count(om))
+            continue;
+        if (!(o ? e->added : e->removed))
+            continue;
+        const nnav_graph *g = nnav_graph_get(om, og);
+        uint32_t at = CMP_AT_END;
+        for (uint32_t k = g->node_count; k-- > 0;) {
+            uint32_t id = g->node_first + k;
+            uint32_t peer = nnav_diff_node_peer(c->d, o, id);
+            if (peer != NNAV_NONE)
+                at = peer;
+            else if (id < n)
+                c->anchor[id] = at;
+        }
+    }
+    return 0;
+}
+
 int cmp_prepare(compare *c)
 {
-    if (graph_marks(c, 0) != 0 || graph_marks(c, 1) != 0)
+    if (graph_marks(c, 0) != 0 || graph_marks(c, 1) != 0 || anchors(c) != 0)
         return -1;
     const nnav_model *m = c->m[c->side];
     size_t nn = nnav_diff_node_count(c->d), nt = nnav_diff_tensor_count(c->d);
@@ -83,19 +119,29 @@ int cmp_prepare(compare *c)
     c->keys = malloc((nn + nt + 1) * sizeof *c->keys);
     if (!c->keys)
         return -1;
+    const nnav_model *om = c->m[!c->side];
     for (size_t i = 0; i < nn; i++) {
         const nnav_diff_node *e = nnav_diff_node_get(c->d, i);
-        uint32_t id = c->side ? e->b : e->a;
-        if (id == NNAV_NONE || id >= nnav_node_count(m))
+        uint32_t id = c->side ? e->b : e->a, oid = c->side ? e->a : e->b;
+        if (id != NNAV_NONE && id < nnav_node_count(m)) {
+            c->keys[c->nkeys++] = (cmp_key){ nnav_node_get(m, id)->graph, 0, id, CMP_SUB_SELF };
             continue;
-        c->keys[c->nkeys++] = (cmp_key){ nnav_node_get(m, id)->graph, 0, id };
+        }
+        /* Only on the other side: its row, before the node it is placed at. */
+        if (oid == NNAV_NONE || oid >= nnav_node_count(om) || oid & CMP_OTHER_BIT ||
+            c->anchor[oid] == NNAV_NONE)
+            continue;
+        const nnav_diff_graph *g = nnav_diff_graph_get(c->d, e->graph);
+        uint32_t sg = g ? (c->side ? g->b : g->a) : NNAV_NONE;
+        if (sg != NNAV_NONE)
+            c->keys[c->nkeys++] = (cmp_key){ sg, 0, c->anchor[oid], oid };
     }
     for (size_t i = 0; i < nt; i++) {
         const nnav_diff_tensor *e = nnav_diff_tensor_get(c->d, i);
         uint32_t id = c->side ? e->b : e->a;
         if (id == NNAV_NONE || id >= nnav_tensor_count(m))
             continue;
-        c->keys[c->nkeys++] = (cmp_key){ nnav_tensor_get(m, id)->graph, 1, id };
+        c->keys[c->nkeys++] = (cmp_key){ nnav_tensor_get(m, id)->graph, 1, id, 0 };
     }
     cmp_keys_sort(c->keys, c->nkeys);
     size_t k = 0; /* a tensor held by an attribute may repeat nothing, but be safe */
@@ -119,6 +165,8 @@ void cmp_release(compare *c)
     free(c->gmark[0]);
     free(c->gmark[1]);
     free(c->keys);
+    free(c->anchor);
+    c->anchor = NULL;
     c->gmark[0] = c->gmark[1] = NULL;
     c->keys = NULL;
     c->nkeys = 0;
@@ -155,6 +203,89 @@ char cmp_graph_mark(const ui *u, uint32_t g)
     return (char)c->gmark[c->side][g];
 }
 
+const nnav_model *cmp_other_model(const ui *u)
+{
+    const compare *c = cmp_of(u);
+    return c ? c->m[!c->side] : NULL;
+}
+
+unsigned cmp_other_what(const ui *u, uint32_t other_node)
+{
+    const compare *c = cmp_of(u);
+    return c ? nnav_diff_node_what(c->d, !c->side, other_node) : 0;
+}
+
+uint32_t cmp_other_graph(const ui *u, uint32_t g)
+{
+    const compare *c = cmp_of(u);
+    if (!c || g == NNAV_NONE)
+        return NNAV_NONE;
+    uint32_t e = nnav_diff_graph_of(c->d, c->side, g);
+    const nnav_diff_graph *dg = e != NNAV_NONE ? nnav_diff_graph_get(c->d, e) : NULL;
+    return dg ? (c->side ? dg->a : dg->b) : NNAV_NONE;
+}
+
+typedef struct other_row {
+    uint32_t id, at, line;
+} other_row;
+
+static int cmp_row(const void *a, const void *b)
+{
+    const other_row *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+uint32_t cmp_other_rows(ui *u, uint32_t g, uint32_t **ids, uint32_t **at)
+{
+    compare *c = u->cmp;
+    *ids = *at = NULL;
+    if (!c || !c->anchor || g == NNAV_NONE)
+        return 0;
+    uint32_t e = nnav_diff_graph_of(c->d, c->side, g);
+    const nnav_diff_graph *dg = e != NNAV_NONE ? nnav_diff_graph_get(c->d, e) : NULL;
+    int o = !c->side;
+    uint32_t og = dg ? (o ? dg->b : dg->a) : NNAV_NONE;
+    if (og == NNAV_NONE || !(o ? dg->added : dg->removed))
+        return 0;
+    const nnav_model *om = c->m[o];
+    const nnav_graph *ogr = nnav_graph_get(om, og), *sgr = nnav_graph_get(u->m, g);
+    if (nnav_node_count(om) & CMP_OTHER_BIT)
+        return 0; /* ids would not fit beside the bit */
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < ogr->node_count; k++)
+        n += c->anchor[ogr->node_first + k] != NNAV_NONE;
+    if (!n)
+        return 0;
+    other_row *r = malloc((size_t)n * sizeof *r);
+    *ids = malloc((size_t)n * sizeof **ids);
+    *at = malloc((size_t)n * sizeof **at);
+    if (!r || !*ids || !*at) {
+        free(r);
+        free(*ids);
+        free(*at);
+        *ids = *at = NULL;
+        return 0;
+    }
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < ogr->node_count && j < n; k++) {
+        uint32_t id = ogr->node_first + k, a = c->anchor[id];
+        if (a == NNAV_NONE)
+            continue;
+        uint32_t line = a == CMP_AT_END || a - sgr->node_first >= sgr->node_count
+                            ? sgr->node_count : a - sgr->node_first;
+        r[j++] = (other_row){ id, a, line };
+    }
+    qsort(r, j, sizeof *r, cmp_row);
+    for (uint32_t k = 0; k < j; k++) {
+        (*ids)[k] = r[k].id;
+        (*at)[k] = r[k].line < sgr->node_count ? r[k].at : CMP_AT_END;
+    }
+    free(r);
+    return j;
+}
+
 size_t cmp_what_text(unsigned what, char *buf, size_t n)
 {
     size_t o = 0;
@@ -189,47 +320,56 @@ void cmp_jump(ui *u, int dir)
     compare *c = u->cmp;
     if (!c)
         return;
-    const char *other = c->side ? "A" : "B";
     if (!c->nkeys) {
-        ui_message(u, 0, "no differences on this side%s", nnav_diff_any(c->d)
-                   ? "" : " (the two models are the same)");
-        if (nnav_diff_any(c->d))
-            ui_message(u, 0, "no differences marked on this side; X shows side %s", other);
+        ui_message(u, 0, "no differences%s", nnav_diff_any(c->d)
+                   ? " in the nodes and initializers (the header sums up the rest)"
+                   : ": the two models are the same");
         return;
     }
-    cmp_key cur = { u->graph == NNAV_NONE ? 0 : u->graph, 0, 0 };
-    uint32_t node = nodes_current(u, &u->pane[PANE_NODES]);
-    pane *tp = &u->pane[PANE_TENSORS];
+    pane *np = &u->pane[PANE_NODES];
+    cmp_key cur = { u->graph == NNAV_NONE ? 0 : u->graph, 0, 0, 0 };
+    uint32_t other = nodes_current_other(u, np);
     place here = ui_here(u);
     if (u->focus == PANE_TENSORS && here.kind == PLACE_TENSOR)
-        cur = (cmp_key){ nnav_tensor_get(u->m, here.id)->graph, 1, here.id };
+        cur = (cmp_key){ nnav_tensor_get(u->m, here.id)->graph, 1, here.id, 0 };
+    else if (u->focus == PANE_NODES && other != NNAV_NONE && c->anchor &&
+             c->anchor[other] != NNAV_NONE)
+        cur = (cmp_key){ u->graph, 0, c->anchor[other], other };
     else if (here.kind == PLACE_NODE)
-        cur = (cmp_key){ nnav_node_get(u->m, here.id)->graph, 0, here.id };
-    else if (node != NNAV_NONE)
-        cur = (cmp_key){ nnav_node_get(u->m, node)->graph, 0, node };
-    (void)tp;
+        cur = (cmp_key){ nnav_node_get(u->m, here.id)->graph, 0, here.id, CMP_SUB_SELF };
+    else if (nodes_current(u, np) != NNAV_NONE)
+        cur = (cmp_key){ u->graph, 0, nodes_current(u, np), CMP_SUB_SELF };
     int wrapped = 0;
     size_t i = cmp_walk(c->keys, c->nkeys, cur, dir, &wrapped);
     if (i >= c->nkeys)
         return;
     cmp_key k = c->keys[i];
     unsigned what;
-    if (k.kind == 0) {
-        if (u->graph_view) /* the list shows where the difference is */
-            ui_go(u, ui_place_node(u, k.id));
+    char name[200], words[160];
+    if (k.kind == 0 && k.sub != CMP_SUB_SELF) {
+        /* A row of the other side's node: its graph here, the row selected. */
+        if (u->graph_view)
+            ui_message(u, 0, "v: leave the graph view to see the row");
+        ui_jump(u, ui_place_graph(u, k.graph));
+        nodes_reveal_other(u, np, k.sub);
+        ui_set_focus(u, PANE_NODES);
+        what = cmp_other_what(u, k.sub);
+        name_of(c->m[!c->side], 0, k.sub, name, sizeof name);
+    } else if (k.kind == 0) {
         ui_jump(u, ui_place_node(u, k.id));
         ui_set_focus(u, PANE_NODES);
         what = cmp_node_what(u, k.id);
+        name_of(u->m, 0, k.id, name, sizeof name);
     } else {
         ui_jump(u, ui_place_tensor(u, k.id));
         ui_set_focus(u, PANE_TENSORS);
         what = cmp_tensor_what(u, k.id);
+        name_of(u->m, 1, k.id, name, sizeof name);
     }
-    char name[200], words[160];
-    name_of(u->m, (int)k.kind, k.id, name, sizeof name);
     cmp_what_text(what, words, sizeof words);
     ui_message(u, 0, "%sdifference %zu of %zu: %c %s %s (%s)",
-               wrapped ? (dir > 0 ? "past the last, from the first: " : "before the first, from the last: ") : "",
+               wrapped ? (dir > 0 ? "past the last, from the first: "
+                                  : "before the first, from the last: ") : "",
                i + 1, c->nkeys, cmp_mark_of(what), k.kind ? "initializer" : "node", name, words);
 }
 
@@ -275,6 +415,7 @@ static struct {
     const nnav_model *m;
     uint32_t node;
     int side;
+    int other; /* node is the other side's (a row CMP_OTHER_BIT): one side only */
     cmp_item it[ITEMS_MAX];
     uint32_t n;
 } cache;
@@ -299,16 +440,40 @@ static int attr_changed(const nnav_diff *d, const nnav_diff_node *e, uint32_t a,
     return 0;
 }
 
-static void build_items(ui *u, uint32_t node)
+/* The other side's node alone: what it is, op, name, attributes, inputs,
+ * outputs (lists cut at ITEMS_MAX). */
+static void build_other(ui *u, uint32_t node)
 {
     compare *c = u->cmp;
-    if (cache.u == u && cache.m == u->m && cache.node == node && cache.side == c->side)
+    const nnav_model *om = c->m[!c->side];
+    const nnav_node *n = nnav_node_get(om, node);
+    push(IT_STATUS, 0, 0, 1);
+    push(IT_OP, 0, 0, 0);
+    push(IT_NAME, 0, 0, 0);
+    for (uint32_t i = 0; i < n->attr_count && cache.n < ITEMS_MAX; i++)
+        push(IT_ATTR, n->attr_first + i, n->attr_first + i, 0);
+    for (uint32_t i = 0; i < n->in_count && cache.n < ITEMS_MAX; i++)
+        push(IT_IN, i, i, 0);
+    for (uint32_t i = 0; i < n->out_count && cache.n < ITEMS_MAX; i++)
+        push(IT_OUT, i, i, 0);
+}
+
+static void build_items(ui *u, uint32_t node, int other)
+{
+    compare *c = u->cmp;
+    if (cache.u == u && cache.m == u->m && cache.node == node && cache.side == c->side &&
+        cache.other == other)
         return;
     cache.u = u;
     cache.m = u->m;
     cache.node = node;
     cache.side = c->side;
+    cache.other = other;
     cache.n = 0;
+    if (other) {
+        build_other(u, node);
+        return;
+    }
     unsigned what = nnav_diff_node_what(c->d, c->side, node);
     uint32_t ent = nnav_diff_node_entry(c->d, c->side, node);
     const nnav_diff_node *e = ent != NNAV_NONE ? nnav_diff_node_get(c->d, ent) : NULL;
@@ -380,7 +545,7 @@ uint32_t cmp_detail_count(ui *u, uint32_t node, int width)
 {
     if (!u->cmp || node == NNAV_NONE)
         return 0;
-    build_items(u, node);
+    build_items(u, node, 0);
     uint32_t rows = 0;
     for (uint32_t i = 0; i < cache.n; i++)
         if (!(cache.it[i].kind == IT_COLS && !wide(width)))
@@ -408,11 +573,18 @@ static void side_text(ui *u, const cmp_item *it, int side, char *buf, size_t n)
 {
     compare *c = u->cmp;
     const nnav_model *m = c->m[side];
-    uint32_t ent = nnav_diff_node_entry(c->d, c->side, cache.node);
-    const nnav_diff_node *e = nnav_diff_node_get(c->d, ent);
-    uint32_t id = side ? e->b : e->a;
-    const nnav_node *nd = nnav_node_get(m, id);
+    uint32_t id = cache.node;
+    if (!cache.other) {
+        uint32_t ent = nnav_diff_node_entry(c->d, c->side, cache.node);
+        const nnav_diff_node *e = nnav_diff_node_get(c->d, ent);
+        if (!e)
+            return;
+        id = side ? e->b : e->a;
+    }
     buf[0] = '\0';
+    if (id == NNAV_NONE)
+        return;
+    const nnav_node *nd = nnav_node_get(m, id);
     switch (it->kind) {
     case IT_OP: {
         char dom[120] = "", op[120];
@@ -485,11 +657,50 @@ static void draw_status_row(ui *u, uint32_t node, int y, int x, int w, attr_t se
         draw_text(y, x + col, w - col, words, sel | draw_attr(R_CHANGED));
 }
 
+uint32_t cmp_other_count(ui *u, uint32_t other_node)
+{
+    if (!u->cmp || other_node >= nnav_node_count(u->cmp->m[!u->cmp->side]))
+        return 0;
+    build_items(u, other_node, 1);
+    return cache.n;
+}
+
+void cmp_other_draw(ui *u, uint32_t other_node, uint32_t k, int y, int x, int w, attr_t sel)
+{
+    compare *c = u->cmp;
+    if (!c || other_node >= nnav_node_count(c->m[!c->side]))
+        return;
+    build_items(u, other_node, 1);
+    if (k >= cache.n)
+        return;
+    const cmp_item *it = &cache.it[k];
+    unsigned what = nnav_diff_node_what(c->d, !c->side, other_node);
+    if (it->kind == IT_STATUS) {
+        int col = draw_text(y, x, w, "compare ", sel | draw_attr(R_SECTION));
+        col += cmp_draw_mark(cmp_mark_of(what), y, x + col, w - col, sel);
+        draw_text(y, x + col, w - col, c->side ? " removed: only on A (the old); X shows it there"
+                                               : " added: only on B (the new); X shows it there",
+                  sel | mark_attr(cmp_mark_of(what)));
+        return;
+    }
+    if (it->kind == IT_MORE) {
+        draw_text(y, x, w, "  ... more not listed here", sel | draw_attr(R_DIM));
+        return;
+    }
+    char lb[16], tb[600];
+    const char *label = item_label(it, lb, sizeof lb);
+    int col = draw_text(y, x, w, "  ", sel);
+    col += draw_text(y, x + col, w - col, label, sel | draw_attr(R_DIM));
+    col = col < 8 ? 8 : col + 1;
+    side_text(u, it, !c->side, tb, sizeof tb);
+    draw_text(y, x + col, w - col, tb, sel | mark_attr(cmp_mark_of(what)));
+}
+
 void cmp_detail_draw(ui *u, uint32_t node, uint32_t k, int width, int y, int x, int w, attr_t sel)
 {
     if (!u->cmp)
         return;
-    build_items(u, node);
+    build_items(u, node, 0);
     uint32_t row = 0;
     for (uint32_t i = 0; i < cache.n; i++) {
         const cmp_item *it = &cache.it[i];

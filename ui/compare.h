@@ -31,6 +31,9 @@ typedef struct compare {
     int keep_focus;
     char summary[1024];       /* nnav_diff_summary, control bytes replaced */
     uint8_t *gmark[2];        /* per graph of each side: its mark (' ' none) */
+    uint32_t *anchor;         /* per node of the other side lacking on the side shown:
+                                 the node of the side shown its row goes before
+                                 (CMP_AT_END: after the last); else NNAV_NONE */
     cmp_key *keys;            /* the differences on the side shown, in visiting order */
     size_t nkeys;
     int prefix;               /* ']' or '[' typed, waiting for 'c'; 0 none */
@@ -55,6 +58,20 @@ char cmp_graph_mark(const ui *u, uint32_t g);
 int cmp_draw_mark(char mark, int y, int x, int w, attr_t sel);
 char cmp_mark_of(unsigned what);
 
+/* The node list's rows for the other side's nodes that the side shown lacks
+ * (removed ones on B, added ones on A), at their place in the unified order:
+ * a row's id is CMP_OTHER_BIT | the node's id on the other side. */
+#define CMP_OTHER_BIT 0x80000000u
+const nnav_model *cmp_other_model(const ui *u);
+/* For graph g of the side shown: the other side's nodes it lacks (*ids, in
+ * the other side's order) and the node of g each row goes before (*at,
+ * CMP_AT_END after the last); both malloc'ed, freed by the caller. Returns
+ * the count (0 with nothing allocated: none, no compare mode, out of memory). */
+uint32_t cmp_other_rows(ui *u, uint32_t g, uint32_t **ids, uint32_t **at);
+unsigned cmp_other_what(const ui *u, uint32_t other_node);
+/* The other side's graph matched with graph g of the side shown, or NNAV_NONE. */
+uint32_t cmp_other_graph(const ui *u, uint32_t g);
+
 /* ]c / [c: to the next / previous difference on the side shown. */
 void cmp_jump(ui *u, int dir);
 
@@ -67,6 +84,10 @@ void cmp_draw_header(ui *u, int y, int w, attr_t a);
  * narrow. cmp_detail_count() is how many rows; cmp_detail_draw() draws row k. */
 uint32_t cmp_detail_count(ui *u, uint32_t node, int width);
 void cmp_detail_draw(ui *u, uint32_t node, uint32_t k, int width, int y, int x, int w, attr_t sel);
+/* The same for a node only the other side has (a row CMP_OTHER_BIT): that
+ * one side, op, name, attributes, inputs and outputs. */
+uint32_t cmp_other_count(ui *u, uint32_t other_node);
+void cmp_other_draw(ui *u, uint32_t other_node, uint32_t k, int y, int x, int w, attr_t sel);
 /* One row about a tensor of the side shown (what differs; the counts and
  * the largest difference when its values differ); 0 when no compare mode. */
 uint32_t cmp_tensor_detail_count(ui *u, uint32_t t);

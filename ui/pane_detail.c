@@ -37,6 +37,7 @@ enum dl_type {
     DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
     DL_CONSUMER,
     DL_CMP, DL_CMP_T, /* compare mode: a node's two sides, a tensor's difference */
+    DL_CMP_OTHER,     /* compare mode: a node only the other side has */
 };
 
 typedef struct dline {
@@ -73,6 +74,9 @@ typedef struct detail {
 } detail;
 
 #define D(p) ((detail *)(p)->priv)
+
+/* A detail kind past the places: a node of the other side (compare mode). */
+enum { DETAIL_OTHER = 32 };
 
 static int detail_open(ui *u, pane *p)
 {
@@ -330,7 +334,10 @@ void detail_refresh(ui *u, pane *p)
     /* Type lines come and go with T: keep the cursor on the same line. */
     dline at = cur < d->n ? d->lines[cur] : (dline){ 0 };
     d->id = NNAV_NONE;
-    detail_set(u, p, kind, id);
+    if (kind == DETAIL_OTHER)
+        detail_set_other(u, p, id);
+    else
+        detail_set(u, p, kind, id);
     for (uint32_t i = 0; cur && i < d->n; i++)
         if (d->lines[i].type == at.type && d->lines[i].a == at.a && d->lines[i].b == at.b) {
             cur = i;
@@ -338,6 +345,24 @@ void detail_refresh(ui *u, pane *p)
         }
     p->top = top;
     pane_set_cursor(p, cur, d->n);
+}
+
+void detail_set_other(ui *u, pane *p, uint32_t other)
+{
+    detail *d = D(p);
+    if (d->kind == DETAIL_OTHER && d->id == other)
+        return;
+    d->kind = DETAIL_OTHER;
+    d->id = other;
+    d->n = 0;
+    d->nrows = 0;
+    d->attr_default = 0;
+    d->ncache = 0;
+    d->width = p->r.w;
+    p->top = p->cur = 0;
+    uint32_t n = cmp_other_count(u, other);
+    for (uint32_t k = 0; k < n; k++)
+        add(d, DL_CMP_OTHER, other, k);
 }
 
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
@@ -868,6 +893,9 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     case DL_CMP_T:
         cmp_tensor_detail_draw(u, l->a, l->b, y, x, w, sel);
         break;
+    case DL_CMP_OTHER:
+        cmp_other_draw(u, l->a, l->b, y, x, w, sel);
+        break;
     case DL_SECTION:
         if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */
             draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u set, %u by default)",
@@ -1114,6 +1142,8 @@ static void detail_title(ui *u, pane *p, int y, int x, int w, attr_t a)
     static const char *what[] = { "", "graph", "node", "tensor", "value" };
     if (d->id != NNAV_NONE && d->kind < 5)
         draw_text(y, x, w, what[d->kind], a);
+    else if (d->id != NNAV_NONE && d->kind == DETAIL_OTHER && u->cmp)
+        draw_text(y, x, w, u->cmp->side ? "node only on A" : "node only on B", a);
 }
 
 /* ---- the cursor: stops where Enter acts ---- */
@@ -1416,6 +1446,9 @@ static int detail_here(ui *u, pane *p, place *out)
     if (d->id == NNAV_NONE)
         return 0;
     switch (d->kind) {
+    case DETAIL_OTHER: /* the other side's node: its row is in the node list */
+        *out = ui_place_graph(u, u->graph);
+        break;
     case PLACE_NODE: *out = ui_place_node(u, d->id); break;
     case PLACE_TENSOR: *out = ui_place_tensor(u, d->id); break;
     case PLACE_GRAPH: *out = ui_place_graph(u, d->id); break;

@@ -1118,7 +1118,12 @@ static void swap_sides(ui *u)
     uint32_t peer = NNAV_NONE;
     c->keep_kind = PLACE_GRAPH;
     c->keep_focus = u->focus;
-    if (here.kind == PLACE_NODE)
+    uint32_t other = u->focus == PANE_NODES && !u->graph_view
+                         ? nodes_current_other(u, &u->pane[PANE_NODES]) : NNAV_NONE;
+    if (other != NNAV_NONE) { /* a row of the other side's node: that node there */
+        here.kind = PLACE_NODE;
+        peer = other;
+    } else if (here.kind == PLACE_NODE)
         peer = nnav_diff_node_peer(c->d, side, here.id);
     else if (here.kind == PLACE_TENSOR)
         peer = nnav_diff_tensor_peer(c->d, side, here.id);
@@ -1446,10 +1451,11 @@ static int locale_is_utf8(void)
     return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
-static int start_curses(void)
+/* try: what to suggest instead ("nnav info MODEL"). */
+static int start_curses(const char *try)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "nnav: the explorer needs a terminal; try 'nnav info MODEL'\n");
+        fprintf(stderr, "nnav: the explorer needs a terminal; try '%s'\n", try);
         return -1;
     }
     if (!initscr())
@@ -1464,7 +1470,7 @@ static int start_curses(void)
         nnav_text_escape_cstr(term ? term : "", t, sizeof t);
         fprintf(stderr,
                 "nnav: the explorer needs a terminal that can move its cursor, and TERM=%s "
-                "cannot; set TERM (e.g. xterm-256color) or try 'nnav info MODEL'\n", t);
+                "cannot; set TERM (e.g. xterm-256color) or try '%s'\n", t, try);
         return -1;
     }
     curses_on = 1;
@@ -1571,7 +1577,7 @@ int nnav_tui_run(const char *path, int follow_links)
         return rc;
 
     ui *u = calloc(1, sizeof *u);
-    if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses() != 0) {
+    if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses("nnav info MODEL") != 0) {
         if (u)
             ui_stop(u);
         free(u);
@@ -1651,10 +1657,16 @@ int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int 
         u->m = c.m[c.side];
         u->path = c.path[c.side];
         u->cmp = &c;
-        if (ui_start(u) != 0 || (!curses && start_curses() != 0)) {
+        if (ui_start(u) != 0) {
             ui_stop(u);
             free(u);
             fail = 1;
+            break;
+        }
+        if (!curses && start_curses("nnav diff A B") != 0) { /* it said why */
+            ui_stop(u);
+            free(u);
+            fail = 2;
             break;
         }
         curses = 1;
@@ -1699,7 +1711,8 @@ int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int 
     nnav_model_close(c.m[0]);
     nnav_model_close(c.m[1]);
     if (fail) {
-        fprintf(stderr, "nnav: compare: out of memory\n");
+        if (fail == 1)
+            fprintf(stderr, "nnav: compare: out of memory\n");
         return 2;
     }
     return sig ? 128 + sig : any ? 1 : 0;

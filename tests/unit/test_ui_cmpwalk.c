@@ -12,7 +12,13 @@
 
 static cmp_key K(uint32_t g, uint32_t kind, uint32_t id)
 {
-    return (cmp_key){ g, kind, id };
+    return (cmp_key){ g, kind, id, kind ? 0 : CMP_SUB_SELF };
+}
+
+/* A row for the other side's node `other`, placed before node `at`. */
+static cmp_key O(uint32_t g, uint32_t at, uint32_t other)
+{
+    return (cmp_key){ g, 0, at, other };
 }
 
 /* Given out of order: graph 1's node, graph 0's tensor, graph 0's nodes. */
@@ -87,6 +93,27 @@ static void test_from_a_place_that_is_the_same(void **state)
     assert_int_equal(wrapped, 1);
 }
 
+/* Rows of the other side's nodes come before the node they are placed at,
+ * in the other side's order, and after the graph's last node when placed
+ * at its end. */
+static void test_other_side_rows(void **state)
+{
+    (void)state;
+    cmp_key k[5] = { K(0, 0, 4), O(0, CMP_AT_END, 1), O(0, 4, 7), K(0, 1, 0), O(0, 4, 3) };
+    cmp_keys_sort(k, 5);
+    assert_true(k[0].id == 4 && k[0].sub == 3);
+    assert_true(k[1].id == 4 && k[1].sub == 7);
+    assert_true(k[2].id == 4 && k[2].sub == CMP_SUB_SELF);
+    assert_true(k[3].id == CMP_AT_END && k[3].kind == 0);
+    assert_true(k[4].kind == 1);
+    int wrapped = 0;
+    /* From node 4 back: the two rows before it, nearest first. */
+    assert_int_equal(cmp_walk(k, 5, K(0, 0, 4), -1, &wrapped), 1);
+    assert_int_equal(cmp_walk(k, 5, k[1], -1, &wrapped), 0);
+    assert_int_equal(cmp_walk(k, 5, K(0, 0, 4), 1, &wrapped), 3);
+    assert_int_equal(wrapped, 0);
+}
+
 static void test_none(void **state)
 {
     (void)state;
@@ -102,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_next_walks_every_key_then_wraps),
         cmocka_unit_test(test_prev_walks_back_then_wraps),
         cmocka_unit_test(test_from_a_place_that_is_the_same),
+        cmocka_unit_test(test_other_side_rows),
         cmocka_unit_test(test_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
