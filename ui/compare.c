@@ -56,14 +56,15 @@ static int graph_marks(compare *c, int side)
         else if (e->what || e->node_count || e->io_count || e->tensor_count)
             g[id] = '~';
     }
-    /* A difference inside a body marks every graph around it. */
+    /* A difference inside a body marks every graph around it. A walk up
+     * stops at a graph already marked: its own walk marks (or marked) the
+     * rest, so each graph is marked once. */
     for (uint32_t id = 0; id < ng; id++) {
         if (g[id] == ' ')
             continue;
         uint32_t at = nnav_graph_get(m, id)->parent;
-        for (uint32_t hops = 0; at != NNAV_NONE && at < ng && hops < ng; hops++) {
-            if (g[at] == ' ')
-                g[at] = '~';
+        for (uint32_t hops = 0; at != NNAV_NONE && at < ng && hops < ng && g[at] == ' '; hops++) {
+            g[at] = '~';
             at = nnav_graph_get(m, at)->parent;
         }
     }

@@ -55,9 +55,9 @@
     REQ(UNMARK_ALL,  "unmark-all",   "Export", "Unmark every node", 'U', 0, 0, 0) \
     REQ(EXPORT,      "export",       "Export", "Write the marked nodes, or else the graph in the node list, to a file: a name ending in .onnx writes ONNX, any other YAML", 'e', 0, 0, 0) \
     REQ(EXPORT_REGION, "export-region", "Export", "Write the region between value names: asks for inputs, then outputs (comma-separated), then the file", 'E', 0, 0, 0) \
-    REQ(DIFF_NEXT,   "next-difference", "Compare", "Compare mode (nnav A B): to the next added (+), removed (-) or changed (~) node or initializer, across graphs, wrapping at the end with a message; ] alone still goes forward", KEY_SEQ(']', 'c'), 0, 0, 0) \
+    REQ(DIFF_NEXT,   "next-difference", "Compare", "Compare mode (nnav A B): to the next difference, across graphs: a node changed (~), added (+) or removed (-; a row of the node list where the other side has it), then the graph's changed initializers; past the last, back to the first with a message. ] followed by another key, or alone for a second, is forward as always", KEY_SEQ(']', 'c'), 0, 0, 0) \
     REQ(DIFF_PREV,   "previous-difference", "Compare", "Compare mode: to the previous difference", KEY_SEQ('[', 'c'), 0, 0, 0) \
-    REQ(SWAP_SIDES,  "swap-sides",   "Compare", "Compare mode: show the other model (A, the old, or B, the new; the header says which): on A the nodes B lacks are marked -, on B the nodes A lacks +; the cursor goes to the same node on the other side", 'X', 0, 0, 0) \
+    REQ(SWAP_SIDES,  "swap-sides",   "Compare", "Compare mode: show the other model, A (the old) or B (the new; shown first), as the header says; the cursor goes to the same node or initializer there. Marks keep their sense: + only on B, - only on A, ~ changed", 'X', 0, 0, 0) \
     REQ(YANK,        "yank",         "Other", "Copy the selected name or graph path to the clipboard (OSC 52)", 'y', 0, 0, 0) \
     REQ(HELP,        "help",         "Other", "Show this help", '?', KEY_F(1), 0, 0) \
     REQ(MODEL_INFO,  "model-info",   "Other", "Show the model's details as nnav info prints them: the whole path, format, IR version, producer, every opset import, metadata, counts, weights, compute, op types", 'i', 0, 0, 0) \
