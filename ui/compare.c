@@ -802,3 +802,104 @@ void cmp_tensor_detail_draw(ui *u, uint32_t t, uint32_t k, int y, int x, int w, 
              (unsigned long long)e->ndiff, (unsigned long long)ts->nelems, e->max_abs,
              (unsigned long long)e->at_abs, e->a_at_abs, e->b_at_abs, rel);
 }
+
+/* ---- a graph's differences ---- */
+
+static const nnav_diff_graph *graph_entry(const ui *u, uint32_t g, uint32_t *idx)
+{
+    const compare *c = cmp_of(u);
+    uint32_t e = c && g != NNAV_NONE ? nnav_diff_graph_of(c->d, c->side, g) : NNAV_NONE;
+    *idx = e;
+    return e != NNAV_NONE ? nnav_diff_graph_get(c->d, e) : NULL;
+}
+
+static int is_main(const ui *u, uint32_t g)
+{
+    return g < nnav_graph_count(u->m) && nnav_graph_get(u->m, g)->kind == NNAV_GRAPH_MAIN &&
+           nnav_graph_get(u->m, g)->parent == NNAV_NONE;
+}
+
+enum { GROWS_MAX = 200 };
+
+uint32_t cmp_graph_detail_count(ui *u, uint32_t g)
+{
+    uint32_t idx;
+    const nnav_diff_graph *e = graph_entry(u, g, &idx);
+    if (!u->cmp)
+        return 0;
+    uint32_t n = 1;
+    if (e)
+        n += e->io_count < GROWS_MAX ? e->io_count : GROWS_MAX;
+    if (is_main(u, g)) {
+        size_t f = nnav_diff_fact_count(u->cmp->d);
+        n += f < GROWS_MAX ? (uint32_t)f : GROWS_MAX;
+    }
+    return n;
+}
+
+static void clean(char *t)
+{
+    for (; *t; t++)
+        if ((unsigned char)*t < 0x20 || *t == 0x7f)
+            *t = '?';
+}
+
+void cmp_graph_detail_draw(ui *u, uint32_t g, uint32_t k, int y, int x, int w, attr_t sel)
+{
+    compare *c = u->cmp;
+    uint32_t idx;
+    const nnav_diff_graph *e = graph_entry(u, g, &idx);
+    if (!c)
+        return;
+    if (k == 0) {
+        int col = draw_text(y, x, w, "compare ", sel | draw_attr(R_SECTION));
+        if (!e) {
+            draw_text(y, x + col, w - col, "no counterpart", sel | draw_attr(R_DIM));
+            return;
+        }
+        if (e->what & (NNAV_DIFF_ADDED | NNAV_DIFF_REMOVED)) {
+            col += cmp_draw_mark(cmp_mark_of(e->what), y, x + col, w - col, sel);
+            draw_text(y, x + col, w - col, e->what & NNAV_DIFF_ADDED ? " added: only on B"
+                                                                    : " removed: only on A",
+                      sel | mark_attr(cmp_mark_of(e->what)));
+            return;
+        }
+        draw_fmt(y, x + col, w - col, sel, "nodes: %u the same, +%u, -%u, %u renamed, %u changed",
+                 e->same, e->added, e->removed, e->renamed, e->changed);
+        return;
+    }
+    k--;
+    uint32_t nio = e ? (e->io_count < GROWS_MAX ? e->io_count : GROWS_MAX) : 0;
+    char line[1400];
+    if (k < nio) {
+        const nnav_diff_io *io = nnav_diff_io_get(c->d, e->io_first + k);
+        if (!io)
+            return;
+        char words[160], ta[300] = "(none)", tb[300] = "(none)", name[200] = "";
+        cmp_what_text(io->what, words, sizeof words);
+        uint32_t v = c->side ? io->b : io->a;
+        if (v == NNAV_NONE)
+            v = c->side ? io->a : io->b;
+        const nnav_model *vm = (c->side ? io->b : io->a) != NNAV_NONE ? c->m[c->side] : c->m[!c->side];
+        if (v != NNAV_NONE && v < nnav_value_count(vm))
+            draw_escape(nnav_value_get(vm, v)->name, 60, name, sizeof name);
+        if (io->a != NNAV_NONE && io->a < nnav_value_count(c->m[0]))
+            nnav_value_type_format(c->m[0], io->a, ta, sizeof ta);
+        if (io->b != NNAV_NONE && io->b < nnav_value_count(c->m[1]))
+            nnav_value_type_format(c->m[1], io->b, tb, sizeof tb);
+        snprintf(line, sizeof line, " %s %s: %s (A %s, B %s)", io->output ? "output" : "input",
+                 name, words, ta[0] ? ta : "?", tb[0] ? tb : "?");
+        int col = cmp_draw_mark(cmp_mark_of(io->what), y, x, w, sel);
+        draw_text(y, x + col, w - col, line, sel | draw_attr(R_CHANGED));
+        return;
+    }
+    k -= nio;
+    const nnav_diff_fact *f = nnav_diff_fact_get(c->d, k);
+    if (!f)
+        return;
+    snprintf(line, sizeof line, " %s: %s -> %s", f->key ? f->key : "?", f->a ? f->a : "(none)",
+             f->b ? f->b : "(none)");
+    clean(line);
+    int col = cmp_draw_mark('~', y, x, w, sel);
+    draw_text(y, x + col, w - col, line, sel | draw_attr(R_CHANGED));
+}

@@ -93,6 +93,12 @@ void cmp_other_draw(ui *u, uint32_t other_node, uint32_t k, int y, int x, int w,
 uint32_t cmp_tensor_detail_count(ui *u, uint32_t t);
 void cmp_tensor_detail_draw(ui *u, uint32_t t, uint32_t k, int y, int x, int w, attr_t sel);
 
+/* Rows about a graph of the side shown: its nodes by outcome, its inputs
+ * and outputs that differ (with both types), and for the main graph the
+ * model facts that differ (IR, opsets, producer, metadata...). */
+uint32_t cmp_graph_detail_count(ui *u, uint32_t g);
+void cmp_graph_detail_draw(ui *u, uint32_t g, uint32_t k, int y, int x, int w, attr_t sel);
+
 /* A tensor entry's "what differs" words ("values, shape"), into buf. */
 size_t cmp_what_text(unsigned what, char *buf, size_t n);
 

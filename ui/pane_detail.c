@@ -38,6 +38,7 @@ enum dl_type {
     DL_CONSUMER,
     DL_CMP, DL_CMP_T, /* compare mode: a node's two sides, a tensor's difference */
     DL_CMP_OTHER,     /* compare mode: a node only the other side has */
+    DL_CMP_G,         /* compare mode: a graph's differences */
 };
 
 typedef struct dline {
@@ -295,6 +296,9 @@ static void build_graph(ui *u, detail *d, uint32_t g)
 {
     const nnav_graph *gr = nnav_graph_get(u->m, g);
     add(d, DL_G_HEAD, g, 0);
+    uint32_t ncmp = cmp_graph_detail_count(u, g); /* compare mode: what differs */
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP_G, g, k);
     add(d, DL_G_PATH, g, 0);
     if (gr->owner_node != NNAV_NONE && gr->kind == NNAV_GRAPH_BODY)
         add(d, DL_G_OWNER, gr->owner_node, 0);
@@ -895,6 +899,9 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         break;
     case DL_CMP_OTHER:
         cmp_other_draw(u, l->a, l->b, y, x, w, sel);
+        break;
+    case DL_CMP_G:
+        cmp_graph_detail_draw(u, l->a, l->b, y, x, w, sel);
         break;
     case DL_SECTION:
         if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */

@@ -80,6 +80,11 @@ screen | grep -qE '^~ .* main 12 ' || fail "the tree's main graph is not marked 
 screen | grep -qE '│~ +1\.7 KiB .*conv1\.weight' || fail "conv1.weight is not marked ~"
 screen | grep -qE '│  +18\.0 KiB .*conv2\.weight' || fail "conv2.weight is marked"
 pass "marks: ~ changed, + added, blank the same, in the list, the tree and the initializers"
+keys Tab Tab Tab # to the tree: the graph's detail counts its nodes by outcome
+wait_for "compare nodes: 10 the same, +1, -0, 0 renamed, 1 changed"
+keys Tab
+wait_for "Nodes  main  #0 of 12"
+pass "the graph's detail: its nodes by outcome"
 
 # ]c: each difference in order, then around; [c back.
 typ "]c"
