@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "diff.h"
 #include "nnav.h"
 #include "opcheck.h"
 #include "opref.h"
@@ -106,6 +107,28 @@ static inline void fuzz_touch(const nnav_model *m)
         nnav_shapes_assumed(sh, buf, sizeof buf);
         nnav_opcheck_free(nnav_opcheck_run(m, sh, 0, ng));
         nnav_shapes_free(sh);
+    }
+    /* The model against itself, decluttered too: matching, every pair's
+     * comparison, the values over the map, the summary. A match is
+     * mutual whatever the file repeats. */
+    for (int decl = 0; decl < 2; decl++) {
+        nnav_diff_opts o = {.declutter = decl};
+        nnav_diff *d = NULL;
+        nnav_error err;
+        if (nnav_diff_run(m, m, &o, &d, &err) != 0)
+            continue;
+        for (uint32_t n = 0; n < nnav_node_count(m); n++) {
+            uint32_t p = nnav_diff_node_peer(d, 0, n);
+            if (p != NNAV_NONE && nnav_diff_node_peer(d, 1, p) != n)
+                abort();
+        }
+        for (size_t i = 0; i < nnav_diff_node_count(d); i++) {
+            const nnav_diff_node *dn = nnav_diff_node_get(d, i);
+            for (uint32_t k = 0; k < 4; k++)
+                nnav_diff_input_same(d, dn, k);
+        }
+        nnav_diff_summary(d, buf, sizeof buf);
+        nnav_diff_free(d);
     }
     nnav_search *s = nnav_search_new(m, "a");
     if (s) {

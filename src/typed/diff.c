@@ -1,0 +1,2016 @@
+/* diff.c - two models compared (contract in diff.h).
+ *
+ * The work in passes, each linear in the graphs' nodes, refs and tensors:
+ *   1. graphs: roots and functions by their path, bodies as their owners
+ *      match (a queue: a body pair is compared after its owners);
+ *   2. per graph pair: graph inputs and outputs by name then position
+ *      (anchors), nodes by name (same operator), then spreading from every
+ *      matched pair to its producers and consumers slot by slot, then the
+ *      leftovers of one operator along the file's order, then spreading
+ *      again, then a leftover name on both sides as an op change;
+ *   3. values follow their producers; initializers by name, by the matched
+ *      consumer's slot, then by identical bytes;
+ *   4. findings: every matched pair is compared (attributes, inputs,
+ *      outputs; tensors' dtype, dims and values over the map), entries are
+ *      written graph by graph in a unified order, and the per-operator
+ *      summary is sorted.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "declutter.h"
+#include "diff.h"
+#include "dtype.h"
+#include "hashtab.h"
+#include "shape.h"
+#include "util.h"
+
+#define CHUNK (1u << 20)        /* bytes compared by one memcmp */
+#define TYPED_MAX (1u << 24)    /* typed-field tensors decoded for comparison, elements */
+#define FAN_MAX 64              /* consumers of one value paired by structure */
+#define LOOKAHEAD 8             /* leftovers: how far along B a match is sought */
+
+typedef struct dside {
+    const nnav_model *m;
+    uint32_t nnodes, nvalues, ntensors, ngraphs;
+    uint32_t *node_peer, *node_entry, *value_peer, *tensor_peer, *tensor_entry, *graph_entry;
+    uint16_t *node_what;
+    uint8_t *hidden;              /* declutter: nodes not compared (NULL: none) */
+    nnav_shapes *shapes;
+    nnav_declutter **decl;        /* per graph, built when asked */
+} dside;
+
+struct nnav_diff {
+    dside s[2];
+    nnav_diff_opts o;
+    NNAV_VEC(nnav_diff_fact) facts;
+    NNAV_VEC(nnav_diff_graph) graphs;
+    NNAV_VEC(nnav_diff_node) nodes;
+    NNAV_VEC(nnav_diff_attr) attrs;
+    NNAV_VEC(nnav_diff_io) ios;
+    NNAV_VEC(nnav_diff_tensor) tensors;
+    NNAV_VEC(nnav_diff_opsum) opsums;
+    NNAV_VEC(char *) strings;     /* owned texts of facts and notes */
+    NNAV_VEC(uint32_t) work;      /* matched node pairs to spread from (A id, B id) */
+    nnav_hashtab opsum_tab;
+    nnav_diff_totals tot;
+    int oom;
+};
+
+static const char *const words[] = {"added", "removed", "renamed", "op", "attributes", "inputs",
+                                    "outputs", "dtype", "shape", "values", "unread", "type"};
+
+const char *nnav_diff_word(unsigned bit)
+{
+    return bit < sizeof words / sizeof *words ? words[bit] : NULL;
+}
+
+char nnav_diff_mark(unsigned what)
+{
+    if (what & NNAV_DIFF_ADDED)
+        return '+';
+    if (what & NNAV_DIFF_REMOVED)
+        return '-';
+    return what ? '~' : ' ';
+}
+
+/* ---- small things ---- */
+
+static void *xcalloc(nnav_diff *d, size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p)
+        d->oom = 1;
+    return p;
+}
+
+static uint32_t *none_array(nnav_diff *d, uint32_t n)
+{
+    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        d->oom = 1;
+        return NULL;
+    }
+    memset(p, 0xff, (n ? n : 1) * sizeof *p);
+    return p;
+}
+
+static const char *keep(nnav_diff *d, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *c = strdup(s);
+    char **slot = c ? nnav_vec_push(d->strings) : NULL;
+    if (!slot) {
+        free(c);
+        d->oom = 1;
+        return "";
+    }
+    *slot = c;
+    return c;
+}
+
+static int span_eq(nnav_span a, nnav_span b) { return nnav_span_same(a, b); }
+
+static int same_op(const dside *A, uint32_t a, const dside *B, uint32_t b)
+{
+    const nnav_node *na = nnav_node_get(A->m, a), *nb = nnav_node_get(B->m, b);
+    if (!span_eq(na->op, nb->op))
+        return 0;
+    return span_eq(nnav_node_domain(A->m, a), nnav_node_domain(B->m, b));
+}
+
+static int is_hidden(const dside *s, uint32_t node) { return s->hidden && s->hidden[node]; }
+
+/* ---- facts ---- */
+
+static void fact(nnav_diff *d, const char *key, const char *a, const char *b)
+{
+    if ((!a && !b) || (a && b && !strcmp(a, b)))
+        return;
+    nnav_diff_fact *f = nnav_vec_push(d->facts);
+    if (!f) {
+        d->oom = 1;
+        return;
+    }
+    f->key = keep(d, key);
+    f->a = keep(d, a);
+    f->b = keep(d, b);
+}
+
+static void fact_int(nnav_diff *d, const char *key, int64_t a, int64_t b)
+{
+    char x[32], y[32];
+    snprintf(x, sizeof x, "%lld", (long long)a);
+    snprintf(y, sizeof y, "%lld", (long long)b);
+    fact(d, key, a < 0 ? NULL : x, b < 0 ? NULL : y);
+}
+
+static void fact_span(nnav_diff *d, const char *key, nnav_span a, nnav_span b)
+{
+    if (span_eq(a, b))
+        return;
+    char x[1024], y[1024];
+    nnav_text_escape(a.p, (size_t)a.n, x, sizeof x);
+    nnav_text_escape(b.p, (size_t)b.n, y, sizeof y);
+    fact(d, key, a.n ? x : NULL, b.n ? y : NULL);
+}
+
+/* A keyed list of a model's facts (opsets by domain, metadata by key):
+ * one fact per key of either side. Lists are short; a hostile one is
+ * compared up to `most` items (the search is quadratic). */
+typedef struct keyed {
+    const char *prefix, *empty; /* "opset", and the text of the key "" */
+    uint32_t most;
+    uint32_t (*count)(const nnav_model *m);
+    nnav_span (*key)(const nnav_model *m, uint32_t i);
+    void (*value)(const nnav_model *m, uint32_t i, char *buf, size_t n);
+} keyed;
+
+static nnav_span opset_key(const nnav_model *m, uint32_t i) { return nnav_opset_get(m, i)->domain; }
+static void opset_value(const nnav_model *m, uint32_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%lld", (long long)nnav_opset_get(m, i)->version);
+}
+static nnav_span meta_key(const nnav_model *m, uint32_t i) { return nnav_metadata_get(m, i)->key; }
+static void meta_value(const nnav_model *m, uint32_t i, char *buf, size_t n)
+{
+    nnav_span v = nnav_metadata_get(m, i)->value;
+    nnav_text_escape(v.p, (size_t)v.n, buf, n);
+}
+static const keyed opsets = {"opset", "ai.onnx", 256, nnav_opset_count, opset_key, opset_value};
+static const keyed metadata = {"metadata", "\"\"", 1024, nnav_metadata_count, meta_key,
+                               meta_value};
+
+static void compare_keyed(nnav_diff *d, const keyed *k)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const nnav_model *m = d->s[pass].m, *o = d->s[!pass].m;
+        uint32_t n = k->count(m), no = k->count(o);
+        n = n > k->most ? k->most : n;
+        no = no > k->most ? k->most : no;
+        for (uint32_t i = 0; i < n; i++) {
+            nnav_span key = k->key(m, i);
+            uint32_t other = NNAV_NONE;
+            for (uint32_t j = 0; j < no && other == NNAV_NONE; j++)
+                if (span_eq(k->key(o, j), key))
+                    other = j;
+            if (pass && other != NNAV_NONE)
+                continue; /* seen from A's side */
+            char name[300], ktext[256], mine[1024], theirs[1024];
+            nnav_text_escape(key.p, (size_t)key.n, ktext, sizeof ktext);
+            snprintf(name, sizeof name, "%s %s", k->prefix, key.n ? ktext : k->empty);
+            k->value(m, i, mine, sizeof mine);
+            if (other != NNAV_NONE)
+                k->value(o, other, theirs, sizeof theirs);
+            const char *t = other != NNAV_NONE ? theirs : NULL;
+            fact(d, name, pass ? t : mine, pass ? mine : t);
+        }
+    }
+}
+
+static void compare_facts(nnav_diff *d)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_model_facts *fa = nnav_model_facts_get(ma), *fb = nnav_model_facts_get(mb);
+    if (fa->format != fb->format)
+        fact(d, "format", nnav_format_name(fa->format), nnav_format_name(fb->format));
+    fact_int(d, "ir_version", fa->ir_version, fb->ir_version);
+    fact_span(d, "producer_name", fa->producer_name, fb->producer_name);
+    fact_span(d, "producer_version", fa->producer_version, fb->producer_version);
+    fact_span(d, "domain", fa->domain, fb->domain);
+    fact_int(d, "model_version", fa->model_version, fb->model_version);
+    fact_span(d, "doc_string", fa->doc_string, fb->doc_string);
+    fact_span(d, "graph_name", fa->graph_name, fb->graph_name);
+
+    compare_keyed(d, &opsets);
+    compare_keyed(d, &metadata);
+    /* TensorFlow: meta graphs by position: their tags and signature keys. */
+    uint32_t ta = nnav_metagraph_count(ma), tb = nnav_metagraph_count(mb);
+    if (ta != tb)
+        fact_int(d, "meta_graphs", ta, tb);
+    for (uint32_t i = 0; i < ta && i < tb && i < 64; i++) {
+        for (int what = 0; what < 2; what++) {
+            char x[1024], y[1024], key[64];
+            for (int s = 0; s < 2; s++) {
+                const nnav_model *m = s ? mb : ma;
+                const nnav_metagraph *g = nnav_metagraph_get(m, i);
+                char *buf = s ? y : x;
+                size_t len = 0;
+                buf[0] = 0;
+                uint32_t first = what ? g->sig_first : g->tag_first;
+                uint32_t count = what ? g->sig_count : g->tag_count;
+                for (uint32_t k = 0; k < count && len + 4 < 1024; k++) {
+                    nnav_span sp = what ? nnav_signature_get(m, first + k)->key
+                                        : nnav_tag_get(m, first + k);
+                    char e[256];
+                    nnav_text_escape(sp.p, (size_t)sp.n, e, sizeof e);
+                    len += (size_t)snprintf(buf + len, 1024 - len, "%s%s", k ? ", " : "", e);
+                    if (len >= 1024)
+                        len = 1023;
+                }
+            }
+            snprintf(key, sizeof key, "meta_graph %u %s", i, what ? "signatures" : "tags");
+            fact(d, key, x, y);
+        }
+        const nnav_metagraph *ga = nnav_metagraph_get(ma, i), *gb = nnav_metagraph_get(mb, i);
+        char key[64];
+        snprintf(key, sizeof key, "meta_graph %u tensorflow_version", i);
+        fact_span(d, key, ga->tf_version, gb->tf_version);
+    }
+}
+
+/* ---- graphs ---- */
+
+static void pair_graphs(nnav_diff *d, uint32_t a, uint32_t b)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    if (A->graph_entry[a] != NNAV_NONE || B->graph_entry[b] != NNAV_NONE)
+        return;
+    nnav_diff_graph *g = nnav_vec_push(d->graphs);
+    if (!g) {
+        d->oom = 1;
+        return;
+    }
+    g->a = a;
+    g->b = b;
+    A->graph_entry[a] = B->graph_entry[b] = d->graphs.n - 1;
+}
+
+/* Roots and functions by their path; bodies wait for their owners. */
+static void pair_top_graphs(nnav_diff *d)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    for (uint32_t g = 0; g < A->ngraphs; g++) {
+        const nnav_graph *ga = nnav_graph_get(A->m, g);
+        if (ga->kind == NNAV_GRAPH_BODY)
+            continue;
+        char path[1024];
+        size_t n = nnav_graph_path(A->m, g, path, sizeof path);
+        if (n >= sizeof path)
+            continue;
+        uint32_t b = nnav_graph_by_path(B->m, path);
+        if (b == NNAV_NONE || nnav_graph_get(B->m, b)->kind != ga->kind)
+            continue;
+        pair_graphs(d, g, b);
+    }
+}
+
+/* ---- matching nodes ---- */
+
+static void match_nodes(nnav_diff *d, uint32_t a, uint32_t b)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    if (A->node_peer[a] != NNAV_NONE || B->node_peer[b] != NNAV_NONE)
+        return;
+    A->node_peer[a] = b;
+    B->node_peer[b] = a;
+    uint32_t *w = nnav_vec_push(d->work);
+    uint32_t *w2 = w ? nnav_vec_push(d->work) : NULL;
+    if (!w2) {
+        d->oom = 1;
+        return;
+    }
+    d->work.v[d->work.n - 2] = a;
+    d->work.v[d->work.n - 1] = b;
+}
+
+static void match_values(nnav_diff *d, uint32_t va, uint32_t vb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    if (va == NNAV_NONE || vb == NNAV_NONE || va >= A->nvalues || vb >= B->nvalues)
+        return;
+    if (A->value_peer[va] != NNAV_NONE || B->value_peer[vb] != NNAV_NONE)
+        return;
+    A->value_peer[va] = vb;
+    B->value_peer[vb] = va;
+}
+
+static void match_tensors(nnav_diff *d, uint32_t ta, uint32_t tb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    if (ta >= A->ntensors || tb >= B->ntensors)
+        return;
+    if (A->tensor_peer[ta] != NNAV_NONE || B->tensor_peer[tb] != NNAV_NONE)
+        return;
+    A->tensor_peer[ta] = tb;
+    B->tensor_peer[tb] = ta;
+}
+
+/* The output slot of node n that makes value v, or NNAV_NONE. */
+static uint32_t out_slot(const nnav_model *m, uint32_t n, uint32_t v)
+{
+    const nnav_node *nd = nnav_node_get(m, n);
+    for (uint32_t k = 0; k < nd->out_count; k++)
+        if (nnav_ref_get(m, nd->out_first + k).value == v)
+            return k;
+    return NNAV_NONE;
+}
+
+/* The node making value v (a node output), or NNAV_NONE. */
+static uint32_t producer_node(const dside *s, uint32_t v)
+{
+    if (v == NNAV_NONE || v >= s->nvalues)
+        return NNAV_NONE;
+    const nnav_value *val = nnav_value_get(s->m, v);
+    if (val->kind != NNAV_VAL_NODE || val->producer >= s->nnodes)
+        return NNAV_NONE;
+    return val->producer;
+}
+
+/* The tensor an initializer value holds, or NNAV_NONE. */
+static uint32_t init_tensor(const dside *s, uint32_t v)
+{
+    if (v == NNAV_NONE || v >= s->nvalues)
+        return NNAV_NONE;
+    const nnav_value *val = nnav_value_get(s->m, v);
+    if (val->kind != NNAV_VAL_INITIALIZER || val->producer >= s->ntensors)
+        return NNAV_NONE;
+    return val->producer;
+}
+
+/* Two values read at the same slot by a matched pair, or named by matched
+ * graph outputs: their producers match when both are unmatched nodes of one
+ * operator making them at the same output slot. */
+static void spread_value(nnav_diff *d, uint32_t va, uint32_t vb, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    uint32_t pa = producer_node(A, va), pb = producer_node(B, vb);
+    if (pa != NNAV_NONE && pb != NNAV_NONE) {
+        if (nnav_node_get(A->m, pa)->graph != ga || nnav_node_get(B->m, pb)->graph != gb)
+            return;
+        if (A->node_peer[pa] == NNAV_NONE && B->node_peer[pb] == NNAV_NONE &&
+            !is_hidden(A, pa) && !is_hidden(B, pb) && same_op(A, pa, B, pb) &&
+            out_slot(A->m, pa, va) == out_slot(B->m, pb, vb))
+            match_nodes(d, pa, pb);
+        return;
+    }
+    uint32_t ta = init_tensor(A, va), tb = init_tensor(B, vb);
+    if (ta != NNAV_NONE && tb != NNAV_NONE && nnav_value_get(A->m, va)->graph == ga &&
+        nnav_value_get(B->m, vb)->graph == gb && A->tensor_peer[ta] == NNAV_NONE &&
+        B->tensor_peer[tb] == NNAV_NONE) {
+        match_tensors(d, ta, tb);
+        match_values(d, va, vb);
+    }
+}
+
+/* Which input slot of node n reads value v first, or NNAV_NONE. */
+static uint32_t in_slot(const nnav_model *m, uint32_t n, uint32_t v)
+{
+    const nnav_node *nd = nnav_node_get(m, n);
+    for (uint32_t k = 0; k < nd->in_count; k++)
+        if (nnav_ref_get(m, nd->in_first + k).value == v)
+            return k;
+    return NNAV_NONE;
+}
+
+/* Spread from the queue of matched pairs until it is empty. */
+static void spread(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    while (d->work.n >= 2 && !d->oom) {
+        uint32_t b = d->work.v[--d->work.n];
+        uint32_t a = d->work.v[--d->work.n];
+        const nnav_node *na = nnav_node_get(A->m, a), *nb = nnav_node_get(B->m, b);
+        if (na->graph != ga || nb->graph != gb)
+            continue;
+        uint32_t nin = na->in_count < nb->in_count ? na->in_count : nb->in_count;
+        for (uint32_t i = 0; i < nin; i++)
+            spread_value(d, nnav_ref_get(A->m, na->in_first + i).value,
+                         nnav_ref_get(B->m, nb->in_first + i).value, ga, gb);
+        uint32_t nout = na->out_count < nb->out_count ? na->out_count : nb->out_count;
+        for (uint32_t k = 0; k < nout; k++) {
+            uint32_t va = nnav_ref_get(A->m, na->out_first + k).value;
+            uint32_t vb = nnav_ref_get(B->m, nb->out_first + k).value;
+            if (va == NNAV_NONE || vb == NNAV_NONE || va >= A->nvalues || vb >= B->nvalues)
+                continue;
+            match_values(d, va, vb);
+            uint32_t nca = 0, ncb = 0;
+            const uint32_t *ca = nnav_value_consumers(A->m, va, &nca);
+            const uint32_t *cb = nnav_value_consumers(B->m, vb, &ncb);
+            if (nca > FAN_MAX)
+                nca = FAN_MAX;
+            if (ncb > FAN_MAX)
+                ncb = FAN_MAX;
+            for (uint32_t i = 0; i < nca; i++) {
+                uint32_t x = ca[i];
+                if (x >= A->nnodes || A->node_peer[x] != NNAV_NONE || is_hidden(A, x) ||
+                    nnav_node_get(A->m, x)->graph != ga)
+                    continue;
+                uint32_t sx = in_slot(A->m, x, va);
+                for (uint32_t j = 0; j < ncb; j++) {
+                    uint32_t y = cb[j];
+                    if (y >= B->nnodes || B->node_peer[y] != NNAV_NONE || is_hidden(B, y) ||
+                        nnav_node_get(B->m, y)->graph != gb || !same_op(A, x, B, y) ||
+                        in_slot(B->m, y, vb) != sx)
+                        continue;
+                    match_nodes(d, x, y);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* ---- leftovers: one operator's unmatched nodes along the file's order ---- */
+
+typedef struct opkey {
+    uint32_t rep_side, rep;        /* a node showing the key */
+    uint32_t head[2], tail[2], count[2];
+} opkey;
+
+typedef struct keyctx {
+    const nnav_diff *d;
+    const opkey *keys;
+    int side;
+    uint32_t node;
+} keyctx;
+
+static uint64_t op_hash(const nnav_model *m, uint32_t n)
+{
+    const nnav_node *nd = nnav_node_get(m, n);
+    nnav_span dom = nnav_node_domain(m, n);
+    uint64_t h = nnav_hash_bytes(nd->op.p, nd->op.n, 0x9e3779b97f4a7c15ULL);
+    return nnav_hash_bytes(dom.p, dom.n, h);
+}
+
+static int key_eq(const void *ctx, uint32_t id)
+{
+    const keyctx *k = ctx;
+    const opkey *e = &k->keys[id];
+    return same_op(&k->d->s[e->rep_side], e->rep, &k->d->s[k->side], k->node) ||
+           /* same_op takes (A, a, B, b) but only compares: either order */
+           0;
+}
+
+static uint64_t key_rehash(const void *ctx, uint32_t id)
+{
+    const keyctx *k = ctx;
+    const opkey *e = &k->keys[id];
+    return op_hash(k->d->s[e->rep_side].m, e->rep);
+}
+
+/* A node's signature for the leftovers: its attributes' bytes and counts. */
+static uint64_t node_sig(const nnav_model *m, uint32_t n)
+{
+    const nnav_node *nd = nnav_node_get(m, n);
+    uint64_t h = nnav_hashtab_mix64(((uint64_t)nd->in_count << 32) ^ nd->out_count);
+    for (uint32_t i = 0; i < nd->attr_count && i < 256; i++) {
+        const nnav_attr *at = nnav_attr_get(m, nd->attr_first + i);
+        if (at->type == NNAV_ATTR_GRAPH || at->type == NNAV_ATTR_GRAPHS)
+            h = nnav_hash_bytes(at->name.p, at->name.n, h);
+        else
+            h = nnav_hash_bytes(at->msg.p, at->msg.n, h);
+    }
+    return h;
+}
+
+static void match_leftovers(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *S[2] = {&d->s[0], &d->s[1]};
+    const nnav_graph *G[2] = {nnav_graph_get(S[0]->m, ga), nnav_graph_get(S[1]->m, gb)};
+    NNAV_VEC(opkey) keys = {0};
+    nnav_hashtab tab = {0};
+    uint32_t *next[2] = {NULL, NULL};
+    for (int s = 0; s < 2; s++)
+        next[s] = none_array(d, G[s]->node_count);
+    if (!next[0] || !next[1])
+        goto out;
+    for (int s = 0; s < 2; s++) {
+        for (uint32_t i = 0; i < G[s]->node_count; i++) {
+            uint32_t n = G[s]->node_first + i;
+            if (S[s]->node_peer[n] != NNAV_NONE || is_hidden(S[s], n))
+                continue;
+            keyctx kc = {d, keys.v, s, n};
+            uint64_t h = op_hash(S[s]->m, n), at = 0;
+            uint32_t id = nnav_hashtab_find(&tab, h, key_eq, &kc, &at);
+            if (id == NNAV_NONE) {
+                opkey *k = nnav_vec_push(keys);
+                if (!k) {
+                    d->oom = 1;
+                    goto out;
+                }
+                k->rep_side = (uint32_t)s;
+                k->rep = n;
+                k->head[0] = k->head[1] = k->tail[0] = k->tail[1] = NNAV_NONE;
+                id = keys.n - 1;
+                kc.keys = keys.v;
+                if (nnav_hashtab_put(&tab, at, h, id, key_rehash, &kc)) {
+                    d->oom = 1;
+                    goto out;
+                }
+            }
+            opkey *k = &keys.v[id];
+            if (k->tail[s] == NNAV_NONE)
+                k->head[s] = i;
+            else
+                next[s][k->tail[s]] = i;
+            k->tail[s] = i;
+            k->count[s]++;
+        }
+    }
+    for (uint32_t kid = 0; kid < keys.n; kid++) {
+        opkey *k = &keys.v[kid];
+        if (!k->count[0] || !k->count[1])
+            continue;
+        if (k->count[0] == k->count[1]) {
+            for (uint32_t x = k->head[0], y = k->head[1]; x != NNAV_NONE && y != NNAV_NONE;
+                 x = next[0][x], y = next[1][y])
+                match_nodes(d, G[0]->node_first + x, G[1]->node_first + y);
+            continue;
+        }
+        /* Unequal counts: pair the ones whose attributes agree, in order,
+         * looking a few nodes ahead along B. */
+        uint32_t y = k->head[1];
+        for (uint32_t x = k->head[0]; x != NNAV_NONE && y != NNAV_NONE; x = next[0][x]) {
+            uint64_t sx = node_sig(S[0]->m, G[0]->node_first + x);
+            uint32_t c = y;
+            for (int look = 0; c != NNAV_NONE && look < LOOKAHEAD; look++, c = next[1][c]) {
+                if (node_sig(S[1]->m, G[1]->node_first + c) == sx) {
+                    match_nodes(d, G[0]->node_first + x, G[1]->node_first + c);
+                    y = next[1][c];
+                    break;
+                }
+            }
+        }
+    }
+out:
+    free(next[0]);
+    free(next[1]);
+    nnav_hashtab_free(&tab);
+    nnav_vec_free(keys);
+}
+
+/* A name left over on both sides: the same node, its op changed. */
+static void match_same_names(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *g = nnav_graph_get(A->m, ga);
+    for (uint32_t i = 0; i < g->node_count; i++) {
+        uint32_t a = g->node_first + i;
+        const nnav_node *na = nnav_node_get(A->m, a);
+        if (A->node_peer[a] != NNAV_NONE || !na->name.n || is_hidden(A, a))
+            continue;
+        uint32_t b = nnav_node_by_name(B->m, gb, (const char *)na->name.p, (size_t)na->name.n);
+        if (b != NNAV_NONE && b < B->nnodes && B->node_peer[b] == NNAV_NONE && !is_hidden(B, b))
+            match_nodes(d, a, b);
+    }
+}
+
+/* Graph inputs (by name, then position) and outputs (by name, then
+ * position): value anchors; an output's producers are matched by it. */
+static void match_io(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga), *GB = nnav_graph_get(B->m, gb);
+    for (int out = 0; out < 2; out++) {
+        uint32_t fa = out ? GA->output_first : GA->input_first;
+        uint32_t ca = out ? GA->output_count : GA->input_count;
+        uint32_t fb = out ? GB->output_first : GB->input_first;
+        uint32_t cb = out ? GB->output_count : GB->input_count;
+        for (uint32_t i = 0; i < ca; i++) {
+            const nnav_vinfo *vi = nnav_vinfo_get(A->m, fa + i);
+            if (vi->value == NNAV_NONE || A->value_peer[vi->value] != NNAV_NONE)
+                continue;
+            uint32_t vb = nnav_value_lookup(B->m, gb, (const char *)vi->name.p, (size_t)vi->name.n);
+            if (vb == NNAV_NONE || vb >= B->nvalues)
+                continue;
+            const nnav_value *v = nnav_value_get(B->m, vb);
+            if (v->graph != gb || !(out ? v->is_output : v->is_input))
+                continue;
+            match_values(d, vi->value, vb);
+        }
+        /* The rest by position, when both sides have one there. */
+        for (uint32_t i = 0; i < ca && i < cb; i++) {
+            uint32_t va = nnav_vinfo_get(A->m, fa + i)->value;
+            uint32_t vb = nnav_vinfo_get(B->m, fb + i)->value;
+            if (va == NNAV_NONE || vb == NNAV_NONE || va >= A->nvalues || vb >= B->nvalues)
+                continue;
+            if (A->value_peer[va] == NNAV_NONE && B->value_peer[vb] == NNAV_NONE)
+                match_values(d, va, vb);
+        }
+        if (!out)
+            continue;
+        for (uint32_t i = 0; i < ca; i++) {
+            uint32_t va = nnav_vinfo_get(A->m, fa + i)->value;
+            if (va == NNAV_NONE || va >= A->nvalues || A->value_peer[va] == NNAV_NONE)
+                continue;
+            spread_value(d, va, A->value_peer[va], ga, gb);
+        }
+    }
+}
+
+static void match_graph(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga);
+    d->work.n = 0;
+    /* By name, the operator agreeing. */
+    for (uint32_t i = 0; i < GA->node_count; i++) {
+        uint32_t a = GA->node_first + i;
+        const nnav_node *na = nnav_node_get(A->m, a);
+        if (!na->name.n || is_hidden(A, a))
+            continue;
+        uint32_t b = nnav_node_by_name(B->m, gb, (const char *)na->name.p, (size_t)na->name.n);
+        if (b == NNAV_NONE || b >= B->nnodes || B->node_peer[b] != NNAV_NONE || is_hidden(B, b))
+            continue;
+        if (same_op(A, a, B, b))
+            match_nodes(d, a, b);
+    }
+    /* Graph inputs and initializers by name before spreading, so that what
+     * spreads meets them as matched. */
+    match_io(d, ga, gb);
+    for (uint32_t i = 0; i < GA->init_count; i++) {
+        uint32_t ta = GA->init_first + i;
+        const nnav_tensor *t = nnav_tensor_get(A->m, ta);
+        uint32_t va = nnav_value_lookup(A->m, ga, (const char *)t->name.p, (size_t)t->name.n);
+        uint32_t vb = nnav_value_lookup(B->m, gb, (const char *)t->name.p, (size_t)t->name.n);
+        uint32_t tb = init_tensor(B, vb);
+        if (tb == NNAV_NONE || nnav_value_get(B->m, vb)->graph != gb || init_tensor(A, va) != ta)
+            continue;
+        match_tensors(d, ta, tb);
+        match_values(d, va, vb);
+    }
+    spread(d, ga, gb);
+    match_leftovers(d, ga, gb);
+    spread(d, ga, gb);
+    match_same_names(d, ga, gb);
+    spread(d, ga, gb);
+}
+
+/* Bodies of a matched pair's attributes: same attribute name, same index. */
+static void pair_bodies(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga);
+    for (uint32_t i = 0; i < GA->node_count; i++) {
+        uint32_t a = GA->node_first + i, b = A->node_peer[a];
+        if (b == NNAV_NONE)
+            continue;
+        const nnav_node *na = nnav_node_get(A->m, a), *nb = nnav_node_get(B->m, b);
+        for (uint32_t x = 0; x < na->attr_count; x++) {
+            const nnav_attr *aa = nnav_attr_get(A->m, na->attr_first + x);
+            if (!aa->graph_count)
+                continue;
+            for (uint32_t y = 0; y < nb->attr_count; y++) {
+                const nnav_attr *ab = nnav_attr_get(B->m, nb->attr_first + y);
+                if (!ab->graph_count || !span_eq(aa->name, ab->name))
+                    continue;
+                for (uint32_t k = 0; k < aa->graph_count && k < ab->graph_count; k++)
+                    pair_graphs(d, aa->graph_first + k, ab->graph_first + k);
+                break;
+            }
+        }
+    }
+}
+
+/* Initializers left over: by the matched consumers' slots, then by bytes. */
+typedef struct bytectx {
+    nnav_diff *d;
+    uint32_t ta;
+    int side, tries;
+} bytectx;
+
+static uint64_t bytes_hash(const nnav_tensor *t)
+{
+    uint64_t h = nnav_hashtab_mix64((uint64_t)(uint32_t)t->dtype ^ (t->nelems << 8) ^ t->ndims);
+    return nnav_hash_bytes(t->data.p, t->data.n < 4096 ? t->data.n : 4096, h);
+}
+
+static int never_eq(const void *ctx, uint32_t id)
+{
+    (void)ctx;
+    (void)id;
+    return 0;
+}
+
+static uint64_t bytes_rehash(const void *ctx, uint32_t id)
+{
+    const bytectx *b = ctx;
+    return bytes_hash(nnav_tensor_get(b->d->s[1].m, id));
+}
+
+static int same_dims(const nnav_model *ma, const nnav_tensor *a, const nnav_model *mb,
+                     const nnav_tensor *b)
+{
+    if (a->ndims != b->ndims)
+        return 0;
+    const int64_t *da = nnav_dims(ma, a->dims_first), *db = nnav_dims(mb, b->dims_first);
+    for (uint32_t i = 0; i < a->ndims; i++)
+        if (da[i] != db[i])
+            return 0;
+    return 1;
+}
+
+static int bytes_eq(const void *ctx, uint32_t tb)
+{
+    bytectx *b = (bytectx *)ctx;
+    const dside *A = &b->d->s[0], *B = &b->d->s[1];
+    if (B->tensor_peer[tb] != NNAV_NONE || b->tries >= 8)
+        return 0;
+    const nnav_tensor *x = nnav_tensor_get(A->m, b->ta), *y = nnav_tensor_get(B->m, tb);
+    if (x->dtype != y->dtype || x->storage != y->storage || x->typed_field != y->typed_field ||
+        !same_dims(A->m, x, B->m, y) || x->data.n != y->data.n || x->warn || y->warn)
+        return 0;
+    b->tries++;
+    return x->data.n == 0 || memcmp(x->data.p, y->data.p, (size_t)x->data.n) == 0;
+}
+
+static void match_init_leftovers(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga), *GB = nnav_graph_get(B->m, gb);
+    for (uint32_t i = 0; i < GA->node_count; i++) {
+        uint32_t a = GA->node_first + i, b = A->node_peer[a];
+        if (b == NNAV_NONE)
+            continue;
+        const nnav_node *na = nnav_node_get(A->m, a), *nb = nnav_node_get(B->m, b);
+        for (uint32_t k = 0; k < na->in_count && k < nb->in_count; k++) {
+            uint32_t va = nnav_ref_get(A->m, na->in_first + k).value;
+            uint32_t vb = nnav_ref_get(B->m, nb->in_first + k).value;
+            uint32_t ta = init_tensor(A, va), tb = init_tensor(B, vb);
+            if (ta == NNAV_NONE || tb == NNAV_NONE || A->tensor_peer[ta] != NNAV_NONE ||
+                B->tensor_peer[tb] != NNAV_NONE)
+                continue;
+            if (nnav_value_get(A->m, va)->graph != ga || nnav_value_get(B->m, vb)->graph != gb)
+                continue;
+            match_tensors(d, ta, tb);
+            match_values(d, va, vb);
+        }
+    }
+    if (d->o.no_values)
+        return;
+    /* By identical bytes: B's left-over tensors in a table by a hash of
+     * dtype, count and the payload's first 4 KiB; each of A's looks there,
+     * comparing whole payloads with at most 8 candidates. Payloads in the
+     * map only (raw or typed fields): external data is not read for this. */
+    nnav_hashtab tab = {0};
+    bytectx bc = {d, 0, 0, 0};
+    for (uint32_t i = 0; i < GB->init_count && !d->oom; i++) {
+        uint32_t tb = GB->init_first + i;
+        if (B->tensor_peer[tb] != NNAV_NONE)
+            continue;
+        const nnav_tensor *t = nnav_tensor_get(B->m, tb);
+        if (t->storage != NNAV_STORE_RAW && t->storage != NNAV_STORE_TYPED)
+            continue;
+        uint64_t at = 0;
+        bc.side = 1;
+        nnav_hashtab_find(&tab, bytes_hash(t), never_eq, &bc, &at);
+        if (nnav_hashtab_put(&tab, at, bytes_hash(t), tb, bytes_rehash, &bc))
+            d->oom = 1;
+    }
+    for (uint32_t i = 0; i < GA->init_count && tab.used && !d->oom; i++) {
+        uint32_t ta = GA->init_first + i;
+        if (A->tensor_peer[ta] != NNAV_NONE)
+            continue;
+        const nnav_tensor *t = nnav_tensor_get(A->m, ta);
+        if (t->storage != NNAV_STORE_RAW && t->storage != NNAV_STORE_TYPED)
+            continue;
+        bc.ta = ta;
+        bc.tries = 0;
+        uint32_t tb = nnav_hashtab_find(&tab, bytes_hash(t), bytes_eq, &bc, NULL);
+        if (tb == NNAV_NONE)
+            continue;
+        match_tensors(d, ta, tb);
+        const nnav_tensor *x = nnav_tensor_get(B->m, tb);
+        match_values(d, nnav_value_lookup(A->m, ga, (const char *)t->name.p, (size_t)t->name.n),
+                     nnav_value_lookup(B->m, gb, (const char *)x->name.p, (size_t)x->name.n));
+    }
+    nnav_hashtab_free(&tab);
+}
+
+/* ---- comparing a matched pair ---- */
+
+/* Decoded comparison of attributes whose bytes differ: numbers and strings
+ * by value (one writer packs a list another does not). 1 when equal. */
+static int attr_values_equal(const nnav_model *ma, uint32_t a, const nnav_model *mb, uint32_t b)
+{
+    const nnav_attr *x = nnav_attr_get(ma, a);
+    nnav_error e;
+    switch (x->type) {
+    case NNAV_ATTR_INT: {
+        int64_t p, q;
+        return !nnav_attr_int(ma, a, &p, &e) && !nnav_attr_int(mb, b, &q, &e) && p == q;
+    }
+    case NNAV_ATTR_FLOAT: {
+        double p, q;
+        return !nnav_attr_float(ma, a, &p, &e) && !nnav_attr_float(mb, b, &q, &e) &&
+               (p == q || (isnan(p) && isnan(q)));
+    }
+    case NNAV_ATTR_STRING: {
+        nnav_span p, q;
+        return !nnav_attr_string(ma, a, &p, &e) && !nnav_attr_string(mb, b, &q, &e) &&
+               span_eq(p, q);
+    }
+    case NNAV_ATTR_INTS: {
+        int64_t p[64], q[64];
+        size_t np = 0, nq = 0;
+        if (nnav_attr_ints(ma, a, p, 64, &np, &e) || nnav_attr_ints(mb, b, q, 64, &nq, &e))
+            return 0;
+        return np == nq && np <= 64 && !memcmp(p, q, np * sizeof *p);
+    }
+    case NNAV_ATTR_FLOATS: {
+        double p[64], q[64];
+        size_t np = 0, nq = 0;
+        if (nnav_attr_floats(ma, a, p, 64, &np, &e) || nnav_attr_floats(mb, b, q, 64, &nq, &e))
+            return 0;
+        if (np != nq || np > 64)
+            return 0;
+        for (size_t i = 0; i < np; i++)
+            if (!(p[i] == q[i] || (isnan(p[i]) && isnan(q[i]))))
+                return 0;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int attr_same(const nnav_model *ma, uint32_t a, const nnav_model *mb, uint32_t b)
+{
+    const nnav_attr *x = nnav_attr_get(ma, a), *y = nnav_attr_get(mb, b);
+    if (x->type != y->type || !span_eq(x->ref_attr_name, y->ref_attr_name))
+        return 0;
+    if (x->type == NNAV_ATTR_GRAPH || x->type == NNAV_ATTR_GRAPHS)
+        return x->graph_count == y->graph_count; /* the bodies are compared as graphs */
+    if (span_eq(x->msg, y->msg))
+        return 1;
+    return attr_values_equal(ma, a, mb, b);
+}
+
+static void push_attr(nnav_diff *d, uint32_t a, uint32_t b)
+{
+    nnav_diff_attr *e = nnav_vec_push(d->attrs);
+    if (!e) {
+        d->oom = 1;
+        return;
+    }
+    e->a = a;
+    e->b = b;
+}
+
+/* The attributes of a matched pair that differ, pushed to d->attrs. Small
+ * lists pair by a double loop; long ones (hostile) by name through a table. */
+typedef struct attrctx {
+    const nnav_model *m;
+    const nnav_node *n;
+    nnav_span name;
+} attrctx;
+
+static int attr_name_eq(const void *ctx, uint32_t i)
+{
+    const attrctx *c = ctx;
+    return span_eq(nnav_attr_get(c->m, c->n->attr_first + i)->name, c->name);
+}
+
+static uint64_t attr_name_rehash(const void *ctx, uint32_t i)
+{
+    const attrctx *c = ctx;
+    nnav_span s = nnav_attr_get(c->m, c->n->attr_first + i)->name;
+    return nnav_hash_bytes(s.p, s.n, 7);
+}
+
+static uint32_t find_attr(nnav_hashtab *t, const nnav_model *m, const nnav_node *n, nnav_span name)
+{
+    if (!t->slot) {
+        for (uint32_t i = 0; i < n->attr_count; i++)
+            if (span_eq(nnav_attr_get(m, n->attr_first + i)->name, name))
+                return n->attr_first + i;
+        return NNAV_NONE;
+    }
+    attrctx c = {m, n, name};
+    uint32_t i = nnav_hashtab_find(t, nnav_hash_bytes(name.p, name.n, 7), attr_name_eq, &c, NULL);
+    return i == NNAV_NONE ? NNAV_NONE : n->attr_first + i;
+}
+
+static int attr_table(nnav_diff *d, nnav_hashtab *t, const nnav_model *m, const nnav_node *n)
+{
+    if (n->attr_count <= 32)
+        return 0;
+    if (nnav_hashtab_init(t, n->attr_count))
+        return d->oom = 1, -1;
+    for (uint32_t i = 0; i < n->attr_count; i++) {
+        nnav_span s = nnav_attr_get(m, n->attr_first + i)->name;
+        attrctx c = {m, n, s};
+        uint64_t h = nnav_hash_bytes(s.p, s.n, 7), at = 0;
+        if (nnav_hashtab_find(t, h, attr_name_eq, &c, &at) != NNAV_NONE)
+            continue; /* a repeated name: the first is compared */
+        if (nnav_hashtab_put(t, at, h, i, attr_name_rehash, &c))
+            return d->oom = 1, -1;
+    }
+    return 0;
+}
+
+static unsigned compare_attrs(nnav_diff *d, uint32_t a, uint32_t b, uint32_t *first,
+                              uint32_t *count)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_node *na = nnav_node_get(ma, a), *nb = nnav_node_get(mb, b);
+    nnav_hashtab ta = {0}, tb = {0};
+    *first = d->attrs.n;
+    if (attr_table(d, &ta, ma, na) || attr_table(d, &tb, mb, nb))
+        goto out;
+    for (uint32_t i = 0; i < na->attr_count; i++) {
+        uint32_t x = na->attr_first + i;
+        const nnav_attr *ax = nnav_attr_get(ma, x);
+        if (find_attr(&ta, ma, na, ax->name) != x)
+            continue; /* a repeated name */
+        uint32_t y = find_attr(&tb, mb, nb, ax->name);
+        if (y == NNAV_NONE)
+            push_attr(d, x, NNAV_NONE);
+        else if (!attr_same(ma, x, mb, y))
+            push_attr(d, x, y);
+    }
+    for (uint32_t i = 0; i < nb->attr_count; i++) {
+        uint32_t y = nb->attr_first + i;
+        const nnav_attr *ay = nnav_attr_get(mb, y);
+        if (find_attr(&tb, mb, nb, ay->name) != y)
+            continue;
+        if (find_attr(&ta, ma, na, ay->name) == NNAV_NONE)
+            push_attr(d, NNAV_NONE, y);
+    }
+out:
+    nnav_hashtab_free(&ta);
+    nnav_hashtab_free(&tb);
+    *count = d->attrs.n - *first;
+    return *count ? NNAV_DIFF_ATTRS : 0;
+}
+
+/* Do value va (read on A) and vb (on B) correspond? */
+static int value_same(const nnav_diff *d, uint32_t va, uint32_t vb, nnav_span na, nnav_span nb)
+{
+    if (va == NNAV_NONE || vb == NNAV_NONE) {
+        if (va != vb)
+            return 0;
+        return span_eq(na, nb) || (!na.n && !nb.n); /* both "" or both unresolved alike */
+    }
+    if (va >= d->s[0].nvalues || vb >= d->s[1].nvalues)
+        return 0;
+    if (d->s[0].value_peer[va] == vb)
+        return 1;
+    /* Undefined on both sides (or outer-scope values of unmatched graphs):
+     * the same name. */
+    const nnav_value *x = nnav_value_get(d->s[0].m, va), *y = nnav_value_get(d->s[1].m, vb);
+    if (d->s[0].value_peer[va] == NNAV_NONE && d->s[1].value_peer[vb] == NNAV_NONE &&
+        x->kind == y->kind &&
+        (x->kind == NNAV_VAL_UNDEFINED || x->kind == NNAV_VAL_INPUT || x->kind == NNAV_VAL_SPARSE))
+        return span_eq(x->name, y->name);
+    return 0;
+}
+
+/* The value an input reads, through hidden Identity nodes when decluttered. */
+static uint32_t read_value(const nnav_diff *d, int s, uint32_t v)
+{
+    const dside *S = &d->s[s];
+    if (!S->decl || v == NNAV_NONE || v >= S->nvalues)
+        return v;
+    uint32_t g = nnav_value_get(S->m, v)->graph;
+    if (g >= S->ngraphs || !S->decl[g])
+        return v;
+    uint32_t src = nnav_declutter_source(S->decl[g], v);
+    return src == NNAV_NONE ? v : src;
+}
+
+int nnav_diff_input_same(const nnav_diff *d, const nnav_diff_node *n, uint32_t i)
+{
+    if (n->a == NNAV_NONE || n->b == NNAV_NONE)
+        return 0;
+    const nnav_node *na = nnav_node_get(d->s[0].m, n->a), *nb = nnav_node_get(d->s[1].m, n->b);
+    if (i >= na->in_count || i >= nb->in_count)
+        return 0;
+    nnav_ref ra = nnav_ref_get(d->s[0].m, na->in_first + i);
+    nnav_ref rb = nnav_ref_get(d->s[1].m, nb->in_first + i);
+    if (ra.control != rb.control)
+        return 0;
+    return value_same(d, read_value(d, 0, ra.value), read_value(d, 1, rb.value), ra.name, rb.name);
+}
+
+static unsigned compare_pair(nnav_diff *d, uint32_t a, uint32_t b, uint32_t *af, uint32_t *ac)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_node *na = nnav_node_get(ma, a), *nb = nnav_node_get(mb, b);
+    unsigned what = 0;
+    if (!span_eq(na->name, nb->name))
+        what |= NNAV_DIFF_RENAMED;
+    if (!same_op(&d->s[0], a, &d->s[1], b))
+        what |= NNAV_DIFF_OP;
+    what |= compare_attrs(d, a, b, af, ac);
+    if (na->in_count != nb->in_count) {
+        what |= NNAV_DIFF_INPUTS;
+    } else {
+        nnav_diff_node tmp = {a, b, 0, 0, 0, 0};
+        for (uint32_t i = 0; i < na->in_count; i++)
+            if (!nnav_diff_input_same(d, &tmp, i)) {
+                what |= NNAV_DIFF_INPUTS;
+                break;
+            }
+    }
+    if (na->out_count != nb->out_count)
+        what |= NNAV_DIFF_OUTPUTS;
+    return what;
+}
+
+/* ---- tensors ---- */
+
+typedef struct cmpacc {
+    double tol;
+    uint64_t ndiff;
+    double max_abs, max_rel;
+    uint64_t at_abs, at_rel;
+    double a_at, b_at;
+    int any_rel;
+} cmpacc;
+
+/* Elements x (A) and y (B) at flat index idx, known to differ, |y - x| =
+ * diff (NaN when one is NaN: counted as infinitely far). */
+static void acc_elem(cmpacc *c, uint64_t idx, double x, double y, double diff)
+{
+    if (isnan(diff))
+        diff = INFINITY;
+    if (diff <= c->tol)
+        return;
+    c->ndiff++;
+    if (c->ndiff == 1 || diff > c->max_abs) {
+        c->max_abs = diff;
+        c->at_abs = idx;
+        c->a_at = x;
+        c->b_at = y;
+    }
+    if (x != 0 && !isnan(x) && !isinf(diff)) {
+        double rel = diff / fabs(x);
+        if (!c->any_rel || rel > c->max_rel) {
+            c->max_rel = rel;
+            c->at_rel = idx;
+            c->any_rel = 1;
+        }
+    }
+}
+
+static int is_wide_int(int32_t dt) { return dt == NNAV_DT_INT64 || dt == NNAV_DT_UINT64; }
+
+/* Elements [e0, e1) of two raw payloads of one dtype. */
+static void compare_raw_elems(cmpacc *c, int32_t dt, const uint8_t *pa, const uint8_t *pb,
+                              uint64_t len, uint64_t e0, uint64_t e1)
+{
+    unsigned comps = nnav_dtype_components(dt);
+    for (uint64_t e = e0; e < e1; e++) {
+        if (is_wide_int(dt)) {
+            if (e * 8 + 8 > len)
+                break;
+            uint64_t x, y;
+            memcpy(&x, pa + e * 8, 8);
+            memcpy(&y, pb + e * 8, 8);
+            if (x == y)
+                continue;
+            double dx, dy, diff;
+            if (dt == NNAV_DT_INT64) {
+                dx = (double)(int64_t)x;
+                dy = (double)(int64_t)y;
+                __int128 q = (__int128)(int64_t)y - (__int128)(int64_t)x;
+                diff = (double)(q < 0 ? -q : q);
+            } else {
+                dx = (double)x;
+                dy = (double)y;
+                diff = (double)(x > y ? x - y : y - x);
+            }
+            acc_elem(c, e, dx, dy, diff);
+            continue;
+        }
+        double worst = 0, wx = 0, wy = 0;
+        int differs = 0, any_nan = 0;
+        for (unsigned k = 0; k < comps; k++) {
+            double x, y;
+            if (nnav_dtype_decode_raw(dt, pa, len, e * comps + k, &x) ||
+                nnav_dtype_decode_raw(dt, pb, len, e * comps + k, &y))
+                return;
+            if (x == y || (isnan(x) && isnan(y)))
+                continue;
+            double diff = fabs(y - x);
+            if (isnan(diff))
+                any_nan = 1;
+            if (!differs || diff > worst || isnan(diff)) {
+                worst = diff;
+                wx = x;
+                wy = y;
+            }
+            differs = 1;
+        }
+        if (differs)
+            acc_elem(c, e, wx, wy, any_nan ? NAN : worst);
+    }
+}
+
+/* Pages of a payload already compared leave this process's memory (they
+ * stay in the page cache, and a later read maps them again): comparing two
+ * 1.2 GB files keeps a few megabytes resident, not 2.4 GB. Only whole pages
+ * inside the span; the map is read-only, so nothing is lost. */
+static void drop_pages(const uint8_t *p, uint64_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0 || len < (uint64_t)pg * 2)
+        return;
+    uintptr_t lo = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+    uintptr_t hi = ((uintptr_t)p + (uintptr_t)len) & ~((uintptr_t)pg - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* Maps a chunk's pages in one call before it is read (Linux 5.14's
+ * MADV_POPULATE_READ; elsewhere, or refused, the reads fault them in one by
+ * one as before). */
+static void populate(const uint8_t *p, uint64_t len)
+{
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t lo = (uintptr_t)p & ~((uintptr_t)pg - 1);
+    uintptr_t hi = ((uintptr_t)p + (uintptr_t)len) & ~((uintptr_t)pg - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+}
+
+static void tensor_unread(nnav_diff *d, nnav_diff_tensor *e, const char *why, const char *file)
+{
+    char buf[700];
+    if (file)
+        snprintf(buf, sizeof buf, "%s: %s", file, why);
+    else
+        snprintf(buf, sizeof buf, "%s", why);
+    e->what |= NNAV_DIFF_UNREAD;
+    e->note = keep(d, buf);
+}
+
+static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
+    cmpacc c = {.tol = d->o.tolerance};
+    unsigned bad = NNAV_TW_SIZE_MISMATCH | NNAV_TW_BAD_DIMS | NNAV_TW_BAD_DTYPE |
+                   NNAV_TW_BAD_EXTERNAL | NNAV_TW_MANY_FIELDS | NNAV_TW_WRONG_FIELD;
+    if (x->nelems == UINT64_MAX || ((x->warn | y->warn) & bad)) {
+        if (x->storage == y->storage && x->storage != NNAV_STORE_EXTERNAL &&
+            span_eq(x->data, y->data) && x->warn == y->warn)
+            return; /* the same bytes, however wrong */
+        tensor_unread(d, e, (x->warn & bad) ? "A's payload does not match its dims and dtype"
+                                            : "B's payload does not match its dims and dtype",
+                      NULL);
+        return;
+    }
+    int raw_a = x->storage == NNAV_STORE_RAW || x->storage == NNAV_STORE_EXTERNAL;
+    int raw_b = y->storage == NNAV_STORE_RAW || y->storage == NNAV_STORE_EXTERNAL;
+    if (raw_a && raw_b && x->dtype != NNAV_DT_STRING) {
+        nnav_span sa, sb;
+        void *ca = NULL, *cb = NULL;
+        nnav_error err;
+        memset(&err, 0, sizeof err);
+        if (nnav_tensor_bytes(ma, e->a, &sa, &ca, &err)) {
+            tensor_unread(d, e, err.msg, "A");
+            return;
+        }
+        if (nnav_tensor_bytes(mb, e->b, &sb, &cb, &err)) {
+            nnav_tensor_bytes_release(ca);
+            tensor_unread(d, e, err.msg, "B");
+            return;
+        }
+        if (sa.n != sb.n) {
+            tensor_unread(d, e, "the payloads differ in length", NULL);
+        } else {
+            unsigned bits = nnav_dtype_bits(x->dtype); /* one element, components included */
+            uint64_t ebits = bits;
+            for (uint64_t off = 0; off < sa.n && bits; off += CHUNK) {
+                uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
+                if (sa.n >= 2 * (uint64_t)CHUNK) {
+                    populate(sa.p + off, len);
+                    populate(sb.p + off, len);
+                }
+                if (memcmp(sa.p + off, sb.p + off, (size_t)len)) {
+                    uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
+                    if (off + len == sa.n || e1 > x->nelems)
+                        e1 = x->nelems;
+                    compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
+                }
+                if (sa.n >= 2 * (uint64_t)CHUNK) {
+                    drop_pages(sa.p + off, len);
+                    drop_pages(sb.p + off, len);
+                }
+            }
+            d->tot.bytes_compared += sa.n;
+            int shrank = nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err);
+            if (shrank)
+                tensor_unread(d, e, err.msg, NULL);
+        }
+        nnav_tensor_bytes_release(ca);
+        nnav_tensor_bytes_release(cb);
+    } else {
+        /* Typed fields (or strings, or one side raw and one typed): decoded
+         * as numbers (exact integers), up to TYPED_MAX elements. */
+        if (x->nelems > TYPED_MAX) {
+            tensor_unread(d, e, "too many values in typed fields to compare", NULL);
+            return;
+        }
+        size_t n = (size_t)x->nelems;
+        double *va = calloc(n ? n : 1, sizeof *va), *vb = calloc(n ? n : 1, sizeof *vb);
+        int64_t *ia = calloc(n ? n : 1, sizeof *ia), *ib = calloc(n ? n : 1, sizeof *ib);
+        nnav_span *sa = calloc(n ? n : 1, sizeof *sa), *sb = calloc(n ? n : 1, sizeof *sb);
+        nnav_values a = {.v = va, .i = ia, .s = sa}, b = {.v = vb, .i = ib, .s = sb};
+        nnav_error err;
+        memset(&err, 0, sizeof err);
+        if (!va || !vb || !ia || !ib || !sa || !sb) {
+            d->oom = 1;
+        } else if (nnav_tensor_values(ma, e->a, n, 0, &a, &err)) {
+            tensor_unread(d, e, err.msg, "A");
+        } else if (nnav_tensor_values(mb, e->b, n, 0, &b, &err)) {
+            tensor_unread(d, e, err.msg, "B");
+        } else if (a.count != b.count) {
+            tensor_unread(d, e, "the payloads hold different numbers of values", NULL);
+        } else {
+            for (size_t i = 0; i < a.count; i++) {
+                if (x->dtype == NNAV_DT_STRING) {
+                    if (!span_eq(sa[i], sb[i]) && c.ndiff++ == 0)
+                        c.at_abs = i; /* strings: no distance, the first that differs */
+                    continue;
+                }
+                if (a.is_int && b.is_int) {
+                    if (ia[i] == ib[i])
+                        continue;
+                    __int128 q = a.is_unsigned ? (__int128)(uint64_t)ib[i] - (uint64_t)ia[i]
+                                               : (__int128)ib[i] - ia[i];
+                    double diff = (double)(q < 0 ? -q : q);
+                    acc_elem(&c, i, va[i], vb[i], diff);
+                } else if (!(va[i] == vb[i] || (isnan(va[i]) && isnan(vb[i])))) {
+                    acc_elem(&c, i, va[i], vb[i], fabs(vb[i] - va[i]));
+                }
+            }
+            d->tot.bytes_compared += x->data.n;
+        }
+        free(va);
+        free(vb);
+        free(ia);
+        free(ib);
+        free(sa);
+        free(sb);
+    }
+    if (c.ndiff) {
+        e->what |= NNAV_DIFF_VALUES;
+        e->ndiff = c.ndiff;
+        e->max_abs = c.max_abs;
+        e->at_abs = c.at_abs;
+        e->a_at_abs = c.a_at;
+        e->b_at_abs = c.b_at;
+        e->max_rel = c.any_rel ? c.max_rel : -1;
+        e->at_rel = c.at_rel;
+    }
+}
+
+static void compare_tensor(nnav_diff *d, nnav_diff_tensor *e)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
+    if (!span_eq(x->name, y->name))
+        e->what |= NNAV_DIFF_RENAMED;
+    if (x->dtype != y->dtype)
+        e->what |= NNAV_DIFF_DTYPE;
+    if (!same_dims(ma, x, mb, y))
+        e->what |= NNAV_DIFF_SHAPE;
+    e->max_rel = -1;
+    if (!e->what || e->what == NNAV_DIFF_RENAMED) {
+        if (!d->o.no_values)
+            compare_values(d, e);
+    }
+}
+
+/* ---- findings ---- */
+
+typedef struct opctx {
+    const nnav_diff *d;
+    nnav_span dom, op;
+} opctx;
+
+static int opsum_eq(const void *ctx, uint32_t id)
+{
+    const opctx *c = ctx;
+    const nnav_diff_opsum *o = &c->d->opsums.v[id];
+    return span_eq(o->op, c->op) && span_eq(o->domain, c->dom);
+}
+
+static uint64_t opsum_hash(nnav_span dom, nnav_span op)
+{
+    return nnav_hash_bytes(op.p, op.n, nnav_hash_bytes(dom.p, dom.n, 3));
+}
+
+static uint64_t opsum_rehash(const void *ctx, uint32_t id)
+{
+    const opctx *c = ctx;
+    return opsum_hash(c->d->opsums.v[id].domain, c->d->opsums.v[id].op);
+}
+
+static void count_op(nnav_diff *d, int s, uint32_t node, unsigned what)
+{
+    nnav_span op = nnav_node_get(d->s[s].m, node)->op, dom = nnav_node_domain(d->s[s].m, node);
+    opctx c = {d, dom, op};
+    uint64_t h = opsum_hash(dom, op), at = 0;
+    uint32_t id = nnav_hashtab_find(&d->opsum_tab, h, opsum_eq, &c, &at);
+    if (id == NNAV_NONE) {
+        nnav_diff_opsum *o = nnav_vec_push(d->opsums);
+        if (!o) {
+            d->oom = 1;
+            return;
+        }
+        o->domain = dom; /* before the put: growing rehashes every row */
+        o->op = op;
+        id = d->opsums.n - 1;
+        if (nnav_hashtab_put(&d->opsum_tab, at, h, id, opsum_rehash, &c)) {
+            d->oom = 1;
+            return;
+        }
+    }
+    nnav_diff_opsum *o = &d->opsums.v[id];
+    if (what & NNAV_DIFF_ADDED)
+        o->added++;
+    else if (what & NNAV_DIFF_REMOVED)
+        o->removed++;
+    else if (what == NNAV_DIFF_RENAMED)
+        o->renamed++;
+    else {
+        o->changed++;
+        o->changed_what |= what;
+    }
+}
+
+static void node_entry(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    unsigned what;
+    uint32_t af = d->attrs.n, ac = 0;
+    if (a == NNAV_NONE)
+        what = NNAV_DIFF_ADDED;
+    else if (b == NNAV_NONE)
+        what = NNAV_DIFF_REMOVED;
+    else
+        what = compare_pair(d, a, b, &af, &ac);
+    nnav_diff_graph *g = &d->graphs.v[gentry];
+    if (!what) {
+        g->same++;
+        return;
+    }
+    nnav_diff_node *e = nnav_vec_push(d->nodes);
+    if (!e) {
+        d->oom = 1;
+        return;
+    }
+    e->a = a;
+    e->b = b;
+    e->graph = gentry;
+    e->what = what;
+    e->attr_first = af;
+    e->attr_count = ac;
+    uint32_t id = d->nodes.n - 1;
+    if (a != NNAV_NONE) {
+        A->node_what[a] = (uint16_t)what;
+        A->node_entry[a] = id;
+    }
+    if (b != NNAV_NONE) {
+        B->node_what[b] = (uint16_t)what;
+        B->node_entry[b] = id;
+    }
+    if (what & NNAV_DIFF_ADDED)
+        g->added++;
+    else if (what & NNAV_DIFF_REMOVED)
+        g->removed++;
+    else if (what == NNAV_DIFF_RENAMED)
+        g->renamed++;
+    else
+        g->changed++;
+    count_op(d, b != NNAV_NONE ? 1 : 0, b != NNAV_NONE ? b : a, what);
+}
+
+/* Nodes in the unified order: B's, each removed node of A before the first
+ * node that follows it on A. Hidden (decluttered) nodes are left out. */
+static void node_entries(nnav_diff *d, uint32_t gentry)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    nnav_diff_graph *g = &d->graphs.v[gentry];
+    g->node_first = d->nodes.n;
+    const nnav_graph *GA = g->a != NNAV_NONE ? nnav_graph_get(A->m, g->a) : NULL;
+    const nnav_graph *GB = g->b != NNAV_NONE ? nnav_graph_get(B->m, g->b) : NULL;
+    uint32_t ia = 0, na = GA ? GA->node_count : 0, nb = GB ? GB->node_count : 0;
+    for (uint32_t ib = 0; ib < nb && !d->oom; ib++) {
+        uint32_t b = GB->node_first + ib;
+        if (is_hidden(B, b))
+            continue;
+        uint32_t a = B->node_peer[b];
+        if (a != NNAV_NONE) {
+            uint32_t pos = a - GA->node_first;
+            for (; ia < pos && ia < na; ia++) {
+                uint32_t x = GA->node_first + ia;
+                if (A->node_peer[x] == NNAV_NONE && !is_hidden(A, x))
+                    node_entry(d, (uint32_t)(g - d->graphs.v), x, NNAV_NONE);
+                g = &d->graphs.v[gentry];
+            }
+            if (ia == pos)
+                ia++;
+        }
+        node_entry(d, gentry, a, b);
+        g = &d->graphs.v[gentry];
+    }
+    for (; ia < na && !d->oom; ia++) {
+        uint32_t x = GA->node_first + ia;
+        if (A->node_peer[x] == NNAV_NONE && !is_hidden(A, x))
+            node_entry(d, gentry, x, NNAV_NONE);
+    }
+    g = &d->graphs.v[gentry];
+    g->node_count = d->nodes.n - g->node_first;
+}
+
+/* A graph input/output's type: element type and dims, or its text. */
+static unsigned io_type_what(const nnav_diff *d, uint32_t va, uint32_t vb)
+{
+    char x[512], y[512];
+    nnav_value_type_format(d->s[0].m, va, x, sizeof x);
+    nnav_value_type_format(d->s[1].m, vb, y, sizeof y);
+    if (!strcmp(x, y))
+        return 0;
+    const nnav_value *a = nnav_value_get(d->s[0].m, va), *b = nnav_value_get(d->s[1].m, vb);
+    if (a->vinfo != NNAV_NONE && b->vinfo != NNAV_NONE) {
+        nnav_span ta = nnav_vinfo_get(d->s[0].m, a->vinfo)->type;
+        nnav_span tb = nnav_vinfo_get(d->s[1].m, b->vinfo)->type;
+        int32_t ea = 0, eb = 0;
+        int ha = 0, hb = 0;
+        size_t ra = 0, rb = 0;
+        int64_t da[64], db[64];
+        nnav_span pa[64], pb[64];
+        if (nnav_type_tensor(ta, &ea, &ha, &ra, da, pa, 64) == 1 &&
+            nnav_type_tensor(tb, &eb, &hb, &rb, db, pb, 64) == 1) {
+            unsigned w = 0;
+            if (ea != eb)
+                w |= NNAV_DIFF_DTYPE;
+            int same_shape = ha == hb && ra == rb;
+            for (size_t i = 0; same_shape && i < ra && i < 64; i++)
+                same_shape = da[i] == db[i] && span_eq(pa[i], pb[i]);
+            if (!same_shape)
+                w |= NNAV_DIFF_SHAPE;
+            return w ? w : NNAV_DIFF_TYPE;
+        }
+    }
+    return NNAV_DIFF_TYPE;
+}
+
+static void push_io(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b, int out, unsigned w)
+{
+    nnav_diff_io *e = nnav_vec_push(d->ios);
+    if (!e) {
+        d->oom = 1;
+        return;
+    }
+    e->a = a;
+    e->b = b;
+    e->graph = gentry;
+    e->output = (uint8_t)out;
+    e->what = w;
+}
+
+static void io_entries(nnav_diff *d, uint32_t gentry)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    nnav_diff_graph *g = &d->graphs.v[gentry];
+    g->io_first = d->ios.n;
+    const nnav_graph *GA = g->a != NNAV_NONE ? nnav_graph_get(A->m, g->a) : NULL;
+    const nnav_graph *GB = g->b != NNAV_NONE ? nnav_graph_get(B->m, g->b) : NULL;
+    if (GA && GB) {
+        for (int out = 0; out < 2; out++) {
+            uint32_t fb = out ? GB->output_first : GB->input_first;
+            uint32_t cb = out ? GB->output_count : GB->input_count;
+            uint32_t fa = out ? GA->output_first : GA->input_first;
+            uint32_t ca = out ? GA->output_count : GA->input_count;
+            for (uint32_t i = 0; i < cb; i++) {
+                uint32_t vb = nnav_vinfo_get(B->m, fb + i)->value;
+                if (vb == NNAV_NONE || vb >= B->nvalues)
+                    continue;
+                uint32_t va = B->value_peer[vb];
+                int listed = 0; /* is va A's graph input/output of the same kind? */
+                for (uint32_t k = 0; va != NNAV_NONE && k < ca && !listed; k++)
+                    listed = nnav_vinfo_get(A->m, fa + k)->value == va;
+                if (!listed) {
+                    push_io(d, gentry, NNAV_NONE, vb, out, NNAV_DIFF_ADDED);
+                    continue;
+                }
+                unsigned w = io_type_what(d, va, vb);
+                if (!span_eq(nnav_value_get(A->m, va)->name, nnav_value_get(B->m, vb)->name))
+                    w |= NNAV_DIFF_RENAMED;
+                if (w)
+                    push_io(d, gentry, va, vb, out, w);
+            }
+            for (uint32_t i = 0; i < ca; i++) {
+                uint32_t va = nnav_vinfo_get(A->m, fa + i)->value;
+                if (va == NNAV_NONE || va >= A->nvalues)
+                    continue;
+                uint32_t vb = A->value_peer[va];
+                int listed = 0;
+                for (uint32_t k = 0; vb != NNAV_NONE && k < cb && !listed; k++)
+                    listed = nnav_vinfo_get(B->m, fb + k)->value == vb;
+                if (!listed)
+                    push_io(d, gentry, va, NNAV_NONE, out, NNAV_DIFF_REMOVED);
+            }
+            if (d->oom)
+                break;
+        }
+    }
+    g = &d->graphs.v[gentry];
+    g->io_count = d->ios.n - g->io_first;
+}
+
+static void push_tensor(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    nnav_diff_tensor e = {a, b, gentry, 0, 0, 0, -1, 0, 0, 0, 0, NULL};
+    if (a == NNAV_NONE)
+        e.what = NNAV_DIFF_ADDED;
+    else if (b == NNAV_NONE)
+        e.what = NNAV_DIFF_REMOVED;
+    else
+        compare_tensor(d, &e);
+    if (!e.what)
+        return;
+    nnav_diff_tensor *p = nnav_vec_push(d->tensors);
+    if (!p) {
+        d->oom = 1;
+        return;
+    }
+    *p = e;
+    if (a != NNAV_NONE)
+        A->tensor_entry[a] = d->tensors.n - 1;
+    if (b != NNAV_NONE)
+        B->tensor_entry[b] = d->tensors.n - 1;
+    if (e.what & NNAV_DIFF_ADDED)
+        d->tot.tensors_added++;
+    else if (e.what & NNAV_DIFF_REMOVED)
+        d->tot.tensors_removed++;
+    else if (e.what == NNAV_DIFF_RENAMED)
+        d->tot.tensors_renamed++;
+    else
+        d->tot.tensors_changed++;
+}
+
+static void tensor_entries(nnav_diff *d, uint32_t gentry)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    nnav_diff_graph *g = &d->graphs.v[gentry];
+    g->tensor_first = d->tensors.n;
+    const nnav_graph *GA = g->a != NNAV_NONE ? nnav_graph_get(A->m, g->a) : NULL;
+    const nnav_graph *GB = g->b != NNAV_NONE ? nnav_graph_get(B->m, g->b) : NULL;
+    for (uint32_t i = 0; GB && i < GB->init_count && !d->oom; i++) {
+        uint32_t tb = GB->init_first + i;
+        push_tensor(d, gentry, B->tensor_peer[tb], tb);
+    }
+    for (uint32_t i = 0; GA && i < GA->init_count && !d->oom; i++) {
+        uint32_t ta = GA->init_first + i;
+        if (A->tensor_peer[ta] == NNAV_NONE)
+            push_tensor(d, gentry, ta, NNAV_NONE);
+    }
+    g = &d->graphs.v[gentry];
+    g->tensor_count = d->tensors.n - g->tensor_first;
+}
+
+static int opsum_cmp(const void *x, const void *y)
+{
+    const nnav_diff_opsum *a = x, *b = y;
+    uint64_t n = a->op.n < b->op.n ? a->op.n : b->op.n;
+    int c = n ? memcmp(a->op.p, b->op.p, (size_t)n) : 0;
+    if (c)
+        return c;
+    if (a->op.n != b->op.n)
+        return a->op.n < b->op.n ? -1 : 1;
+    n = a->domain.n < b->domain.n ? a->domain.n : b->domain.n;
+    c = n ? memcmp(a->domain.p, b->domain.p, (size_t)n) : 0;
+    if (c)
+        return c;
+    return a->domain.n < b->domain.n ? -1 : a->domain.n > b->domain.n;
+}
+
+/* ---- the run ---- */
+
+static int side_init(nnav_diff *d, int s, const nnav_model *m)
+{
+    dside *S = &d->s[s];
+    S->m = m;
+    S->nnodes = nnav_node_count(m);
+    S->nvalues = nnav_value_count(m);
+    S->ntensors = nnav_tensor_count(m);
+    S->ngraphs = nnav_graph_count(m);
+    S->node_peer = none_array(d, S->nnodes);
+    S->node_entry = none_array(d, S->nnodes);
+    S->value_peer = none_array(d, S->nvalues);
+    S->tensor_peer = none_array(d, S->ntensors);
+    S->tensor_entry = none_array(d, S->ntensors);
+    S->graph_entry = none_array(d, S->ngraphs);
+    S->node_what = xcalloc(d, S->nnodes, sizeof *S->node_what);
+    if (d->oom || !d->o.declutter)
+        return d->oom ? -1 : 0;
+    S->shapes = nnav_shapes_infer(m, NULL);
+    S->decl = xcalloc(d, S->ngraphs, sizeof *S->decl);
+    S->hidden = xcalloc(d, S->nnodes, 1);
+    if (!S->shapes || d->oom)
+        return -1;
+    for (uint32_t g = 0; g < S->ngraphs; g++) {
+        S->decl[g] = nnav_declutter_build(m, g, S->shapes);
+        if (!S->decl[g])
+            return d->oom = 1, -1;
+        const nnav_graph *G = nnav_graph_get(m, g);
+        for (uint32_t i = 0; i < G->node_count; i++)
+            S->hidden[G->node_first + i] = (uint8_t)nnav_declutter_hidden(S->decl[g], G->node_first + i);
+    }
+    return 0;
+}
+
+static void side_free(dside *S)
+{
+    free(S->node_peer);
+    free(S->node_entry);
+    free(S->value_peer);
+    free(S->tensor_peer);
+    free(S->tensor_entry);
+    free(S->graph_entry);
+    free(S->node_what);
+    free(S->hidden);
+    if (S->decl)
+        for (uint32_t g = 0; g < S->ngraphs; g++)
+            nnav_declutter_free(S->decl[g]);
+    free(S->decl);
+    if (S->shapes)
+        nnav_shapes_free(S->shapes);
+}
+
+void nnav_diff_free(nnav_diff *d)
+{
+    if (!d)
+        return;
+    side_free(&d->s[0]);
+    side_free(&d->s[1]);
+    for (uint32_t i = 0; i < d->strings.n; i++)
+        free(d->strings.v[i]);
+    nnav_vec_free(d->strings);
+    nnav_vec_free(d->facts);
+    nnav_vec_free(d->graphs);
+    nnav_vec_free(d->nodes);
+    nnav_vec_free(d->attrs);
+    nnav_vec_free(d->ios);
+    nnav_vec_free(d->tensors);
+    nnav_vec_free(d->opsums);
+    nnav_vec_free(d->work);
+    nnav_hashtab_free(&d->opsum_tab);
+    free(d);
+}
+
+/* Formats that compare with each other: ONNX alone; TensorFlow's three
+ * (a SavedModel against a frozen GraphDef of it is a fair question); any
+ * later format alone. */
+static int family(nnav_format f)
+{
+    switch (f) {
+    case NNAV_FMT_ONNX:
+        return 0;
+    case NNAV_FMT_TF_SAVEDMODEL:
+    case NNAV_FMT_TF_METAGRAPH:
+    case NNAV_FMT_TF_GRAPHDEF:
+        return 1;
+    default:
+        return 2 + (int)f;
+    }
+}
+
+static void lone_graph(nnav_diff *d, int s, uint32_t g)
+{
+    nnav_diff_graph *e = nnav_vec_push(d->graphs);
+    if (!e) {
+        d->oom = 1;
+        return;
+    }
+    e->a = s ? NNAV_NONE : g;
+    e->b = s ? g : NNAV_NONE;
+    e->what = s ? NNAV_DIFF_ADDED : NNAV_DIFF_REMOVED;
+    d->s[s].graph_entry[g] = d->graphs.n - 1;
+    if (s)
+        d->tot.graphs_added++;
+    else
+        d->tot.graphs_removed++;
+}
+
+int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts *o,
+                  nnav_diff **out, nnav_error *err)
+{
+    *out = NULL;
+    memset(err, 0, sizeof *err);
+    nnav_format fa = nnav_model_facts_get(a)->format, fb = nnav_model_facts_get(b)->format;
+    if (family(fa) != family(fb)) {
+        snprintf(err->msg, sizeof err->msg,
+                 "cannot compare %s with %s: the two models must be of one format",
+                 nnav_format_name(fa), nnav_format_name(fb));
+        err->kind = NNAV_ERR_USAGE;
+        return -1;
+    }
+    nnav_diff *d = calloc(1, sizeof *d);
+    if (!d)
+        goto oom;
+    if (o)
+        d->o = *o;
+    if (!(d->o.tolerance >= 0)) /* NaN or negative: exact */
+        d->o.tolerance = 0;
+    if (side_init(d, 0, a) || side_init(d, 1, b))
+        goto oom;
+    compare_facts(d);
+    pair_top_graphs(d);
+    for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
+        uint32_t ga = d->graphs.v[i].a, gb = d->graphs.v[i].b;
+        match_graph(d, ga, gb);
+        match_init_leftovers(d, ga, gb);
+        pair_bodies(d, ga, gb);
+    }
+    for (int s = 0; s < 2; s++)
+        for (uint32_t g = 0; g < d->s[s].ngraphs; g++)
+            if (d->s[s].graph_entry[g] == NNAV_NONE)
+                lone_graph(d, s, g);
+    for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
+        node_entries(d, i);
+        io_entries(d, i);
+        tensor_entries(d, i);
+    }
+    if (d->oom)
+        goto oom;
+    nnav_hashtab_free(&d->opsum_tab); /* its ids do not survive the sort */
+    if (d->opsums.n)
+        qsort(d->opsums.v, d->opsums.n, sizeof *d->opsums.v, opsum_cmp);
+    nnav_diff_totals *t = &d->tot;
+    t->nodes_a = d->s[0].nnodes;
+    t->nodes_b = d->s[1].nnodes;
+    for (uint32_t i = 0; i < d->graphs.n; i++) {
+        const nnav_diff_graph *g = &d->graphs.v[i];
+        t->same += g->same;
+        t->added += g->added;
+        t->removed += g->removed;
+        t->renamed += g->renamed;
+        t->changed += g->changed;
+    }
+    t->io_changed = d->ios.n;
+    t->facts = d->facts.n;
+    *out = d;
+    return 0;
+oom:
+    nnav_diff_free(d);
+    snprintf(err->msg, sizeof err->msg, "out of memory comparing the two models");
+    err->kind = NNAV_ERR_INPUT;
+    return -1;
+}
+
+/* ---- accessors ---- */
+
+const nnav_model *nnav_diff_model(const nnav_diff *d, int side) { return d->s[side ? 1 : 0].m; }
+
+int nnav_diff_any(const nnav_diff *d)
+{
+    return d->facts.n || d->nodes.n || d->ios.n || d->tensors.n || d->tot.graphs_added ||
+           d->tot.graphs_removed;
+}
+
+size_t nnav_diff_fact_count(const nnav_diff *d) { return d->facts.n; }
+const nnav_diff_fact *nnav_diff_fact_get(const nnav_diff *d, size_t i)
+{
+    return i < d->facts.n ? &d->facts.v[i] : NULL;
+}
+size_t nnav_diff_graph_count(const nnav_diff *d) { return d->graphs.n; }
+const nnav_diff_graph *nnav_diff_graph_get(const nnav_diff *d, size_t i)
+{
+    return i < d->graphs.n ? &d->graphs.v[i] : NULL;
+}
+uint32_t nnav_diff_graph_of(const nnav_diff *d, int side, uint32_t g)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return g < S->ngraphs ? S->graph_entry[g] : NNAV_NONE;
+}
+size_t nnav_diff_node_count(const nnav_diff *d) { return d->nodes.n; }
+const nnav_diff_node *nnav_diff_node_get(const nnav_diff *d, size_t i)
+{
+    return i < d->nodes.n ? &d->nodes.v[i] : NULL;
+}
+uint32_t nnav_diff_node_peer(const nnav_diff *d, int side, uint32_t node)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return node < S->nnodes ? S->node_peer[node] : NNAV_NONE;
+}
+unsigned nnav_diff_node_what(const nnav_diff *d, int side, uint32_t node)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return node < S->nnodes ? S->node_what[node] : 0;
+}
+uint32_t nnav_diff_node_entry(const nnav_diff *d, int side, uint32_t node)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return node < S->nnodes ? S->node_entry[node] : NNAV_NONE;
+}
+uint32_t nnav_diff_value_peer(const nnav_diff *d, int side, uint32_t value)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return value < S->nvalues ? S->value_peer[value] : NNAV_NONE;
+}
+size_t nnav_diff_attr_count(const nnav_diff *d) { return d->attrs.n; }
+const nnav_diff_attr *nnav_diff_attr_get(const nnav_diff *d, size_t i)
+{
+    return i < d->attrs.n ? &d->attrs.v[i] : NULL;
+}
+size_t nnav_diff_io_count(const nnav_diff *d) { return d->ios.n; }
+const nnav_diff_io *nnav_diff_io_get(const nnav_diff *d, size_t i)
+{
+    return i < d->ios.n ? &d->ios.v[i] : NULL;
+}
+size_t nnav_diff_tensor_count(const nnav_diff *d) { return d->tensors.n; }
+const nnav_diff_tensor *nnav_diff_tensor_get(const nnav_diff *d, size_t i)
+{
+    return i < d->tensors.n ? &d->tensors.v[i] : NULL;
+}
+uint32_t nnav_diff_tensor_peer(const nnav_diff *d, int side, uint32_t t)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return t < S->ntensors ? S->tensor_peer[t] : NNAV_NONE;
+}
+uint32_t nnav_diff_tensor_entry(const nnav_diff *d, int side, uint32_t t)
+{
+    const dside *S = &d->s[side ? 1 : 0];
+    return t < S->ntensors ? S->tensor_entry[t] : NNAV_NONE;
+}
+size_t nnav_diff_opsum_count(const nnav_diff *d) { return d->opsums.n; }
+const nnav_diff_opsum *nnav_diff_opsum_get(const nnav_diff *d, size_t i)
+{
+    return i < d->opsums.n ? &d->opsums.v[i] : NULL;
+}
+const nnav_diff_totals *nnav_diff_totals_get(const nnav_diff *d) { return &d->tot; }
+
+/* ---- the summary line ---- */
+
+typedef struct sumbuf {
+    char *buf;
+    size_t n, len;
+    int items, cut;
+} sumbuf;
+
+/* Appends one item, whole or not at all (then ", ..." once, room kept for it). */
+static void sum_item(sumbuf *s, const char *item)
+{
+    if (s->cut)
+        return;
+    size_t need = strlen(item) + (s->items ? 2 : 0);
+    if (s->len + need + 6 > s->n) {
+        const char *more = s->items ? ", ..." : "...";
+        if (s->len + strlen(more) < s->n) {
+            memcpy(s->buf + s->len, more, strlen(more) + 1);
+            s->len += strlen(more);
+        }
+        s->cut = 1;
+        return;
+    }
+    s->len += (size_t)snprintf(s->buf + s->len, s->n - s->len, "%s%s", s->items ? ", " : "", item);
+    s->items++;
+}
+
+static void what_words(unsigned what, unsigned skip, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (unsigned bit = 0; words[bit < 12 ? bit : 0] && bit < 12; bit++) {
+        if (!(what & (1u << bit)) || (skip & (1u << bit)))
+            continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", words[bit]);
+        if (w < 0 || (size_t)w >= n - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
+size_t nnav_diff_summary(const nnav_diff *d, char *buf, size_t n)
+{
+    if (!n)
+        return 0;
+    sumbuf s = {buf, n, 0, 0, 0};
+    buf[0] = 0;
+    char item[600], name[300], dom[200], ws[200];
+    for (uint32_t i = 0; i < d->opsums.n; i++) {
+        const nnav_diff_opsum *o = &d->opsums.v[i];
+        nnav_text_escape(o->op.p, (size_t)o->op.n, name, sizeof name);
+        if (o->domain.n) {
+            nnav_text_escape(o->domain.p, (size_t)o->domain.n, dom, sizeof dom);
+            char full[520];
+            snprintf(full, sizeof full, "%s.%s", dom, name);
+            snprintf(name, sizeof name, "%s", full);
+        }
+        if (o->added) {
+            snprintf(item, sizeof item, "+%u %s", o->added, name);
+            sum_item(&s, item);
+        }
+        if (o->removed) {
+            snprintf(item, sizeof item, "-%u %s", o->removed, name);
+            sum_item(&s, item);
+        }
+        if (o->renamed) {
+            snprintf(item, sizeof item, "%u %s renamed", o->renamed, name);
+            sum_item(&s, item);
+        }
+        if (o->changed) {
+            what_words(o->changed_what, 0, ws, sizeof ws);
+            snprintf(item, sizeof item, "%u %s changed (%s)", o->changed, name, ws);
+            sum_item(&s, item);
+        }
+    }
+    const nnav_diff_totals *t = &d->tot;
+    unsigned tw = 0;
+    for (uint32_t i = 0; i < d->tensors.n; i++)
+        if (!(d->tensors.v[i].what & (NNAV_DIFF_ADDED | NNAV_DIFF_REMOVED)) &&
+            d->tensors.v[i].what != NNAV_DIFF_RENAMED)
+            tw |= d->tensors.v[i].what;
+    struct { uint64_t n; const char *what; } rows[] = {
+        {t->tensors_changed, "changed"}, {t->tensors_added, "added"},
+        {t->tensors_removed, "removed"}, {t->tensors_renamed, "renamed"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        if (!rows[i].n)
+            continue;
+        if (i == 0) {
+            what_words(tw, NNAV_DIFF_RENAMED, ws, sizeof ws);
+            snprintf(item, sizeof item, "%llu initializer%s changed (%s)",
+                     (unsigned long long)rows[i].n, plural(rows[i].n), ws);
+        } else {
+            snprintf(item, sizeof item, "%llu initializer%s %s", (unsigned long long)rows[i].n,
+                     plural(rows[i].n), rows[i].what);
+        }
+        sum_item(&s, item);
+    }
+    if (t->io_changed) {
+        snprintf(item, sizeof item, "%llu graph input%s/output%s changed",
+                 (unsigned long long)t->io_changed, plural(t->io_changed),
+                 plural(t->io_changed));
+        sum_item(&s, item);
+    }
+    if (t->graphs_added) {
+        snprintf(item, sizeof item, "%llu graph%s added", (unsigned long long)t->graphs_added,
+                 plural(t->graphs_added));
+        sum_item(&s, item);
+    }
+    if (t->graphs_removed) {
+        snprintf(item, sizeof item, "%llu graph%s removed", (unsigned long long)t->graphs_removed,
+                 plural(t->graphs_removed));
+        sum_item(&s, item);
+    }
+    if (t->facts) {
+        snprintf(item, sizeof item, "%u model fact%s changed", t->facts, plural(t->facts));
+        sum_item(&s, item);
+    }
+    if (!s.items && !s.cut)
+        snprintf(buf, n, "no differences");
+    return strlen(buf);
+}
