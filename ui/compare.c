@@ -295,7 +295,7 @@ size_t cmp_what_text(unsigned what, char *buf, size_t n)
     for (unsigned bit = 0; bit < 32 && o + 1 < n; bit++) {
         if (!(what & (1u << bit)))
             continue;
-        const char *w = nnav_diff_word(1u << bit);
+        const char *w = nnav_diff_word(bit); /* by bit index */
         if (!w)
             continue;
         int k = snprintf(buf + o, n - o, "%s%s", o ? ", " : "", w);
