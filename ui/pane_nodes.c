@@ -453,8 +453,9 @@ static void draw_other_line(ui *u, nodes *s, uint32_t other, int y, int x, int w
     char mk = cmp_mark_of(cmp_other_what(u, other));
     attr_t ma = mk == '-' ? draw_attr(R_REMOVED) : draw_attr(R_ADDED);
     cmp_draw_mark(mk, y, x, w, sel);
-    x++;
-    w--;
+    draw_text(y, x + 1, w - 1, " ", sel);
+    x += 2;
+    w -= 2;
     int iw = digits(g->node_count ? g->node_count - 1 : 0);
     int opw, namew, typew = 0;
     column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
@@ -505,8 +506,9 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     int opw, namew, typew = typed_shapes(u) ? (w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0) : 0;
     if (u->cmp) { /* compare mode: +, - or ~ in a column of its own, first */
         cmp_draw_mark(cmp_mark_of(cmp_node_what(u, id)), y, x, w, sel);
-        x++;
-        w--;
+        draw_text(y, x + 1, w - 1, " ", sel);
+        x += 2;
+        w -= 2;
     }
     column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
     /* A mark takes the blank after the index, so marking never shifts a row. */
