@@ -145,17 +145,17 @@ int cmp_prepare(compare *c)
         c->keys[c->nkeys++] = (cmp_key){ nnav_tensor_get(m, id)->graph, 1, id, 0 };
     }
     cmp_keys_sort(c->keys, c->nkeys);
-    size_t k = 0; /* a tensor held by an attribute may repeat nothing, but be safe */
+    size_t k = 0; /* one key per difference: a repeat would be visited twice */
     for (size_t i = 0; i < c->nkeys; i++)
         if (!k || cmp_key_cmp(&c->keys[k - 1], &c->keys[i]) != 0)
             c->keys[k++] = c->keys[i];
     c->nkeys = k;
-    const char *s = NULL;
+    /* The summary is the core's escaped text; a control byte would still
+     * never reach the terminal. */
     char raw[sizeof c->summary];
     nnav_diff_summary(c->d, raw, sizeof raw);
-    s = raw;
     size_t o = 0;
-    for (; *s && o + 1 < sizeof c->summary; s++)
+    for (const char *s = raw; *s && o + 1 < sizeof c->summary; s++)
         c->summary[o++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
     c->summary[o] = '\0';
     return 0;
