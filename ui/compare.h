@@ -29,6 +29,7 @@ typedef struct compare {
     int keep_kind;            /* where the cursor goes on the other side (place kind) */
     uint32_t keep_id;         /* ... and the id there, on the side shown next */
     int keep_focus;
+    int declutter;            /* D is on (from --declutter, kept across X) */
     char summary[1024];       /* nnav_diff_summary, control bytes replaced */
     uint8_t *gmark[2];        /* per graph of each side: its mark (' ' none) */
     uint32_t *anchor;         /* per node of the other side lacking on the side shown:

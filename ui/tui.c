@@ -1644,6 +1644,7 @@ int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int 
     }
     int any = nnav_diff_any(c.d);
     c.side = 1;
+    c.declutter = o && o->declutter; /* the diff hid what D hides: show it so */
     int curses = 0, fail = 0;
     c.keep_kind = PLACE_NONE;
     for (;;) {
@@ -1684,6 +1685,8 @@ int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int 
             ui_go(u, ui_place_tensor(u, c.keep_id));
         else if (c.keep_kind == PLACE_GRAPH && c.keep_id < nnav_graph_count(m))
             ui_go(u, ui_place_graph(u, c.keep_id));
+        if (c.declutter)
+            decl_toggle(u);
         if (c.keep_kind != PLACE_NONE) {
             if (c.keep_focus >= 0 && c.keep_focus < PANE_COUNT)
                 ui_set_focus(u, c.keep_focus);
@@ -1697,6 +1700,7 @@ int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int 
         if (nnav_model_truncated(m))
             ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
         explore(u);
+        c.declutter = u->decl.on;
         int swap = c.swap && !got_signal;
         ui_stop(u);
         free(u);
