@@ -1,5 +1,5 @@
 /* cli.c - the scriptable face: info, tree, nodes, node, tensors, find,
- * shapes, cost, check, export.
+ * shapes, cost, check, export, op, diff.
  * Human tables by default, the same facts as YAML with --yaml. Every string
  * from the file goes through nnav_text_escape (tables) or nnav_yw_span (YAML).
  *
@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 
 /* The commands, in the order help lists them; a bit each in an option's cmds. */
 enum { K_INFO, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY, K_CHECK,
-       K_EXPORT, K_FIND, K_OP, K_COUNT };
+       K_EXPORT, K_FIND, K_OP, K_DIFF, K_COUNT };
 #define C(k) (1u << K_##k)
 #define C_ALL ((1u << K_COUNT) - 1)
 
@@ -30,6 +31,8 @@ typedef struct command {
     const char *help;
     int col;            /* where its options' help starts, after two spaces */
     int no_model;       /* takes no MODEL (op: a model only with --model) */
+    int two_models;     /* takes two (args names them); run gets no model and opens them */
+    int usage_status;   /* its usage errors' exit status when not EXIT_USAGE (diff: 2) */
 } command;
 
 static const command commands[K_COUNT] = {
@@ -68,6 +71,14 @@ static const command commands[K_COUNT] = {
      "ai.onnx.ml, ai.onnx.preview.training): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
      "An unknown NAME is a usage error naming close ones.", 17, 1},
+    [K_DIFF] = {"diff", cmd_diff, " A B", "What changed from model A to model B: a summary line, "
+     "totals, then by graph the inputs and outputs, nodes added (+), removed (-) or changed (~: "
+     "renamed, op, attributes with old and new values, inputs rewired, the slots that differ in "
+     "[ ]) and initializers added, removed, renamed, retyped, reshaped or changed in value (how "
+     "many elements, the largest absolute difference and where, the largest relative one). "
+     "On a terminal it opens the explorer's compare mode. Exit status as diff(1): 0 no "
+     "differences, 1 differences, 2 trouble (a file that cannot be read, two formats, or a "
+     "usage error).", 17, 1, 1, EXIT_BADINPUT},
 };
 
 /* Every option, once per wording of its help: the commands in cmds take it
@@ -125,6 +136,12 @@ static const option_row options[] = {
      "counts\nsay how many nodes it hides; params and MACs stay exact"},
     {"declutter", 'K', 0, NULL, C(EXPORT), "YAML: leave out the nodes nodes --declutter hides; "
      "a node's\nfolded inputs' values in its 'folded' list"},
+    {"declutter", 'K', 0, NULL, C(DIFF), "compare the decluttered views (see nodes --declutter): "
+     "the nodes\nit hides on either side are not compared"},
+    {"no-values", 'W', 0, NULL, C(DIFF), "compare structure only: initializers by dtype and "
+     "shape, not values"},
+    {"tolerance", 'T', 0, "X", C(DIFF), "elements whose absolute difference is at most X count "
+     "as equal\n(X a finite number, at least 0; default 0)"},
     {"external", 'E', 0, "inline|keep", C(EXPORT), "ONNX: external data inline (default) or in "
      "FILE.data"},
     {"dim", 'D', 0, "NAME=N", C(NODE), "take the named dimension NAME as N in the cost "
@@ -137,7 +154,10 @@ static const option_row options[] = {
     {"domain", 'r', 0, "D", C(OP), "the operator's domain (default: ai.onnx, then the others)"},
     {"model", 'u', 0, "FILE", C(OP), "also mark the version the model FILE uses"},
     {"list", 'l', 0, NULL, C(OP), "list the operators (of --domain D) and their versions"},
-    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT)), "the same facts as YAML"},
+    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT) | C(DIFF)),
+     "the same facts as YAML"},
+    {"yaml", 'y', 0, NULL, C(DIFF), "the same facts as YAML, with exact numbers (never the "
+     "explorer)"},
     {"yaml", 'y', 0, NULL, C(COST), "the same facts as YAML, with exact numbers"},
     {"yaml", 'y', 0, NULL, C(SUMMARY), "every scope as YAML, each repeat naming the scope it is "
      "identical to"},
@@ -204,7 +224,8 @@ void nnav_cli_usage(FILE *f)
                "(SavedModel, MetaGraphDef or GraphDef; told apart by content).\n"
                "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
                "a node or initializer name the model does not have; for check: a file whose\n"
-               "recorded types contradict its operators).\n"
+               "recorded types contradict its operators). diff: as diff(1), 0 no differences,\n"
+               "1 differences, 2 trouble.\n"
                "'nnav help COMMAND' (or 'nnav COMMAND --help') shows a command's options;\n"
                "see also nnav(1).\n"
                "  -h, --help       this help\n"
@@ -244,6 +265,8 @@ int nnav_cli_is_command(const char *s)
     return 0;
 }
 
+static int run_command(int k, int argc, char **argv, int *ran);
+
 int nnav_cli_run(int argc, char **argv)
 {
     int k = 0;
@@ -253,6 +276,18 @@ int nnav_cli_run(int argc, char **argv)
         k++;
     if (k == K_COUNT)
         return usage_error(NULL, "unknown command '%s'", argv[1]);
+    int ran = 0;
+    int rc = run_command(k, argc, argv, &ran);
+    /* diff's 1 means "differences": its usage errors say trouble (2). */
+    if (!ran && rc == EXIT_USAGE && commands[k].usage_status)
+        rc = commands[k].usage_status;
+    return rc;
+}
+
+/* Parses command k's options and runs it; *ran is set once the command
+ * itself runs (a status from before is the command line's). */
+static int run_command(int k, int argc, char **argv, int *ran)
+{
     const command *cmd = &commands[k];
     /* getopt's tables from the options table: each name once. */
     struct option lo[N_OPTIONS + 1];
@@ -310,6 +345,13 @@ int nnav_cli_run(int argc, char **argv)
         case 'r': o.domain = optarg; break;
         case 'u': o.model = optarg; break;
         case 'l': o.list = 1; break;
+        case 'W': o.no_values = 1; break;
+        case 'T':
+            o.tolerance = strtod(optarg, &end);
+            if (*end || end == optarg || !isfinite(o.tolerance) || !(o.tolerance >= 0))
+                return usage_error(cmd->name, "--tolerance takes a finite number of at least 0, "
+                                   "not '%s'", optarg);
+            break;
         case 'q':
             o.opset = strtol(optarg, &end, 10);
             if (*end || end == optarg || o.opset < 1 || o.opset > 100000)
@@ -358,14 +400,23 @@ int nnav_cli_run(int argc, char **argv)
     for (int c2 = 1; c2 < 128; c2++)
         if (given[c2] && !takes(k, c2))
             return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
-    int want = cmd->no_model ? !o.list : cmd->args[0] ? 2 : 1;
+    int want = cmd->two_models ? 2 : cmd->no_model ? !o.list : cmd->args[0] ? 2 : 1;
     if (argc - optind != want)
         return usage_error(cmd->name, argc - optind < want ? "missing argument%s" :
                                                              "too many arguments%s", NULL);
+    if (cmd->two_models) {
+        o.model = argv[optind];
+        o.arg = argv[optind + 1];
+        o.follow_links = follow_links;
+        *ran = 1;
+        return cmd->run(NULL, &o);
+    }
     if (cmd->no_model) {
         o.arg = want ? argv[optind] : NULL;
-        if (!o.model) /* op: the table only */
+        if (!o.model) { /* op: the table only */
+            *ran = 1;
             return finish(NULL, cmd->run(NULL, &o));
+        }
     } else {
         o.model = argv[optind];
         o.arg = want == 2 ? argv[optind + 1] : NULL;
@@ -375,6 +426,7 @@ int nnav_cli_run(int argc, char **argv)
     nnav_open_opts oo = {.follow_links = follow_links};
     if (nnav_model_open(o.model, &oo, &m, &err) < 0)
         return fail_model(o.model, &err);
+    *ran = 1;
     int rc = cmd->run(m, &o);
     if (nnav_model_links_refused(m))
         fprintf(stderr, "nnav %s: a data file was refused for a symbolic link on its way; "

@@ -36,6 +36,10 @@ typedef struct opts {
     const char *domain;
     long opset;
     int list;
+    /* diff: --no-values, --tolerance X, --follow-links (it opens its two models itself) */
+    int no_values;
+    double tolerance;
+    int follow_links;
 } opts;
 
 /* The commands (cli_info.c, cli_graph.c, cli_tensors.c, cli_typed.c,
@@ -53,6 +57,8 @@ int cmd_find(const nnav_model *m, const opts *o);
 int cmd_export(const nnav_model *m, const opts *o);
 /* cli_op.c: m is NULL unless --model FILE was given. */
 int cmd_op(const nnav_model *m, const opts *o);
+/* cli_diff.c: m is NULL; o->model is A, o->arg is B. Exit status as diff(1). */
+int cmd_diff(const nnav_model *m, const opts *o);
 
 /* ---- cli_common.c: errors and exit statuses ---- */
 int exit_status(const nnav_error *e);
