@@ -40,7 +40,8 @@ void draw_setup(int utf8, int colour)
         [R_CURSOR] = A_REVERSE, [R_CURSOR_BLUR] = A_BOLD | A_UNDERLINE, [R_OP] = A_BOLD,
         [R_DIM] = A_DIM, [R_LINK] = A_UNDERLINE, [R_ERROR] = A_BOLD, [R_BAR] = A_NORMAL,
         [R_SECTION] = A_BOLD, [R_BOX] = A_NORMAL, [R_BOX_CENTRE] = A_BOLD,
-        [R_PROMPT] = A_BOLD,
+        [R_PROMPT] = A_BOLD, [R_ADDED] = A_BOLD, [R_REMOVED] = A_BOLD,
+        [R_CHANGED] = A_BOLD | A_UNDERLINE,
     };
     memcpy(role_attr, mono, sizeof mono);
     if (!colour)
@@ -48,7 +49,7 @@ void draw_setup(int utf8, int colour)
     start_color();
     use_default_colors();
     enum { P_HEADER = 1, P_TITLE, P_TITLE_FOCUS, P_OP, P_LINK, P_ERROR, P_BAR, P_SECTION,
-           P_BOX, P_CURSOR_BLUR };
+           P_BOX, P_CURSOR_BLUR, P_ADDED, P_REMOVED };
     init_pair(P_HEADER, COLOR_WHITE, COLOR_BLUE);
     init_pair(P_TITLE, COLOR_BLACK, COLOR_WHITE);
     init_pair(P_TITLE_FOCUS, COLOR_BLACK, COLOR_CYAN);
@@ -59,6 +60,8 @@ void draw_setup(int utf8, int colour)
     init_pair(P_SECTION, COLOR_MAGENTA, -1);
     init_pair(P_BOX, COLOR_BLUE, -1);
     init_pair(P_CURSOR_BLUR, COLOR_CYAN, -1);
+    init_pair(P_ADDED, COLOR_GREEN, -1);
+    init_pair(P_REMOVED, COLOR_RED, -1);
     role_attr[R_HEADER] = COLOR_PAIR(P_HEADER) | A_BOLD;
     role_attr[R_STATUS] = COLOR_PAIR(P_HEADER);
     role_attr[R_TITLE] = COLOR_PAIR(P_TITLE);
@@ -71,6 +74,9 @@ void draw_setup(int utf8, int colour)
     role_attr[R_SECTION] = COLOR_PAIR(P_SECTION) | A_BOLD;
     role_attr[R_BOX] = COLOR_PAIR(P_BOX);
     role_attr[R_BOX_CENTRE] = COLOR_PAIR(P_OP) | A_BOLD;
+    role_attr[R_ADDED] = COLOR_PAIR(P_ADDED) | A_BOLD;
+    role_attr[R_REMOVED] = COLOR_PAIR(P_REMOVED) | A_BOLD;
+    role_attr[R_CHANGED] = COLOR_PAIR(P_OP) | A_BOLD;
 }
 
 int draw_is_utf8(void) { return utf8_mode; }

@@ -22,6 +22,7 @@
 enum draw_role {
     R_NORMAL = 0, R_HEADER, R_STATUS, R_TITLE, R_TITLE_FOCUS, R_CURSOR, R_CURSOR_BLUR,
     R_OP, R_DIM, R_LINK, R_ERROR, R_BAR, R_SECTION, R_BOX, R_BOX_CENTRE, R_PROMPT,
+    R_ADDED, R_REMOVED, R_CHANGED, /* compare mode: the +, - and ~ marks, a changed line */
     R_COUNT
 };
 

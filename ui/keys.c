@@ -59,7 +59,9 @@ const char *keys_name(int key, char *buf, size_t n)
             snprintf(buf, n, "%s", named[i].name);
             return buf;
         }
-    if (key >= KEY_F(1) && key <= KEY_F(24))
+    if (key >= KEY_SEQ_BASE && key < KEY_SEQ_BASE + 0x8000)
+        snprintf(buf, n, "%c%c", (key - KEY_SEQ_BASE) >> 8, (key - KEY_SEQ_BASE) & 0xff);
+    else if (key >= KEY_F(1) && key <= KEY_F(24))
         snprintf(buf, n, "F%d", key - KEY_F0);
     else if (key > 0 && key < 32)
         snprintf(buf, n, "C-%c", key + 'a' - 1);

@@ -15,6 +15,10 @@
 #include <curses.h>
 
 #define CTL(c) ((c) & 0x1f)
+/* A two-key sequence (compare mode's ]c and [c): a code above every curses
+ * key and every character, so keys_lookup() of one key never returns it. */
+#define KEY_SEQ_BASE 0x200000
+#define KEY_SEQ(a, b) (KEY_SEQ_BASE + ((a) << 8) + (b))
 
 #define NNAV_REQUESTS(REQ) \
     REQ(MOVE_UP,     "move-up",      "Move", "Up a line; graph view: to a producer", KEY_UP, 'k', 0, 0) \
@@ -42,7 +46,7 @@
     REQ(DECLUTTER,   "declutter",    "Nodes", "Declutter: hide Constant and Identity nodes and the shape arithmetic that folds to a constant (Shape, Gather, Unsqueeze, Concat... into a Reshape) from the node list and the graph view (edges walk through hidden Identity nodes); a folded input shows its value (folded) in the list and the detail, Enter on an input goes to its real producer through hidden Identity nodes, the header counts the nodes hidden. The file and the other listings stay exact", 'D', 0, 0, 0) \
     REQ(TYPES,       "types",        "Nodes", "Show or hide inferred types: the first output's type and shape in the node list, each input's and output's type and where it comes from (file, inferred, agree, DISAGREE, unknown and why) and the node's cost in the detail, the graph's MACs and params in the header. On at start; a model over 200,000 nodes opens without them and infers them at the first T", 'T', 0, 0, 0) \
     REQ(OP_REF,      "op-reference", "Nodes", "Show the selected node's operator as nnav op prints it: its signature (each input and output with its type), attributes with their types and defaults, type constraints, and every version of it, the one the node is held to marked; a node with no schema says why in the status line", 'o', 0, 0, 0) \
-    REQ(SORT,        "sort",         "Initializers", "Sort initializers by size (largest first) or by name", 's', 0, 0, 0) \
+    REQ(SORT,        "sort",         "Initializers", "Sort initializers by size (largest first) or by name; in compare mode also by largest difference (elements differing, largest absolute difference)", 's', 0, 0, 0) \
     REQ(STATS,       "stats",        "Initializers", "Compute min/max/mean of the selected tensor", 'm', 0, 0, 0) \
     REQ(GRAPH_VIEW,  "graph-view",   "Graph view", "Draw the selected node's neighbourhood instead of the node list", 'v', 0, 0, 0) \
     REQ(DEPTH_MORE,  "depth-more",   "Graph view", "Show one more level of producers and consumers", '+', '=', 0, 0) \
@@ -51,6 +55,9 @@
     REQ(UNMARK_ALL,  "unmark-all",   "Export", "Unmark every node", 'U', 0, 0, 0) \
     REQ(EXPORT,      "export",       "Export", "Write the marked nodes, or else the graph in the node list, to a file: a name ending in .onnx writes ONNX, any other YAML", 'e', 0, 0, 0) \
     REQ(EXPORT_REGION, "export-region", "Export", "Write the region between value names: asks for inputs, then outputs (comma-separated), then the file", 'E', 0, 0, 0) \
+    REQ(DIFF_NEXT,   "next-difference", "Compare", "Compare mode (nnav A B): to the next difference, across graphs: a node changed (~), added (+) or removed (-; a row of the node list where the other side has it), then the graph's changed initializers; past the last, back to the first with a message. ] followed by another key, or alone for a second, is forward as always", KEY_SEQ(']', 'c'), 0, 0, 0) \
+    REQ(DIFF_PREV,   "previous-difference", "Compare", "Compare mode: to the previous difference", KEY_SEQ('[', 'c'), 0, 0, 0) \
+    REQ(SWAP_SIDES,  "swap-sides",   "Compare", "Compare mode: show the other model, A (the old) or B (the new; shown first), as the header says; the cursor goes to the same node or initializer there. Marks keep their sense: + only on B, - only on A, ~ changed", 'X', 0, 0, 0) \
     REQ(YANK,        "yank",         "Other", "Copy the selected name or graph path to the clipboard (OSC 52)", 'y', 0, 0, 0) \
     REQ(HELP,        "help",         "Other", "Show this help", '?', KEY_F(1), 0, 0) \
     REQ(MODEL_INFO,  "model-info",   "Other", "Show the model's details as nnav info prints them: the whole path, format, IR version, producer, every opset import, metadata, counts, weights, compute, op types", 'i', 0, 0, 0) \

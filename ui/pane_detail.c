@@ -36,6 +36,9 @@ enum dl_type {
     DL_G_OUTPUT,
     DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
     DL_CONSUMER,
+    DL_CMP, DL_CMP_T, /* compare mode: a node's two sides, a tensor's difference */
+    DL_CMP_OTHER,     /* compare mode: a node only the other side has */
+    DL_CMP_G,         /* compare mode: a graph's differences */
 };
 
 typedef struct dline {
@@ -72,6 +75,9 @@ typedef struct detail {
 } detail;
 
 #define D(p) ((detail *)(p)->priv)
+
+/* A detail kind past the places: a node of the other side (compare mode). */
+enum { DETAIL_OTHER = 32 };
 
 static int detail_open(ui *u, pane *p)
 {
@@ -195,6 +201,10 @@ static void build_node(ui *u, detail *d, uint32_t id)
     add_name_lines(d, id, n->name);
     if (n->function != NNAV_NONE)
         add(d, DL_NODE_FUNC, n->function, 0);
+    /* Compare mode: the node on A and on B, its differing lines marked. */
+    uint32_t ncmp = cmp_detail_count(u, id, d->width);
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP, id, k);
     if (nnav_op_resolve(u->m, id, &d->use) != 0) {
         memset(&d->use, 0, sizeof d->use);
         d->use.status = NNAV_OPS_NONSTANDARD;
@@ -255,6 +265,9 @@ static void build_tensor(ui *u, detail *d, uint32_t t)
 {
     const nnav_tensor *ts = nnav_tensor_get(u->m, t);
     add(d, DL_T_NAME, t, 0);
+    uint32_t ncmp = cmp_tensor_detail_count(u, t); /* compare mode: what differs */
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP_T, t, k);
     add(d, DL_T_SHAPE, t, 0);
     add(d, DL_T_STORE, t, 0);
     add(d, DL_T_BYTES, t, 0);
@@ -283,6 +296,9 @@ static void build_graph(ui *u, detail *d, uint32_t g)
 {
     const nnav_graph *gr = nnav_graph_get(u->m, g);
     add(d, DL_G_HEAD, g, 0);
+    uint32_t ncmp = cmp_graph_detail_count(u, g); /* compare mode: what differs */
+    for (uint32_t k = 0; k < ncmp; k++)
+        add(d, DL_CMP_G, g, k);
     add(d, DL_G_PATH, g, 0);
     if (gr->owner_node != NNAV_NONE && gr->kind == NNAV_GRAPH_BODY)
         add(d, DL_G_OWNER, gr->owner_node, 0);
@@ -322,7 +338,10 @@ void detail_refresh(ui *u, pane *p)
     /* Type lines come and go with T: keep the cursor on the same line. */
     dline at = cur < d->n ? d->lines[cur] : (dline){ 0 };
     d->id = NNAV_NONE;
-    detail_set(u, p, kind, id);
+    if (kind == DETAIL_OTHER)
+        detail_set_other(u, p, id);
+    else
+        detail_set(u, p, kind, id);
     for (uint32_t i = 0; cur && i < d->n; i++)
         if (d->lines[i].type == at.type && d->lines[i].a == at.a && d->lines[i].b == at.b) {
             cur = i;
@@ -330,6 +349,24 @@ void detail_refresh(ui *u, pane *p)
         }
     p->top = top;
     pane_set_cursor(p, cur, d->n);
+}
+
+void detail_set_other(ui *u, pane *p, uint32_t other)
+{
+    detail *d = D(p);
+    if (d->kind == DETAIL_OTHER && d->id == other)
+        return;
+    d->kind = DETAIL_OTHER;
+    d->id = other;
+    d->n = 0;
+    d->nrows = 0;
+    d->attr_default = 0;
+    d->ncache = 0;
+    d->width = p->r.w;
+    p->top = p->cur = 0;
+    uint32_t n = cmp_other_count(u, other);
+    for (uint32_t k = 0; k < n; k++)
+        add(d, DL_CMP_OTHER, other, k);
 }
 
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
@@ -854,6 +891,18 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
     attr_t sel = selected ? draw_attr(selected) : 0;
     int c = 0;
     switch (l->type) {
+    case DL_CMP:
+        cmp_detail_draw(u, l->a, l->b, d->width, y, x, w, sel);
+        break;
+    case DL_CMP_T:
+        cmp_tensor_detail_draw(u, l->a, l->b, y, x, w, sel);
+        break;
+    case DL_CMP_OTHER:
+        cmp_other_draw(u, l->a, l->b, y, x, w, sel);
+        break;
+    case DL_CMP_G:
+        cmp_graph_detail_draw(u, l->a, l->b, y, x, w, sel);
+        break;
     case DL_SECTION:
         if (l->a == SEC_ATTRS && d->attr_default) /* as `nnav node` counts them */
             draw_fmt(y, x, w, sel | draw_attr(R_SECTION), "%s (%u set, %u by default)",
@@ -1100,6 +1149,8 @@ static void detail_title(ui *u, pane *p, int y, int x, int w, attr_t a)
     static const char *what[] = { "", "graph", "node", "tensor", "value" };
     if (d->id != NNAV_NONE && d->kind < 5)
         draw_text(y, x, w, what[d->kind], a);
+    else if (d->id != NNAV_NONE && d->kind == DETAIL_OTHER && u->cmp)
+        draw_text(y, x, w, u->cmp->side ? "node only on A" : "node only on B", a);
 }
 
 /* ---- the cursor: stops where Enter acts ---- */
@@ -1402,6 +1453,9 @@ static int detail_here(ui *u, pane *p, place *out)
     if (d->id == NNAV_NONE)
         return 0;
     switch (d->kind) {
+    case DETAIL_OTHER: /* the other side's node: its row is in the node list */
+        *out = ui_place_graph(u, u->graph);
+        break;
     case PLACE_NODE: *out = ui_place_node(u, d->id); break;
     case PLACE_TENSOR: *out = ui_place_tensor(u, d->id); break;
     case PLACE_GRAPH: *out = ui_place_graph(u, d->id); break;

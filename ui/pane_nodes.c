@@ -66,12 +66,28 @@ static uint32_t node_at(ui *u, nodes *s, uint32_t line)
     return s->match ? s->match[line] : base_at(u, s, line);
 }
 
+/* Compare mode: a row of a node only the other side has. */
+static int is_other(const ui *u, uint32_t id)
+{
+    return u->cmp && (id & CMP_OTHER_BIT);
+}
+
 uint32_t nodes_current(ui *u, pane *p)
 {
     nodes *s = N(p);
     if (p->cur >= nodes_lines(u, p))
         return NNAV_NONE;
-    return node_at(u, s, p->cur);
+    uint32_t id = node_at(u, s, p->cur);
+    return is_other(u, id) ? NNAV_NONE : id;
+}
+
+uint32_t nodes_current_other(ui *u, pane *p)
+{
+    nodes *s = N(p);
+    if (p->cur >= nodes_lines(u, p))
+        return NNAV_NONE;
+    uint32_t id = node_at(u, s, p->cur);
+    return is_other(u, id) ? id & ~CMP_OTHER_BIT : NNAV_NONE;
 }
 
 const char *nodes_filter_text(pane *p)
@@ -111,18 +127,45 @@ static int refilter(ui *u, nodes *s)
     free(s->match);
     s->match = NULL;
     s->nmatch = 0;
-    if (s->graph == NNAV_NONE || !any_filter(u, s))
+    if (s->graph == NNAV_NONE)
+        return 0;
+    /* Compare mode, the whole graph unfiltered: the other side's nodes this
+     * side lacks are rows too, each before the node it is placed at. */
+    uint32_t *oid = NULL, *oat = NULL, no = 0;
+    if (u->cmp && !s->scope && !s->filter[0])
+        no = cmp_other_rows(u, s->graph, &oid, &oat);
+    if (!any_filter(u, s) && !no)
         return 0;
     uint32_t nb = base_count(u, s);
-    s->match = malloc((nb ? nb : 1) * sizeof *s->match);
-    if (!s->match)
+    s->match = malloc(((size_t)nb + no + 1) * sizeof *s->match);
+    if (!s->match) {
+        free(oid);
+        free(oat);
         return -1;
+    }
+    uint32_t j = 0;
     for (uint32_t i = 0; i < nb; i++) {
         uint32_t id = base_at(u, s, i);
+        while (j < no && oat[j] == id)
+            s->match[s->nmatch++] = CMP_OTHER_BIT | oid[j++];
         if (row_visible(u, s, id))
             s->match[s->nmatch++] = id;
     }
+    while (j < no)
+        s->match[s->nmatch++] = CMP_OTHER_BIT | oid[j++];
+    free(oid);
+    free(oat);
     return 0;
+}
+
+void nodes_reveal_other(ui *u, pane *p, uint32_t other)
+{
+    nodes *s = N(p);
+    for (uint32_t i = 0; s->match && i < s->nmatch; i++)
+        if (s->match[i] == (CMP_OTHER_BIT | other)) {
+            pane_set_cursor(p, i, s->nmatch);
+            return;
+        }
 }
 
 static void clear_filter(nodes *s)
@@ -165,7 +208,7 @@ void nodes_declutter_changed(ui *u, pane *p)
     if (keep != NNAV_NONE && dc && nnav_declutter_hidden(dc, keep)) {
         /* The cursor's node hid: the nearest shown one after it. */
         for (uint32_t i = 0; i < nodes_lines(u, p); i++)
-            if (node_at(u, s, i) >= keep) {
+            if (!is_other(u, node_at(u, s, i)) && node_at(u, s, i) >= keep) {
                 pane_set_cursor(p, i, nodes_lines(u, p));
                 break;
             }
@@ -370,6 +413,18 @@ static void column_widths(ui *u, uint32_t graph, int room, int *typew, int *opw,
             op = n->op.n > op ? n->op.n : op;
             name = n->name.n > name ? n->name.n : name;
         }
+        /* Compare mode: the other side's rows share the columns. */
+        uint32_t og = cmp_other_graph(u, graph);
+        const nnav_model *om = cmp_other_model(u);
+        if (og != NNAV_NONE) {
+            const nnav_graph *o = nnav_graph_get(om, og);
+            uint32_t ko = o->node_count < 65536 ? o->node_count : 65536;
+            for (uint32_t i = 0; i < ko; i++) {
+                const nnav_node *n = nnav_node_get(om, o->node_first + i);
+                op = n->op.n > op ? n->op.n : op;
+                name = n->name.n > name ? n->name.n : name;
+            }
+        }
         widest.m = u->m;
         widest.graph = graph;
         widest.op = op > 20 ? 20 : (int)op;
@@ -387,10 +442,61 @@ static void column_widths(ui *u, uint32_t graph, int room, int *typew, int *opw,
     }
 }
 
+/* Compare mode: a row of a node only the other side has, from that side's
+ * model: its mark, no index (it has none here), op, name, inputs -> outputs. */
+static void draw_other_line(ui *u, nodes *s, uint32_t other, int y, int x, int w, int selected)
+{
+    const nnav_model *om = cmp_other_model(u);
+    const nnav_node *n = nnav_node_get(om, other);
+    const nnav_graph *g = nnav_graph_get(u->m, s->graph);
+    attr_t sel = selected ? draw_attr(selected) : 0;
+    char mk = cmp_mark_of(cmp_other_what(u, other));
+    attr_t ma = mk == '-' ? draw_attr(R_REMOVED) : draw_attr(R_ADDED);
+    cmp_draw_mark(mk, y, x, w, sel);
+    draw_text(y, x + 1, w - 1, " ", sel);
+    x += 2;
+    w -= 2;
+    int iw = digits(g->node_count ? g->node_count - 1 : 0);
+    int opw, namew, typew = 0;
+    column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
+    int c = draw_fmt(y, x, w, sel | draw_attr(R_DIM), "%*s ", iw, "-");
+    draw_span(y, x + c, opw < w - c ? opw : w - c, n->op, sel | ma);
+    c += opw + 1;
+    if (c >= w)
+        return;
+    if (n->name.n)
+        draw_span_tail(y, x + c, namew < w - c ? namew : w - c, n->name, sel | ma);
+    else
+        draw_text(y, x + c, w - c, "-", sel | draw_attr(R_DIM));
+    c += namew + 1;
+    if (typed_shapes(u)) { /* the type column of the rows around it, left empty */
+        int tw = w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0, onw;
+        column_widths(u, s->graph, w - iw - 1, &tw, &opw, &onw);
+        c += tw ? tw + 1 : 0;
+    }
+    attr_t dim = sel | draw_attr(R_DIM);
+    c += draw_text(y, x + c, w - c, mk == '-' ? "(only on A) " : "(only on B) ", dim);
+    for (uint32_t i = 0; i < n->in_count && c < w; i++) {
+        if (i)
+            c += draw_text(y, x + c, w - c, ",", dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(om, n->in_first + i).name, dim);
+    }
+    c += draw_fmt(y, x + c, w - c, dim, " %s ", draw_glyph(G_TO));
+    for (uint32_t i = 0; i < n->out_count && c < w; i++) {
+        if (i)
+            c += draw_text(y, x + c, w - c, ",", dim);
+        c += draw_span(y, x + c, w - c, nnav_ref_get(om, n->out_first + i).name, dim);
+    }
+}
+
 static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
 {
     nodes *s = N(p);
     uint32_t id = node_at(u, s, line);
+    if (is_other(u, id)) {
+        draw_other_line(u, s, id & ~CMP_OTHER_BIT, y, x, w, selected);
+        return;
+    }
     const nnav_node *n = nnav_node_get(u->m, id);
     const nnav_graph *g = nnav_graph_get(u->m, s->graph);
     attr_t sel = selected ? draw_attr(selected) : 0;
@@ -398,6 +504,12 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
     /* Op types as wide as they need (to a cap), names the rest up to the
      * widest; what is still too long keeps its end (draw_span_tail). */
     int opw, namew, typew = typed_shapes(u) ? (w >= 120 ? 30 : w >= 56 ? 22 : w >= 44 ? 16 : 0) : 0;
+    if (u->cmp) { /* compare mode: +, - or ~ in a column of its own, first */
+        cmp_draw_mark(cmp_mark_of(cmp_node_what(u, id)), y, x, w, sel);
+        draw_text(y, x + 1, w - 1, " ", sel);
+        x += 2;
+        w -= 2;
+    }
     column_widths(u, s->graph, w - iw - 1, &typew, &opw, &namew);
     /* A mark takes the blank after the index, so marking never shifts a row. */
     int marked = marks_has(&u->marks, id);
@@ -453,8 +565,10 @@ static void nodes_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, 
 
 static void nodes_select(ui *u, pane *p)
 {
-    uint32_t id = nodes_current(u, p);
-    if (id != NNAV_NONE)
+    uint32_t id = nodes_current(u, p), other = nodes_current_other(u, p);
+    if (other != NNAV_NONE)
+        detail_set_other(u, &u->pane[PANE_DETAIL], other);
+    else if (id != NNAV_NONE)
         detail_set(u, &u->pane[PANE_DETAIL], PLACE_NODE, id);
     else if (N(p)->graph != NNAV_NONE)
         detail_set(u, &u->pane[PANE_DETAIL], PLACE_GRAPH, N(p)->graph);

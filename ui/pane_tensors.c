@@ -14,7 +14,7 @@
 #include "sizebar.h"
 #include "tfacts.h"
 
-enum { SORT_SIZE = 0, SORT_NAME };
+enum { SORT_SIZE = 0, SORT_NAME, SORT_DIFF /* compare mode only */ };
 
 typedef struct tensors {
     uint32_t graph;
@@ -68,11 +68,43 @@ static int cmp_size(const void *a, const void *b)
     return cmp_name(a, b);
 }
 
+/* Compare mode's order: a tensor only on one side or retyped or reshaped
+ * first, then the largest absolute difference, then the most elements
+ * differing; the same ones last, by name. */
+static const ui *sort_ui;
+
+static int diff_rank(const nnav_diff_tensor *e)
+{
+    if (!e)
+        return 3;
+    if (e->what & (NNAV_DIFF_ADDED | NNAV_DIFF_REMOVED | NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE))
+        return 0;
+    return e->what & NNAV_DIFF_VALUES ? 1 : 2;
+}
+
+static int cmp_diff(const void *a, const void *b)
+{
+    const nnav_diff_tensor *x = cmp_tensor_entry(sort_ui, ((const nnav_tfacts *)a)->tensor);
+    const nnav_diff_tensor *y = cmp_tensor_entry(sort_ui, ((const nnav_tfacts *)b)->tensor);
+    int rx = diff_rank(x), ry = diff_rank(y);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    if (rx == 1) {
+        if (x->max_abs != y->max_abs)
+            return x->max_abs > y->max_abs ? -1 : 1;
+        if (x->ndiff != y->ndiff)
+            return x->ndiff > y->ndiff ? -1 : 1;
+    }
+    return cmp_name(a, b);
+}
+
 static void sort(ui *u, tensors *s)
 {
     sort_model = u->m;
+    sort_ui = u;
     if (s->n > 1)
-        qsort(s->order, s->n, sizeof *s->order, s->sort == SORT_SIZE ? cmp_size : cmp_name);
+        qsort(s->order, s->n, sizeof *s->order,
+              s->sort == SORT_DIFF ? cmp_diff : s->sort == SORT_SIZE ? cmp_size : cmp_name);
 }
 
 void tensors_set_graph(ui *u, pane *p, uint32_t g)
@@ -140,7 +172,7 @@ static void tensors_title(ui *u, pane *p, int y, int x, int w, attr_t a)
     tensors *s = TS(p);
     char hb[32];
     draw_fmt(y, x, w, a, "%u  total %s  by %s", s->n, sizebar_human(s->total, hb, sizeof hb),
-             s->sort == SORT_SIZE ? "size" : "name");
+             s->sort == SORT_DIFF ? "difference" : s->sort == SORT_SIZE ? "size" : "name");
 }
 
 static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, int selected)
@@ -152,8 +184,21 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     uint64_t b = f->bytes;
     char hb[32], pc[16], bar[128];
     int barw = w >= 70 ? 12 : w >= 45 ? 8 : 5;
-    int c = draw_fmt(y, x, w, sel, "%9s %6s ", sizebar_human(b, hb, sizeof hb),
-                     sizebar_percent(b, s->total, pc, sizeof pc));
+    int c = 0;
+    if (u->cmp) { /* compare mode: the mark; sorted by difference, its figures */
+        const nnav_diff_tensor *e = cmp_tensor_entry(u, f->tensor);
+        c += cmp_draw_mark(cmp_mark_of(e ? e->what : 0), y, x, w, sel);
+        c += draw_text(y, x + c, w - c, " ", sel);
+        if (s->sort == SORT_DIFF) {
+            if (e && (e->what & NNAV_DIFF_VALUES))
+                c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_CHANGED), "%9llu %-9.3g ",
+                              (unsigned long long)e->ndiff, e->max_abs);
+            else
+                c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%9s %-9s ", "-", "-");
+        }
+    }
+    c += draw_fmt(y, x + c, w - c, sel, "%9s %6s ", sizebar_human(b, hb, sizeof hb),
+                  sizebar_percent(b, s->total, pc, sizeof pc));
     c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u2595" : "[", sel | draw_attr(R_DIM));
     c += draw_text(y, x + c, w - c,
                    sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
@@ -185,12 +230,18 @@ static int tensors_request(ui *u, pane *p, enum request r)
     switch (r) {
     case REQ_SORT: {
         uint32_t keep = p->cur < s->n ? s->order[p->cur].tensor : NNAV_NONE;
-        s->sort = s->sort == SORT_SIZE ? SORT_NAME : SORT_SIZE;
+        /* Compare mode adds a third order: size, name, difference. */
+        s->sort = s->sort == SORT_SIZE ? SORT_NAME
+                  : s->sort == SORT_NAME && u->cmp ? SORT_DIFF : SORT_SIZE;
         sort(u, s);
         p->top = p->cur = 0;
         if (keep != NNAV_NONE)
             tensors_reveal(u, p, keep);
-        ui_message(u, 0, "initializers sorted by %s", s->sort == SORT_SIZE ? "size" : "name");
+        if (s->sort == SORT_DIFF)
+            ui_message(u, 0, "initializers sorted by difference: elements differing, "
+                             "largest |B-A|");
+        else
+            ui_message(u, 0, "initializers sorted by %s", s->sort == SORT_SIZE ? "size" : "name");
         return 1;
     }
     case REQ_STATS:

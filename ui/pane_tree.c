@@ -230,7 +230,7 @@ static int rebuild(ui *u, tree *t)
             tree_row row = { f.g, f.depth, f.scope, last, f.gdepth };
             if (push_row(t, row) != 0)
                 break;
-            int w = scope_row_width(u, t, &row);
+            int w = scope_row_width(u, t, &row) + (u->cmp ? 2 : 0); /* compare: marks */
             sfit = w > sfit ? w : sfit;
             if (!t->sopen[f.g][last])
                 continue;
@@ -475,6 +475,11 @@ static void tree_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w, i
     const tree_row *r = &t->rows[line];
     attr_t sel = selected ? draw_attr(selected) : 0;
     t->drawn = 1;
+    if (u->cmp) { /* compare mode: a graph's mark in a column of its own, first */
+        cmp_draw_mark(r->scope == NNAV_NONE ? cmp_graph_mark(u, r->g) : ' ', y, x, w, sel);
+        x += 2;
+        w -= 2;
+    }
     if (r->scope != NNAV_NONE) {
         draw_scope_row(u, t, r, y, x, w, sel);
         return;
@@ -636,7 +641,7 @@ static void tree_click(ui *u, pane *p, int row, int col)
     uint32_t line = p->top + (uint32_t)row;
     if (line >= t->n)
         return;
-    int indent = row_indent(&t->rows[line]);
+    int indent = row_indent(&t->rows[line]) + (u->cmp ? 2 : 0); /* compare: marks */
     pane_set_cursor(p, line, t->n);
     if (col >= indent && col <= indent + 1)
         toggle(u, p, -1);
@@ -648,8 +653,9 @@ int tree_fit_width(ui *u)
     if (!u->m)
         return 0;
     tree *t = T(&u->pane[PANE_TREE]);
+    int markw = u->cmp ? 2 : 0; /* compare mode's mark column */
     if (t && t->gfit)
-        return (t->gfit > t->sfit ? t->gfit : t->sfit) + 1;
+        return (t->gfit + markw > t->sfit ? t->gfit + markw : t->sfit) + 1;
     char label[300], num[16];
     uint32_t ng = nnav_graph_count(u->m);
     /* The title: " Graphs  N". */
@@ -669,10 +675,10 @@ int tree_fit_width(ui *u)
             want = w;
     }
     if (!t)
-        return want + 1;
+        return want + markw + 1;
     t->gfit = want; /* measured once: the graphs do not change */
     /* The scope rows shown as well; a blank column before the separator. */
-    return (want > t->sfit ? want : t->sfit) + 1;
+    return (want + markw > t->sfit ? want + markw : t->sfit) + 1;
 }
 
 const pane_ops pane_tree_ops = {

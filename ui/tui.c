@@ -248,6 +248,10 @@ static void draw_header(ui *u)
     attr_t a = draw_attr(R_HEADER);
     int w = COLS, c = 0;
     draw_fill(0, 0, w, a);
+    if (u->cmp) { /* compare mode: the side shown and the summary instead */
+        cmp_draw_header(u, 0, w, a);
+        return;
+    }
     char base[512], name[512];
     path_base(u->path, base, sizeof base);
     nnav_text_escape_cstr(base, name, sizeof name);
@@ -1104,6 +1108,37 @@ static void show_op_reference(ui *u)
     free(buf);
 }
 
+/* X in compare mode: the explorer ends and opens on the other side, its
+ * cursor on the counterpart of what it was on (its graph when there is none). */
+static void swap_sides(ui *u)
+{
+    compare *c = u->cmp;
+    int side = c->side;
+    place here = ui_here(u);
+    uint32_t peer = NNAV_NONE;
+    c->keep_kind = PLACE_GRAPH;
+    c->keep_focus = u->focus;
+    uint32_t other = u->focus == PANE_NODES && !u->graph_view
+                         ? nodes_current_other(u, &u->pane[PANE_NODES]) : NNAV_NONE;
+    if (other != NNAV_NONE) { /* a row of the other side's node: that node there */
+        here.kind = PLACE_NODE;
+        peer = other;
+    } else if (here.kind == PLACE_NODE)
+        peer = nnav_diff_node_peer(c->d, side, here.id);
+    else if (here.kind == PLACE_TENSOR)
+        peer = nnav_diff_tensor_peer(c->d, side, here.id);
+    if (peer != NNAV_NONE) {
+        c->keep_kind = here.kind;
+        c->keep_id = peer;
+    } else {
+        uint32_t e = here.graph != NNAV_NONE ? nnav_diff_graph_of(c->d, side, here.graph) : NNAV_NONE;
+        const nnav_diff_graph *g = e != NNAV_NONE ? nnav_diff_graph_get(c->d, e) : NULL;
+        c->keep_id = g ? (side ? g->a : g->b) : NNAV_NONE;
+    }
+    c->swap = 1;
+    u->quit = 1;
+}
+
 static void request(ui *u, enum request r)
 {
     pane *p = ui_pane(u, u->focus);
@@ -1209,6 +1244,16 @@ static void request(ui *u, enum request r)
     case REQ_OP_REF:
         show_op_reference(u);
         break;
+    case REQ_DIFF_NEXT:
+    case REQ_DIFF_PREV:
+    case REQ_SWAP_SIDES:
+        if (!u->cmp)
+            ui_message(u, 0, "%s works in compare mode: nnav A B", keys_request_name(r));
+        else if (r == REQ_SWAP_SIDES)
+            swap_sides(u);
+        else
+            cmp_jump(u, r == REQ_DIFF_NEXT ? 1 : -1);
+        break;
     case REQ_REDRAW:
         clearok(curscr, TRUE);
         break;
@@ -1293,6 +1338,29 @@ static void key(ui *u, int code, wint_t wc)
     if (u->prompt) {
         prompt_key(u, code, wc);
         return;
+    }
+    /* Compare mode: ] and [ begin ]c and [c (vimdiff's keys); ] followed by
+     * anything else, or alone for a second, is forward as always. */
+    if (u->cmp && !u->help && !u->text.on && !u->menu.on) {
+        compare *c = u->cmp;
+        if (c->prefix) {
+            int pre = c->prefix;
+            c->prefix = 0;
+            u->msg[0] = '\0';
+            if (!code && wc == 'c') {
+                request(u, pre == ']' ? REQ_DIFF_NEXT : REQ_DIFF_PREV);
+                return;
+            }
+            if (pre == ']')
+                request(u, REQ_FORWARD);
+        } else if (!code && (wc == ']' || wc == '[')) {
+            c->prefix = (int)wc;
+            c->prefix_at = now_ms();
+            snprintf(u->msg, sizeof u->msg, "%c  (c: %s difference)", (int)wc,
+                     wc == ']' ? "next" : "previous");
+            u->msg_role = 0;
+            return;
+        }
     }
     /* Wide characters never name a request: only ASCII and curses keys do. */
     enum request r = code || wc < 128 ? keys_lookup((int)wc) : REQ_NONE;
@@ -1383,10 +1451,11 @@ static int locale_is_utf8(void)
     return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
-static int start_curses(void)
+/* try: what to suggest instead ("nnav info MODEL"). */
+static int start_curses(const char *try)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "nnav: the explorer needs a terminal; try 'nnav info MODEL'\n");
+        fprintf(stderr, "nnav: the explorer needs a terminal; try '%s'\n", try);
         return -1;
     }
     if (!initscr())
@@ -1401,7 +1470,7 @@ static int start_curses(void)
         nnav_text_escape_cstr(term ? term : "", t, sizeof t);
         fprintf(stderr,
                 "nnav: the explorer needs a terminal that can move its cursor, and TERM=%s "
-                "cannot; set TERM (e.g. xterm-256color) or try 'nnav info MODEL'\n", t);
+                "cannot; set TERM (e.g. xterm-256color) or try '%s'\n", t, try);
         return -1;
     }
     curses_on = 1;
@@ -1423,57 +1492,23 @@ static int start_curses(void)
     return 0;
 }
 
-int nnav_tui_run(const char *path, int follow_links)
+/* The loop: keys, slices of search work, redraws, until quit or a signal. */
+static void explore(ui *u)
 {
-    static int registered;
-    setlocale(LC_ALL, "");
-    got_signal = 0;
-    catch_signals();
-    if (!registered) {
-        atexit(restore_terminal);
-        registered = 1;
-    }
-
-    nnav_error err;
-    memset(&err, 0, sizeof err);
-    open_progress prog = { now_ms(), 0, 0 };
-    nnav_open_opts opts = { .progress = on_progress, .ctx = &prog, .follow_links = follow_links };
-    nnav_model *m = NULL;
-    int rc = nnav_model_open(path, &opts, &m, &err);
-    if (prog.shown)
-        fprintf(stderr, "\r\033[K");
-    if (rc != 0) {
-        if (got_signal)
-            return 128 + got_signal;
-        char msg[2048];
-        nnav_error_format(&err, path, msg, sizeof msg);
-        fprintf(stderr, "nnav: %s\n", msg);
-        return 2;
-    }
-
-    ui *u = calloc(1, sizeof *u);
-    if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses() != 0) {
-        if (u)
-            ui_stop(u);
-        free(u);
-        nnav_model_close(m);
-        return 1;
-    }
-    relayout(u);
-    if (nnav_graph_count(m) > 0) {
-        ui_go(u, ui_place_graph(u, 0));
-        if (nnav_graph_get(m, 0)->node_count)
-            ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
-    }
-    u->focus = PANE_NODES;
-    if (nnav_model_truncated(m))
-        ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
-
+    nnav_model *m = u->m;
     while (!u->quit && !got_signal) {
         if (nnav_model_truncated(m) && !u->msg[0])
             ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
         else if (!u->msg[0] && !u->prompt)
             model_changed(u);
+        if (u->cmp && u->cmp->prefix && now_ms() - u->cmp->prefix_at > 1000) {
+            /* ] alone for a second: forward, as outside compare mode. */
+            int pre = u->cmp->prefix;
+            u->cmp->prefix = 0;
+            u->msg[0] = '\0';
+            if (pre == ']')
+                request(u, REQ_FORWARD);
+        }
         draw_screen(u);
         /* Busy with a search: poll for keys between slices; idle: wake for signals. */
         timeout(find_pending(u) ? 0 : 250);
@@ -1492,10 +1527,197 @@ int nnav_tui_run(const char *path, int follow_links)
         if (find_pending(u))
             find_work(u, 30);
     }
+}
+
+/* Opens one model with progress on stderr; prints the error and returns
+ * NULL on failure (*rc the exit status). `label` names the side, or NULL. */
+static nnav_model *open_model(const char *path, int follow_links, const char *label, int *rc)
+{
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    open_progress prog = { now_ms(), 0, 0 };
+    nnav_open_opts opts = { .progress = on_progress, .ctx = &prog, .follow_links = follow_links };
+    nnav_model *m = NULL;
+    int orc = nnav_model_open(path, &opts, &m, &err);
+    if (prog.shown)
+        fprintf(stderr, "\r\033[K");
+    if (orc != 0) {
+        if (got_signal) {
+            *rc = 128 + got_signal;
+            return NULL;
+        }
+        char msg[2048];
+        nnav_error_format(&err, path, msg, sizeof msg);
+        fprintf(stderr, "nnav: %s%s\n", label ? label : "", msg);
+        *rc = 2;
+        return NULL;
+    }
+    (void)label;
+    return m;
+}
+
+static void setup_process(void)
+{
+    static int registered;
+    setlocale(LC_ALL, "");
+    got_signal = 0;
+    catch_signals();
+    if (!registered) {
+        atexit(restore_terminal);
+        registered = 1;
+    }
+}
+
+int nnav_tui_run(const char *path, int follow_links)
+{
+    setup_process();
+    int rc = 0;
+    nnav_model *m = open_model(path, follow_links, NULL, &rc);
+    if (!m)
+        return rc;
+
+    ui *u = calloc(1, sizeof *u);
+    if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses("nnav info MODEL") != 0) {
+        if (u)
+            ui_stop(u);
+        free(u);
+        nnav_model_close(m);
+        return 1;
+    }
+    relayout(u);
+    if (nnav_graph_count(m) > 0) {
+        ui_go(u, ui_place_graph(u, 0));
+        if (nnav_graph_get(m, 0)->node_count)
+            ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
+    }
+    u->focus = PANE_NODES;
+    if (nnav_model_truncated(m))
+        ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+    explore(u);
     int sig = got_signal;
     restore_terminal();
     ui_stop(u);
     free(u);
     nnav_model_close(m);
     return sig ? 128 + sig : 0;
+}
+
+/* Compare mode: both models open, their diff, then the explorer on side B
+ * (the new); X ends one explorer and opens the other side's, the terminal
+ * staying in curses between them. */
+int nnav_tui_compare(const char *a, const char *b, const nnav_diff_opts *o, int follow_links)
+{
+    setup_process();
+    int rc = 0;
+    compare c;
+    memset(&c, 0, sizeof c);
+    c.path[0] = a;
+    c.path[1] = b;
+    nnav_diff_opts dflt;
+    memset(&dflt, 0, sizeof dflt);
+    c.m[0] = open_model(a, follow_links, NULL, &rc);
+    if (!c.m[0])
+        return rc;
+    c.m[1] = open_model(b, follow_links, NULL, &rc);
+    if (!c.m[1]) {
+        nnav_model_close(c.m[0]);
+        return rc;
+    }
+    if (isatty(2))
+        fprintf(stderr, "nnav: comparing...");
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    int drc = nnav_diff_run(c.m[0], c.m[1], o ? o : &dflt, &c.d, &err);
+    if (isatty(2))
+        fprintf(stderr, "\r\033[K");
+    if (drc != 0) {
+        char msg[2048];
+        /* A usage error (two formats) is about the pair, not one file. */
+        if (err.kind == NNAV_ERR_USAGE && !err.has_offset && !err.path[0])
+            nnav_text_escape_cstr(err.msg, msg, sizeof msg);
+        else
+            nnav_error_format(&err, b, msg, sizeof msg);
+        fprintf(stderr, "nnav: %s\n", msg);
+        nnav_model_close(c.m[0]);
+        nnav_model_close(c.m[1]);
+        return got_signal ? 128 + got_signal : 2;
+    }
+    int any = nnav_diff_any(c.d);
+    c.side = 1;
+    c.declutter = o && o->declutter; /* the diff hid what D hides: show it so */
+    int curses = 0, fail = 0;
+    c.keep_kind = PLACE_NONE;
+    for (;;) {
+        c.swap = 0;
+        ui *u = calloc(1, sizeof *u);
+        if (!u || cmp_prepare(&c) != 0) {
+            free(u);
+            fail = 1;
+            break;
+        }
+        u->m = c.m[c.side];
+        u->path = c.path[c.side];
+        u->cmp = &c;
+        if (ui_start(u) != 0) {
+            ui_stop(u);
+            free(u);
+            fail = 1;
+            break;
+        }
+        if (!curses && start_curses("nnav diff A B") != 0) { /* it said why */
+            ui_stop(u);
+            free(u);
+            fail = 2;
+            break;
+        }
+        curses = 1;
+        relayout(u);
+        nnav_model *m = u->m;
+        if (nnav_graph_count(m) > 0) {
+            ui_go(u, ui_place_graph(u, 0));
+            if (nnav_graph_get(m, 0)->node_count)
+                ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
+        }
+        u->focus = PANE_NODES;
+        if (c.keep_kind == PLACE_NODE && c.keep_id < nnav_node_count(m))
+            ui_go(u, ui_place_node(u, c.keep_id));
+        else if (c.keep_kind == PLACE_TENSOR && c.keep_id < nnav_tensor_count(m))
+            ui_go(u, ui_place_tensor(u, c.keep_id));
+        else if (c.keep_kind == PLACE_GRAPH && c.keep_id < nnav_graph_count(m))
+            ui_go(u, ui_place_graph(u, c.keep_id));
+        if (c.declutter)
+            decl_toggle(u);
+        if (c.keep_kind != PLACE_NONE) {
+            if (c.keep_focus >= 0 && c.keep_focus < PANE_COUNT)
+                ui_set_focus(u, c.keep_focus);
+            ui_message(u, 0, "showing side %s (%s)%s", c.side ? "B" : "A",
+                       c.side ? "new" : "old",
+                       c.side ? ": + marks what A lacks" : ": - marks what B lacks");
+        } else {
+            ui_message(u, 0, "%s: ]c next difference, [c previous, X the other side",
+                       any ? "compare" : "no differences");
+        }
+        if (nnav_model_truncated(m))
+            ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+        explore(u);
+        c.declutter = u->decl.on;
+        int swap = c.swap && !got_signal;
+        ui_stop(u);
+        free(u);
+        if (!swap)
+            break;
+        c.side = !c.side;
+    }
+    int sig = got_signal;
+    restore_terminal();
+    cmp_release(&c);
+    nnav_diff_free(c.d);
+    nnav_model_close(c.m[0]);
+    nnav_model_close(c.m[1]);
+    if (fail) {
+        if (fail == 1)
+            fprintf(stderr, "nnav: compare: out of memory\n");
+        return 2;
+    }
+    return sig ? 128 + sig : any ? 1 : 0;
 }

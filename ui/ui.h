@@ -23,6 +23,7 @@
 #include "nnav.h"
 #include "typed.h"
 #include "decl.h"
+#include "compare.h"
 
 typedef struct ui ui;
 typedef struct pane pane;
@@ -112,6 +113,7 @@ struct ui {
     int help;
     uint32_t help_top;
     ui_menu menu;
+    compare *cmp;        /* compare mode (nnav A B), NULL otherwise */
     int quit;
 };
 
@@ -175,6 +177,10 @@ int tree_fit_width(ui *u);
 void nodes_set_graph(ui *u, pane *p, uint32_t g);
 void nodes_reveal(ui *u, pane *p, uint32_t node);
 uint32_t nodes_current(ui *u, pane *p);
+/* Compare mode: the other side's node on the cursor's row (a node the side
+ * shown lacks), or NNAV_NONE; and the cursor put on such a row. */
+uint32_t nodes_current_other(ui *u, pane *p);
+void nodes_reveal_other(ui *u, pane *p, uint32_t other);
 /* Narrows the node list to `ids` (nodes of graph g, any order; copied), the
  * scope at `path` (its components joined by '/', raw bytes; `note`, escaped
  * text such as its params and MACs, follows it in the title), or widens it to
@@ -191,6 +197,8 @@ const char *nodes_filter_text(pane *p);
 /* The decluttered view went on or off (or to another graph): rows again. */
 void nodes_declutter_changed(ui *u, pane *p);
 void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id);
+/* Compare mode: the detail of a node only the other side has. */
+void detail_set_other(ui *u, pane *p, uint32_t other);
 void detail_stats(ui *u, pane *p);
 /* The node the detail pane shows, or NNAV_NONE (a tensor, graph or value). */
 uint32_t detail_node(pane *p);

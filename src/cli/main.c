@@ -1,4 +1,5 @@
-/* main.c - `nnav COMMAND MODEL ...` runs the CLI; `nnav MODEL` the explorer. */
+/* main.c - `nnav COMMAND MODEL ...` runs the CLI; `nnav MODEL` the explorer;
+ * `nnav A B` the explorer's compare mode. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,10 @@
 
 int main(int argc, char **argv)
 {
+#ifdef NNAV_HAVE_TUI
+    /* `nnav diff A B` on a terminal opens the explorer's compare mode. */
+    nnav_cli_set_compare(nnav_tui_compare);
+#endif
     /* `nnav --follow-links COMMAND ...` is `nnav COMMAND --follow-links ...`;
      * `nnav --follow-links MODEL` opens the explorer so. */
     int follow_links = 0;
@@ -44,6 +49,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "nnav: unknown option '%s'\nTry 'nnav --help'.\n", a);
         return 1;
     }
+#ifdef NNAV_HAVE_TUI
+    /* `nnav A B`: two models, the explorer's compare mode. */
+    if (argc == 3 && (argv[2][0] != '-' || !strcmp(argv[2], "-")))
+        return nnav_tui_compare(argv[1], argv[2], NULL, follow_links);
+#else
+    if (argc == 3 && (argv[2][0] != '-' || !strcmp(argv[2], "-")) && nnav_cli_is_command("diff")) {
+        char *args[] = {argv[0], "diff", argv[1], argv[2], follow_links ? "--follow-links" : NULL, NULL};
+        return nnav_cli_run(4 + follow_links, args);
+    }
+#endif
     if (argc > 2) {
         char a[256];
         nnav_text_escape_cstr(argv[1], a, sizeof a);
