@@ -33,6 +33,7 @@
 #define AHEAD (8u << 20)        /* bytes asked ahead of the comparison (a multiple of CHUNK) */
 #define TYPED_MAX (1u << 24)    /* typed-field tensors decoded for comparison, elements */
 #define FAN_MAX 64              /* consumers of one value paired by structure */
+#define SLOT_SCAN 64            /* a node's slots searched for a value it reads or makes */
 #define LOOKAHEAD 8             /* leftovers: how far along B a match is sought */
 
 typedef struct dside {
@@ -342,11 +343,13 @@ static void match_tensors(nnav_diff *d, uint32_t ta, uint32_t tb)
     B->tensor_peer[tb] = ta;
 }
 
-/* The output slot of node n that makes value v, or NNAV_NONE. */
+/* The output slot of node n that makes value v among its first SLOT_SCAN,
+ * else NNAV_NONE (a node with a million outputs is scanned no further: two
+ * such slots compare as equal, which only lets a pair match). */
 static uint32_t out_slot(const nnav_model *m, uint32_t n, uint32_t v)
 {
     const nnav_node *nd = nnav_node_get(m, n);
-    for (uint32_t k = 0; k < nd->out_count; k++)
+    for (uint32_t k = 0; k < nd->out_count && k < SLOT_SCAN; k++)
         if (nnav_ref_get(m, nd->out_first + k).value == v)
             return k;
     return NNAV_NONE;
@@ -403,7 +406,7 @@ static void spread_value(nnav_diff *d, uint32_t va, uint32_t vb, uint32_t ga, ui
 static uint32_t in_slot(const nnav_model *m, uint32_t n, uint32_t v)
 {
     const nnav_node *nd = nnav_node_get(m, n);
-    for (uint32_t k = 0; k < nd->in_count; k++)
+    for (uint32_t k = 0; k < nd->in_count && k < SLOT_SCAN; k++)
         if (nnav_ref_get(m, nd->in_first + k).value == v)
             return k;
     return NNAV_NONE;
@@ -791,28 +794,34 @@ static void match_graph(nnav_diff *d, uint32_t ga, uint32_t gb)
 }
 
 /* Bodies of a matched pair's attributes: same attribute name, same index. */
+static int attr_table(nnav_diff *d, nnav_hashtab *t, const nnav_model *m, const nnav_node *n);
+static uint32_t find_attr(nnav_hashtab *t, const nnav_model *m, const nnav_node *n, nnav_span name);
+
 static void pair_bodies(nnav_diff *d, uint32_t ga, uint32_t gb)
 {
     dside *A = &d->s[0], *B = &d->s[1];
     const nnav_graph *GA = nnav_graph_get(A->m, ga);
-    for (uint32_t i = 0; i < GA->node_count; i++) {
+    (void)gb;
+    for (uint32_t i = 0; i < GA->node_count && !d->oom; i++) {
         uint32_t a = GA->node_first + i, b = A->node_peer[a];
         if (b == NNAV_NONE)
             continue;
         const nnav_node *na = nnav_node_get(A->m, a), *nb = nnav_node_get(B->m, b);
+        nnav_hashtab tb = {0}; /* B's attributes by name when it has many */
+        if (attr_table(d, &tb, B->m, nb))
+            break;
         for (uint32_t x = 0; x < na->attr_count; x++) {
             const nnav_attr *aa = nnav_attr_get(A->m, na->attr_first + x);
             if (!aa->graph_count)
                 continue;
-            for (uint32_t y = 0; y < nb->attr_count; y++) {
-                const nnav_attr *ab = nnav_attr_get(B->m, nb->attr_first + y);
-                if (!ab->graph_count || !span_eq(aa->name, ab->name))
-                    continue;
-                for (uint32_t k = 0; k < aa->graph_count && k < ab->graph_count; k++)
-                    pair_graphs(d, aa->graph_first + k, ab->graph_first + k);
-                break;
-            }
+            uint32_t y = find_attr(&tb, B->m, nb, aa->name);
+            if (y == NNAV_NONE)
+                continue;
+            const nnav_attr *ab = nnav_attr_get(B->m, y);
+            for (uint32_t k = 0; k < aa->graph_count && k < ab->graph_count; k++)
+                pair_graphs(d, aa->graph_first + k, ab->graph_first + k);
         }
+        nnav_hashtab_free(&tb);
     }
 }
 
@@ -1669,6 +1678,16 @@ static void push_io(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b, int o
     e->what = w;
 }
 
+/* Is value v one of graph g's inputs (outputs when out)? By the value's own
+ * flags: no search through the lists. */
+static int listed_io(const dside *S, uint32_t v, uint32_t g, int out)
+{
+    if (v == NNAV_NONE || v >= S->nvalues)
+        return 0;
+    const nnav_value *x = nnav_value_get(S->m, v);
+    return x->graph == g && (out ? x->is_output : x->is_input);
+}
+
 static void io_entries(nnav_diff *d, uint32_t gentry)
 {
     dside *A = &d->s[0], *B = &d->s[1];
@@ -1687,9 +1706,7 @@ static void io_entries(nnav_diff *d, uint32_t gentry)
                 if (vb == NNAV_NONE || vb >= B->nvalues)
                     continue;
                 uint32_t va = B->value_peer[vb];
-                int listed = 0; /* is va A's graph input/output of the same kind? */
-                for (uint32_t k = 0; va != NNAV_NONE && k < ca && !listed; k++)
-                    listed = nnav_vinfo_get(A->m, fa + k)->value == va;
+                int listed = listed_io(A, va, g->a, out); /* A's input/output of that kind? */
                 if (!listed) {
                     push_io(d, gentry, NNAV_NONE, vb, out, NNAV_DIFF_ADDED);
                     continue;
@@ -1705,9 +1722,7 @@ static void io_entries(nnav_diff *d, uint32_t gentry)
                 if (va == NNAV_NONE || va >= A->nvalues)
                     continue;
                 uint32_t vb = A->value_peer[va];
-                int listed = 0;
-                for (uint32_t k = 0; vb != NNAV_NONE && k < cb && !listed; k++)
-                    listed = nnav_vinfo_get(B->m, fb + k)->value == vb;
+                int listed = listed_io(B, vb, g->b, out);
                 if (!listed)
                     push_io(d, gentry, va, NNAV_NONE, out, NNAV_DIFF_REMOVED);
             }
