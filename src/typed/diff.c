@@ -1986,76 +1986,37 @@ int nnav_diff_any(const nnav_diff *d)
            d->tot.graphs_removed;
 }
 
-size_t nnav_diff_fact_count(const nnav_diff *d) { return d->facts.n; }
-const nnav_diff_fact *nnav_diff_fact_get(const nnav_diff *d, size_t i)
-{
-    return i < d->facts.n ? &d->facts.v[i] : NULL;
-}
-size_t nnav_diff_graph_count(const nnav_diff *d) { return d->graphs.n; }
-const nnav_diff_graph *nnav_diff_graph_get(const nnav_diff *d, size_t i)
-{
-    return i < d->graphs.n ? &d->graphs.v[i] : NULL;
-}
-uint32_t nnav_diff_graph_of(const nnav_diff *d, int side, uint32_t g)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return g < S->ngraphs ? S->graph_entry[g] : NNAV_NONE;
-}
-size_t nnav_diff_node_count(const nnav_diff *d) { return d->nodes.n; }
-const nnav_diff_node *nnav_diff_node_get(const nnav_diff *d, size_t i)
-{
-    return i < d->nodes.n ? &d->nodes.v[i] : NULL;
-}
-uint32_t nnav_diff_node_peer(const nnav_diff *d, int side, uint32_t node)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return node < S->nnodes ? S->node_peer[node] : NNAV_NONE;
-}
-unsigned nnav_diff_node_what(const nnav_diff *d, int side, uint32_t node)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return node < S->nnodes ? S->node_what[node] : 0;
-}
-uint32_t nnav_diff_node_entry(const nnav_diff *d, int side, uint32_t node)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return node < S->nnodes ? S->node_entry[node] : NNAV_NONE;
-}
-uint32_t nnav_diff_value_peer(const nnav_diff *d, int side, uint32_t value)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return value < S->nvalues ? S->value_peer[value] : NNAV_NONE;
-}
-size_t nnav_diff_attr_count(const nnav_diff *d) { return d->attrs.n; }
-const nnav_diff_attr *nnav_diff_attr_get(const nnav_diff *d, size_t i)
-{
-    return i < d->attrs.n ? &d->attrs.v[i] : NULL;
-}
-size_t nnav_diff_io_count(const nnav_diff *d) { return d->ios.n; }
-const nnav_diff_io *nnav_diff_io_get(const nnav_diff *d, size_t i)
-{
-    return i < d->ios.n ? &d->ios.v[i] : NULL;
-}
-size_t nnav_diff_tensor_count(const nnav_diff *d) { return d->tensors.n; }
-const nnav_diff_tensor *nnav_diff_tensor_get(const nnav_diff *d, size_t i)
-{
-    return i < d->tensors.n ? &d->tensors.v[i] : NULL;
-}
-uint32_t nnav_diff_tensor_peer(const nnav_diff *d, int side, uint32_t t)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return t < S->ntensors ? S->tensor_peer[t] : NNAV_NONE;
-}
-uint32_t nnav_diff_tensor_entry(const nnav_diff *d, int side, uint32_t t)
-{
-    const dside *S = &d->s[side ? 1 : 0];
-    return t < S->ntensors ? S->tensor_entry[t] : NNAV_NONE;
-}
-size_t nnav_diff_opsum_count(const nnav_diff *d) { return d->opsums.n; }
-const nnav_diff_opsum *nnav_diff_opsum_get(const nnav_diff *d, size_t i)
-{
-    return i < d->opsums.n ? &d->opsums.v[i] : NULL;
-}
+/* The lists: a count and an item by index (NULL past the end). */
+#define LIST(name, type, vec)                                                                  \
+    size_t nnav_diff_##name##_count(const nnav_diff *d) { return d->vec.n; }                   \
+    const type *nnav_diff_##name##_get(const nnav_diff *d, size_t i)                           \
+    {                                                                                          \
+        return i < d->vec.n ? &d->vec.v[i] : NULL;                                             \
+    }
+LIST(fact, nnav_diff_fact, facts)
+LIST(graph, nnav_diff_graph, graphs)
+LIST(node, nnav_diff_node, nodes)
+LIST(attr, nnav_diff_attr, attrs)
+LIST(io, nnav_diff_io, ios)
+LIST(tensor, nnav_diff_tensor, tensors)
+LIST(opsum, nnav_diff_opsum, opsums)
+#undef LIST
+
+/* Per id of one side: an array entry, or `none` for an id past its count. */
+#define PER_ID(type, fn, arr, count, none)                                                     \
+    type fn(const nnav_diff *d, int side, uint32_t id)                                         \
+    {                                                                                          \
+        const dside *S = &d->s[side ? 1 : 0];                                                  \
+        return id < S->count ? S->arr[id] : none;                                              \
+    }
+PER_ID(uint32_t, nnav_diff_graph_of, graph_entry, ngraphs, NNAV_NONE)
+PER_ID(uint32_t, nnav_diff_node_peer, node_peer, nnodes, NNAV_NONE)
+PER_ID(unsigned, nnav_diff_node_what, node_what, nnodes, 0)
+PER_ID(uint32_t, nnav_diff_node_entry, node_entry, nnodes, NNAV_NONE)
+PER_ID(uint32_t, nnav_diff_value_peer, value_peer, nvalues, NNAV_NONE)
+PER_ID(uint32_t, nnav_diff_tensor_peer, tensor_peer, ntensors, NNAV_NONE)
+PER_ID(uint32_t, nnav_diff_tensor_entry, tensor_entry, ntensors, NNAV_NONE)
+#undef PER_ID
 const nnav_diff_totals *nnav_diff_totals_get(const nnav_diff *d) { return &d->tot; }
 
 /* ---- the summary line ---- */
