@@ -4,7 +4,7 @@
 # each shell command they hold is named by `nnav scan` (exit 2) and by
 # `nnav info`, and never run (the file it would touch stays absent); memo,
 # mark and stack bombs, a truncated pickle, zip entries past the end or
-# overlapping, compressed entries and the legacy format are refused with
+# overlapping, compressed entries and a cut legacy checkpoint are refused with
 # where and why. Part two, with Debian's python3-torch: checkpoints written
 # by torch.save (a torchvision resnet18 state_dict, a training checkpoint
 # nesting it with epoch and optimizer state, fp16/bf16/int/bool/complex
@@ -98,7 +98,7 @@ has "compressed zip entry archive/data/0"
 expect_status 2 "$NNAV_BIN" tensors "$H/bomb.pt" --values 2
 has "is compressed \(deflate, [0-9]+ bytes to 67108864\)"
 expect_status 2 "$NNAV_BIN" info "$H/legacy.pt"
-has "a legacy PyTorch checkpoint \(torch < 1\.6\), not read yet"
+has "legacy sys_info pickle: the file ends before this pickle at offset 21"
 CHECKS=$((CHECKS + 1))
 [ -e "$MARK" ] && fail "$MARK exists: something ran a command from a pickle"
 
