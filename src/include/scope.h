@@ -84,6 +84,21 @@ typedef struct nnav_scope {
 
 typedef struct nnav_scopes nnav_scopes;
 
+/* A PyTorch checkpoint (a graph of tensors and no nodes): each tensor's key
+ * path is its scope path, components split at '.' ("model.layer1.0.conv1.
+ * weight" is scopes model/layer1/0/conv1, empty components skipped, the
+ * last component the tensor's own name), scopes in the order their first
+ * tensor appears. A state_dict does not say which tensor is a parameter and
+ * which a buffer: those whose own name is running_mean, running_var or
+ * num_batches_tracked (BatchNorm's buffers) are buffers, not counted in
+ * params (their elements: nnav_scopes_buffers()); every other tensor of a
+ * weight type counts in its own scope, so a module's params equal torch's
+ * sum(p.numel() for p in module.parameters()) for state_dicts of standard
+ * layers (another module's float buffer, e.g. a registered mask, counts).
+ * The identical-sibling hash is then of the subtree's tensors: scope
+ * position, own name, element type and dims. */
+uint64_t nnav_scopes_buffers(const nnav_scopes *t);
+
 /* The tree of graph `graph`. NULL when out of memory (or no such graph). */
 nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s);
 void nnav_scopes_free(nnav_scopes *t);

@@ -23,6 +23,11 @@ struct nnav_scopes {
     uint32_t *vals;       /* boundary values */
     uint32_t *ptensor;    /* by value id: the tensor a parameter holds, NNAV_NONE */
     uint32_t *slot;       /* by value id: its output slot on its producer */
+    /* A checkpoint (no nodes): its tensors by their key paths' scopes. */
+    uint32_t *cv;         /* initializer value ids in scope order */
+    uint32_t *cv_first, *cv_total; /* by scope: its range of cv (own first, then the subtree) */
+    uint32_t *cv_scope;   /* by position in cv: the scope holding it */
+    uint64_t buffers;     /* elements of tensors named as buffers (see scope.h) */
 };
 
 /* ---- small helpers ---- */
@@ -357,6 +362,37 @@ static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
     }
 }
 
+/* ---- checkpoints ---- */
+
+/* The scope components of a checkpoint key path: every dotted component but
+ * the last (the tensor's own name), empty ones skipped, at most
+ * NNAV_SCOPE_DEPTH_MAX; *last gets the last component. */
+static void key_comps(nnav_span nm, comps *c, nnav_span *last)
+{
+    c->n = 0;
+    c->root_cls = (nnav_span){0};
+    uint64_t end = nm.n;
+    while (end > 0 && nm.p[end - 1] != '.')
+        end--;
+    *last = (nnav_span){nm.p + end, nm.n - end};
+    uint64_t i = 0;
+    while (i < end && c->n < NNAV_SCOPE_DEPTH_MAX) {
+        uint64_t b = i;
+        while (i < end && nm.p[i] != '.')
+            i++;
+        if (i > b)
+            c->name[c->n] = (nnav_span){nm.p + b, i - b}, c->cls[c->n] = (nnav_span){0}, c->n++;
+        i++;
+    }
+}
+
+/* A tensor torch keeps as a module buffer, not a parameter, by its own name. */
+static int buffer_name(nnav_span last)
+{
+    return nnav_span_eqs(last, "running_mean") || nnav_span_eqs(last, "running_var") ||
+           nnav_span_eqs(last, "num_batches_tracked");
+}
+
 /* ---- the build ---- */
 
 /* A scope as first met: a quarter of nnav_scope, so the peak while both
@@ -468,6 +504,22 @@ static void gen_scope(gen *G, uint32_t S)
     uint32_t next_ext = 0;
     G->stamp++;
     G->h = 0x6a09e667f3bcc908ull;
+    /* A checkpoint's tensors: where below S, own name, type and dims. */
+    for (uint32_t k = 0; t->cv_total && k < t->cv_total[S]; k++) {
+        uint32_t at = t->cv_first[S] + k, v = t->cv[at], tn = m->values.v[v].producer;
+        nnav_span nm = m->values.v[v].name, last;
+        comps c;
+        key_comps(nm, &c, &last);
+        EMIT(G, 26, t->cv_scope[at] - S);
+        EMITS(G, 27, last);
+        if (tn >= m->tensors.n)
+            continue;
+        const nnav_tensor *tt = &m->tensors.v[tn];
+        EMIT(G, 10, (uint32_t)tt->dtype);
+        EMIT(G, 11, tt->ndims);
+        for (uint32_t j = 0; j < tt->ndims; j++)
+            EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);
+    }
     for (uint32_t idx = start; idx < end; idx++) {
         uint32_t n = t->nodes[idx];
         const nnav_node *nd = &m->nodes.v[n];
@@ -776,7 +828,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     nnav_scopes *t = calloc(1, sizeof *t);
     NNAV_VEC(cscope) cr = {0}; /* scopes in creation order */
     nnav_hashtab h = {0}; /* ids into cr, but the root's */
-    uint32_t *cnode = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
+    uint32_t *cnode = NULL, *ckv = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
     uint32_t *stamp_in = NULL, *stamp_out = NULL;
     uint8_t *outer = NULL;
     pairvec ins = {0}, outs = {0};
@@ -794,11 +846,32 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         goto oom;
     cr.v[0].parent = NNAV_NONE;
 
-    /* 1. Scopes in the order their first node appears. */
+    /* A checkpoint (a graph of initializers and no nodes): its tensors'
+     * key paths make the scopes, after the (absent) nodes. */
+    uint32_t nck = 0;
+    if (nn == 0 && nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
+        for (uint32_t v = 0; v < m->values.n; v++)
+            nck += m->values.v[v].graph == graph && m->values.v[v].kind == NNAV_VAL_INITIALIZER;
+        t->cv = malloc(((size_t)nck + 1) * sizeof *t->cv);
+        t->cv_scope = malloc(((size_t)nck + 1) * sizeof *t->cv_scope);
+        ckv = malloc(((size_t)nck + 1) * sizeof *ckv);
+        if (!t->cv || !t->cv_scope || !ckv)
+            goto oom;
+        nck = 0;
+        for (uint32_t v = 0; v < m->values.n; v++)
+            if (m->values.v[v].graph == graph && m->values.v[v].kind == NNAV_VAL_INITIALIZER)
+                ckv[nck++] = v;
+    }
+
+    /* 1. Scopes in the order their first node (tensor) appears. */
     int meta = nnav_opset_rules_of(m)->node_scope_meta;
     comps c;
-    for (uint32_t i = 0; i < nn; i++) {
-        node_comps(m, first + i, meta, &c);
+    for (uint32_t i = 0; i < nn + nck; i++) {
+        nnav_span last;
+        if (i < nn)
+            node_comps(m, first + i, meta, &c);
+        else
+            key_comps(m->values.v[ckv[i - nn]].name, &c, &last);
         uint32_t cur = 0;
         if (c.root_cls.n && !cr.v[0].cls.n)
             cr.v[0].cls = c.root_cls;
@@ -822,7 +895,10 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             }
             cur = found;
         }
-        cnode[i] = cur;
+        if (i < nn)
+            cnode[i] = cur;
+        else
+            t->cv_scope[i - nn] = cur; /* a creation id until step 3 */
     }
     nnav_hashtab_free(&h);
 
@@ -872,6 +948,30 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t acc = 0;
     for (uint32_t i = 0; i < ns; i++)
         t->sc[i].node_first = acc, acc += t->sc[i].node_count, t->sc[i].nodes_total = 0;
+    /* A checkpoint's tensors by scope, like nodes: own first, then each child's. */
+    if (nck) {
+        if (!(t->cv_first = calloc((size_t)ns + 1, sizeof *t->cv_first)) ||
+            !(t->cv_total = calloc((size_t)ns + 1, sizeof *t->cv_total)))
+            goto oom;
+        for (uint32_t k = 0; k < nck; k++)
+            t->cv_scope[k] = newid[t->cv_scope[k]], t->cv_first[t->cv_scope[k]]++;
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < ns; i++) {
+            uint32_t own = t->cv_first[i];
+            t->cv_first[i] = at, at += own;
+        }
+        for (uint32_t k = 0; k < nck; k++) {
+            uint32_t x = t->cv_scope[k];
+            t->cv[t->cv_first[x] + t->cv_total[x]++] = ckv[k];
+        }
+        for (uint32_t k = 0; k < nck; k++)
+            t->cv_scope[k] = NNAV_NONE;
+        for (uint32_t i = 0; i < ns; i++)
+            for (uint32_t k = t->cv_first[i]; k < t->cv_first[i] + t->cv_total[i]; k++)
+                t->cv_scope[k] = i;
+        for (uint32_t i = ns; i-- > 1;)
+            t->cv_total[t->sc[i].parent] += t->cv_total[i];
+    }
     /* A node's cost with what its bodies run (shape.h's whole cost). */
     nnav_wcost *wc = s ? nnav_wcost_new(s) : NULL;
     for (uint32_t i = 0; i < nn; i++) {
@@ -900,10 +1000,26 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     }
     if (!(t->ptensor = param_tensors(m, graph)))
         goto oom;
+    /* A checkpoint's tensor counts in the scope its key path names, but a
+     * buffer (scope.h). */
+    for (uint32_t k = 0; k < nck; k++) {
+        uint32_t v = t->cv[k], pt = t->ptensor[v];
+        if (pt == NNAV_NONE)
+            continue;
+        nnav_span nm = m->values.v[v].name, last;
+        key_comps(nm, &c, &last);
+        if (buffer_name(last)) {
+            t->buffers = sat_add(t->buffers, m->tensors.v[pt].nelems);
+            continue;
+        }
+        nnav_scope *x = &t->sc[t->cv_scope[k]];
+        x->params = sat_add(x->params, m->tensors.v[pt].nelems);
+        x->param_names++;
+    }
     for (uint32_t v = 0; v < m->values.n; v++) {
         uint32_t pt = t->ptensor[v];
         const nnav_value *val = &m->values.v[v];
-        if (pt == NNAV_NONE || val->graph != graph)
+        if (pt == NNAV_NONE || val->graph != graph || nck)
             continue;
         uint32_t place;
         int k = param_counts(m, graph, t->ptensor, v, t, &place, &am);
@@ -1008,14 +1124,14 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     if (group_identical(t))
         goto oom;
 
-    free(cnode), free(order), free(newid), free(cstart), free(stack);
+    free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
     free(stamp_in), free(stamp_out), free(am.node), free(outer);
     nnav_vec_free(ins), nnav_vec_free(outs);
     return t;
 oom:
     nnav_hashtab_free(&h);
     nnav_vec_free(cr);
-    free(cnode), free(order), free(newid), free(cstart), free(stack);
+    free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
     free(stamp_in), free(stamp_out), free(am.node), free(outer);
     nnav_vec_free(ins), nnav_vec_free(outs);
     nnav_scopes_free(t);
@@ -1028,10 +1144,13 @@ void nnav_scopes_free(nnav_scopes *t)
         return;
     free(t->sc), free(t->nodes), free(t->node_scope), free(t->memb), free(t->vals);
     free(t->ptensor), free(t->slot);
+    free(t->cv), free(t->cv_first), free(t->cv_total), free(t->cv_scope);
     free(t);
 }
 
 uint32_t nnav_scopes_count(const nnav_scopes *t) { return t->n; }
+
+uint64_t nnav_scopes_buffers(const nnav_scopes *t) { return t->buffers; }
 
 const nnav_scope *nnav_scope_get(const nnav_scopes *t, uint32_t id)
 {

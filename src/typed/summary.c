@@ -205,6 +205,11 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs", nn,
             root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
             (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
+    if (nnav_scopes_buffers(t)) { /* a checkpoint's BatchNorm statistics (scope.h) */
+        char bu[40];
+        nnav_text_commas(nnav_scopes_buffers(t), bu, sizeof bu);
+        fprintf(out, ", %s buffer elements not counted (running_mean, running_var)", bu);
+    }
     if (wh->per_iter)
         fprintf(out, " (a loop of unknown trip count counted once: per iteration)");
     if (!wh->known)
@@ -270,6 +275,8 @@ static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
         nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, nnav_declutter_hidden_count(d));
     nnav_yw_key(&w, "params"), nnav_yw_uint(&w, root->params);
     nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, root->param_names);
+    if (nnav_scopes_buffers(t)) /* a checkpoint's (scope.h); never in another format */
+        nnav_yw_key(&w, "buffer_elements"), nnav_yw_uint(&w, nnav_scopes_buffers(t));
     nnav_yw_key(&w, "macs"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->macs);
     nnav_yw_key(&w, "flops"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->flops);
     nnav_yw_key(&w, "known"), nnav_yw_bool(&w, wh->known && !wh->overflow);

@@ -4,7 +4,7 @@
 # each shell command they hold is named by `nnav scan` (exit 2) and by
 # `nnav info`, and never run (the file it would touch stays absent); memo,
 # mark and stack bombs, a truncated pickle, zip entries past the end or
-# overlapping, compressed entries and the legacy format are refused with
+# overlapping, compressed entries and a cut legacy checkpoint are refused with
 # where and why. Part two, with Debian's python3-torch: checkpoints written
 # by torch.save (a torchvision resnet18 state_dict, a training checkpoint
 # nesting it with epoch and optimizer state, fp16/bf16/int/bool/complex
@@ -34,6 +34,30 @@ has "module: posix, name: system"
 expect_status 0 "$NNAV_BIN" info "$H/system.pt"
 has "DANGER: loading this file .* would run 1 call"
 has "format +PyTorch checkpoint"
+# info --yaml: the pickle section in the one document, read by PyYAML.
+# pyassert FILE PYTHON: PYTHON (d is FILE's YAML) prints nothing when it holds.
+pyassert() {
+    CHECKS=$((CHECKS + 1))
+    local r
+    r=$(/usr/bin/python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+'"$2" "$1" 2>&1) || r="python failed: $r"
+    [ -z "$r" ] || fail "$1: $r"
+}
+if /usr/bin/python3 -c 'import yaml' 2> /dev/null; then
+    expect_status 0 "$NNAV_BIN" info --yaml "$H/system.pt"
+    cp "$OUT" "$T/system.yaml"
+    pyassert "$T/system.yaml" '
+p = d["pickle"]
+if p["would_run"] != 1 or not p["complete"]: print("pickle:", p)
+bad = [g for g in p["globals"] if not g["allowed"]]
+if len(bad) != 1 or bad[0]["module"] != "posix" or bad[0]["name"] != "system" or bad[0]["called_by"] != "REDUCE":
+    print("globals:", p["globals"])
+elif bad[0]["call"] != "posix.system('"'"'touch '"$MARK"''"'"')": print("call:", bad[0]["call"])
+if d["format"] != "PyTorch checkpoint": print("format:", d["format"])'
+else
+    echo "SKIP (info --yaml checks): no PyYAML in /usr/bin/python3 (Debian: python3-yaml)"
+fi
 expect_status 0 "$NNAV_BIN" tensors "$H/system.pt" --values 4
 has "^w +float32\[2,2\]"
 has "values: 1\.5, -2, 3\.25, 0"
@@ -74,7 +98,7 @@ has "compressed zip entry archive/data/0"
 expect_status 2 "$NNAV_BIN" tensors "$H/bomb.pt" --values 2
 has "is compressed \(deflate, [0-9]+ bytes to 67108864\)"
 expect_status 2 "$NNAV_BIN" info "$H/legacy.pt"
-has "a legacy PyTorch checkpoint \(torch < 1\.6\), not read yet"
+has "legacy sys_info pickle: the file ends before this pickle at offset 21"
 CHECKS=$((CHECKS + 1))
 [ -e "$MARK" ] && fail "$MARK exists: something ran a command from a pickle"
 
@@ -147,6 +171,21 @@ expect_status 0 "$NNAV_BIN" info "$T/train.pt"
 has "^  epoch +7$"
 has "^  hparams +\{'lr': 0\.1, 'arch': 'resnet18'\}$"
 has "^  optimizer\.param_groups\.0\.momentum 0\.9$"
+if /usr/bin/python3 -c 'import yaml' 2> /dev/null; then
+expect_status 0 "$NNAV_BIN" info --yaml "$T/train.pt"
+cp "$OUT" "$T/train.yaml"
+pyassert "$T/train.yaml" '
+e = {x["key"]: x["value"] for x in d["checkpoint_entries"]}
+want = {"epoch": "7", "hparams": "{'"'lr': 0.1, 'arch': 'resnet18'"'}", "optimizer.param_groups.0.momentum": "0.9",
+        "optimizer.param_groups.0.nesterov": "False"}
+for k, v in want.items():
+    if e.get(k) != v: print(k, "is", repr(e.get(k)), "wanted", repr(v))
+if any(k.startswith("model.") for k in e): print("a tensor among the entries")
+if d["pickle"]["would_run"] != 0 or not d["pickle"]["complete"]: print("pickle:", d["pickle"])
+if d["counts"]["initializers_main_graph"] != 184: print("counts:", d["counts"])'
+else
+    echo "SKIP (info --yaml of train.pt): no PyYAML in /usr/bin/python3 (Debian: python3-yaml)"
+fi
 # The oracle for the danger report: torch.load (without weights_only) of the
 # same hostile file, made to touch a file of the test's own, really runs the
 # call scan names; weights_only=True refuses it.

@@ -39,7 +39,8 @@ typedef struct pt_rd {
     nnav_pt_scan scan;
     char entry[300];
     NNAV_VEC(char *) data; /* key path, NUL, value text: entries not tensors */
-    nnav_span archive; /* "archive": the folder data.pkl is in */
+    nnav_span archive; /* "archive": the folder data.pkl is in; "legacy" for the legacy format */
+    int legacy;        /* torch < 1.6: rd->zip holds one made-up entry per storage */
     uint64_t visits;
 } pt_rd;
 
@@ -69,8 +70,15 @@ static int name_has(const uint8_t *p, uint64_t n, const char *w)
     return 0;
 }
 
+/* torch.save before 1.6: its first pickle, the magic number
+ * 0x1950a86a20f9469cfc6c as a LONG1 under PROTO 2. */
+static const uint8_t legacy_magic[14] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
+                                         0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
+
 int nnav_pt_sniff(const uint8_t *p, uint64_t n)
 {
+    if (n >= sizeof legacy_magic && !memcmp(p, legacy_magic, sizeof legacy_magic))
+        return 1;
     if (n < 30 || memcmp(p, "PK\3\4", 4))
         return 0;
     uint64_t len = (uint64_t)p[26] | (uint64_t)p[27] << 8;
@@ -338,6 +346,165 @@ static int count_shared(pt_rd *rd)
     return 0;
 }
 
+/* The storages of a legacy checkpoint, sorted by key for the lookup. */
+typedef struct keyed { nnav_span key; int32_t dtype; } keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    uint64_t n = x->key.n < y->key.n ? x->key.n : y->key.n;
+    int c = n ? memcmp(x->key.p, y->key.p, (size_t)n) : 0;
+    return c ? c : (x->key.n > y->key.n) - (x->key.n < y->key.n);
+}
+
+/* The legacy format (torch.save(..., _use_new_zipfile_serialization=False),
+ * torch < 1.6): pickles of the magic number, the protocol version (1001)
+ * and sys_info (a dict: little_endian must be True), the object pickle
+ * whose persistent ids name storages by key, a pickled list of the keys,
+ * then each storage in that order: an 8-byte little-endian element count
+ * and its raw bytes (count x the element size its storage type says). Each
+ * storage becomes an entry of rd->zip named "legacy/data/KEY", so tensors
+ * find their bytes as in the zip format, in place. *obj gets the object
+ * pickle's span. */
+static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err)
+{
+    const uint8_t *base = m->map.base;
+    uint64_t n = m->map.size, at = 0;
+    uint32_t roots[5];
+    nnav_span spans[5];
+    static const char *const what[5] = {"legacy magic pickle", "legacy version pickle",
+                                        "legacy sys_info pickle", "legacy object pickle",
+                                        "legacy storage-key pickle"};
+    pk_state *st = &rd->pk;
+    st->base = base;
+    for (int k = 0; k < 5; k++) {
+        uint64_t end = 0;
+        if (at >= n)
+            return perr(err, at, what[k], "the file ends before this pickle");
+        st->what = what[k];
+        snprintf(rd->entry, sizeof rd->entry, "%s", what[k]);
+        spans[k] = (nnav_span){base + at, n - at};
+        if (pk_run(st, spans[k], &end, err) < 0) {
+            fill_scan(rd, 1, err);
+            return -1;
+        }
+        if (end <= at || end > n)
+            return perr(err, at, what[k], "a pickle that does not end inside the file");
+        spans[k].n = end - at;
+        roots[k] = st->root;
+        at = end;
+    }
+    fill_scan(rd, 0, NULL);
+    rd->scan.pickles = 5;
+    snprintf(rd->entry, sizeof rd->entry, "legacy object pickle");
+    const pk_obj *ver = roots[1] < st->objs.n ? &st->objs.v[roots[1]] : NULL;
+    if (!ver || ver->kind != PK_INT || ver->big || ver->i != 1001)
+        return perr(err, (uint64_t)(spans[1].p - base), "legacy version pickle",
+                    "protocol version %lld, not 1001: not a legacy checkpoint nnav knows",
+                    ver && ver->kind == PK_INT ? (long long)ver->i : -1ll);
+    /* sys_info's little_endian. */
+    const pk_obj *si = roots[2] < st->objs.n ? &st->objs.v[roots[2]] : NULL;
+    int le = -1;
+    for (uint32_t l = si && si->kind == PK_DICT ? si->head : NNAV_NONE; l != NNAV_NONE;
+         l = st->links.v[l].next) {
+        const pk_obj *ko = &st->objs.v[st->links.v[l].obj];
+        if ((l = st->links.v[l].next) == NNAV_NONE)
+            break;
+        const pk_obj *vo = &st->objs.v[st->links.v[l].obj];
+        if (ko->kind == PK_STR && nnav_span_eqs(ko->s, "little_endian") && vo->kind == PK_BOOL)
+            le = vo->i != 0;
+    }
+    if (le != 1)
+        return perr(err, (uint64_t)(spans[2].p - base), "legacy sys_info pickle",
+                    le == 0 ? "a big-endian legacy checkpoint, which nnav does not read"
+                            : "sys_info does not say little_endian: True");
+    /* The storages the object pickle names, by key. */
+    NNAV_VEC(keyed) ks = {0};
+    for (uint32_t i = 0; i < st->objs.n; i++)
+        if (st->objs.v[i].kind == PK_STORAGE) {
+            keyed *q = nnav_vec_push(ks);
+            if (!q) {
+                nnav_vec_free(ks);
+                return perr(err, 0, "pt", "out of memory");
+            }
+            *q = (keyed){st->objs.v[i].s, st->objs.v[i].dtype};
+        }
+    if (ks.n)
+        qsort(ks.v, ks.n, sizeof *ks.v, keyed_cmp);
+    const pk_obj *kl = roots[4] < st->objs.n ? &st->objs.v[roots[4]] : NULL;
+    int rc = 0;
+    if (!kl || kl->kind != PK_LIST) {
+        rc = perr(err, (uint64_t)(spans[4].p - base), "legacy storage-key pickle",
+                  "not a list of storage keys");
+        goto out;
+    }
+    uint32_t idx = 0;
+    for (uint32_t l = kl->head; l != NNAV_NONE; l = st->links.v[l].next, idx++) {
+        const pk_obj *ko = &st->objs.v[st->links.v[l].obj];
+        if (ko->kind != PK_STR) {
+            rc = perr(err, ko->off, "legacy storage-key pickle", "storage key %u is not a string",
+                      idx);
+            goto out;
+        }
+        keyed want = {ko->s, 0};
+        const keyed *hit = ks.n ? bsearch(&want, ks.v, ks.n, sizeof *ks.v, keyed_cmp) : NULL;
+        char kesc[120];
+        nnav_text_escape(ko->s.p, ko->s.n > 60 ? 60 : ko->s.n, kesc, sizeof kesc);
+        unsigned bits = hit ? nnav_dtype_bits(hit->dtype) : 0;
+        if (!bits || bits % 8) {
+            rc = perr(err, at, "legacy storages",
+                      "storage '%s' (%u of the list): %s, so where the next one starts is "
+                      "not known", kesc, idx,
+                      hit ? "a storage type of unknown element size" : "no tensor names it");
+            goto out;
+        }
+        if (n - at < 8) {
+            rc = perr(err, at, "legacy storages", "storage '%s' (%u of the list): the file ends "
+                      "inside its 8-byte element count", kesc, idx);
+            goto out;
+        }
+        uint64_t cnt = 0;
+        for (int b = 7; b >= 0; b--)
+            cnt = cnt << 8 | base[at + (uint64_t)b];
+        uint64_t item = bits / 8;
+        if (cnt > (n - at - 8) / item) {
+            rc = perr(err, at, "legacy storages", "storage '%s' (%u of the list): %llu elements "
+                      "of %llu bytes run past the end of the file", kesc, idx,
+                      (unsigned long long)cnt, (unsigned long long)item);
+            goto out;
+        }
+        /* Its made-up entry, named like a zip checkpoint's storage. */
+        size_t nl = 12 + (size_t)ko->s.n;
+        char *name = malloc(nl + 1);
+        char **slot = name ? nnav_vec_push(rd->names) : NULL;
+        pt_zip_entry *e = slot ? nnav_vec_push(rd->zip.e) : NULL;
+        if (!e) {
+            if (!slot)
+                free(name);
+            rc = perr(err, 0, "pt", "out of memory");
+            goto out;
+        }
+        *slot = name;
+        memcpy(name, "legacy/data/", 12);
+        memcpy(name + 12, ko->s.p, (size_t)ko->s.n);
+        name[nl] = 0;
+        memset(e, 0, sizeof *e);
+        e->name = (nnav_span){(const uint8_t *)name, nl};
+        e->hdr_off = at;
+        e->data_off = at + 8;
+        e->csize = e->usize = cnt * item;
+        e->method = 0;
+        at += 8 + cnt * item;
+    }
+    rd->archive = (nnav_span){(const uint8_t *)"legacy", 6};
+    rd->legacy = 1;
+    st->root = roots[3];
+    *obj = spans[3];
+out:
+    nnav_vec_free(ks);
+    return rc;
+}
+
 static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
 {
     (void)o;
@@ -346,6 +513,16 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         return perr(err, 0, "pt", "out of memory");
     m->rd = rd;
     const uint8_t *base = m->map.base;
+    nnav_span ps;
+    uint64_t g_off = 0;
+    if (m->map.size >= sizeof legacy_magic && !memcmp(base, legacy_magic, sizeof legacy_magic)) {
+        if (legacy_read(m, rd, &ps, err) < 0)
+            return -1;
+        snprintf(m->format_reason, sizeof m->format_reason,
+                 "read as a legacy PyTorch checkpoint (torch < 1.6): pickles, then the storages");
+        g_off = (uint64_t)(ps.p - base);
+        goto graph;
+    }
     if (pt_zip_read(base, m->map.size, &rd->zip, err) < 0)
         return -1;
     /* ARCHIVE/data.pkl: the one entry named data.pkl one folder deep. */
@@ -371,7 +548,6 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                                    "checkpoint");
     nnav_text_escape(pkl->name.p, pkl->name.n > 200 ? 200 : pkl->name.n, rd->entry,
                      sizeof rd->entry);
-    nnav_span ps;
     if (pt_zip_data(base, pkl, &ps, err) < 0)
         return -1;
     rd->pk.base = base;
@@ -381,6 +557,8 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         return -1;
     }
     fill_scan(rd, 0, NULL);
+    g_off = pkl->data_off;
+graph:;
     /* One main graph; its initializers are the tensors. */
     nnav_graph *g = nnav_vec_push(m->graphs);
     nnav_span *gs = g ? nnav_vec_push(m->gspan) : NULL;
@@ -389,7 +567,7 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     g->kind = NNAV_GRAPH_MAIN;
     g->parent = g->owner_node = g->owner_attr = g->list_index = NNAV_NONE;
     g->function = g->training = NNAV_NONE;
-    g->offset = pkl->data_off;
+    g->offset = g_off;
     *gs = ps;
     walkctx w = {.m = m, .rd = rd, .err = err};
     if (rd->pk.objs.v[rd->pk.root].kind == PK_TENSOR) /* torch.save(tensor) */
@@ -408,7 +586,9 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     if (k > 0 && (size_t)k < sizeof vn)
         ver = pt_zip_find(&rd->zip, vn, (size_t)k);
     m->facts.producer_name = (nnav_span){(const uint8_t *)"torch.save", 10};
-    if (ver && ver->method == 0 && ver->csize <= 16) {
+    if (rd->legacy)
+        m->facts.producer_version = (nnav_span){(const uint8_t *)"legacy 1001", 11};
+    else if (ver && ver->method == 0 && ver->csize <= 16) {
         nnav_span v = {base + ver->data_off, ver->csize};
         while (v.n && (v.p[v.n - 1] == '\n' || v.p[v.n - 1] == '\r'))
             v.n--;
@@ -520,7 +700,11 @@ static void pt_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t
     if (ti->entry != NNAV_NONE) {
         const pt_zip_entry *e = &rd->zip.e.v[ti->entry];
         nnav_text_escape(e->name.p, e->name.n > 200 ? 200 : e->name.n, nm, sizeof nm);
-        o = (size_t)snprintf(buf, n, "%s zip entry %s", e->method ? "compressed" : "raw", nm);
+        if (rd->legacy) /* a made-up entry (legacy_read): its key after "legacy/data/" */
+            o = (size_t)snprintf(buf, n, "legacy storage %s @byte %llu", nm + 12,
+                                 (unsigned long long)e->data_off);
+        else
+            o = (size_t)snprintf(buf, n, "%s zip entry %s", e->method ? "compressed" : "raw", nm);
     } else {
         o = (size_t)snprintf(buf, n, "no zip entry for its storage");
     }
