@@ -9,7 +9,9 @@ field numbers; this writes those numbers as named constants, from the same
     python3 proto/gen_fields.py tf proto/tensorflow/*.proto > src/formats/tf/tf_fields.h
 
 Each constant is NNAV_<NAME>_<MESSAGE>_<FIELD> (a nested message joined
-with _, upper case): NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE = 1. The header also carries,
+with _, upper case): NNAV_ONNX_TYPEPROTO_TENSOR_ELEM_TYPE = 1; a map field's
+entry message (protoc's name, attr -> AttrEntry) gets its key and value:
+NNAV_TF_NODEDEF_ATTRENTRY_KEY = 1. The header also carries,
 under NNAV_FIELDS_CHECK, a table of (protobuf-c descriptor, field name,
 number) rows: tests/unit/test_fields.c checks every row against the
 descriptors protoc-c generates at build time, and that every field of every
@@ -48,6 +50,13 @@ def parse(text):
                 raise SystemExit('gen_fields.py: cannot read: ' + stmt)
             msgs = [n for k, n in stack if k == 'message']
             yield package, msgs, m.group(2), int(m.group(3))
+            if m.group(1).startswith('map<'):
+                # A map field is a repeated message of its own, named by
+                # protoc from the field (attr -> AttrEntry), with key = 1
+                # and value = 2: the wire reader meets those numbers too.
+                entry = ''.join(w[:1].upper() + w[1:] for w in m.group(2).split('_')) + 'Entry'
+                yield package, msgs + [entry], 'key', 1
+                yield package, msgs + [entry], 'value', 2
 
 
 def main():

@@ -31,109 +31,61 @@ const char *nnav_attr_type_name(int t)
     return t >= 0 && t < (int)(sizeof n / sizeof *n) ? n[t] : "UNDEFINED";
 }
 
-/* ---- hash tables keyed by (graph, name) ---- */
-
-/* Room for n keys below htab_put's 70% growth mark. Sizing for twice n
- * instead left a million-value table a quarter full: 16 bytes a value of
- * slots that only shortened probes already short (the hash in each slot
- * spares a record visit on a mismatch). */
-static int htab_init(nnav_htab *h, uint64_t n)
-{
-    uint64_t cap = 16;
-    while (cap * 7 < n * 10)
-        cap *= 2;
-    h->slot = malloc(cap * sizeof *h->slot);
-    if (!h->slot)
-        return -1;
-    memset(h->slot, 0xff, cap * sizeof *h->slot);
-    h->mask = cap - 1;
-    h->used = 0;
-    return 0;
-}
+/* ---- hash tables keyed by (graph, name) ----
+ * The value and node tables are hashtab.h tables of ids; a key is a name
+ * in a graph, and the records (values, nodes) hold the names. */
 
 static uint64_t key_hash(uint32_t graph, const uint8_t *p, uint64_t n)
 {
     return nnav_hash_bytes(p, n, graph + 1);
 }
 
-typedef nnav_span (*key_name_fn)(const nnav_model *m, uint32_t id, uint32_t *graph);
+/* A name looked up in a graph (graph 0 for the scope table, which ignores
+ * graphs), or, for growth, only the model. */
+typedef struct name_key {
+    const nnav_model *m;
+    uint32_t graph;
+    const uint8_t *p;
+    uint64_t n;
+} name_key;
 
-static nnav_span value_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+static int span_is(nnav_span s, const name_key *k)
 {
-    *graph = m->values.v[id].graph;
-    return m->values.v[id].name;
+    return s.n == k->n && (k->n == 0 || memcmp(s.p, k->p, k->n) == 0);
 }
 
-static nnav_span node_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+static int value_same(const void *ctx, uint32_t id)
 {
-    *graph = m->nodes.v[id].graph;
-    return m->nodes.v[id].name;
+    const name_key *k = ctx;
+    const nnav_value *v = &k->m->values.v[id];
+    return v->graph == k->graph && span_is(v->name, k);
 }
 
-/* Find (graph, name); returns the id or NNAV_NONE. When absent, *slot gets
- * the free slot and *tag the value to store there with the new id. */
-static uint32_t htab_find(const nnav_model *m, const nnav_htab *h, key_name_fn key,
-                          uint32_t graph, const uint8_t *p, uint64_t n, uint64_t *slot,
-                          uint64_t *tag)
+static uint64_t value_rehash(const void *ctx, uint32_t id)
 {
-    if (!h->slot)
-        return NNAV_NONE;
-    uint64_t hv = key_hash(graph, p, n);
-    uint64_t hi = hv >> 32 << 32;
-    uint64_t i = hv & h->mask;
-    for (;;) {
-        uint64_t e = h->slot[i];
-        if (e == UINT64_MAX) {
-            if (slot)
-                *slot = i, *tag = hi;
-            return NNAV_NONE;
-        }
-        if ((e & 0xffffffff00000000ull) == hi) {
-            uint32_t id = (uint32_t)e, g;
-            nnav_span s = key(m, id, &g);
-            if (g == graph && s.n == n && (n == 0 || memcmp(s.p, p, n) == 0))
-                return id;
-        }
-        i = (i + 1) & h->mask;
-    }
+    const nnav_value *v = &((const name_key *)ctx)->m->values.v[id];
+    return key_hash(v->graph, v->name.p, v->name.n);
 }
 
-/* Store id in the free slot htab_find gave; grow when 70% full so probes
- * stay short however many undefined names a hostile file invents. */
-static int htab_put(const nnav_model *m, nnav_htab *h, key_name_fn key, uint64_t slot,
-                    uint64_t tag, uint32_t id)
+static int node_same(const void *ctx, uint32_t id)
 {
-    h->slot[slot] = tag | id;
-    if (++h->used * 10 < (h->mask + 1) * 7)
-        return 0;
-    uint64_t cap = (h->mask + 1) * 2;
-    uint64_t *ns = malloc(cap * sizeof *ns);
-    if (!ns)
-        return -1;
-    memset(ns, 0xff, cap * sizeof *ns);
-    for (uint64_t i = 0; i <= h->mask; i++) {
-        uint64_t e = h->slot[i];
-        if (e == UINT64_MAX)
-            continue;
-        uint32_t g;
-        nnav_span s = key(m, (uint32_t)e, &g);
-        uint64_t j = key_hash(g, s.p, s.n) & (cap - 1);
-        while (ns[j] != UINT64_MAX)
-            j = (j + 1) & (cap - 1);
-        ns[j] = e;
-    }
-    free(h->slot);
-    h->slot = ns;
-    h->mask = cap - 1;
-    return 0;
+    const name_key *k = ctx;
+    const nnav_node *nd = &k->m->nodes.v[id];
+    return nd->graph == k->graph && span_is(nd->name, k);
+}
+
+static uint64_t node_rehash(const void *ctx, uint32_t id)
+{
+    const nnav_node *nd = &((const name_key *)ctx)->m->nodes.v[id];
+    return key_hash(nd->graph, nd->name.p, nd->name.n);
 }
 
 /* Table probes are cache misses on big graphs; asking for the slot a few
  * names ahead lets several misses overlap instead of queueing. */
 #define PREFETCH_AHEAD 8
-static void htab_prefetch(const nnav_htab *h, uint32_t graph, nnav_span name)
+static void name_prefetch(const nnav_hashtab *t, uint32_t graph, nnav_span name)
 {
-    __builtin_prefetch(&h->slot[key_hash(graph, name.p, name.n) & h->mask]);
+    nnav_hashtab_prefetch(t, key_hash(graph, name.p, name.n));
 }
 
 /* ---- linking ---- */
@@ -141,8 +93,9 @@ static void htab_prefetch(const nnav_htab *h, uint32_t graph, nnav_span name)
 static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, uint32_t producer,
                   uint32_t *out)
 {
-    uint64_t slot = 0, tag = 0;
-    uint32_t id = htab_find(m, &m->value_tab, value_key, graph, name.p, name.n, &slot, &tag);
+    name_key k = {m, graph, name.p, name.n};
+    uint64_t h = key_hash(graph, name.p, name.n), at = 0;
+    uint32_t id = nnav_hashtab_find(&m->value_tab, h, value_same, &k, &at);
     if (id != NNAV_NONE) {
         nnav_value *v = &m->values.v[id];
         /* IR < 4 lists initializers as inputs too: the initializer is the
@@ -169,14 +122,15 @@ static int define(nnav_model *m, uint32_t graph, nnav_span name, uint8_t kind, u
     v->producer = producer;
     v->vinfo = NNAV_NONE;
     *out = m->values.n - 1;
-    return htab_put(m, &m->value_tab, value_key, slot, tag, *out);
+    return nnav_hashtab_put(&m->value_tab, at, h, *out, value_rehash, &k);
 }
 
 uint32_t nnav_value_lookup(const nnav_model *m, uint32_t graph, const char *name, size_t len)
 {
+    name_key k = {m, 0, (const uint8_t *)name, len};
     for (uint32_t g = graph; g != NNAV_NONE; g = m->graphs.v[g].parent) {
-        uint32_t id =
-            htab_find(m, &m->value_tab, value_key, g, (const uint8_t *)name, len, NULL, NULL);
+        k.graph = g;
+        uint32_t id = nnav_hashtab_find(&m->value_tab, key_hash(g, k.p, len), value_same, &k, NULL);
         if (id != NNAV_NONE && m->values.v[id].kind != NNAV_VAL_UNDEFINED)
             return id;
     }
@@ -186,14 +140,16 @@ uint32_t nnav_value_lookup(const nnav_model *m, uint32_t graph, const char *name
 /* The node-name table is built on first use: opening does not pay for it. */
 static int node_tab_build(nnav_model *m)
 {
-    if (htab_init(&m->node_tab, (uint64_t)m->nodes.n + 16))
+    if (nnav_hashtab_init(&m->node_tab, (uint64_t)m->nodes.n + 16))
         return -1;
     for (uint32_t n = 0; n < m->nodes.n; n++) {
         const nnav_node *nd = &m->nodes.v[n];
-        uint64_t slot = 0, tag = 0;
-        if (nd->name.n && htab_find(m, &m->node_tab, node_key, nd->graph, nd->name.p,
-                                    nd->name.n, &slot, &tag) == NNAV_NONE &&
-            htab_put(m, &m->node_tab, node_key, slot, tag, n))
+        if (!nd->name.n)
+            continue;
+        name_key k = {m, nd->graph, nd->name.p, nd->name.n};
+        uint64_t h = key_hash(nd->graph, nd->name.p, nd->name.n), at = 0;
+        if (nnav_hashtab_find(&m->node_tab, h, node_same, &k, &at) == NNAV_NONE &&
+            nnav_hashtab_put(&m->node_tab, at, h, n, node_rehash, &k))
             return -1;
     }
     return 0;
@@ -203,7 +159,8 @@ uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name
 {
     if (!m->node_tab.slot && node_tab_build((nnav_model *)m))
         return NNAV_NONE;
-    return htab_find(m, &m->node_tab, node_key, graph, (const uint8_t *)name, len, NULL, NULL);
+    name_key k = {m, graph, (const uint8_t *)name, len};
+    return nnav_hashtab_find(&m->node_tab, key_hash(graph, k.p, len), node_same, &k, NULL);
 }
 
 /* ---- scoped resolution for deep nesting ----
@@ -217,14 +174,20 @@ uint32_t nnav_node_by_name(const nnav_model *m, uint32_t graph, const char *name
 #define SCOPE_WALK_MAX 8
 #define RES_UNSET (NNAV_NONE - 1)
 
-static nnav_span name_key(const nnav_model *m, uint32_t id, uint32_t *graph)
+static int scope_same(const void *ctx, uint32_t id)
 {
-    *graph = 0;
-    return m->values.v[id].name;
+    const name_key *k = ctx;
+    return span_is(k->m->values.v[id].name, k);
+}
+
+static uint64_t scope_rehash(const void *ctx, uint32_t id)
+{
+    const nnav_span s = ((const name_key *)ctx)->m->values.v[id].name;
+    return key_hash(0, s.p, s.n);
 }
 
 typedef struct scope {
-    nnav_htab tab;   /* name -> its representative: the first value of that name */
+    nnav_hashtab tab; /* name -> its representative: the first value of that name */
     uint32_t *head;  /* by representative: the innermost definition entered */
     uint32_t *below; /* by value: the definition it shadows */
     uint32_t *rep;   /* by value: its name's representative */
@@ -232,7 +195,8 @@ typedef struct scope {
 
 static uint32_t scope_lookup(const nnav_model *m, const scope *sc, nnav_span name)
 {
-    uint32_t r = htab_find(m, &sc->tab, name_key, 0, name.p, name.n, NULL, NULL);
+    name_key k = {m, 0, name.p, name.n};
+    uint32_t r = nnav_hashtab_find(&sc->tab, key_hash(0, name.p, name.n), scope_same, &k, NULL);
     return r == NNAV_NONE ? NNAV_NONE : sc->head[r];
 }
 
@@ -250,7 +214,7 @@ static int resolve_scoped(nnav_model *m, const uint32_t *def_first, const uint32
     frame *st = malloc(((size_t)ng + 1) * sizeof *st);
     int rc = -1;
     if (!sc.head || !sc.below || !sc.rep || !kfirst || !kids || !st ||
-        htab_init(&sc.tab, (uint64_t)nv + 16))
+        nnav_hashtab_init(&sc.tab, (uint64_t)nv + 16))
         goto out;
     for (uint32_t i = 0; i < m->refs.n; i++)
         res_ref[i] = RES_UNSET;
@@ -281,11 +245,12 @@ static int resolve_scoped(nnav_model *m, const uint32_t *def_first, const uint32
             if (f->next == NNAV_NONE) {
                 /* Entering: this graph's definitions shadow the outer ones. */
                 for (uint32_t v = def_first[g]; v < def_end[g]; v++) {
-                    uint64_t slot = 0, tag = 0;
-                    uint32_t r = htab_find(m, &sc.tab, name_key, 0, m->values.v[v].name.p,
-                                           m->values.v[v].name.n, &slot, &tag);
+                    nnav_span nm = m->values.v[v].name;
+                    name_key k = {m, 0, nm.p, nm.n};
+                    uint64_t h = key_hash(0, nm.p, nm.n), at = 0;
+                    uint32_t r = nnav_hashtab_find(&sc.tab, h, scope_same, &k, &at);
                     if (r == NNAV_NONE) {
-                        if (htab_put(m, &sc.tab, name_key, slot, tag, v))
+                        if (nnav_hashtab_put(&sc.tab, at, h, v, scope_rehash, &k))
                             goto out;
                         r = v;
                         sc.head[r] = NNAV_NONE;
@@ -322,7 +287,7 @@ static int resolve_scoped(nnav_model *m, const uint32_t *def_first, const uint32
     }
     rc = 0;
 out:
-    free(sc.tab.slot);
+    nnav_hashtab_free(&sc.tab);
     free(sc.head);
     free(sc.below);
     free(sc.rep);
@@ -429,7 +394,7 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
         if (!def_first || !def_end)
             goto oom;
     }
-    if (htab_init(&m->value_tab, guess))
+    if (nnav_hashtab_init(&m->value_tab, guess < UINT32_MAX ? guess : UINT32_MAX))
         goto oom;
     /* Definitions, graph by graph: inputs, initializers, sparse, node outputs. */
     for (uint32_t g = 0; g < m->graphs.n; g++) {
@@ -469,7 +434,7 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
             if (n + PREFETCH_AHEAD < gr->node_first + gr->node_count) {
                 const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
                 if (ahead->out_count)
-                    htab_prefetch(&m->value_tab, g, nnav_ref_name(m, ahead->out_first));
+                    name_prefetch(&m->value_tab, g, nnav_ref_name(m, ahead->out_first));
             }
         }
         if (def_end)
@@ -488,7 +453,7 @@ int nnav_index_link(nnav_model *m, nnav_error *err)
         if (n + PREFETCH_AHEAD < m->nodes.n) {
             const nnav_node *ahead = &m->nodes.v[n + PREFETCH_AHEAD];
             if (ahead->in_count)
-                htab_prefetch(&m->value_tab, ahead->graph, nnav_ref_name(m, ahead->in_first));
+                name_prefetch(&m->value_tab, ahead->graph, nnav_ref_name(m, ahead->in_first));
         }
         for (uint32_t i = 0; i < nd->in_count; i++) {
             nnav_cref *r = &m->refs.v[nd->in_first + i];
@@ -594,8 +559,8 @@ void nnav_model_close(nnav_model *m)
     nnav_vec_free(m->metadata);
     nnav_vec_free(m->unknown);
     nnav_vec_free(m->children);
-    free(m->value_tab.slot);
-    free(m->node_tab.slot);
+    nnav_hashtab_free(&m->value_tab);
+    nnav_hashtab_free(&m->node_tab);
     free(m->path_len);
     free(m->path_top);
     free(m->path_cd);

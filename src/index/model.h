@@ -9,19 +9,11 @@
 #ifndef NNAV_MODEL_H
 #define NNAV_MODEL_H
 
+#include "hashtab.h"
 #include "map.h"
 #include "nnav.h"
 #include "reader.h"
 #include "util.h"
-
-typedef struct nnav_htab {
-    /* (hash32 << 32 | id); all ones = empty. Keeping the hash in the slot
-     * means a probe touches the record only when the hashes agree: lookups
-     * cost one cache miss, not three, on million-name graphs. */
-    uint64_t *slot;
-    uint64_t mask;
-    uint64_t used;
-} nnav_htab;
 
 /* A node's input or output name as the index keeps it: 16 bytes, where the
  * public nnav_ref takes 24 (nnav_ref_get builds one). Two refs a node made
@@ -73,8 +65,8 @@ struct nnav_model {
     uint32_t training_count;
     uint32_t config_count;         /* DeviceConfigurationProto entries */
 
-    nnav_htab value_tab; /* (graph, name) -> value id */
-    nnav_htab node_tab;  /* (graph, name) -> node id, first of that name */
+    nnav_hashtab value_tab; /* (graph, name) -> value id */
+    nnav_hashtab node_tab; /* (graph, name) -> node id, first of that name */
     char **paths;        /* short graph path strings, kept once written */
     uint64_t *path_len;  /* every graph's path length, built on first use */
     uint32_t *path_top;  /* ancestor whose path text fills any buffer (index.c) */

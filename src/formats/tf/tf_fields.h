@@ -32,6 +32,8 @@ enum {
     NNAV_TF_ATTRVALUE_FUNC = 10,
     NNAV_TF_NAMEATTRLIST_NAME = 1,
     NNAV_TF_NAMEATTRLIST_ATTR = 2,
+    NNAV_TF_NAMEATTRLIST_ATTRENTRY_KEY = 1,
+    NNAV_TF_NAMEATTRLIST_ATTRENTRY_VALUE = 2,
     NNAV_TF_FULLTYPEDEF_TYPE_ID = 1,
     NNAV_TF_FULLTYPEDEF_ARGS = 2,
     NNAV_TF_FULLTYPEDEF_S = 3,
@@ -40,13 +42,25 @@ enum {
     NNAV_TF_FUNCTIONDEFLIBRARY_GRADIENT = 2,
     NNAV_TF_FUNCTIONDEFLIBRARY_REGISTERED_GRADIENTS = 3,
     NNAV_TF_FUNCTIONDEF_ARGATTRS_ATTR = 1,
+    NNAV_TF_FUNCTIONDEF_ARGATTRS_ATTRENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_ARGATTRS_ATTRENTRY_VALUE = 2,
     NNAV_TF_FUNCTIONDEF_SIGNATURE = 1,
     NNAV_TF_FUNCTIONDEF_ATTR = 5,
+    NNAV_TF_FUNCTIONDEF_ATTRENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_ATTRENTRY_VALUE = 2,
     NNAV_TF_FUNCTIONDEF_ARG_ATTR = 7,
+    NNAV_TF_FUNCTIONDEF_ARGATTRENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_ARGATTRENTRY_VALUE = 2,
     NNAV_TF_FUNCTIONDEF_RESOURCE_ARG_UNIQUE_ID = 8,
+    NNAV_TF_FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_RESOURCEARGUNIQUEIDENTRY_VALUE = 2,
     NNAV_TF_FUNCTIONDEF_NODE_DEF = 3,
     NNAV_TF_FUNCTIONDEF_RET = 4,
+    NNAV_TF_FUNCTIONDEF_RETENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_RETENTRY_VALUE = 2,
     NNAV_TF_FUNCTIONDEF_CONTROL_RET = 6,
+    NNAV_TF_FUNCTIONDEF_CONTROLRETENTRY_KEY = 1,
+    NNAV_TF_FUNCTIONDEF_CONTROLRETENTRY_VALUE = 2,
     NNAV_TF_GRADIENTDEF_FUNCTION_NAME = 1,
     NNAV_TF_GRADIENTDEF_GRADIENT_FUNC = 2,
     NNAV_TF_REGISTEREDGRADIENT_GRADIENT_FUNC = 1,
@@ -65,11 +79,17 @@ enum {
     NNAV_TF_METAGRAPHDEF_METAINFODEF_TENSORFLOW_GIT_VERSION = 6,
     NNAV_TF_METAGRAPHDEF_METAINFODEF_STRIPPED_DEFAULT_ATTRS = 7,
     NNAV_TF_METAGRAPHDEF_METAINFODEF_FUNCTION_ALIASES = 8,
+    NNAV_TF_METAGRAPHDEF_METAINFODEF_FUNCTIONALIASESENTRY_KEY = 1,
+    NNAV_TF_METAGRAPHDEF_METAINFODEF_FUNCTIONALIASESENTRY_VALUE = 2,
     NNAV_TF_METAGRAPHDEF_META_INFO_DEF = 1,
     NNAV_TF_METAGRAPHDEF_GRAPH_DEF = 2,
     NNAV_TF_METAGRAPHDEF_SAVER_DEF = 3,
     NNAV_TF_METAGRAPHDEF_COLLECTION_DEF = 4,
+    NNAV_TF_METAGRAPHDEF_COLLECTIONDEFENTRY_KEY = 1,
+    NNAV_TF_METAGRAPHDEF_COLLECTIONDEFENTRY_VALUE = 2,
     NNAV_TF_METAGRAPHDEF_SIGNATURE_DEF = 5,
+    NNAV_TF_METAGRAPHDEF_SIGNATUREDEFENTRY_KEY = 1,
+    NNAV_TF_METAGRAPHDEF_SIGNATUREDEFENTRY_VALUE = 2,
     NNAV_TF_METAGRAPHDEF_ASSET_FILE_DEF = 6,
     NNAV_TF_METAGRAPHDEF_OBJECT_GRAPH_DEF = 7,
     NNAV_TF_COLLECTIONDEF_NODELIST_VALUE = 1,
@@ -97,9 +117,15 @@ enum {
     NNAV_TF_TYPESPECPROTO_TYPE_SPEC_CLASS_NAME = 3,
     NNAV_TF_TYPESPECPROTO_NUM_FLAT_COMPONENTS = 4,
     NNAV_TF_SIGNATUREDEF_INPUTS = 1,
+    NNAV_TF_SIGNATUREDEF_INPUTSENTRY_KEY = 1,
+    NNAV_TF_SIGNATUREDEF_INPUTSENTRY_VALUE = 2,
     NNAV_TF_SIGNATUREDEF_OUTPUTS = 2,
+    NNAV_TF_SIGNATUREDEF_OUTPUTSENTRY_KEY = 1,
+    NNAV_TF_SIGNATUREDEF_OUTPUTSENTRY_VALUE = 2,
     NNAV_TF_SIGNATUREDEF_METHOD_NAME = 3,
     NNAV_TF_SIGNATUREDEF_DEFAULTS = 4,
+    NNAV_TF_SIGNATUREDEF_DEFAULTSENTRY_KEY = 1,
+    NNAV_TF_SIGNATUREDEF_DEFAULTSENTRY_VALUE = 2,
     NNAV_TF_ASSETFILEDEF_TENSOR_INFO = 1,
     NNAV_TF_ASSETFILEDEF_FILENAME = 2,
     NNAV_TF_SAVERDEF_FILENAME_TENSOR_NAME = 1,
@@ -116,6 +142,8 @@ enum {
     NNAV_TF_NODEDEF_INPUT = 3,
     NNAV_TF_NODEDEF_DEVICE = 4,
     NNAV_TF_NODEDEF_ATTR = 5,
+    NNAV_TF_NODEDEF_ATTRENTRY_KEY = 1,
+    NNAV_TF_NODEDEF_ATTRENTRY_VALUE = 2,
     NNAV_TF_NODEDEF_EXPERIMENTAL_DEBUG_INFO = 6,
     NNAV_TF_NODEDEF_EXPERIMENTAL_TYPE = 7,
     NNAV_TF_OPDEF_ARGDEF_NAME = 1,
@@ -226,6 +254,8 @@ enum {
     X(tensorflow__attr_value__descriptor, "func", 10) \
     X(tensorflow__name_attr_list__descriptor, "name", 1) \
     X(tensorflow__name_attr_list__descriptor, "attr", 2) \
+    X(tensorflow__name_attr_list__attr_entry__descriptor, "key", 1) \
+    X(tensorflow__name_attr_list__attr_entry__descriptor, "value", 2) \
     X(tensorflow__full_type_def__descriptor, "type_id", 1) \
     X(tensorflow__full_type_def__descriptor, "args", 2) \
     X(tensorflow__full_type_def__descriptor, "s", 3) \
@@ -234,13 +264,25 @@ enum {
     X(tensorflow__function_def_library__descriptor, "gradient", 2) \
     X(tensorflow__function_def_library__descriptor, "registered_gradients", 3) \
     X(tensorflow__function_def__arg_attrs__descriptor, "attr", 1) \
+    X(tensorflow__function_def__arg_attrs__attr_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__arg_attrs__attr_entry__descriptor, "value", 2) \
     X(tensorflow__function_def__descriptor, "signature", 1) \
     X(tensorflow__function_def__descriptor, "attr", 5) \
+    X(tensorflow__function_def__attr_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__attr_entry__descriptor, "value", 2) \
     X(tensorflow__function_def__descriptor, "arg_attr", 7) \
+    X(tensorflow__function_def__arg_attr_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__arg_attr_entry__descriptor, "value", 2) \
     X(tensorflow__function_def__descriptor, "resource_arg_unique_id", 8) \
+    X(tensorflow__function_def__resource_arg_unique_id_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__resource_arg_unique_id_entry__descriptor, "value", 2) \
     X(tensorflow__function_def__descriptor, "node_def", 3) \
     X(tensorflow__function_def__descriptor, "ret", 4) \
+    X(tensorflow__function_def__ret_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__ret_entry__descriptor, "value", 2) \
     X(tensorflow__function_def__descriptor, "control_ret", 6) \
+    X(tensorflow__function_def__control_ret_entry__descriptor, "key", 1) \
+    X(tensorflow__function_def__control_ret_entry__descriptor, "value", 2) \
     X(tensorflow__gradient_def__descriptor, "function_name", 1) \
     X(tensorflow__gradient_def__descriptor, "gradient_func", 2) \
     X(tensorflow__registered_gradient__descriptor, "gradient_func", 1) \
@@ -259,11 +301,17 @@ enum {
     X(tensorflow__meta_graph_def__meta_info_def__descriptor, "tensorflow_git_version", 6) \
     X(tensorflow__meta_graph_def__meta_info_def__descriptor, "stripped_default_attrs", 7) \
     X(tensorflow__meta_graph_def__meta_info_def__descriptor, "function_aliases", 8) \
+    X(tensorflow__meta_graph_def__meta_info_def__function_aliases_entry__descriptor, "key", 1) \
+    X(tensorflow__meta_graph_def__meta_info_def__function_aliases_entry__descriptor, "value", 2) \
     X(tensorflow__meta_graph_def__descriptor, "meta_info_def", 1) \
     X(tensorflow__meta_graph_def__descriptor, "graph_def", 2) \
     X(tensorflow__meta_graph_def__descriptor, "saver_def", 3) \
     X(tensorflow__meta_graph_def__descriptor, "collection_def", 4) \
+    X(tensorflow__meta_graph_def__collection_def_entry__descriptor, "key", 1) \
+    X(tensorflow__meta_graph_def__collection_def_entry__descriptor, "value", 2) \
     X(tensorflow__meta_graph_def__descriptor, "signature_def", 5) \
+    X(tensorflow__meta_graph_def__signature_def_entry__descriptor, "key", 1) \
+    X(tensorflow__meta_graph_def__signature_def_entry__descriptor, "value", 2) \
     X(tensorflow__meta_graph_def__descriptor, "asset_file_def", 6) \
     X(tensorflow__meta_graph_def__descriptor, "object_graph_def", 7) \
     X(tensorflow__collection_def__node_list__descriptor, "value", 1) \
@@ -291,9 +339,15 @@ enum {
     X(tensorflow__type_spec_proto__descriptor, "type_spec_class_name", 3) \
     X(tensorflow__type_spec_proto__descriptor, "num_flat_components", 4) \
     X(tensorflow__signature_def__descriptor, "inputs", 1) \
+    X(tensorflow__signature_def__inputs_entry__descriptor, "key", 1) \
+    X(tensorflow__signature_def__inputs_entry__descriptor, "value", 2) \
     X(tensorflow__signature_def__descriptor, "outputs", 2) \
+    X(tensorflow__signature_def__outputs_entry__descriptor, "key", 1) \
+    X(tensorflow__signature_def__outputs_entry__descriptor, "value", 2) \
     X(tensorflow__signature_def__descriptor, "method_name", 3) \
     X(tensorflow__signature_def__descriptor, "defaults", 4) \
+    X(tensorflow__signature_def__defaults_entry__descriptor, "key", 1) \
+    X(tensorflow__signature_def__defaults_entry__descriptor, "value", 2) \
     X(tensorflow__asset_file_def__descriptor, "tensor_info", 1) \
     X(tensorflow__asset_file_def__descriptor, "filename", 2) \
     X(tensorflow__saver_def__descriptor, "filename_tensor_name", 1) \
@@ -310,6 +364,8 @@ enum {
     X(tensorflow__node_def__descriptor, "input", 3) \
     X(tensorflow__node_def__descriptor, "device", 4) \
     X(tensorflow__node_def__descriptor, "attr", 5) \
+    X(tensorflow__node_def__attr_entry__descriptor, "key", 1) \
+    X(tensorflow__node_def__attr_entry__descriptor, "value", 2) \
     X(tensorflow__node_def__descriptor, "experimental_debug_info", 6) \
     X(tensorflow__node_def__descriptor, "experimental_type", 7) \
     X(tensorflow__op_def__arg_def__descriptor, "name", 1) \

@@ -131,8 +131,8 @@ static int walk_versions(tfw *w, nnav_span s, int64_t *producer, int64_t *min_co
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         if (f.num == VD_PRODUCER || f.num == VD_MIN_CONSUMER) {
-            if (expect_wt(w, &f, NNAV_WT_VARINT, f.num == 1 ? "producer" : "min_consumer"))
-                return err_prepend(w->err, f.num == 1 ? "producer" : "min_consumer");
+            if (expect_wt(w, &f, NNAV_WT_VARINT, f.num == VD_PRODUCER ? "producer" : "min_consumer"))
+                return err_prepend(w->err, f.num == VD_PRODUCER ? "producer" : "min_consumer");
             if (f.num == VD_PRODUCER)
                 *producer = (int32_t)f.v;
             else
@@ -150,6 +150,16 @@ static int walk_versions(tfw *w, nnav_span s, int64_t *producer, int64_t *min_co
 
 /* A map entry: key (1) and value (2), both LEN (a uint32 key is a varint:
  * `key_varint` takes it). */
+/* Every map entry is a message of key = 1 and value = 2 (protoc names one
+ * per map field: NodeDef.AttrEntry, ...; all agree, checked below). */
+#define ENTRY_KEY NNAV_TF_NODEDEF_ATTRENTRY_KEY
+#define ENTRY_VALUE NNAV_TF_NODEDEF_ATTRENTRY_VALUE
+_Static_assert(NNAV_TF_SIGNATUREDEF_INPUTSENTRY_KEY == ENTRY_KEY &&
+                   NNAV_TF_FUNCTIONDEF_ARGATTRENTRY_KEY == ENTRY_KEY &&
+                   NNAV_TF_FUNCTIONDEF_RETENTRY_VALUE == ENTRY_VALUE &&
+                   NNAV_TF_METAGRAPHDEF_SIGNATUREDEFENTRY_VALUE == ENTRY_VALUE,
+               "map entries share key and value numbers");
+
 int tf_walk_entry(tfw *w, nnav_span s, nnav_span *key, nnav_span *value, uint64_t *key_varint,
                   const ProtobufCMessageDescriptor *d)
 {
@@ -161,14 +171,14 @@ int tf_walk_entry(tfw *w, nnav_span s, nnav_span *key, nnav_span *value, uint64_
         *key_varint = 0;
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num == 1) {
+        if (f.num == ENTRY_KEY) {
             if (expect_wt(w, &f, key_varint ? NNAV_WT_VARINT : NNAV_WT_LEN, "key"))
                 return err_prepend(w->err, "key");
             if (key_varint)
                 *key_varint = f.v;
             else
                 *key = f.s;
-        } else if (f.num == 2) {
+        } else if (f.num == ENTRY_VALUE) {
             if (f.wt != NNAV_WT_LEN && f.wt != NNAV_WT_VARINT)
                 return expect_wt(w, &f, NNAV_WT_LEN, "value"), err_prepend(w->err, "value");
             *value = f.s;
@@ -198,11 +208,11 @@ int tf_walk_shape(tfw *w, nnav_span s, int32_t *rank, uint32_t *bad)
             int kk;
             winit(w, &d, f.s);
             while ((kk = nnav_wire_next(&d, &g, w->err)) == 1) {
-                if (g.num == 1) {
+                if (g.num == NNAV_TF_TENSORSHAPEPROTO_DIM_SIZE) {
                     if (expect_wt(w, &g, NNAV_WT_VARINT, "size"))
                         return err_prepend(w->err, "dim[%u].size", w->tdims.n);
                     size = (int64_t)g.v;
-                } else if (g.num == 2) {
+                } else if (g.num == NNAV_TF_TENSORSHAPEPROTO_DIM_NAME) {
                     if (expect_wt(w, &g, NNAV_WT_LEN, "name"))
                         return err_prepend(w->err, "dim[%u].name", w->tdims.n);
                 } else if (keep_unknown(w, &g, "TensorShapeProto.Dim", NNAV_NONE)) {
@@ -587,7 +597,7 @@ int tf_walk_opdef(tfw *w, nnav_span s, tf_op *op, nnav_function *fn)
                     winit(w, &a, f.s);
                     int kk;
                     while ((kk = nnav_wire_next(&a, &g, w->err)) == 1)
-                        if (g.num == 1 && g.wt == NNAV_WT_LEN)
+                        if (g.num == NNAV_TF_OPDEF_ATTRDEF_NAME && g.wt == NNAV_WT_LEN)
                             key = g.s;
                     if (kk < 0) {
                         wire_fail(w, &a, &tensorflow__op_def__attr_def__descriptor);
@@ -644,10 +654,11 @@ static int walk_namelist(tfw *w, nnav_span s, nnav_span *name)
     *name = (nnav_span){0};
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num == 1 || f.num == 2) {
-            if (expect_wt(w, &f, NNAV_WT_LEN, f.num == 1 ? "name" : "attr"))
-                return err_prepend(w->err, f.num == 1 ? "name" : "attr");
-            if (f.num == 1)
+        if (f.num == NNAV_TF_NAMEATTRLIST_NAME || f.num == NNAV_TF_NAMEATTRLIST_ATTR) {
+            const char *what = f.num == NNAV_TF_NAMEATTRLIST_NAME ? "name" : "attr";
+            if (expect_wt(w, &f, NNAV_WT_LEN, what))
+                return err_prepend(w->err, "%s", what);
+            if (f.num == NNAV_TF_NAMEATTRLIST_NAME)
                 *name = f.s;
         } else if (keep_unknown(w, &f, "NameAttrList", NNAV_NONE)) {
             return -1;
@@ -676,30 +687,39 @@ static void link_funcs(tfw *w, nnav_attr *a, const uint32_t *gids, uint32_t n)
     }
 }
 
+/* AttrValue.ListValue's fields, s = 2 to func = 9 in a row. */
+enum {
+    LV_S = NNAV_TF_ATTRVALUE_LISTVALUE_S, LV_I = NNAV_TF_ATTRVALUE_LISTVALUE_I,
+    LV_F = NNAV_TF_ATTRVALUE_LISTVALUE_F, LV_B = NNAV_TF_ATTRVALUE_LISTVALUE_B,
+    LV_TYPE = NNAV_TF_ATTRVALUE_LISTVALUE_TYPE, LV_TENSOR = NNAV_TF_ATTRVALUE_LISTVALUE_TENSOR,
+    LV_FUNC = NNAV_TF_ATTRVALUE_LISTVALUE_FUNC
+};
+
 static int walk_list(tfw *w, uint32_t graph, uint32_t aid, nnav_span s, nnav_attr *a)
 {
     nnav_wire r;
     nnav_field f;
     int k, kind = 0;
     NNAV_VEC(uint32_t) gids = {0};
-    uint32_t idx[10] = {0};
+    uint32_t idx[LV_FUNC + 1] = {0};
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num < 2 || f.num > 9) {
+        if (f.num < LV_S || f.num > LV_FUNC) {
             if (keep_unknown(w, &f, "AttrValue.ListValue", aid))
                 goto fail;
             continue;
         }
         const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(
             &tensorflow__attr_value__list_value__descriptor, f.num);
-        uint8_t ewt = f.num == 4 ? NNAV_WT_I32 : (f.num == 3 || f.num == 5 || f.num == 6)
-                                                     ? NNAV_WT_VARINT : NNAV_WT_LEN;
+        uint8_t ewt = f.num == LV_F ? NNAV_WT_I32
+                      : (f.num == LV_I || f.num == LV_B || f.num == LV_TYPE) ? NNAV_WT_VARINT
+                                                                              : NNAV_WT_LEN;
         if (f.wt != ewt && !(f.wt == NNAV_WT_LEN && ewt != NNAV_WT_LEN)) {
             expect_wt(w, &f, ewt, fd->name);
             err_prepend(w->err, "%s[%u]", fd->name, idx[f.num]);
             goto fail;
         }
-        if (f.num == 4 && f.wt == NNAV_WT_LEN && f.s.n % 4) {
+        if (f.num == LV_F && f.wt == NNAV_WT_LEN && f.s.n % 4) {
             nnav_err_set(w->err, off_of(w, f.s), 1,
                          "packed field holds %llu bytes, not a multiple of its 4-byte element",
                          (unsigned long long)f.s.n);
@@ -708,19 +728,19 @@ static int walk_list(tfw *w, uint32_t graph, uint32_t aid, nnav_span s, nnav_att
         }
         if (!kind)
             kind = (int)f.num;
-        if (f.num == 8) {
+        if (f.num == LV_TENSOR) {
             uint32_t tid;
             if (walk_tensor(w, graph, f.s, NNAV_TOWN_ATTRIBUTE, aid, (nnav_span){0}, &tid) < 0) {
-                err_prepend(w->err, "tensor[%u]", idx[8]);
+                err_prepend(w->err, "tensor[%u]", idx[LV_TENSOR]);
                 goto fail;
             }
             if (a->tensor_first == NNAV_NONE)
                 a->tensor_first = tid;
             a->tensor_count++;
-        } else if (f.num == 9) {
+        } else if (f.num == LV_FUNC) {
             nnav_span name;
             if (walk_namelist(w, f.s, &name) < 0) {
-                err_prepend(w->err, "func[%u]", idx[9]);
+                err_prepend(w->err, "func[%u]", idx[LV_FUNC]);
                 goto fail;
             }
             uint32_t *g = nnav_vec_push(gids);
@@ -774,7 +794,7 @@ static int walk_attr(tfw *w, uint32_t graph, uint32_t node, nnav_span entry, nna
     int k;
     winit(w, &r, value);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
-        if (f.num < 1 || f.num > 10) {
+        if (f.num < TF_AV_LIST || f.num > TF_AV_FUNC) {
             if (keep_unknown(w, &f, "AttrValue", aid))
                 return -1;
             continue;
@@ -1094,9 +1114,9 @@ static int op_default(tfw *w, const tf_op *op, nnav_span name, nnav_span *av)
         nnav_span key = {0}, def = {0};
         winit(w, &a, f.s);
         while (nnav_wire_next(&a, &g, &e) == 1) {
-            if (g.num == 1 && g.wt == NNAV_WT_LEN)
+            if (g.num == NNAV_TF_OPDEF_ATTRDEF_NAME && g.wt == NNAV_WT_LEN)
                 key = g.s;
-            else if (g.num == 3 && g.wt == NNAV_WT_LEN)
+            else if (g.num == NNAV_TF_OPDEF_ATTRDEF_DEFAULT_VALUE && g.wt == NNAV_WT_LEN)
                 def = g.s;
         }
         if (nnav_span_same(key, name) && def.p) {
@@ -1194,9 +1214,9 @@ static int check_attr_kinds(tfw *w, const nnav_node *nd, const tf_op *op)
                 nnav_span key = {0}, type = {0};
                 winit(w, &a, f.s);
                 while (nnav_wire_next(&a, &g, &e) == 1) {
-                    if (g.num == 1 && g.wt == NNAV_WT_LEN)
+                    if (g.num == NNAV_TF_OPDEF_ATTRDEF_NAME && g.wt == NNAV_WT_LEN)
                         key = g.s;
-                    else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+                    else if (g.num == NNAV_TF_OPDEF_ATTRDEF_TYPE && g.wt == NNAV_WT_LEN)
                         type = g.s;
                 }
                 if (nnav_span_same(key, at->name) && type.n && type.n < sizeof wbuf) {
@@ -1474,7 +1494,7 @@ static nnav_span input_shape(tfw *w, const tf_fnextra *fx, uint32_t i)
         nnav_error e;
         winit(w, &r, fx->arg_attr.v[i]);
         while (nnav_wire_next(&r, &f, &e) == 1) {
-            if (f.num != 1 || f.wt != NNAV_WT_LEN)
+            if (f.num != NNAV_TF_FUNCTIONDEF_ARGATTRS_ATTR || f.wt != NNAV_WT_LEN)
                 continue;
             nnav_span key, value;
             if (tf_walk_entry(w, f.s, &key, &value, NULL, &tensorflow__attr_value__descriptor) == 0 &&

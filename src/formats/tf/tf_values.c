@@ -156,17 +156,17 @@ void nnav_tf_shape_format(const uint8_t *base, nnav_span shape, char *buf, size_
     nnav_sb_put(&b, "[");
     nnav_wire_init(&r, base, shape);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num == 3 && f.wt == NNAV_WT_VARINT && f.v)
+        if (f.num == NNAV_TF_TENSORSHAPEPROTO_UNKNOWN_RANK && f.wt == NNAV_WT_VARINT && f.v)
             unknown = 1;
-        if (f.num != 2 || f.wt != NNAV_WT_LEN)
+        if (f.num != NNAV_TF_TENSORSHAPEPROTO_DIM || f.wt != NNAV_WT_LEN)
             continue;
         int64_t size = 0;
         nnav_span name = {0};
         nnav_wire_init(&d, base, f.s);
         while (nnav_wire_next(&d, &g, &e) == 1) {
-            if (g.num == 1 && g.wt == NNAV_WT_VARINT)
+            if (g.num == NNAV_TF_TENSORSHAPEPROTO_DIM_SIZE && g.wt == NNAV_WT_VARINT)
                 size = (int64_t)g.v;
-            else if (g.num == 2 && g.wt == NNAV_WT_LEN)
+            else if (g.num == NNAV_TF_TENSORSHAPEPROTO_DIM_NAME && g.wt == NNAV_WT_LEN)
                 name = g.s;
         }
         nnav_sb_put(&b, first ? "" : ",");
@@ -204,9 +204,9 @@ void nnav_tf_func_ref(const nnav_model *m, nnav_span msg, nnav_span *name, uint3
     *nattrs = 0;
     nnav_wire_init(&r, m->map.base, msg);
     while (nnav_wire_next(&r, &g, &err) == 1) {
-        if (g.num == 1 && g.wt == NNAV_WT_LEN)
+        if (g.num == NNAV_TF_NAMEATTRLIST_NAME && g.wt == NNAV_WT_LEN)
             *name = g.s;
-        else if (g.num == 2)
+        else if (g.num == NNAV_TF_NAMEATTRLIST_ATTR)
             (*nattrs)++;
     }
 }
