@@ -202,8 +202,9 @@ static int sub_kind(int kind, uint32_t num, const char **name)
 /* Repeated fields get an index in error paths, singular ones do not. */
 static int repeated(int kind, uint32_t num)
 {
-    return !(kind == K_ATTR && (num == 5 || num == 6 || num == 22)) && kind != K_SPARSE &&
-           kind != K_TRAINING;
+    int singular_attr = num == NNAV_ONNX_ATTRIBUTEPROTO_T || num == NNAV_ONNX_ATTRIBUTEPROTO_G ||
+                        num == NNAV_ONNX_ATTRIBUTEPROTO_SPARSE_TENSOR;
+    return !(kind == K_ATTR && singular_attr) && kind != K_SPARSE && kind != K_TRAINING;
 }
 
 static int cmp_ext(const void *a, const void *b)
