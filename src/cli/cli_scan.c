@@ -9,19 +9,6 @@
 #include "cli_int.h"
 #include "ptscan.h"
 
-static const char *call_op(uint8_t op)
-{
-    switch (op) {
-    case 'R': return "REDUCE";
-    case 'b': return "BUILD";
-    case 0x81: return "NEWOBJ";
-    case 0x92: return "NEWOBJ_EX";
-    case 'i': return "INST";
-    case 'o': return "OBJ";
-    default: return "";
-    }
-}
-
 static void gname(const nnav_pt_global *g, char *buf, size_t n)
 {
     char a[200], b[200];
@@ -39,10 +26,10 @@ static void scan_text(const nnav_pt_scan *s, FILE *f, const char *indent)
         fprintf(f, "%s%-10llu %-44s %-8s ", indent, (unsigned long long)g->offset, nm,
                 g->allowed ? "yes" : "NO");
         if (g->call && !g->allowed)
-            fprintf(f, "WOULD RUN %s (%s @%llu in %s)\n", g->call, call_op(g->op),
+            fprintf(f, "WOULD RUN %s (%s @%llu in %s)\n", g->call, nnav_pt_call_op_name(g->op),
                     (unsigned long long)g->call_offset, g->entry ? g->entry : "?");
         else if (g->op)
-            fprintf(f, "builds data (%s @%llu)\n", call_op(g->op),
+            fprintf(f, "builds data (%s @%llu)\n", nnav_pt_call_op_name(g->op),
                     (unsigned long long)g->call_offset);
         else
             fprintf(f, "%s\n", g->allowed ? "-" : "referenced, not called");
@@ -95,7 +82,7 @@ static int scan_yaml(const char *path, const nnav_pt_scan *s, FILE *f)
         nnav_yw_key(&w, "entry"), nnav_yw_cstr(&w, g->entry ? g->entry : "");
         nnav_yw_key(&w, "called_by");
         if (g->op)
-            nnav_yw_cstr(&w, call_op(g->op));
+            nnav_yw_cstr(&w, nnav_pt_call_op_name(g->op));
         else
             nnav_yw_null(&w);
         nnav_yw_key(&w, "call");

@@ -50,5 +50,8 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err);
 void nnav_pt_scan_free(nnav_pt_scan *s);
 /* NULL unless the model is a PyTorch checkpoint. */
 const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m);
+/* The name of a global's calling opcode (nnav_pt_global.op): "REDUCE",
+ * "BUILD", "NEWOBJ", "NEWOBJ_EX", "INST", "OBJ"; "" for 0 or another. */
+const char *nnav_pt_call_op_name(uint8_t op);
 
 #endif

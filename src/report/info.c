@@ -18,20 +18,6 @@
 #include "tfacts.h"
 #include "yamlout.h"
 
-/* The opcode that would call a pickle global (ptscan.h's op). */
-static const char *pt_call_op(uint8_t op)
-{
-    switch (op) {
-    case 'R': return "REDUCE";
-    case 'b': return "BUILD";
-    case 0x81: return "NEWOBJ";
-    case 0x92: return "NEWOBJ_EX";
-    case 'i': return "INST";
-    case 'o': return "OBJ";
-    default: return "";
-    }
-}
-
 /* A PyTorch checkpoint's YAML keys (nothing for another format):
  * checkpoint_entries, its non-tensor entries in file order, each {key,
  * value} with the value as Python would print it; pickle, what loading it
@@ -76,7 +62,7 @@ static void yaml_pt_info(nnav_yw *w, const nnav_model *m)
         nnav_yw_key(w, "allowed"), nnav_yw_bool(w, g->allowed);
         nnav_yw_key(w, "entry"), nnav_yw_cstr(w, g->entry ? g->entry : "");
         nnav_yw_key(w, "called_by");
-        g->op ? nnav_yw_cstr(w, pt_call_op(g->op)) : nnav_yw_null(w);
+        g->op ? nnav_yw_cstr(w, nnav_pt_call_op_name(g->op)) : nnav_yw_null(w);
         nnav_yw_key(w, "call");
         g->call ? nnav_yw_cstr(w, g->call) : nnav_yw_null(w);
         nnav_yw_map_end(w);

@@ -617,6 +617,19 @@ static void pt_free(nnav_model *m)
     m->rd = NULL;
 }
 
+const char *nnav_pt_call_op_name(uint8_t op)
+{
+    switch (op) {
+    case 'R': return "REDUCE";
+    case 'b': return "BUILD";
+    case 0x81: return "NEWOBJ";
+    case 0x92: return "NEWOBJ_EX";
+    case 'i': return "INST";
+    case 'o': return "OBJ";
+    default: return "";
+    }
+}
+
 const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m)
 {
     return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->scan : NULL;
