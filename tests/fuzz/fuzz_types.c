@@ -1,7 +1,8 @@
 /* fuzz_types.c - the input is one TypeProto's bytes: the readers' decoded
  * type (typeproto.c, nnav_type_format) must render it exactly as protobuf-c's
  * reading did (tests/unit/type_oracle.h), at a large and a small buffer, and
- * keep its bounds; any difference aborts. */
+ * keep its bounds; any difference aborts (but where protobuf-c departs from
+ * the wire format, type_oracle.h's "(no oracle)"). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,9 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const size_t sizes[] = {4096, 13};
     for (size_t k = 0; k < 2; k++) {
         char want[4096], got[4096];
-        type_oracle(p, size, want, sizes[k]);
+        int say = type_oracle(p, size, want, sizes[k]);
         nnav_type_format(&m, (nnav_span){p, size}, got, sizes[k]);
-        if (strcmp(want, got) != 0) {
+        if (say == 0 && strcmp(want, got) != 0) {
             fprintf(stderr, "protobuf-c: %s\ndecoded:    %s\n", want, got);
             abort();
         }

@@ -34,10 +34,10 @@ static void check(const uint8_t *bytes, size_t n)
     static const size_t sizes[] = {4096, 1100, 64, 9, 1};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         char want[4096], got[4096];
-        type_oracle(p, n, want, sizes[k]);
+        int say = type_oracle(p, n, want, sizes[k]);
         memset(got, 'x', sizeof got);
         nnav_type_format(&fake, (nnav_span){p, n}, got, sizes[k]);
-        if (strcmp(want, got) != 0) {
+        if (say == 0 && strcmp(want, got) != 0) {
             fprintf(stderr, "type of %zu bytes, buffer %zu:\n  protobuf-c: %s\n  decoded:    %s\n  bytes:",
                     n, sizes[k], want, got);
             for (size_t i = 0; i < n && i < 200; i++)
@@ -259,6 +259,24 @@ static void test_types_by_hand(void **state)
     static const uint8_t broken[] = {0x0a, 0x09, 0x08};
     assert_int_equal(nnav_type_decode(&fake, (nnav_span){broken, 3}, &t), -1);
     check(broken, 3);
+
+    /* A tag or a length padded past 5 bytes reads as the wire format
+     * defines it (up to 10 bytes), which protobuf-c refuses: the oracle has
+     * no say, the text is asserted here. Found by fuzz_types: a map_type
+     * with a zero length in 7 bytes, then an empty map_type. */
+    static const uint8_t padlen[] = {0x2a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x2a, 0x00};
+    type_oracle(padlen, sizeof padlen, buf, sizeof buf);
+    assert_string_equal(buf, "(no oracle)");
+    nnav_type_format(&fake, (nnav_span){padlen, sizeof padlen}, buf, sizeof buf);
+    assert_string_equal(buf, "map(undefined,?)");
+    check(padlen, sizeof padlen);
+    /* elem_type 1 under a 6-byte tag: a float tensor type of no shape. */
+    static const uint8_t padtag[] = {0x0a, 0x07, 0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01};
+    type_oracle(padtag, sizeof padtag, buf, sizeof buf);
+    assert_string_equal(buf, "(no oracle)");
+    nnav_type_format(&fake, (nnav_span){padtag, sizeof padtag}, buf, sizeof buf);
+    assert_string_equal(buf, "float32[...]");
+    check(padtag, sizeof padtag);
     assert_int_equal(nnav_type_decode(&fake, (nnav_span){NULL, 0}, &t), 0);
     assert_int_equal(t.leaf, NNAV_TYPE_ABSENT);
     nnav_type_format(&fake, (nnav_span){NULL, 0}, buf, sizeof buf);
