@@ -49,8 +49,10 @@ static void scan_text(const nnav_pt_scan *s, FILE *f, const char *indent)
                 fprintf(f, "%s  %s\n", indent, s->g[i].call ? s->g[i].call : "?");
         fprintf(f, "%snnav ran none of them.\n", indent);
     } else if (!s->failed) {
-        fprintf(f, "%sclean: every call is in torch's weights_only allowlist (nothing else "
-                   "would run on load)\n", indent);
+        fprintf(f, "%sclean: every call is in torch's weights_only allowlist%s (nothing else "
+                   "would run on load)\n", indent,
+                s->torchscript ? " or one torch.jit.load's unpickler makes itself (a TorchScript "
+                                 "archive)" : "");
     }
 }
 
@@ -63,6 +65,7 @@ static int scan_yaml(const char *path, const nnav_pt_scan *s, FILE *f)
     nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, path);
     nnav_yw_key(&w, "pickles"), nnav_yw_uint(&w, s->pickles);
     nnav_yw_key(&w, "would_run"), nnav_yw_uint(&w, s->would_run);
+    nnav_yw_key(&w, "torchscript"), nnav_yw_bool(&w, s->torchscript);
     nnav_yw_key(&w, "complete"), nnav_yw_bool(&w, !s->failed);
     if (s->failed) {
         char e[1200];
@@ -137,6 +140,21 @@ void scan_info_section(const nnav_model *m, FILE *f)
     }
     if (nd > 40)
         fprintf(f, "  ... %u more\n", nd - 40);
+    uint32_t nc = nnav_pt_code_count(m);
+    if (nc)
+        fprintf(f, "\ncode           %u TorchScript file%s (listed; nnav compiles and runs none)\n",
+                nc, nc == 1 ? "" : "s");
+    for (uint32_t i = 0; i < nc && i < 40; i++) {
+        uint64_t bytes;
+        int stored;
+        nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
+        char e[600], b[32];
+        nnav_text_escape(nm.p, nm.n, e, sizeof e);
+        nnav_text_commas(bytes, b, sizeof b);
+        fprintf(f, "  %-50s %s bytes%s\n", e, b, stored ? "" : " (compressed)");
+    }
+    if (nc > 40)
+        fprintf(f, "  ... %u more\n", nc - 40);
     fprintf(f, "\npickle         %u global%s referenced%s\n", s->count, s->count == 1 ? "" : "s",
             s->would_run ? " -- DANGER: loading this file would run code" : "");
     scan_text(s, f, "  ");

@@ -178,6 +178,14 @@ enum {
                                         (int64 numbers in double_data...) */
 };
 
+/* What a tensor is to its module, where the file says: a PyTorch module
+ * pickled whole keeps its parameters and buffers apart (_parameters,
+ * _buffers); a TorchScript archive's constants (CONSTANTS.cN) are neither.
+ * Every other tensor is NNAV_TROLE_UNSAID. */
+enum nnav_tensor_role {
+    NNAV_TROLE_UNSAID = 0, NNAV_TROLE_PARAMETER, NNAV_TROLE_BUFFER, NNAV_TROLE_CONSTANT,
+};
+
 /* How an external tensor's data file is reached from the model's folder. */
 typedef enum nnav_ext_via {
     NNAV_EXT_UNSEEN = 0, /* not looked at yet */
@@ -198,6 +206,7 @@ typedef struct nnav_tensor {
     uint32_t warn;          /* NNAV_TW_* */
     uint32_t graph;
     uint32_t owner_id;      /* attribute id or sparse id, by owner */
+    uint8_t role;           /* nnav_tensor_role */
     uint64_t nelems;        /* product of dims (UINT64_MAX on overflow) */
     uint64_t nbytes;        /* bytes dims x dtype call for (UINT64_MAX if unknown) */
     uint64_t stored;        /* bytes stored (raw/external length; typed: field bytes) */

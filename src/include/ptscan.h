@@ -36,6 +36,9 @@ typedef struct nnav_pt_scan {
     uint32_t would_run;  /* calls outside the allowlist */
     uint32_t pickles;    /* pickle streams read */
     int failed;          /* a pickle stopped at a fault: err below says where */
+    int torchscript;     /* a TorchScript archive (code/, constants.pkl): torch.jit.load
+                            reads it, whose unpickler makes torch.jit._pickle's list
+                            builders itself; those count as allowed */
     nnav_error err;
 } nnav_pt_scan;
 
@@ -45,6 +48,14 @@ typedef struct nnav_pt_scan {
  * no tensor is one entry. NULL past the end or for another format. */
 uint32_t nnav_pt_data_count(const nnav_model *m);
 const char *nnav_pt_data_get(const nnav_model *m, uint32_t i, const char **value);
+
+/* A TorchScript archive's code files (ARCHIVE/code/..., the .debug_pkl
+ * ones left out), in zip order: the name after ARCHIVE/ (bytes from the
+ * file: escape them), *bytes its uncompressed size, *stored 1 when it is
+ * stored uncompressed. The code is TorchScript source, listed and never
+ * compiled or run. 0 / an empty span for another file. */
+uint32_t nnav_pt_code_count(const nnav_model *m);
+nnav_span nnav_pt_code_get(const nnav_model *m, uint32_t i, uint64_t *bytes, int *stored);
 
 int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err);
 void nnav_pt_scan_free(nnav_pt_scan *s);

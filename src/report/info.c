@@ -20,7 +20,8 @@
 
 /* A PyTorch checkpoint's YAML keys (nothing for another format):
  * checkpoint_entries, its non-tensor entries in file order, each {key,
- * value} with the value as Python would print it; pickle, what loading it
+ * value} with the value as Python would print it; code_files, a TorchScript
+ * archive's code (ptscan.h), each {name, bytes, stored}; pickle, what loading it
  * would run, with the fields of `nnav scan --yaml` but file. */
 static void yaml_pt_info(nnav_yw *w, const nnav_model *m)
 {
@@ -40,10 +41,24 @@ static void yaml_pt_info(nnav_yw *w, const nnav_model *m)
         nnav_yw_map_end(w);
     }
     nnav_yw_seq_end(w);
+    nnav_yw_key(w, "code_files");
+    nnav_yw_seq(w);
+    for (uint32_t i = 0; i < nnav_pt_code_count(m); i++) {
+        uint64_t bytes;
+        int stored;
+        nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
+        nnav_yw_map_flow(w);
+        nnav_yw_key(w, "name"), nnav_yw_span(w, nm);
+        nnav_yw_key(w, "bytes"), nnav_yw_uint(w, bytes);
+        nnav_yw_key(w, "stored"), nnav_yw_bool(w, stored);
+        nnav_yw_map_end(w);
+    }
+    nnav_yw_seq_end(w);
     nnav_yw_key(w, "pickle");
     nnav_yw_map(w);
     nnav_yw_key(w, "pickles"), nnav_yw_uint(w, s->pickles);
     nnav_yw_key(w, "would_run"), nnav_yw_uint(w, s->would_run);
+    nnav_yw_key(w, "torchscript"), nnav_yw_bool(w, s->torchscript);
     nnav_yw_key(w, "complete"), nnav_yw_bool(w, !s->failed);
     if (s->failed) {
         char e[1200];

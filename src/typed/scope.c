@@ -386,9 +386,12 @@ static void key_comps(nnav_span nm, comps *c, nnav_span *last)
     }
 }
 
-/* A tensor torch keeps as a module buffer, not a parameter, by its own name. */
-static int buffer_name(nnav_span last)
+/* A tensor torch keeps as a module buffer, not a parameter: as the file
+ * says (a module pickled whole), else by its own name. */
+static int is_buffer(const nnav_tensor *t, nnav_span last)
 {
+    if (t->role != NNAV_TROLE_UNSAID)
+        return t->role == NNAV_TROLE_BUFFER;
     return nnav_span_eqs(last, "running_mean") || nnav_span_eqs(last, "running_var") ||
            nnav_span_eqs(last, "num_batches_tracked");
 }
@@ -1008,7 +1011,9 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             continue;
         nnav_span nm = m->values.v[v].name, last;
         key_comps(nm, &c, &last);
-        if (buffer_name(last)) {
+        if (m->tensors.v[pt].role == NNAV_TROLE_CONSTANT)
+            continue; /* a TorchScript constant: no module's */
+        if (is_buffer(&m->tensors.v[pt], last)) {
             t->buffers = sat_add(t->buffers, m->tensors.v[pt].nelems);
             continue;
         }
@@ -1262,6 +1267,17 @@ static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v)
 {
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     const nnav_value *val = &m->values.v[v];
+    /* A checkpoint's BatchNorm statistics are buffers, not parameters, as
+     * in the summary's table (scope.h). */
+    if (nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
+        nnav_span nm = val->name;
+        uint64_t i = nm.n;
+        while (i && nm.p[i - 1] != '.')
+            i--;
+        if (pt[v] != NNAV_NONE && (m->tensors.v[pt[v]].role == NNAV_TROLE_CONSTANT ||
+                                   is_buffer(&m->tensors.v[pt[v]], (nnav_span){nm.p + i, nm.n - i})))
+            return 0;
+    }
     uint32_t nc, real = 0, fwd = 0;
     const uint32_t *cons = nnav_value_consumers(m, v, &nc);
     for (uint32_t j = 0; j < nc; j++) {

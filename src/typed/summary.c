@@ -208,7 +208,7 @@ static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
     if (nnav_scopes_buffers(t)) { /* a checkpoint's BatchNorm statistics (scope.h) */
         char bu[40];
         nnav_text_commas(nnav_scopes_buffers(t), bu, sizeof bu);
-        fprintf(out, ", %s buffer elements not counted (running_mean, running_var)", bu);
+        fprintf(out, ", %s buffer elements not counted (module buffers)", bu);
     }
     if (wh->per_iter)
         fprintf(out, " (a loop of unknown trip count counted once: per iteration)");

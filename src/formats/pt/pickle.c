@@ -61,7 +61,7 @@ static uint32_t new_obj(run *r, int kind)
         return NNAV_NONE;
     }
     o->kind = (uint8_t)kind;
-    o->head = o->tail = o->a = o->b = o->size = o->stride = NNAV_NONE;
+    o->head = o->tail = o->a = o->b = o->size = o->stride = o->state = NNAV_NONE;
     o->off = r->op_off;
     return st->objs.n - 1;
 }
@@ -231,14 +231,25 @@ int32_t pk_storage_dtype(nnav_span name)
     return 0;
 }
 
-static int allowed(nnav_span mod, nnav_span name)
+/* The builders of torch.jit._pickle that a TorchScript archive's pickles
+ * call: torch.jit.load's own unpickler (C++, no Python) makes the list or
+ * tag itself; it resolves no other module's globals. */
+static const char *const jit_builders[] = {"build_intlist", "build_doublelist",
+                                           "build_boollist", "build_tensorlist",
+                                           "build_tensor_from_id", "restore_type_tag"};
+
+static int allowed(nnav_span mod, nnav_span name, int torchscript)
 {
     for (size_t k = 0; k < sizeof allow / sizeof *allow; k++)
         if (nnav_span_eqs(mod, allow[k].mod) && nnav_span_eqs(name, allow[k].name))
             return 1;
+    if (torchscript && nnav_span_eqs(mod, "torch.jit._pickle"))
+        for (size_t k = 0; k < sizeof jit_builders / sizeof *jit_builders; k++)
+            if (nnav_span_eqs(name, jit_builders[k]))
+                return 1;
     /* A TorchScript archive's own classes: torch.jit.load compiles them from
      * its code/ folder; no Python module is imported. */
-    if (mod.n > 10 && !memcmp(mod.p, "__torch__.", 10))
+    if (nnav_span_eqs(mod, "__torch__") || (mod.n > 10 && !memcmp(mod.p, "__torch__.", 10)))
         return 1;
     if (nnav_span_eqs(mod, "torch")) {
         if (pk_storage_dtype(name))
@@ -269,7 +280,7 @@ static int add_global(run *r, nnav_span mod, nnav_span name)
     g->module = mod;
     g->name = name;
     g->offset = r->op_off;
-    g->allowed = (uint8_t)allowed(mod, name);
+    g->allowed = (uint8_t)allowed(mod, name, st->torchscript);
     uint32_t id = new_obj(r, PK_GLOBAL);
     if (id == NNAV_NONE)
         return -1;
@@ -522,6 +533,15 @@ static int call(run *r, uint32_t callee, uint32_t args, uint8_t op)
                 return push(r, t);
         } else if (is_global(st, callee, "collections", "OrderedDict")) {
             return push(r, new_obj(r, PK_DICT));
+        } else if (st->torchscript && (is_global(st, callee, "torch.jit._pickle", "build_intlist") ||
+                                       is_global(st, callee, "torch.jit._pickle", "build_doublelist") ||
+                                       is_global(st, callee, "torch.jit._pickle", "build_boollist") ||
+                                       is_global(st, callee, "torch.jit._pickle", "build_tensorlist") ||
+                                       is_global(st, callee, "torch.jit._pickle", "restore_type_tag"))) {
+            /* The list (or tagged value) it is given is what it makes. */
+            uint32_t t = item(st, args, 0);
+            if (t != NNAV_NONE)
+                return push(r, t);
         } else if (is_global(st, callee, "torch", "Size")) {
             uint32_t t = item(st, args, 0);
             if (t != NNAV_NONE && st->objs.v[t].kind == PK_TUPLE)
@@ -918,7 +938,11 @@ static int step(run *r, uint8_t c, int *stop)
         if (pop(r, &b, "BUILD") || top(r, &a, "BUILD"))
             return -1;
         {
-            const pk_obj *o = &st->objs.v[a];
+            pk_obj *o = &st->objs.v[a];
+            /* The state is kept (the first one given): a pickled module's
+             * attributes, where its tensors are. */
+            if (o->kind == PK_OBJ && o->state == NNAV_NONE)
+                o->state = b;
             /* __setstate__ or attribute setting on an object made by a call
              * outside the allowlist is one more call of its class. */
             if (o->kind == PK_OBJ && o->a != NNAV_NONE) {

@@ -37,10 +37,12 @@ typedef struct pt_rd {
     NNAV_VEC(int64_t) strides;
     NNAV_VEC(uint32_t) storage_of; /* per tensor: its storage object */
     nnav_pt_scan scan;
-    char entry[300];
+    char entry[300], entry2[300]; /* the pickles' entry names: data.pkl, constants.pkl */
     NNAV_VEC(char *) data; /* key path, NUL, value text: entries not tensors */
     nnav_span archive; /* "archive": the folder data.pkl is in; "legacy" for the legacy format */
     int legacy;        /* torch < 1.6: rd->zip holds one made-up entry per storage */
+    int torchscript;   /* torch.jit.save: ARCHIVE/code/ and constants.pkl */
+    NNAV_VEC(uint32_t) code; /* zip entries of ARCHIVE/code/ but the .debug_pkl ones */
     uint64_t visits;
 } pt_rd;
 
@@ -95,6 +97,8 @@ int nnav_pt_sniff(const uint8_t *p, uint64_t n)
 typedef struct walkctx {
     nnav_model *m;
     pt_rd *rd;
+    const char *dir; /* the storages' folder in the archive: "data", "constants" */
+    uint8_t role;    /* nnav_tensor_role: under a module's _parameters or _buffers */
     char path[1024];
     size_t n;
     nnav_error *err;
@@ -134,6 +138,7 @@ static int add_tensor(walkctx *w, uint32_t id)
     t.dtype = o->dtype ? o->dtype : NNAV_DT_UNDEFINED;
     t.owner = NNAV_TOWN_INITIALIZER;
     t.owner_id = NNAV_NONE;
+    t.role = w->role;
     t.graph = 0;
     t.ext_offset = t.ext_length = -1;
     t.msg = (nnav_span){st->base + o->off, 1};
@@ -167,8 +172,9 @@ static int add_tensor(walkctx *w, uint32_t id)
     /* Its storage: ARCHIVE/data/KEY. */
     const pk_obj *sto = &st->objs.v[o->a];
     char key[512];
-    int kn = snprintf(key, sizeof key, "%.*s/data/%.*s", (int)rd->archive.n,
-                      (const char *)rd->archive.p, (int)(sto->s.n > 200 ? 200 : sto->s.n),
+    int kn = snprintf(key, sizeof key, "%.*s/%s/%.*s", (int)rd->archive.n,
+                      (const char *)rd->archive.p, w->dir,
+                      (int)(sto->s.n > 200 ? 200 : sto->s.n),
                       (const char *)sto->s.p);
     const pt_zip_entry *e = kn > 0 && (size_t)kn < sizeof key
                                 ? pt_zip_find(&rd->zip, key, (size_t)kn) : NULL;
@@ -212,12 +218,49 @@ static int add_tensor(walkctx *w, uint32_t id)
     return 0;
 }
 
-/* Whether a container holds a tensor, a list, a dict or a tuple. */
+/* What to walk in an object: a dict, list or tuple itself; an object's
+ * state as BUILD gave it, when that is a dict (or a (dict, slots) tuple's
+ * dict): a pickled nn.Module's __dict__, a TorchScript object's attributes.
+ * *module: the dict is a module's (it has _parameters or _modules, or the
+ * class is a TorchScript one), whose bookkeeping is not named. NNAV_NONE:
+ * nothing to walk. */
+static uint32_t fields_of(const pk_state *st, uint32_t id, int *module)
+{
+    const pk_obj *o = &st->objs.v[id];
+    *module = 0;
+    if (o->kind == PK_DICT || o->kind == PK_LIST || o->kind == PK_TUPLE)
+        return id;
+    if (o->kind != PK_OBJ || o->state == NNAV_NONE)
+        return NNAV_NONE;
+    uint32_t d = o->state;
+    if (st->objs.v[d].kind == PK_TUPLE && st->objs.v[d].head != NNAV_NONE)
+        d = st->links.v[st->objs.v[d].head].obj;
+    if (st->objs.v[d].kind != PK_DICT)
+        return NNAV_NONE;
+    const pk_obj *c = o->a != NNAV_NONE ? &st->objs.v[o->a] : NULL;
+    if (c && c->kind == PK_GLOBAL) {
+        nnav_span mod = st->globals.v[c->a].module;
+        *module = mod.n >= 9 && !memcmp(mod.p, "__torch__", 9);
+    }
+    for (uint32_t l = st->objs.v[d].head; l != NNAV_NONE && !*module;
+         l = st->links.v[l].next) {
+        const pk_obj *k = &st->objs.v[st->links.v[l].obj];
+        *module = k->kind == PK_STR &&
+                  (nnav_span_eqs(k->s, "_parameters") || nnav_span_eqs(k->s, "_modules"));
+        if ((l = st->links.v[l].next) == NNAV_NONE)
+            break;
+    }
+    return d;
+}
+
+/* Whether a container holds a tensor, a list, a dict, a tuple or an object
+ * with state. */
 static int holds_more(const pk_state *st, const pk_obj *o)
 {
     for (uint32_t l = o->head; l != NNAV_NONE; l = st->links.v[l].next) {
-        uint8_t k = st->objs.v[st->links.v[l].obj].kind;
-        if (k == PK_TENSOR || k == PK_DICT || k == PK_LIST || k == PK_TUPLE)
+        const pk_obj *v = &st->objs.v[st->links.v[l].obj];
+        if (v->kind == PK_TENSOR || v->kind == PK_DICT || v->kind == PK_LIST ||
+            v->kind == PK_TUPLE || (v->kind == PK_OBJ && v->state != NNAV_NONE))
             return 1;
     }
     return 0;
@@ -249,13 +292,15 @@ static int walk(walkctx *w, uint32_t id, int depth)
 {
     pt_rd *rd = w->rd;
     const pk_state *st = &rd->pk;
-    const pk_obj *o = &st->objs.v[id];
     if (++rd->visits > (1u << 22) || depth > PK_MAX_DEPTH)
         return 0; /* a shared structure read over and over: the rest is not named */
-    if (o->kind == PK_TENSOR)
+    if (st->objs.v[id].kind == PK_TENSOR)
         return w->m->tensors.n < (1u << 24) ? add_tensor(w, id) : 0;
-    if (o->kind != PK_DICT && o->kind != PK_LIST && o->kind != PK_TUPLE)
+    int module;
+    id = fields_of(st, id, &module);
+    if (id == NNAV_NONE)
         return 0;
+    const pk_obj *o = &st->objs.v[id];
     size_t keep = w->n;
     uint32_t k = 0;
     for (uint32_t l = o->head; l != NNAV_NONE; l = st->links.v[l].next, k++) {
@@ -279,10 +324,29 @@ static int walk(walkctx *w, uint32_t id, int depth)
             snprintf(part, sizeof part, "%u", k);
             key = (nnav_span){(const uint8_t *)part, strlen(part)};
         }
+        if (module) {
+            /* A module's parameters, buffers and submodules are named as
+             * its state_dict names them, without the dicts that hold them;
+             * its hooks, flags and training mode are not entries. */
+            if (nnav_span_eqs(key, "_parameters") || nnav_span_eqs(key, "_buffers") ||
+                nnav_span_eqs(key, "_modules")) {
+                uint8_t keep_role = w->role;
+                w->role = key.p[1] == 'p' ? NNAV_TROLE_PARAMETER
+                          : key.p[1] == 'b' ? NNAV_TROLE_BUFFER : NNAV_TROLE_UNSAID;
+                int rc = walk(w, v, depth + 1);
+                w->role = keep_role;
+                if (rc)
+                    return rc;
+                continue;
+            }
+            if ((key.n && key.p[0] == '_') || nnav_span_eqs(key, "training"))
+                continue;
+        }
+        int sub;
         uint8_t vk = st->objs.v[v].kind;
+        uint32_t vf = vk == PK_TENSOR ? NNAV_NONE : fields_of(st, v, &sub);
         int leaf = vk != PK_TENSOR &&
-                   ((vk != PK_DICT && vk != PK_LIST && vk != PK_TUPLE) ||
-                    !holds_more(st, &st->objs.v[v]));
+                   (vf == NNAV_NONE || (vk != PK_OBJ && !holds_more(st, &st->objs.v[vf])));
         if (leaf && depth > 8)
             continue;
         size_t need = (w->n ? 1 : 0) + key.n;
@@ -302,20 +366,24 @@ static int walk(walkctx *w, uint32_t id, int depth)
 
 /* ---- the reader ---- */
 
-static void fill_scan(pt_rd *rd, int failed, const nnav_error *e)
+/* The scan of the pickles read so far: the globals from g0 on were met in
+ * the pickle named entry (a string that lives as long as rd). */
+static void fill_scan(pt_rd *rd, uint32_t g0, const char *entry, int failed, const nnav_error *e)
 {
     nnav_pt_scan *s = &rd->scan;
     s->count = rd->pk.globals.n;
     s->g = rd->pk.globals.v;
     s->would_run = 0;
     for (uint32_t i = 0; i < s->count; i++) {
-        rd->pk.globals.v[i].entry = rd->entry;
+        if (i >= g0)
+            rd->pk.globals.v[i].entry = entry;
         s->would_run += rd->pk.globals.v[i].op && !rd->pk.globals.v[i].allowed;
     }
-    s->pickles = 1;
-    s->failed = failed;
-    if (failed && e)
+    s->pickles++;
+    s->torchscript = rd->torchscript;
+    if (failed && e && !s->failed)
         s->err = *e;
+    s->failed |= failed;
 }
 
 static int by_storage(const void *a, const void *b)
@@ -385,7 +453,8 @@ static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err
         snprintf(rd->entry, sizeof rd->entry, "%s", what[k]);
         spans[k] = (nnav_span){base + at, n - at};
         if (pk_run(st, spans[k], &end, err) < 0) {
-            fill_scan(rd, 1, err);
+            rd->scan.pickles = (uint32_t)k;
+            fill_scan(rd, 0, rd->entry, 1, err);
             return -1;
         }
         if (end <= at || end > n)
@@ -394,8 +463,8 @@ static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err
         roots[k] = st->root;
         at = end;
     }
-    fill_scan(rd, 0, NULL);
-    rd->scan.pickles = 5;
+    rd->scan.pickles = 4;
+    fill_scan(rd, 0, rd->entry, 0, NULL);
     snprintf(rd->entry, sizeof rd->entry, "legacy object pickle");
     const pk_obj *ver = roots[1] < st->objs.n ? &st->objs.v[roots[1]] : NULL;
     if (!ver || ver->kind != PK_INT || ver->big || ver->i != 1001)
@@ -515,6 +584,7 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     const uint8_t *base = m->map.base;
     nnav_span ps;
     uint64_t g_off = 0;
+    uint32_t data_root, const_root = NNAV_NONE;
     if (m->map.size >= sizeof legacy_magic && !memcmp(base, legacy_magic, sizeof legacy_magic)) {
         if (legacy_read(m, rd, &ps, err) < 0)
             return -1;
@@ -525,38 +595,76 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     }
     if (pt_zip_read(base, m->map.size, &rd->zip, err) < 0)
         return -1;
-    /* ARCHIVE/data.pkl: the one entry named data.pkl one folder deep. */
-    const pt_zip_entry *pkl = NULL;
-    for (uint32_t k = 0; k < rd->zip.e.n; k++) {
+    /* ARCHIVE/data.pkl: the first entry named data.pkl one folder deep. */
+    const pt_zip_entry *pkl = NULL, *cpkl = NULL;
+    int old_ts = 0;
+    for (uint32_t k = 0; k < rd->zip.e.n && !pkl; k++) {
         nnav_span nm = rd->zip.e.v[k].name;
         const uint8_t *sl = memchr(nm.p, '/', (size_t)nm.n);
-        if (!sl)
-            continue;
-        nnav_span rest = {sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)};
-        if (nnav_span_eqs(rest, "constants.pkl") ||
-            (rest.n > 5 && !memcmp(rest.p, "code/", 5)))
-            return perr(err, rd->zip.e.v[k].hdr_off, "zip",
-                        "a TorchScript archive (torch.jit.save: code/ and constants.pkl), "
-                        "which nnav does not read yet");
-        if (nnav_span_eqs(rest, "data.pkl") && !pkl) {
+        if (sl && nnav_span_eqs((nnav_span){sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)}, "data.pkl")) {
             pkl = &rd->zip.e.v[k];
             rd->archive = (nnav_span){nm.p, (uint64_t)(sl - nm.p)};
         }
     }
+    /* A TorchScript archive (torch.jit.save) beside it: ARCHIVE/code/ and
+     * ARCHIVE/constants.pkl, whose tensors' storages are ARCHIVE/constants/N. */
+    for (uint32_t k = 0; k < rd->zip.e.n; k++) {
+        nnav_span nm = rd->zip.e.v[k].name;
+        const uint8_t *sl = memchr(nm.p, '/', (size_t)nm.n);
+        if (!sl || (pkl && (uint64_t)(sl - nm.p) != rd->archive.n) ||
+            (pkl && memcmp(nm.p, rd->archive.p, (size_t)rd->archive.n)))
+            continue;
+        nnav_span rest = {sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)};
+        old_ts |= nnav_span_eqs(rest, "model.json");
+        if (nnav_span_eqs(rest, "constants.pkl"))
+            cpkl = &rd->zip.e.v[k];
+        if (rest.n > 5 && !memcmp(rest.p, "code/", 5)) {
+            rd->torchscript = 1;
+            uint32_t *c = rest.n >= 10 && !memcmp(rest.p + rest.n - 10, ".debug_pkl", 10)
+                              ? NULL : nnav_vec_push(rd->code);
+            if (c)
+                *c = k;
+        }
+    }
+    if (!pkl && old_ts)
+        return perr(err, 0, "zip", "a TorchScript archive of torch before 1.4 (model.json, "
+                                   "attributes.pkl), which nnav does not read");
     if (!pkl)
         return perr(err, 0, "zip", "a zip with no ARCHIVE/data.pkl entry: not a PyTorch "
                                    "checkpoint");
+    rd->torchscript |= cpkl != NULL;
     nnav_text_escape(pkl->name.p, pkl->name.n > 200 ? 200 : pkl->name.n, rd->entry,
                      sizeof rd->entry);
     if (pt_zip_data(base, pkl, &ps, err) < 0)
         return -1;
     rd->pk.base = base;
     rd->pk.what = rd->entry;
+    rd->pk.torchscript = (uint8_t)rd->torchscript;
     if (pk_run(&rd->pk, ps, NULL, err) < 0) {
-        fill_scan(rd, 1, err);
+        fill_scan(rd, 0, rd->entry, 1, err);
         return -1;
     }
-    fill_scan(rd, 0, NULL);
+    fill_scan(rd, 0, rd->entry, 0, NULL);
+    data_root = rd->pk.root;
+    if (cpkl) {
+        nnav_span cs;
+        uint32_t g0 = rd->pk.globals.n;
+        nnav_text_escape(cpkl->name.p, cpkl->name.n > 200 ? 200 : cpkl->name.n, rd->entry2,
+                         sizeof rd->entry2);
+        rd->pk.what = rd->entry2;
+        if (pt_zip_data(base, cpkl, &cs, err) < 0)
+            return -1;
+        if (pk_run(&rd->pk, cs, NULL, err) < 0) {
+            fill_scan(rd, g0, rd->entry2, 1, err);
+            return -1;
+        }
+        fill_scan(rd, g0, rd->entry2, 0, NULL);
+        const_root = rd->pk.root;
+        rd->pk.root = data_root;
+        snprintf(m->format_reason, sizeof m->format_reason,
+                 "read as a TorchScript archive (torch.jit.save): its tensors; its code "
+                 "files are listed, not run");
+    }
     g_off = pkl->data_off;
 graph:;
     /* One main graph; its initializers are the tensors. */
@@ -569,11 +677,24 @@ graph:;
     g->function = g->training = NNAV_NONE;
     g->offset = g_off;
     *gs = ps;
-    walkctx w = {.m = m, .rd = rd, .err = err};
+    walkctx w = {.m = m, .rd = rd, .dir = "data", .err = err};
     if (rd->pk.objs.v[rd->pk.root].kind == PK_TENSOR) /* torch.save(tensor) */
         w.n = (size_t)snprintf(w.path, sizeof w.path, "tensor");
     if (walk(&w, rd->pk.root, 0) < 0)
         return -1;
+    /* The constants, named as the code names them: CONSTANTS.c0, c1... */
+    const pk_obj *ct = const_root != NNAV_NONE ? &rd->pk.objs.v[const_root] : NULL;
+    w.dir = "constants";
+    w.role = NNAV_TROLE_CONSTANT;
+    uint32_t ci = 0;
+    for (uint32_t l = ct && ct->kind == PK_TUPLE ? ct->head : NNAV_NONE; l != NNAV_NONE;
+         l = rd->pk.links.v[l].next, ci++) {
+        uint32_t v = rd->pk.links.v[l].obj;
+        w.n = (size_t)snprintf(w.path, sizeof w.path, "CONSTANTS.c%u", ci);
+        int rc = rd->pk.objs.v[v].kind == PK_TENSOR ? walk(&w, v, 0) : add_data(&w, v);
+        if (rc < 0)
+            return -1;
+    }
     g = &m->graphs.v[0];
     g->init_first = 0;
     g->init_count = m->tensors.n;
@@ -585,7 +706,9 @@ graph:;
                      (const char *)rd->archive.p);
     if (k > 0 && (size_t)k < sizeof vn)
         ver = pt_zip_find(&rd->zip, vn, (size_t)k);
-    m->facts.producer_name = (nnav_span){(const uint8_t *)"torch.save", 10};
+    m->facts.producer_name = rd->torchscript
+                                 ? (nnav_span){(const uint8_t *)"torch.jit.save", 14}
+                                 : (nnav_span){(const uint8_t *)"torch.save", 10};
     if (rd->legacy)
         m->facts.producer_version = (nnav_span){(const uint8_t *)"legacy 1001", 11};
     else if (ver && ver->method == 0 && ver->csize <= 16) {
@@ -611,6 +734,7 @@ static void pt_free(nnav_model *m)
     nnav_vec_free(rd->ti);
     nnav_vec_free(rd->strides);
     nnav_vec_free(rd->storage_of);
+    nnav_vec_free(rd->code);
     pt_zip_free(&rd->zip);
     pk_free(&rd->pk);
     free(rd);
@@ -647,6 +771,22 @@ const char *nnav_pt_data_get(const nnav_model *m, uint32_t i, const char **value
     const char *e = ((const pt_rd *)m->rd)->data.v[i];
     *value = e + strlen(e) + 1;
     return e;
+}
+
+uint32_t nnav_pt_code_count(const nnav_model *m)
+{
+    return m->reader == &nnav_reader_pt && m->rd ? ((const pt_rd *)m->rd)->code.n : 0;
+}
+
+nnav_span nnav_pt_code_get(const nnav_model *m, uint32_t i, uint64_t *bytes, int *stored)
+{
+    if (i >= nnav_pt_code_count(m))
+        return (nnav_span){0};
+    const pt_rd *rd = m->rd;
+    const pt_zip_entry *e = &rd->zip.e.v[rd->code.v[i]];
+    *bytes = e->usize;
+    *stored = e->method == 0;
+    return (nnav_span){e->name.p + rd->archive.n + 1, e->name.n - rd->archive.n - 1};
 }
 
 /* ---- values ---- */
@@ -802,6 +942,15 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
     if (n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4))) {
         if (pt_zip_read(p, n, &s->zip, err) < 0)
             goto fail;
+        /* A TorchScript archive: torch.jit.load reads its pickles. */
+        for (uint32_t k = 0; k < s->zip.e.n; k++) {
+            nnav_span nm = s->zip.e.v[k].name;
+            const uint8_t *sl = memchr(nm.p, '/', (size_t)nm.n);
+            nnav_span rest = sl ? (nnav_span){sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)}
+                                : (nnav_span){0};
+            if (nnav_span_eqs(rest, "constants.pkl") || (rest.n > 5 && !memcmp(rest.p, "code/", 5)))
+                s->pk.torchscript = 1;
+        }
         for (uint32_t k = 0; k < s->zip.e.n; k++) {
             const pt_zip_entry *e = &s->zip.e.v[k];
             if (e->name.n < 4 || memcmp(e->name.p + e->name.n - 4, ".pkl", 4))
@@ -838,6 +987,7 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
             goto fail;
         }
     }
+    s->pub.torchscript = s->pk.torchscript;
     s->pub.g = s->pk.globals.v;
     s->pub.count = s->pk.globals.n;
     for (uint32_t i = 0; i < s->pub.count; i++)

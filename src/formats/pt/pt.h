@@ -59,6 +59,7 @@ typedef struct pk_obj {
     nnav_span s;       /* STR, BYTES (STR from protocol 0 text as written); STORAGE: key */
     int32_t dtype;     /* STORAGE, TENSOR */
     uint32_t size, stride; /* TENSOR: tuple objects */
+    uint32_t state;    /* OBJ: what BUILD gave it (NNAV_NONE: nothing) */
     uint64_t off;      /* where it was made, in the file */
 } pk_obj;
 
@@ -74,6 +75,8 @@ typedef struct pk_state {
     NNAV_VEC(uint64_t) call_at; /* per global: offset into text + 1, 0 for none */
     uint32_t root;
     uint64_t ops;
+    uint8_t torchscript; /* a TorchScript archive's pickle: torch.jit._pickle's builders are
+                            allowed, as torch.jit.load's unpickler makes them itself */
 } pk_state;
 
 enum {
