@@ -24,6 +24,7 @@
 #include "find.h"
 #include "opref.h"
 #include "place.h"
+#include "ptscan.h"
 #include "report.h"
 #include "ui.h"
 #include "utf8.h"
@@ -237,6 +238,29 @@ static void path_base(const char *path, char *buf, size_t n)
     buf[k] = '\0';
 }
 
+/* A PyTorch checkpoint whose pickles would run code on load, or could not
+ * be read to their end (ptscan.h): what the header says in the error colour
+ * instead of counts and producer, and the first message. 0: nothing to say. */
+static int pt_banner(const nnav_model *m, char *buf, size_t n)
+{
+    const nnav_pt_scan *s = nnav_model_pt_scan(m);
+    if (!s || (!s->would_run && !s->failed))
+        return 0;
+    const char *first = "?";
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->g[i].op && !s->g[i].allowed) {
+            first = s->g[i].call ? s->g[i].call : "?";
+            break;
+        }
+    if (s->would_run)
+        snprintf(buf, n, "DANGER: torch.load would run %u call%s: %s  (i: all; nnav ran none)",
+                 s->would_run, s->would_run == 1 ? "" : "s", first);
+    else
+        snprintf(buf, n, "WARNING: a pickle stops at a fault; what loading would run past it "
+                         "is not known (i)");
+    return 1;
+}
+
 /* The file's name, format and counts come first; then the graph's totals, at
  * the right edge (tighter when room is short, left out when there is none);
  * the opset imports (in full, or as "opset 17 +8 domains" when room is
@@ -256,6 +280,13 @@ static void draw_header(ui *u)
     path_base(u->path, base, sizeof base);
     nnav_text_escape_cstr(base, name, sizeof name);
     c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, nnav_format_name(f->format));
+    char warn[600];
+    if (pt_banner(u->m, warn, sizeof warn)) {
+        attr_t e = draw_attr(R_ERROR) | A_BOLD;
+        draw_fill(0, c, w - c, e);
+        draw_text(0, c + 2, w - c - 2, warn, e);
+        return;
+    }
     if (f->ir_version >= 0)
         c += draw_fmt(0, c, w - c, a, "  IR %lld", (long long)f->ir_version);
     uint32_t ng = nnav_graph_count(u->m), nn = nnav_node_count(u->m), nt = nnav_tensor_count(u->m);
@@ -1591,8 +1622,11 @@ int nnav_tui_run(const char *path, int follow_links)
             ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
     }
     u->focus = PANE_NODES;
+    char warn[600];
     if (nnav_model_truncated(m))
         ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
+    else if (pt_banner(m, warn, sizeof warn))
+        ui_message(u, R_ERROR, "%s", warn);
     explore(u);
     int sig = got_signal;
     restore_terminal();

@@ -10,7 +10,5 @@ int cmd_info(const nnav_model *m, const opts *o)
 {
     if (nnav_info_write(m, o->yaml, stdout) < 0)
         return EXIT_BADINPUT;
-    if (!o->yaml)
-        scan_info_section(m, stdout); /* a PyTorch checkpoint's pickle: what it would run */
     return 0;
 }

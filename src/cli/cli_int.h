@@ -59,10 +59,8 @@ int cmd_export(const nnav_model *m, const opts *o);
 int cmd_op(const nnav_model *m, const opts *o);
 /* cli_diff.c: m is NULL; o->model is A, o->arg is B. Exit status as diff(1). */
 int cmd_diff(const nnav_model *m, const opts *o);
-/* cli_scan.c: m is NULL; o->arg is the file. scan_info_section: nnav info's
- * pickle section for a PyTorch checkpoint (nothing for another format). */
+/* cli_scan.c: m is NULL; o->arg is the file. */
 int cmd_scan(const nnav_model *m, const opts *o);
-void scan_info_section(const nnav_model *m, FILE *f);
 
 /* ---- cli_common.c: errors and exit statuses ---- */
 int exit_status(const nnav_error *e);

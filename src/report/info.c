@@ -12,79 +12,10 @@
 #include "dims.h"
 #include "dtype.h"
 #include "nnav.h"
-#include "ptscan.h"
 #include "scope.h"
 #include "shape.h"
 #include "tfacts.h"
 #include "yamlout.h"
-
-/* A PyTorch checkpoint's YAML keys (nothing for another format):
- * checkpoint_entries, its non-tensor entries in file order, each {key,
- * value} with the value as Python would print it; code_files, a TorchScript
- * archive's code (ptscan.h), each {name, bytes, stored}; pickle, what loading it
- * would run, with the fields of `nnav scan --yaml` but file. */
-static void yaml_pt_info(nnav_yw *w, const nnav_model *m)
-{
-    const nnav_pt_scan *s = nnav_model_pt_scan(m);
-    if (!s)
-        return;
-    uint32_t nd = nnav_pt_data_count(m);
-    nnav_yw_key(w, "checkpoint_entries");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < nd; i++) {
-        const char *v = NULL, *k = nnav_pt_data_get(m, i, &v);
-        if (!k)
-            break;
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "key"), nnav_yw_cstr(w, k);
-        nnav_yw_key(w, "value"), nnav_yw_cstr(w, v ? v : "");
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "code_files");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < nnav_pt_code_count(m); i++) {
-        uint64_t bytes;
-        int stored;
-        nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "name"), nnav_yw_span(w, nm);
-        nnav_yw_key(w, "bytes"), nnav_yw_uint(w, bytes);
-        nnav_yw_key(w, "stored"), nnav_yw_bool(w, stored);
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "pickle");
-    nnav_yw_map(w);
-    nnav_yw_key(w, "pickles"), nnav_yw_uint(w, s->pickles);
-    nnav_yw_key(w, "would_run"), nnav_yw_uint(w, s->would_run);
-    nnav_yw_key(w, "torchscript"), nnav_yw_bool(w, s->torchscript);
-    nnav_yw_key(w, "complete"), nnav_yw_bool(w, !s->failed);
-    if (s->failed) {
-        char e[1200];
-        nnav_error_format(&s->err, "", e, sizeof e);
-        nnav_yw_key(w, "fault"), nnav_yw_cstr(w, e[0] == ':' ? e + 2 : e);
-        nnav_yw_key(w, "fault_offset"), nnav_yw_uint(w, s->err.offset);
-    }
-    nnav_yw_key(w, "globals");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < s->count; i++) {
-        const nnav_pt_global *g = &s->g[i];
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "module"), nnav_yw_span(w, g->module);
-        nnav_yw_key(w, "name"), nnav_yw_span(w, g->name);
-        nnav_yw_key(w, "offset"), nnav_yw_uint(w, g->offset);
-        nnav_yw_key(w, "allowed"), nnav_yw_bool(w, g->allowed);
-        nnav_yw_key(w, "entry"), nnav_yw_cstr(w, g->entry ? g->entry : "");
-        nnav_yw_key(w, "called_by");
-        g->op ? nnav_yw_cstr(w, nnav_pt_call_op_name(g->op)) : nnav_yw_null(w);
-        nnav_yw_key(w, "call");
-        g->call ? nnav_yw_cstr(w, g->call) : nnav_yw_null(w);
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-    nnav_yw_map_end(w);
-}
 
 static const char *esc(nnav_span s, char *buf, size_t n)
 {
@@ -391,7 +322,7 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
         nnav_yw_seq_end(&w);
         nnav_sparse_warnings(m, 0, nnav_graph_count(m), &w, 0, out);
         yaml_tf_info(&w, m);
-        yaml_pt_info(&w, m);
+        nnav_pt_info_yaml(&w, m);
         nnav_yw_map_end(&w);
         free(ops);
         return nnav_yw_close(&w) < 0 ? -1 : 0;
@@ -555,5 +486,6 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
     }
     fprintf(out, "\n");
     free(ops);
+    nnav_pt_info_text(m, out); /* a PyTorch checkpoint's entries and what loading it would run */
     return ferror(out) ? -1 : 0;
 }
