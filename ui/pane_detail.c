@@ -351,29 +351,12 @@ void detail_refresh(ui *u, pane *p)
     pane_set_cursor(p, cur, d->n);
 }
 
-void detail_set_other(ui *u, pane *p, uint32_t other)
-{
-    detail *d = D(p);
-    if (d->kind == DETAIL_OTHER && d->id == other)
-        return;
-    d->kind = DETAIL_OTHER;
-    d->id = other;
-    d->n = 0;
-    d->nrows = 0;
-    d->attr_default = 0;
-    d->ncache = 0;
-    d->width = p->r.w;
-    p->top = p->cur = 0;
-    uint32_t n = cmp_other_count(u, other);
-    for (uint32_t k = 0; k < n; k++)
-        add(d, DL_CMP_OTHER, other, k);
-}
-
-void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
+/* Empties the pane for what it is to show now: 0 when it shows that already. */
+static int detail_reset(pane *p, uint8_t kind, uint32_t id)
 {
     detail *d = D(p);
     if (d->kind == kind && d->id == id)
-        return;
+        return 0;
     d->kind = kind;
     d->id = id;
     d->n = 0;
@@ -382,8 +365,23 @@ void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
     d->ncache = 0;
     d->width = p->r.w;
     p->top = p->cur = 0;
-    if (id == NNAV_NONE)
+    return 1;
+}
+
+void detail_set_other(ui *u, pane *p, uint32_t other)
+{
+    if (!detail_reset(p, DETAIL_OTHER, other))
         return;
+    uint32_t n = cmp_other_count(u, other);
+    for (uint32_t k = 0; k < n; k++)
+        add(D(p), DL_CMP_OTHER, other, k);
+}
+
+void detail_set(ui *u, pane *p, uint8_t kind, uint32_t id)
+{
+    if (!detail_reset(p, kind, id) || id == NNAV_NONE)
+        return;
+    detail *d = D(p);
     switch (kind) {
     case PLACE_NODE: build_node(u, d, id); break;
     case PLACE_TENSOR: build_tensor(u, d, id); break;

@@ -29,7 +29,7 @@ const char *esc(nnav_span s, char *buf, size_t n)
 /* s, then spaces up to w display columns (at least one). */
 void put_padded(const char *s, int w)
 {
-    int pad = w - nnav_rw_text_cols(s);
+    int pad = w - nnav_text_cols(s);
     printf("%s%*s", s, pad > 1 ? pad : 1, "");
 }
 

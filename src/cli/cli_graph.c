@@ -337,7 +337,7 @@ static int formal_width(const nnav_model *m, uint32_t node, const nnav_op_use *u
     char f[512];
     int w = 0;
     for (uint32_t i = 0; i < count; i++) {
-        int c = nnav_rw_text_cols(nnav_node_formal(m, node, u, output, i, f, sizeof f));
+        int c = nnav_text_cols(nnav_node_formal(m, node, u, output, i, f, sizeof f));
         if (c > w)
             w = c;
     }

@@ -431,9 +431,9 @@ int cmd_cost(const nnav_model *m, const opts *o)
             int wop = 20, wnm = 28;
             for (uint32_t i = 0; i < gr->node_count; i++) {
                 const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
-                int k = nnav_rw_text_cols(op_name(m, gr->node_first + i, opb, sizeof opb));
+                int k = nnav_text_cols(op_name(m, gr->node_first + i, opb, sizeof opb));
                 wop = k > wop ? k : wop;
-                k = nd->name.n ? nnav_rw_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
+                k = nd->name.n ? nnav_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
                 wnm = k > wnm ? k : wnm;
             }
             printf("  %6s  ", "index");

@@ -224,9 +224,9 @@ nnav_format nnav_sniff_proto(const nnav_model *m, char *reason, size_t rn)
         if (f.num < 32)
             has[f.num] = 1;
         high |= f.num > 5;
-        if (f.num == 2 && f.wt == NNAV_WT_LEN && !first2.p)
+        if (f.num == SM_META && f.wt == NNAV_WT_LEN && !first2.p)
             first2 = f.s;
-        if (f.num == 1 && f.wt == NNAV_WT_LEN && !first1.p)
+        if (f.num == GD_NODE /* and MG_INFO */ && f.wt == NNAV_WT_LEN && !first1.p)
             first1 = f.s;
     }
     /* A file cut short inside a message: what its payload starts with. */

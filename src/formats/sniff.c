@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "utf8.h"
 
 static int at(const uint8_t *p, uint64_t n, uint64_t off, const char *magic, size_t k)
 {
@@ -40,17 +41,11 @@ static int is_text(const uint8_t *p, uint64_t n)
             return 0;
         if (c < 0x80)
             continue;
-        int more = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2
-                 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
-        if (more < 0)
+        uint32_t cp;
+        int k = nnav_utf8_decode(p + i, n - i < 4 ? (size_t)(n - i) : 4, &cp);
+        if (!k)
             return 0;
-        for (int k = 1; k <= more; k++) {
-            if (i + (uint64_t)k >= n)
-                return 0;
-            if ((p[i + (uint64_t)k] & 0xc0) != 0x80)
-                return 0;
-        }
-        i += (uint64_t)more;
+        i += (uint64_t)k - 1;
     }
     return visible;
 }

@@ -592,6 +592,10 @@ int nnav_sparse_check(const nnav_model *m, uint32_t sp, char *buf, size_t n);
 size_t nnav_text_escape(const uint8_t *p, size_t len, char *buf, size_t n);
 /* Same for a NUL-terminated string (e.g. a path given on the command line). */
 size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);
+/* The terminal columns escaped text takes: a nonspacing or enclosing mark
+ * none, an East Asian wide character or emoji two, any other character one
+ * (a byte that is not valid UTF-8, which escaped text never holds, one). */
+int nnav_text_cols(const char *s);
 /* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units, as
  * cost and summary print MACs and counts. */
 void nnav_text_si(double v, char *buf, size_t n);

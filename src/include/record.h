@@ -148,8 +148,4 @@ void nnav_rw_cell_null(nnav_rw *w, size_t col, const char *text);
 void nnav_rw_cell_list(nnav_rw *w, size_t col, const char *text);
 void nnav_rw_cell_list_end(nnav_rw *w);
 
-/* Columns a UTF-8 string takes on a terminal: 0 for a combining mark, 2 for
- * an East Asian wide or fullwidth character or an emoji, 1 otherwise. */
-int nnav_rw_text_cols(const char *s);
-
 #endif

@@ -42,6 +42,31 @@ static int cp_mark(uint32_t c)
     return c >= 0x300 && in_table(uc_marks, sizeof uc_marks / sizeof *uc_marks, c);
 }
 
+/* East Asian wide and fullwidth characters and the emoji blocks: two
+ * columns, as terminals draw them. */
+static const uint32_t uc_wide[][2] = {
+    {0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff}, {0x3400, 0x4dbf},
+    {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+    {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+    {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd},
+};
+
+int nnav_text_cols(const char *s)
+{
+    int cols = 0;
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        uint32_t c = 0;
+        int k = nnav_utf8_decode((const uint8_t *)s + i, len - i, &c);
+        i += k ? (size_t)k : 1;
+        if (!k)
+            cols++;
+        else if (!cp_mark(c))
+            cols += c >= 0x1100 && in_table(uc_wide, sizeof uc_wide / sizeof *uc_wide, c) ? 2 : 1;
+    }
+    return cols;
+}
+
 /* Marks kept on one character: an accent, or two (Vietnamese, a keycap);
  * past that a pile of them (Zalgo) is escaped. */
 #define MARKS_KEPT 2

@@ -8,35 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int nnav_rw_text_cols(const char *s)
-{
-    static const uint32_t marks[][2] = {{0x300, 0x36f}, {0x483, 0x489}, {0x591, 0x5bd},
-        {0x610, 0x61a}, {0x64b, 0x65f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x20d0, 0x20ff},
-        {0xfe20, 0xfe2f}};
-    static const uint32_t wide[][2] = {{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff},
-        {0x3400, 0x4dbf}, {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
-        {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
-        {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd}};
-    int cols = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        uint32_t c = *p++;
-        int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-        if (more)
-            c &= 0x3fu >> more;
-        for (; more && (*p & 0xc0) == 0x80; more--)
-            c = c << 6 | (*p++ & 0x3fu);
-        int wd = 1;
-        for (size_t i = 0; i < sizeof marks / sizeof *marks && c >= 0x300; i++)
-            if (c >= marks[i][0] && c <= marks[i][1])
-                wd = 0;
-        for (size_t i = 0; i < sizeof wide / sizeof *wide && c >= 0x1100; i++)
-            if (c >= wide[i][0] && c <= wide[i][1])
-                wd = 2;
-        cols += wd;
-    }
-    return cols;
-}
-
 int nnav_rw_open(nnav_rw *w, FILE *out, int form)
 {
     memset(w, 0, sizeof *w);
@@ -313,7 +284,7 @@ void nnav_rw_row_end(nnav_rw *w)
             continue;
         if (printed++)
             fprintf(w->out, "%*s%s", pad, "", t->cols[col].sep ? t->cols[col].sep : t->sep);
-        int cols = nnav_rw_text_cols(text);
+        int cols = nnav_text_cols(text);
         pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
         if (t->cols[col].flags & NNAV_RW_RIGHT) {
             fprintf(w->out, "%*s", pad, "");
@@ -389,7 +360,7 @@ static void cell_close(nnav_rw *w, size_t col, const nnav_rw_col *c)
     w->row_len++; /* past the cell's NUL */
     if (!w->measuring)
         return;
-    int cols = nnav_rw_text_cols(w->row + w->cell_start);
+    int cols = nnav_text_cols(w->row + w->cell_start);
     if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col] &&
         (!c->most || cols <= c->most))
         w->widths[col] = cols;

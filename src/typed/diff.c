@@ -82,12 +82,17 @@ char nnav_diff_mark(unsigned what)
 
 /* ---- small things ---- */
 
-static void *xcalloc(nnav_diff *d, size_t n, size_t sz)
+/* p, or (NULL: a push or an allocation failed) d->oom set. */
+static void *mark_oom(nnav_diff *d, void *p)
 {
-    void *p = calloc(n ? n : 1, sz);
     if (!p)
         d->oom = 1;
     return p;
+}
+
+static void *xcalloc(nnav_diff *d, size_t n, size_t sz)
+{
+    return mark_oom(d, calloc(n ? n : 1, sz));
 }
 
 static uint32_t *none_array(nnav_diff *d, uint32_t n)
@@ -134,11 +139,9 @@ static void fact(nnav_diff *d, const char *key, const char *a, const char *b)
 {
     if ((!a && !b) || (a && b && !strcmp(a, b)))
         return;
-    nnav_diff_fact *f = nnav_vec_push(d->facts);
-    if (!f) {
-        d->oom = 1;
+    nnav_diff_fact *f = mark_oom(d, nnav_vec_push(d->facts));
+    if (!f)
         return;
-    }
     f->key = keep(d, key);
     f->a = keep(d, a);
     f->b = keep(d, b);
@@ -273,11 +276,9 @@ static void pair_graphs(nnav_diff *d, uint32_t a, uint32_t b)
     dside *A = &d->s[0], *B = &d->s[1];
     if (A->graph_entry[a] != NNAV_NONE || B->graph_entry[b] != NNAV_NONE)
         return;
-    nnav_diff_graph *g = nnav_vec_push(d->graphs);
-    if (!g) {
-        d->oom = 1;
+    nnav_diff_graph *g = mark_oom(d, nnav_vec_push(d->graphs));
+    if (!g)
         return;
-    }
     g->a = a;
     g->b = b;
     A->graph_entry[a] = B->graph_entry[b] = d->graphs.n - 1;
@@ -1001,11 +1002,9 @@ static int attr_same(const nnav_model *ma, uint32_t a, const nnav_model *mb, uin
 
 static void push_attr(nnav_diff *d, uint32_t a, uint32_t b)
 {
-    nnav_diff_attr *e = nnav_vec_push(d->attrs);
-    if (!e) {
-        d->oom = 1;
+    nnav_diff_attr *e = mark_oom(d, nnav_vec_push(d->attrs));
+    if (!e)
         return;
-    }
     e->a = a;
     e->b = b;
 }
@@ -1525,11 +1524,9 @@ static void count_op(nnav_diff *d, int s, uint32_t node, unsigned what)
     uint64_t h = opsum_hash(dom, op), at = 0;
     uint32_t id = nnav_hashtab_find(&d->opsum_tab, h, opsum_eq, &c, &at);
     if (id == NNAV_NONE) {
-        nnav_diff_opsum *o = nnav_vec_push(d->opsums);
-        if (!o) {
-            d->oom = 1;
+        nnav_diff_opsum *o = mark_oom(d, nnav_vec_push(d->opsums));
+        if (!o)
             return;
-        }
         o->domain = dom; /* before the put: growing rehashes every row */
         o->op = op;
         id = d->opsums.n - 1;
@@ -1567,11 +1564,9 @@ static void node_entry(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
         g->same++;
         return;
     }
-    nnav_diff_node *e = nnav_vec_push(d->nodes);
-    if (!e) {
-        d->oom = 1;
+    nnav_diff_node *e = mark_oom(d, nnav_vec_push(d->nodes));
+    if (!e)
         return;
-    }
     e->a = a;
     e->b = b;
     e->graph = gentry;
@@ -1666,11 +1661,9 @@ static unsigned io_type_what(const nnav_diff *d, uint32_t va, uint32_t vb)
 
 static void push_io(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b, int out, unsigned w)
 {
-    nnav_diff_io *e = nnav_vec_push(d->ios);
-    if (!e) {
-        d->oom = 1;
+    nnav_diff_io *e = mark_oom(d, nnav_vec_push(d->ios));
+    if (!e)
         return;
-    }
     e->a = a;
     e->b = b;
     e->graph = gentry;
@@ -1746,11 +1739,9 @@ static void push_tensor(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
         compare_tensor(d, &e);
     if (!e.what)
         return;
-    nnav_diff_tensor *p = nnav_vec_push(d->tensors);
-    if (!p) {
-        d->oom = 1;
+    nnav_diff_tensor *p = mark_oom(d, nnav_vec_push(d->tensors));
+    if (!p)
         return;
-    }
     *p = e;
     if (a != NNAV_NONE)
         A->tensor_entry[a] = d->tensors.n - 1;
@@ -1895,11 +1886,9 @@ static int family(nnav_format f)
 
 static void lone_graph(nnav_diff *d, int s, uint32_t g)
 {
-    nnav_diff_graph *e = nnav_vec_push(d->graphs);
-    if (!e) {
-        d->oom = 1;
+    nnav_diff_graph *e = mark_oom(d, nnav_vec_push(d->graphs));
+    if (!e)
         return;
-    }
     e->a = s ? NNAV_NONE : g;
     e->b = s ? g : NNAV_NONE;
     e->what = s ? NNAV_DIFF_ADDED : NNAV_DIFF_REMOVED;

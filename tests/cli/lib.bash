@@ -20,6 +20,16 @@ need_python() {
     echo "SKIP: no python3 with the $* packages (Debian: python3-onnx python3-yaml python3-numpy)"
     exit 77
 }
+# need_torch [yaml]: Debian's /usr/bin/python3 imports torch and torchvision
+# (and PyYAML with "yaml"), the real writer of the PyTorch tests, else the
+# script is Skipped (exit 77) saying which packages are wanted.
+need_torch() {
+    local mods=torch,torchvision debs="python3-torch python3-torchvision"
+    [ "${1:-}" = yaml ] && mods=$mods,yaml debs="$debs python3-yaml"
+    /usr/bin/python3 -c "import $mods" 2> /dev/null && return 0
+    echo "SKIP: no /usr/bin/python3 with $mods (Debian: $debs)"
+    exit 77
+}
 expect_status() {
     local want=$1; shift
     CHECKS=$((CHECKS + 1))

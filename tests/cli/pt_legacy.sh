@@ -15,10 +15,7 @@ T=$NNAV_TMP/pt_legacy
 rm -rf "$T"
 mkdir -p "$T"
 HERE=$(dirname "$0")
-if ! /usr/bin/python3 -c 'import torch, torchvision' 2> /dev/null; then
-    echo "SKIP: no /usr/bin/python3 with torch and torchvision (Debian: python3-torch python3-torchvision)"
-    exit 77
-fi
+need_torch
 /usr/bin/python3 "$HERE/pt_legacy.py" "$T" > "$T/gen.log" 2>&1 || { fail "pt_legacy.py: $(tail -3 "$T/gen.log")"; finish; exit 1; }
 has() { grep -qE -- "$1" "$OUT" "$ERR" || fail "wanted /$1/ in: $(head -c 400 "$OUT") $(head -c 300 "$ERR")"; }
 O=$T/oracle.txt

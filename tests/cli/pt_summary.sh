@@ -15,10 +15,7 @@ T=$NNAV_TMP/pt_summary
 rm -rf "$T"
 mkdir -p "$T"
 HERE=$(dirname "$0")
-if ! /usr/bin/python3 -c 'import torch, torchvision, yaml' 2> /dev/null; then
-    echo "SKIP: no /usr/bin/python3 with torch, torchvision and yaml (Debian: python3-torch python3-torchvision python3-yaml)"
-    exit 77
-fi
+need_torch yaml
 /usr/bin/python3 "$HERE/pt_summary.py" "$T" > "$T/gen.log" 2>&1 || { fail "pt_summary.py: $(tail -3 "$T/gen.log")"; finish; exit 1; }
 
 for n in resnet18 train enc; do

@@ -44,26 +44,13 @@ g.node.insert(k + 1, h.make_node("Relu", ["relu2_out"], ["extra_out"], name="ext
 onnx.save(m, sys.argv[2])
 PYEOF
 
-# start2 W H A B [ARGS...]: nnav A B (or nnav ARGS...) in a fresh session.
-start2() {
-    local w=$1 h=$2
-    shift 2
-    local args="" a
-    for a in "$@"; do args="$args $(printf %q "$a")"; done
-    TUI_RUN=$((TUI_RUN + 1))
-    TUI_S=nnav$TUI_RUN
-    tm new-session -d -s "$TUI_S" -x "$w" -y "$h" \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $(printf %q "$NNAV_BIN")$args; echo \"nnav exited \$?\"; sleep 3600" \
-        || fail "tmux new-session failed"
-    tm set-option -t "$TUI_S" remain-on-exit on > /dev/null
-}
 # node_row NAME: the node list's row of NAME (the tree is left of it).
 node_row() { screen | grep -E -m1 -- "│[-+~ ] *([0-9]+|-) [A-Za-z]+ +$1( |$)"; }
 expect_row() { # expect_row NAME REGEX
     node_row "$1" | grep -qE -- "$2" || fail "the row of $1 is not like '$2': $(node_row "$1")"
 }
 
-start2 160 40 "$dir/old.onnx" "$dir/new.onnx"
+start_args 160 40 "$dir/old.onnx" "$dir/new.onnx"
 wait_for "Initializers"
 wait_for "compare: ]c next difference"
 expect_line "nnav compare" "showing B (new) new.onnx"
@@ -155,7 +142,7 @@ terminal_clean
 pass "the pair: exit status 1, the terminal restored"
 
 # nnav B A: the Relu only on A is a - row on side B, reached by ]c.
-start2 160 40 "$dir/new.onnx" "$dir/old.onnx"
+start_args 160 40 "$dir/new.onnx" "$dir/old.onnx"
 wait_for "compare: ]c next difference"
 expect_row extra_relu '│- +- Relu .*\(only on A\)'
 typ "]c"
@@ -169,7 +156,7 @@ keys q
 wait_for "nnav exited 1"
 
 # Narrow: A above B.
-start2 100 40 "$dir/old.onnx" "$dir/new.onnx"
+start_args 100 40 "$dir/old.onnx" "$dir/new.onnx"
 wait_for "compare: ]c next difference"
 typ "]c"
 wait_for "difference 1 of 3"
@@ -181,7 +168,7 @@ keys q
 wait_for "nnav exited 1"
 
 # A model against itself.
-start2 160 40 "$dir/old.onnx" "$dir/old.onnx"
+start_args 160 40 "$dir/old.onnx" "$dir/old.onnx"
 wait_for "no differences: ]c next difference"
 expect_line "nnav compare" "no differences"
 typ "]c"
@@ -192,7 +179,7 @@ wait_for "nnav exited 0"
 pass "the same model twice: no differences, exit status 0"
 
 # Two formats: refused with the core's message, exit 2, no explorer.
-start2 160 40 "$dir/old.onnx" "$NNAV_SAMPLES/tf_graph.pb"
+start_args 160 40 "$dir/old.onnx" "$NNAV_SAMPLES/tf_graph.pb"
 wait_for "nnav exited 2"
 no_text "Initializers"
 screen | grep -q "^nnav: " || fail "no message for two formats"
@@ -200,7 +187,7 @@ pass "an ONNX model and a TensorFlow graph: refused, exit status 2"
 
 # nnav diff A B on a terminal: the same mode (the CLI calls the hook main.c
 # registers); its exit status is the explorer's.
-start2 160 40 diff "$dir/old.onnx" "$dir/new.onnx"
+start_args 160 40 diff "$dir/old.onnx" "$dir/new.onnx"
 wait_for "compare: ]c next difference"
 expect_line "nnav compare" "showing B (new) new.onnx"
 typ "]c"

@@ -41,18 +41,31 @@ fail() {
 }
 pass() { echo "ok - $*"; }
 
-# start W H MODEL [VAR=value...]: nnav in a fresh session; the shell reports
-# its exit status on the screen when it ends.
-start() {
-    local w=$1 h=$2 model=$3
-    shift 3
-    local envs="LANG=C.UTF-8 LC_ALL=C.UTF-8 $*"
+# session W H ENVS CMD: CMD (shell words) under env LANG=C.UTF-8 ENVS in a
+# fresh session; the shell reports its exit status on the screen when it ends.
+session() {
+    local w=$1 h=$2 envs="LANG=C.UTF-8 LC_ALL=C.UTF-8 $3" cmd=$4
     TUI_RUN=$((TUI_RUN + 1))
     TUI_S=nnav$TUI_RUN
     tm new-session -d -s "$TUI_S" -x "$w" -y "$h" \
-        "env $envs $(printf %q "$NNAV_BIN") $(printf %q "$model"); echo \"nnav exited \$?\"; sleep 3600" \
+        "env $envs $cmd; echo \"nnav exited \$?\"; sleep 3600" \
         || fail "tmux new-session failed"
     tm set-option -t "$TUI_S" remain-on-exit on >/dev/null
+}
+
+# start W H MODEL [VAR=value...]: nnav MODEL in a fresh session.
+start() {
+    local w=$1 h=$2 model=$3
+    shift 3
+    session "$w" "$h" "$*" "$(printf %q "$NNAV_BIN") $(printf %q "$model")"
+}
+
+# start_args W H ARGS...: nnav ARGS... (two models, a command) in a fresh session.
+start_args() {
+    local w=$1 h=$2 args="" a
+    shift 2
+    for a in "$@"; do args="$args $(printf %q "$a")"; done
+    session "$w" "$h" "" "$(printf %q "$NNAV_BIN")$args"
 }
 
 keys() { tm send-keys -t "$TUI_S" "$@"; }

@@ -342,10 +342,15 @@ static int check_msg(odc *c, nnav_span s, int deep, const char *path)
     return k < 0 ? bad(c, e.offset, path, "%s", e.msg) : 0;
 }
 
-static const uint8_t list_kinds[10] = {
-    [2] = NNAV_ATTR_STRINGS, [3] = NNAV_ATTR_INTS, [4] = NNAV_ATTR_FLOATS,
-    [5] = NNAV_ATTR_TF_BOOLS, [6] = NNAV_ATTR_TF_TYPES, [7] = NNAV_ATTR_TF_SHAPES,
-    [8] = NNAV_ATTR_TENSORS, [9] = NNAV_ATTR_TF_FUNCS};
+static const uint8_t list_kinds[NNAV_TF_ATTRVALUE_LISTVALUE_FUNC + 1] = {
+    [NNAV_TF_ATTRVALUE_LISTVALUE_S] = NNAV_ATTR_STRINGS,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_I] = NNAV_ATTR_INTS,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_F] = NNAV_ATTR_FLOATS,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_B] = NNAV_ATTR_TF_BOOLS,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_TYPE] = NNAV_ATTR_TF_TYPES,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_SHAPE] = NNAV_ATTR_TF_SHAPES,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_TENSOR] = NNAV_ATTR_TENSORS,
+    [NNAV_TF_ATTRVALUE_LISTVALUE_FUNC] = NNAV_ATTR_TF_FUNCS};
 
 static int push_num(void *ctx, uint64_t v)
 {
@@ -368,7 +373,7 @@ static int read_list(odc *c, nnav_span s, od_value *val, const char *path)
     val->kind = NNAV_ATTR_TF_LIST;
     winit(c->w, &r, s);
     while ((k = nnav_wire_next(&r, &f, &e)) == 1) {
-        if (f.num < 2 || f.num > 9)
+        if (f.num < NNAV_TF_ATTRVALUE_LISTVALUE_S || f.num > NNAV_TF_ATTRVALUE_LISTVALUE_FUNC)
             continue; /* unknown to the schema: as protobuf, skipped */
         uint8_t kind = list_kinds[f.num];
         snprintf(p, sizeof p, "%s.%s", path, word_of(kind));
@@ -376,12 +381,12 @@ static int read_list(odc *c, nnav_span s, od_value *val, const char *path)
             return bad(c, f.off, p, "a list of %s after a list of %s", word_of(kind),
                        word_of(val->kind));
         val->kind = kind;
-        if (f.num >= 3 && f.num <= 6) {
-            uint8_t ewt = f.num == 4 ? NNAV_WT_I32 : NNAV_WT_VARINT;
+        if (f.num >= NNAV_TF_ATTRVALUE_LISTVALUE_I && f.num <= NNAV_TF_ATTRVALUE_LISTVALUE_TYPE) {
+            uint8_t ewt = f.num == NNAV_TF_ATTRVALUE_LISTVALUE_F ? NNAV_WT_I32 : NNAV_WT_VARINT;
             uint32_t before = val->nums.n;
             if (nnav_wire_scalars(&f, ewt, push_num, val, &e, c->w->base) < 0)
                 return val->oom ? (c->oom = 1, -1) : bad(c, f.off, p, "%s", e.msg);
-            if (f.num == 6)
+            if (f.num == NNAV_TF_ATTRVALUE_LISTVALUE_TYPE)
                 for (uint32_t i = before; i < val->nums.n; i++)
                     if (nnav_tf_dtype(val->nums.v[i]) == -1)
                         return bad(c, f.off, p, "item %u: %llu is not a DataType", i,
@@ -390,7 +395,8 @@ static int read_list(odc *c, nnav_span s, od_value *val, const char *path)
         }
         if (f.wt != NNAV_WT_LEN)
             return bad(c, f.off, p, "field %u has wire type %u", f.num, f.wt);
-        if ((f.num == 7 || f.num == 8 || f.num == 9) && check_msg(c, f.s, f.num == 7, p))
+        if (f.num >= NNAV_TF_ATTRVALUE_LISTVALUE_SHAPE &&
+            check_msg(c, f.s, f.num == NNAV_TF_ATTRVALUE_LISTVALUE_SHAPE, p))
             return 1;
         nnav_span *slot = nnav_vec_push(val->items);
         if (!slot)
