@@ -309,6 +309,11 @@ nnav_ref nnav_ref_get(const nnav_model *m, uint32_t id);
 /* TensorFlow: the node's requested placement, read from its NodeDef when
  * asked (kept out of the node record: a million ONNX nodes would pay for it). */
 nnav_span nnav_node_device(const nnav_model *m, uint32_t node);
+/* The class of the module at a dotted key path ("layer1.0.conv1"; "" the
+ * root), where the file says it: a PyTorch module saved whole or a
+ * TorchScript archive ("Conv2d", the class's own name, bytes from the file).
+ * An empty span when the file does not say (a state_dict, any other format). */
+nnav_span nnav_module_class(const nnav_model *m, nnav_span path);
 /* Position within its graph: id - graph's node_first (a graph's nodes are
  * consecutive ids). */
 uint32_t nnav_node_index(const nnav_model *m, uint32_t node);

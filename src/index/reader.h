@@ -102,6 +102,9 @@ typedef struct nnav_reader {
     nnav_span (*node_domain)(const nnav_model *m, uint32_t node);
     /* The device a node is placed on; NULL: the format has none. */
     nnav_span (*node_device)(const nnav_model *m, uint32_t node);
+    /* The class of the module at a dotted key path (nnav_module_class()'s
+     * contract). NULL: the format names no module classes. */
+    nnav_span (*module_class)(const nnav_model *m, nnav_span path);
 } nnav_reader;
 
 #endif

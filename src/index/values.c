@@ -877,3 +877,8 @@ nnav_span nnav_node_device(const nnav_model *m, uint32_t node)
 {
     return m->reader->node_device ? m->reader->node_device(m, node) : (nnav_span){0};
 }
+
+nnav_span nnav_module_class(const nnav_model *m, nnav_span path)
+{
+    return m->reader->module_class ? m->reader->module_class(m, path) : (nnav_span){0};
+}

@@ -367,10 +367,10 @@ static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
 /* The scope components of a checkpoint key path: every dotted component but
  * the last (the tensor's own name), empty ones skipped, at most
  * NNAV_SCOPE_DEPTH_MAX; *last gets the last component. */
-static void key_comps(nnav_span nm, comps *c, nnav_span *last)
+static void key_comps(const nnav_model *m, nnav_span nm, comps *c, nnav_span *last)
 {
     c->n = 0;
-    c->root_cls = (nnav_span){0};
+    c->root_cls = nnav_module_class(m, (nnav_span){nm.p, 0});
     uint64_t end = nm.n;
     while (end > 0 && nm.p[end - 1] != '.')
         end--;
@@ -380,8 +380,10 @@ static void key_comps(nnav_span nm, comps *c, nnav_span *last)
         uint64_t b = i;
         while (i < end && nm.p[i] != '.')
             i++;
+        /* Its class where the file says (a module saved whole, TorchScript). */
         if (i > b)
-            c->name[c->n] = (nnav_span){nm.p + b, i - b}, c->cls[c->n] = (nnav_span){0}, c->n++;
+            c->name[c->n] = (nnav_span){nm.p + b, i - b},
+            c->cls[c->n] = nnav_module_class(m, (nnav_span){nm.p, i}), c->n++;
         i++;
     }
 }
@@ -512,7 +514,7 @@ static void gen_scope(gen *G, uint32_t S)
         uint32_t at = t->cv_first[S] + k, v = t->cv[at], tn = m->values.v[v].producer;
         nnav_span nm = m->values.v[v].name, last;
         comps c;
-        key_comps(nm, &c, &last);
+        key_comps(m, nm, &c, &last);
         EMIT(G, 26, t->cv_scope[at] - S);
         EMITS(G, 27, last);
         if (tn >= m->tensors.n)
@@ -874,7 +876,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (i < nn)
             node_comps(m, first + i, meta, &c);
         else
-            key_comps(m->values.v[ckv[i - nn]].name, &c, &last);
+            key_comps(m, m->values.v[ckv[i - nn]].name, &c, &last);
         uint32_t cur = 0;
         if (c.root_cls.n && !cr.v[0].cls.n)
             cr.v[0].cls = c.root_cls;
@@ -1010,7 +1012,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (pt == NNAV_NONE)
             continue;
         nnav_span nm = m->values.v[v].name, last;
-        key_comps(nm, &c, &last);
+        key_comps(m, nm, &c, &last);
         if (m->tensors.v[pt].role == NNAV_TROLE_CONSTANT)
             continue; /* a TorchScript constant: no module's */
         if (is_buffer(&m->tensors.v[pt], last)) {

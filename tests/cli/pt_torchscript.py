@@ -15,6 +15,7 @@ classes). oracle.txt, one fact a line:
   FILE tensor NAME DTYPE D,I,M,S   each of them
   FILE params N             sum(p.numel() for p in module.parameters())
   FILE scope PATH N         that module's parameters (PATH: '/' for '.', '-' the whole)
+  FILE class PATH NAME      that module's class
   FILE values NAME V...     a tensor's first 8 values
   FILE code NAME BYTES      each code file in the zip but the .debug_pkl ones
   FILE const NAME V...      a constant's values (as given to the trace)
@@ -61,6 +62,9 @@ def facts(fname, net, sd, scopes=(), code=True):
     for s in scopes:
         path = "/".join(s.split(".")) or "-"
         lines.append("%s scope %s %d" % (fname, path, sum(p.numel() for p in named[s].parameters())))
+        # Its class: a TorchScript module's original_name, a module's type.
+        mod = named[s]
+        lines.append("%s class %s %s" % (fname, path, getattr(mod, "original_name", type(mod).__name__)))
     for k in list(sd)[:3] + [list(sd)[-1]]:
         v = sd[k].flatten()[:8]
         lines.append("%s values %s %s" % (fname, k, " ".join(repr(float(x)) for x in v)))

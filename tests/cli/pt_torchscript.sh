@@ -5,7 +5,8 @@
 # float16 buffer and a transposed parameter, a traced one with a tensor
 # constant, and torch.save of two modules themselves. Each file's tensors
 # (names as torch's state_dict gives them, dtypes, shapes, first values),
-# parameters and per-module parameters equal torch.jit.load's (torch.load's);
+# parameters, per-module parameters and module classes (summary's class
+# column) equal torch.jit.load's (torch.load's);
 # a TorchScript constant is CONSTANTS.c0 with its values; the code files
 # listed are the zip's; scan calls a TorchScript archive clean (exit 0) and a
 # whole module dangerous (exit 2, its class named). Skipped visibly without
@@ -70,6 +71,11 @@ for x in o:
         w = int(x[3]) + (extra if p == "" else 0)
         if not s or s["params"] != w:
             bad.append("scope %s: %s, torch %s" % (p, s and s["params"], x[3]))
+for x in o:
+    if x[1] == "class":
+        s = sc.get("" if x[2] == "-" else x[2])
+        if not s or s["class"] != x[3]:
+            bad.append("class of %s: %s, torch %s" % (x[2], s and s["class"], x[3]))
 vals = [x for x in o if x[1] == "values"]
 for k, x in enumerate(vals):
     a = [float(v) for v in open(T + "/%s.values.%d" % (n, k)).read().split()]

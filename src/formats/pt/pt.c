@@ -29,6 +29,13 @@ typedef struct pt_tinfo {
     uint8_t fits;          /* every element it views lies inside the storage entry */
 } pt_tinfo;
 
+/* A module object met in the walk: its key path (owned) and class name. */
+typedef struct pt_modcls {
+    char *path;
+    size_t n;
+    nnav_span cls;
+} pt_modcls;
+
 typedef struct pt_rd {
     pt_zip zip;
     pk_state pk;
@@ -43,6 +50,7 @@ typedef struct pt_rd {
     int legacy;        /* torch < 1.6: rd->zip holds one made-up entry per storage */
     int torchscript;   /* torch.jit.save: ARCHIVE/code/ and constants.pkl */
     NNAV_VEC(uint32_t) code; /* zip entries of ARCHIVE/code/ but the .debug_pkl ones */
+    NNAV_VEC(pt_modcls) mods; /* each module object's key path and class, sorted by path */
     uint64_t visits;
 } pt_rd;
 
@@ -288,6 +296,47 @@ static int add_data(walkctx *w, uint32_t id)
     return 0;
 }
 
+/* A module object at the walk's key path: its class (the global its
+ * object was made from) kept for nnav_module_class. */
+static int add_module(walkctx *w, uint32_t obj)
+{
+    const pk_state *st = &w->rd->pk;
+    const pk_obj *o = &st->objs.v[obj];
+    const pk_obj *c = o->a != NNAV_NONE ? &st->objs.v[o->a] : NULL;
+    if (!c || c->kind != PK_GLOBAL || w->rd->mods.n >= (1u << 22))
+        return 0;
+    char *p = malloc(w->n + 1);
+    pt_modcls *e = p ? nnav_vec_push(w->rd->mods) : NULL;
+    if (!e) {
+        free(p);
+        return perr(w->err, 0, "pt", "out of memory");
+    }
+    memcpy(p, w->path, w->n);
+    p[w->n] = 0;
+    *e = (pt_modcls){p, w->n, st->globals.v[c->a].name};
+    return 0;
+}
+
+static int modcls_cmp(const void *a, const void *b)
+{
+    const pt_modcls *x = a, *y = b;
+    size_t n = x->n < y->n ? x->n : y->n;
+    int c = memcmp(x->path, y->path, n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static nnav_span pt_module_class(const nnav_model *m, nnav_span path)
+{
+    const pt_rd *rd = m->rd;
+    if (!rd || !rd->mods.n)
+        return (nnav_span){0};
+    pt_modcls want = {(char *)path.p, (size_t)path.n, {0}};
+    if (!path.p)
+        want.path = "";
+    const pt_modcls *hit = bsearch(&want, rd->mods.v, rd->mods.n, sizeof *rd->mods.v, modcls_cmp);
+    return hit ? hit->cls : (nnav_span){0};
+}
+
 static int walk(walkctx *w, uint32_t id, int depth)
 {
     pt_rd *rd = w->rd;
@@ -297,9 +346,12 @@ static int walk(walkctx *w, uint32_t id, int depth)
     if (st->objs.v[id].kind == PK_TENSOR)
         return w->m->tensors.n < (1u << 24) ? add_tensor(w, id) : 0;
     int module;
+    uint32_t obj = id;
     id = fields_of(st, id, &module);
     if (id == NNAV_NONE)
         return 0;
+    if (module && add_module(w, obj) < 0)
+        return -1;
     const pk_obj *o = &st->objs.v[id];
     size_t keep = w->n;
     uint32_t k = 0;
@@ -682,6 +734,10 @@ graph:;
         w.n = (size_t)snprintf(w.path, sizeof w.path, "tensor");
     if (walk(&w, rd->pk.root, 0) < 0)
         return -1;
+    /* The same module reached twice (a shared submodule) keeps its first
+     * class; sorted for the lookup. */
+    if (rd->mods.n)
+        qsort(rd->mods.v, rd->mods.n, sizeof *rd->mods.v, modcls_cmp);
     /* The constants, named as the code names them: CONSTANTS.c0, c1... */
     const pk_obj *ct = const_root != NNAV_NONE ? &rd->pk.objs.v[const_root] : NULL;
     w.dir = "constants";
@@ -735,6 +791,9 @@ static void pt_free(nnav_model *m)
     nnav_vec_free(rd->strides);
     nnav_vec_free(rd->storage_of);
     nnav_vec_free(rd->code);
+    for (uint32_t i = 0; i < rd->mods.n; i++)
+        free(rd->mods.v[i].path);
+    nnav_vec_free(rd->mods);
     pt_zip_free(&rd->zip);
     pk_free(&rd->pk);
     free(rd);
@@ -883,6 +942,7 @@ const nnav_reader nnav_reader_pt = {
     .free = pt_free,
     .tensor_values = pt_values,
     .storage_format = pt_storage_format,
+    .module_class = pt_module_class,
 };
 
 /* ---- scanning a file without opening it as a model ---- */
