@@ -25,6 +25,27 @@ static uint64_t skip_space(const uint8_t *p, uint64_t n, uint64_t i, uint64_t li
 /* Text: valid UTF-8 with no NUL and no control byte but tab, CR, LF, FF in
  * the first 4 KiB (a character cut by that limit counts as whole), and not
  * white space alone. */
+/* A protocol 0 pickle whose first opcode is GLOBAL: "c", a dotted Python
+ * name, a newline, a name, a newline; its last byte STOP. */
+static int pickle0_global(const uint8_t *p, uint64_t n)
+{
+    if (n < 6 || p[0] != 'c' || p[n - 1] != '.')
+        return 0;
+    uint64_t i = 1, lines = 0;
+    for (; i < n && i < 256 && lines < 2; i++) {
+        uint8_t c = p[i];
+        if (c == '\n') {
+            if (p[i - 1] == '\n' || p[i - 1] == 'c')
+                return 0; /* an empty name */
+            lines++;
+        } else if (!(c == '_' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                     (c >= 'A' && c <= 'Z'))) {
+            return 0;
+        }
+    }
+    return lines == 2;
+}
+
 static int is_text(const uint8_t *p, uint64_t n)
 {
     /* 0x0a is also the tag a GraphDef, MetaGraphDef and SavedModel start
@@ -159,19 +180,13 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
             return -1;
         }
     }
-    /* torch.save before 1.6: pickles one after another, the first its magic
-     * number 0x1950a86a20f9469cfc6c as a LONG1. */
-    if (AT(0, "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19")) {
+    /* A pickle of protocol 2 to 5 (PROTO opcode), or of protocol 0 calling a
+     * global first ("cMODULE\nNAME\n" ... "."). (torch.save's checkpoints,
+     * zip and legacy, are the PyTorch reader's: they never come here.) */
+    if ((n >= 3 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5) || pickle0_global(p, n)) {
         nnav_err_set(err, 0, 0,
-                     "this is a legacy PyTorch checkpoint (torch < 1.6), not read yet (`nnav scan` "
-                     "lists what loading it would run)");
-        return -1;
-    }
-    /* A pickle of protocol 2 to 5 (PROTO opcode), as torch.save wrote before 1.6. */
-    if (n >= 3 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5) {
-        nnav_err_set(err, 0, 0,
-                     "this is a Python pickle (a legacy PyTorch checkpoint?), which nnav does not "
-                     "read: unpickling it would run code");
+                     "this is a Python pickle, not a checkpoint nnav opens: `nnav scan FILE` "
+                     "lists what unpickling it would run");
         return -1;
     }
     if (is_text(p, n)) {

@@ -4,7 +4,8 @@
 # big ones are made here, at test time), what each must do in
 # tests/adversarial/expect.txt. Every case is run through every command
 # (info, tree, nodes, node, find, tensors --values, info --yaml, export to
-# YAML on stdout and in a file, and to ONNX) with a small stack, and each
+# YAML on stdout and in a file, and to ONNX, shapes, cost, check, summary,
+# scan) with a small stack, and each
 # run must:
 #   - exit 0, 1 or 2 within its time limit (no crash, no hang);
 #   - print nothing raw: no byte below 0x20 but \n, no DEL, no C1 control
@@ -82,6 +83,7 @@ run() {
         check) args=(check "$f" --all --yaml) ;;
         summary) args=(summary "$f") ;;
         summaryyaml) args=(summary "$f" --yaml --declutter) ;;
+        scan) args=(scan "$f") ;;
         *) echo "unknown action $action"; return 1 ;;
     esac
     (eval "$LIMITS"; exec timeout 120 "$NNAV_BIN" "${args[@]}") > "$R/$name.$action.out" 2> "$R/$name.$action.err"
@@ -105,8 +107,8 @@ clean() {
 }
 
 SAN_RE='runtime error|==[0-9]+==ERROR|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer'
-ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml shapes cost check summary summaryyaml"
-for f in "$W"/*.onnx "$W"/*.pb; do
+ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml shapes cost check summary summaryyaml scan"
+for f in "$W"/*.onnx "$W"/*.pb "$W"/*.pt "$W"/*.pkl; do
     name=$(basename "$f")
     for action in $ACTIONS; do
         # A million nodes listed or exported is a benchmark, not a case.

@@ -90,7 +90,7 @@ EOF
     # Since issue 19 torch.save's zip opens: its pickle read, nothing in it run.
     expect_status 0 "$NNAV_BIN" info "$T/ckpt.pt"
     grep -q 'format *PyTorch checkpoint' "$OUT" || fail "ckpt.pt: not read as a PyTorch checkpoint"
-    kind "$T/legacy.pt" 'Python pickle .*unpickling it would run code'
+    kind "$T/legacy.pt" 'Python pickle, not a checkpoint nnav opens: .nnav scan FILE. lists what unpickling it would run'
     kind "$T/model.safetensors" 'safetensors weights file'
     kind "$T/model.gguf" 'GGUF model'
     kind "$T/model.tflite" 'TensorFlow Lite model'
