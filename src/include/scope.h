@@ -135,7 +135,8 @@ uint32_t nnav_value_weight(const nnav_model *m, uint32_t v);
 /* Whether tensor t holds weights by the rule above (an initializer's or a
  * sparse initializer's values of a weight type, or the tensor of a Constant
  * node that holds a weight); shapes, indices, strings and scalars of a
- * Constant are not. */
+ * Constant are not, nor a checkpoint's module buffers and TorchScript
+ * constants (they are no parameters). */
 int nnav_tensor_is_weight(const nnav_model *m, uint32_t t);
 
 /* Parameters by the rule above, each value once in the graph that defines

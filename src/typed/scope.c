@@ -398,6 +398,20 @@ static int is_buffer(const nnav_tensor *t, nnav_span last)
            nnav_span_eqs(last, "num_batches_tracked");
 }
 
+/* A checkpoint's tensor that is no parameter, as in the summary's table
+ * (scope.h): a module's buffer, a TorchScript constant. */
+static int checkpoint_nonparam(const nnav_model *m, const nnav_tensor *t)
+{
+    if (nnav_model_facts_get(m)->format != NNAV_FMT_PYTORCH)
+        return 0;
+    if (t->role == NNAV_TROLE_CONSTANT)
+        return 1;
+    uint64_t i = t->name.n;
+    while (i && t->name.p[i - 1] != '.')
+        i--;
+    return is_buffer(t, (nnav_span){t->name.p + i, t->name.n - i});
+}
+
 /* ---- the build ---- */
 
 /* A scope as first met: a quarter of nnav_scope, so the peak while both
@@ -1246,7 +1260,7 @@ int nnav_tensor_is_weight(const nnav_model *m, uint32_t t)
     if (t >= m->tensors.n)
         return 0;
     const nnav_tensor *tt = &m->tensors.v[t];
-    if (!weight_dtype(tt->dtype) || tt->nelems == UINT64_MAX)
+    if (!weight_dtype(tt->dtype) || tt->nelems == UINT64_MAX || checkpoint_nonparam(m, tt))
         return 0;
     if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES)
         return 1;
@@ -1269,17 +1283,8 @@ static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v)
 {
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     const nnav_value *val = &m->values.v[v];
-    /* A checkpoint's BatchNorm statistics are buffers, not parameters, as
-     * in the summary's table (scope.h). */
-    if (nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
-        nnav_span nm = val->name;
-        uint64_t i = nm.n;
-        while (i && nm.p[i - 1] != '.')
-            i--;
-        if (pt[v] != NNAV_NONE && (m->tensors.v[pt[v]].role == NNAV_TROLE_CONSTANT ||
-                                   is_buffer(&m->tensors.v[pt[v]], (nnav_span){nm.p + i, nm.n - i})))
-            return 0;
-    }
+    if (pt[v] != NNAV_NONE && checkpoint_nonparam(m, &m->tensors.v[pt[v]]))
+        return 0;
     uint32_t nc, real = 0, fwd = 0;
     const uint32_t *cons = nnav_value_consumers(m, v, &nc);
     for (uint32_t j = 0; j < nc; j++) {

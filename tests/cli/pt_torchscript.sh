@@ -62,6 +62,8 @@ params = [int(x[2]) for x in o if x[1] == "params"][0]
 extra = 3 if n == "small" else 0
 pm = info["counts"].get("parameters_main_graph", info.get("parameters"))
 sc = {s["path"]: s for s in summ["scopes"]}
+if tens["parameters"] != params + extra:
+    bad.append("tensors' parameters %d, torch %d" % (tens["parameters"], params))
 if sc[""]["params"] != params + extra:
     bad.append("summary params %d, torch %d" % (sc[""]["params"], params))
 for x in o:
