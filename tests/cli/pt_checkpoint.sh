@@ -206,6 +206,12 @@ has "values: 0, 1, 2, 3, 4, 5"
 expect_status 0 "$NNAV_BIN" tensors "$T/jit.pt"
 has "^weight +float32\[2,3\]"
 has "^bias +float32\[2\]"
+# bytes and a tensor class are allowed globals: clean.
+expect_status 0 "$NNAV_BIN" scan "$T/bytes.pt"
+has "_codecs\.encode +yes"
+has "torch\.FloatTensor +yes"
+expect_status 0 "$NNAV_BIN" info "$T/bytes.pt"
+has "^  b +_codecs\.encode\('abc\\\\x01', 'latin1'\)$"
 # A whole module pickled: loading it would call its class (weights_only refuses it).
 expect_status 2 "$NNAV_BIN" scan "$T/module.pt"
 has "WOULD RUN torch\.nn\.modules\.linear\.Linear\(\)"

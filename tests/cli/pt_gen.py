@@ -50,6 +50,9 @@ torch.save(mixed, out + "/mixed.pt")
 torch.save(torch.arange(6.).reshape(2, 3), out + "/bare.pt")
 torch.jit.save(torch.jit.script(torch.nn.Linear(3, 2)), out + "/jit.pt")
 torch.save(torch.nn.Linear(3, 2), out + "/module.pt")  # a whole module: its class is called
+# bytes (protocol 2 pickles them through _codecs.encode) and a tensor class:
+# both in torch's weights_only allowlist (2.x), nothing else called.
+torch.save({"b": b"abc\x01", "w": torch.ones(2), "cls": torch.FloatTensor}, out + "/bytes.pt")
 
 with open(out + "/oracle.txt", "w") as f:
     for name in ("resnet18", "train", "mixed"):

@@ -201,12 +201,37 @@ static int memo_put(run *r, uint64_t idx, const char *op)
 
 /* ---- globals and the allowlist ---- */
 
+/* torch's weights_only loader's globals (torch/_weights_only_unpickler.py,
+ * 1.13 and the 2.x additions), but the typed storages, tensor classes and
+ * dtypes, which allowed() tells by name. */
 static const struct { const char *mod, *name; } allow[] = {
     {"torch._utils", "_rebuild_tensor_v2"}, {"torch._utils", "_rebuild_parameter"},
-    {"torch._utils", "_rebuild_parameter_with_state"}, {"collections", "OrderedDict"},
+    {"torch._utils", "_rebuild_parameter_with_state"}, {"torch._utils", "_rebuild_tensor"},
+    {"torch._utils", "_rebuild_sparse_tensor"}, {"torch._utils", "_rebuild_sparse_csr_tensor"},
+    {"torch._utils", "_rebuild_meta_tensor_no_storage"}, {"torch._utils", "_rebuild_qtensor"},
+    {"torch._utils", "_rebuild_nested_tensor"},
+    {"torch._utils", "_rebuild_device_tensor_from_numpy"},
+    {"torch._tensor", "_rebuild_from_type_v2"}, {"torch.nn.parameter", "Parameter"},
+    {"torch.serialization", "_get_layout"}, {"torch", "Tensor"}, {"_codecs", "encode"},
+    {"collections", "OrderedDict"},
     {"torch", "Size"}, {"torch", "device"}, {"torch.storage", "UntypedStorage"},
     {"torch.storage", "_TypedStorage"}, {"torch.storage", "TypedStorage"},
 };
+
+/* torch.FloatTensor and its kin (torch._tensor_classes), on the CPU or CUDA. */
+static int tensor_class(nnav_span mod, nnav_span name)
+{
+    static const char *const kinds[] = {"Float", "Double", "Half", "BFloat16", "Long", "Int",
+                                        "Short", "Char", "Byte", "Bool"};
+    if (!nnav_span_eqs(mod, "torch") && !nnav_span_eqs(mod, "torch.cuda"))
+        return 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        size_t n = strlen(kinds[k]);
+        if (name.n == n + 6 && !memcmp(name.p, kinds[k], n) && !memcmp(name.p + n, "Tensor", 6))
+            return 1;
+    }
+    return 0;
+}
 
 static const struct { const char *name; int32_t dt; } storages[] = {
     {"FloatStorage", NNAV_DT_FLOAT}, {"DoubleStorage", NNAV_DT_DOUBLE},
@@ -243,6 +268,8 @@ static int allowed(nnav_span mod, nnav_span name, int torchscript)
     for (size_t k = 0; k < sizeof allow / sizeof *allow; k++)
         if (nnav_span_eqs(mod, allow[k].mod) && nnav_span_eqs(name, allow[k].name))
             return 1;
+    if (tensor_class(mod, name))
+        return 1;
     if (torchscript && nnav_span_eqs(mod, "torch.jit._pickle"))
         for (size_t k = 0; k < sizeof jit_builders / sizeof *jit_builders; k++)
             if (nnav_span_eqs(name, jit_builders[k]))
@@ -531,6 +558,13 @@ static int call(run *r, uint32_t callee, uint32_t args, uint8_t op)
             uint32_t t = item(st, args, 0);
             if (t != NNAV_NONE && st->objs.v[t].kind == PK_TENSOR)
                 return push(r, t);
+        } else if (is_global(st, callee, "torch._tensor", "_rebuild_from_type_v2")) {
+            /* (func, type, args, state): what func(*args) makes, a tensor
+             * subclass's data; func one more allowed rebuild, never this. */
+            uint32_t f = item(st, args, 0), fa = item(st, args, 2);
+            if (f != NNAV_NONE && fa != NNAV_NONE &&
+                !is_global(st, f, "torch._tensor", "_rebuild_from_type_v2"))
+                return call(r, f, fa, op);
         } else if (is_global(st, callee, "collections", "OrderedDict")) {
             return push(r, new_obj(r, PK_DICT));
         } else if (st->torchscript && (is_global(st, callee, "torch.jit._pickle", "build_intlist") ||
