@@ -8,6 +8,7 @@
 #include "dims.h"
 #include "dtype.h"
 #include "nnav.h"
+#include "record.h"
 #include "scope.h"
 #include "shape.h"
 #include "tfacts.h"
@@ -162,6 +163,24 @@ static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t
     return buf;
 }
 
+/* The table: YAML keys in the columns' order; in text NAME SHAPE BYTES
+ * STORAGE [GRAPH] [WARNING: ...], as the lines have always been. */
+enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_GRAPH, C_WARN };
+static const nnav_rw_col tensors_cols[] = {
+    [C_NAME] = {"name", 36, 0, NULL, 0},
+    [C_SHAPE] = {NULL, 24, 0, NULL, 0},
+    [C_DTYPE] = {"data_type", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [C_DIMS] = {"dims", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [C_STORAGE] = {"storage", 0, 0, "  ", 0},
+    [C_BYTES] = {"bytes", 12, NNAV_RW_RIGHT, " ", 0},
+    [C_GRAPH] = {"graph", 0, 0, "  ", 0},
+    [C_WARN] = {"warnings", 0, 0, "  WARNING: ", 0},
+};
+static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_GRAPH, C_WARN};
+static const nnav_rw_table tensors_table = {
+    .cols = tensors_cols, .ncols = sizeof tensors_cols / sizeof *tensors_cols, .sep = " ",
+    .text_order = tensors_text_order, .ntext = sizeof tensors_text_order};
+
 int cmd_tensors(const nnav_model *m, const opts *o)
 {
     uint32_t g = 0;
@@ -214,82 +233,75 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         params = ne > UINT64_MAX - params ? UINT64_MAX : params + ne;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
-    nnav_yw w;
-    if (o->yaml) {
-        if (nnav_yw_open(&w, stdout) < 0) {
-            free(rows);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "tensors");
-        nnav_yw_seq(&w);
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
+        free(rows);
+        return EXIT_BADINPUT;
     }
+    nnav_yw *yw = nnav_rw_yw(&w); /* YAML only: where a tensor is held, its values */
+    nnav_rw_map(&w, 0);
+    nnav_rw_table_begin(&w, "tensors", &tensors_table);
     for (size_t i = 0; i < nr; i++) {
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
         nnav_tfacts_shape(&rows[i], sh, sizeof sh);
         nnav_tfacts_storage(m, &rows[i], st, sizeof st);
         warn_text(t->warn, wt, sizeof wt);
-        if (o->yaml) {
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "name"), nnav_yw_span(&w, t->name);
-            nnav_yw_key(&w, "data_type"), nnav_yw_cstr(&w, nnav_dtype_name(t->dtype));
-            nnav_yw_key(&w, "dims");
-            nnav_yw_seq_flow(&w);
-            for (uint32_t d = 0; d < rows[i].ndims; d++)
-                nnav_yw_int(&w, rows[i].dims[d]);
-            nnav_yw_seq_end(&w);
-            nnav_yw_key(&w, "storage"), nnav_yw_cstr(&w, st);
-            nnav_yw_key(&w, "bytes");
-            rows[i].bytes == UINT64_MAX ? nnav_yw_null(&w) : nnav_yw_uint(&w, rows[i].bytes);
-            if (o->all) {
-                nnav_graph_path(m, t->graph, gp, sizeof gp);
-                nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gp);
-            }
-            if (t->owner == NNAV_TOWN_ATTRIBUTE) {
-                /* Where it is held: the node's raw name and its index (an
-                 * unnamed node has only the index), the attribute's name. */
-                const nnav_attr *at = nnav_attr_get(m, t->owner_id);
-                nnav_yw_key(&w, "constant"), nnav_yw_bool(&w, 1);
-                if (at->node != NNAV_NONE) {
-                    nnav_yw_key(&w, "node"), nnav_yw_span(&w, nnav_node_get(m, at->node)->name);
-                    nnav_yw_key(&w, "node_index"), nnav_yw_uint(&w, nnav_node_index(m, at->node));
-                    nnav_yw_key(&w, "attribute"), nnav_yw_span(&w, at->name);
-                    nnav_yw_key(&w, "shown_as"), nnav_yw_cstr(&w, held_label(m, rows[i].tensor, hl, sizeof hl));
-                }
-            }
-            if (wt[0])
-                nnav_yw_key(&w, "warnings"), nnav_yw_cstr(&w, wt + 1);
-            if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, &w) < 0)
-                vrc = EXIT_BADINPUT;
-            nnav_yw_map_end(&w);
-            continue;
-        }
-        if (rows[i].bytes == UINT64_MAX)
-            snprintf(by, sizeof by, "?");
-        else
-            print_bytes(rows[i].bytes, by, sizeof by);
         esc(t->name, nm, sizeof nm);
         if (!t->name.n && held_label(m, rows[i].tensor, hl, sizeof hl)[0])
             snprintf(nm, sizeof nm, "%s", hl);
-        printf("%-36s %-24s %12s  %s", nm, sh, by, st);
+        nnav_rw_row(&w);
+        nnav_rw_cell_span(&w, C_NAME, t->name, nm);
+        nnav_rw_cell_cstr(&w, C_SHAPE, sh, NULL);
+        nnav_rw_cell_cstr(&w, C_DTYPE, nnav_dtype_name(t->dtype), NULL);
+        nnav_rw_cell_list(&w, C_DIMS, NULL);
+        for (uint32_t d = 0; d < rows[i].ndims; d++)
+            nnav_rw_int(&w, rows[i].dims[d], NULL);
+        nnav_rw_cell_list_end(&w);
+        nnav_rw_cell_cstr(&w, C_STORAGE, st, NULL);
+        if (rows[i].bytes == UINT64_MAX) {
+            nnav_rw_cell_null(&w, C_BYTES, "?");
+        } else {
+            print_bytes(rows[i].bytes, by, sizeof by);
+            nnav_rw_cell_uint(&w, C_BYTES, rows[i].bytes, by);
+        }
         if (o->all) {
             nnav_graph_path(m, t->graph, gp, sizeof gp);
-            printf("  %s", gp);
+            nnav_rw_cell_cstr(&w, C_GRAPH, gp, NULL);
+        }
+        if (yw && t->owner == NNAV_TOWN_ATTRIBUTE) {
+            /* Where it is held: the node's raw name and its index (an
+             * unnamed node has only the index), the attribute's name. */
+            const nnav_attr *at = nnav_attr_get(m, t->owner_id);
+            nnav_yw_key(yw, "constant"), nnav_yw_bool(yw, 1);
+            if (at->node != NNAV_NONE) {
+                nnav_yw_key(yw, "node"), nnav_yw_span(yw, nnav_node_get(m, at->node)->name);
+                nnav_yw_key(yw, "node_index"), nnav_yw_uint(yw, nnav_node_index(m, at->node));
+                nnav_yw_key(yw, "attribute"), nnav_yw_span(yw, at->name);
+                nnav_yw_key(yw, "shown_as"), nnav_yw_cstr(yw, held_label(m, rows[i].tensor, hl, sizeof hl));
+            }
         }
         if (wt[0])
-            printf("  WARNING:%s", wt);
-        printf("\n");
-        if (o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, NULL) < 0)
+            nnav_rw_cell_cstr(&w, C_WARN, wt + 1, NULL);
+        /* Values: YAML keys of the row; text lines under it. */
+        if (yw && o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, yw) < 0)
+            vrc = EXIT_BADINPUT;
+        nnav_rw_row_end(&w);
+        if (!yw && o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, NULL) < 0)
             vrc = EXIT_BADINPUT;
     }
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "count"), nnav_yw_uint(&w, nr);
-        nnav_yw_key(&w, "total_bytes"), nnav_yw_uint(&w, total);
-        nnav_yw_key(&w, "parameters"), nnav_yw_uint(&w, params);
-        nnav_yw_map_end(&w);
+    nnav_rw_table_end(&w);
+    /* The totals: YAML keys; in text the line below. */
+    nnav_rw_key_as(&w, "count", NULL), nnav_rw_uint(&w, nr, NULL);
+    nnav_rw_key_as(&w, "total_bytes", NULL), nnav_rw_uint(&w, total, NULL);
+    nnav_rw_key_as(&w, "parameters", NULL), nnav_rw_uint(&w, params, NULL);
+    nnav_rw_map_end(&w);
+    if (nnav_rw_close(&w) < 0) {
         free(rows);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : vrc;
+        return EXIT_BADINPUT;
+    }
+    if (o->yaml) {
+        free(rows);
+        return vrc;
     }
     print_bytes(total, by, sizeof by);
     nnav_report_bytes(total, sh, sizeof sh);
