@@ -314,6 +314,11 @@ nnav_span nnav_node_device(const nnav_model *m, uint32_t node);
  * TorchScript archive ("Conv2d", the class's own name, bytes from the file).
  * An empty span when the file does not say (a state_dict, any other format). */
 nnav_span nnav_module_class(const nnav_model *m, nnav_span path);
+/* The modules the file names, whether they hold tensors or not (a ReLU):
+ * the i-th one's dotted key path in the file's order ("" the root), its
+ * class in *cls; an empty span with p NULL past the last (and always, for a
+ * format that names none). */
+nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls);
 /* Position within its graph: id - graph's node_first (a graph's nodes are
  * consecutive ids). */
 uint32_t nnav_node_index(const nnav_model *m, uint32_t node);

@@ -105,6 +105,8 @@ typedef struct nnav_reader {
     /* The class of the module at a dotted key path (nnav_module_class()'s
      * contract). NULL: the format names no module classes. */
     nnav_span (*module_class)(const nnav_model *m, nnav_span path);
+    /* The i-th module object (nnav_module_at()'s contract); NULL: none. */
+    nnav_span (*module_at)(const nnav_model *m, uint32_t i, nnav_span *cls);
 } nnav_reader;
 
 #endif

@@ -882,3 +882,9 @@ nnav_span nnav_module_class(const nnav_model *m, nnav_span path)
 {
     return m->reader->module_class ? m->reader->module_class(m, path) : (nnav_span){0};
 }
+
+nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
+{
+    *cls = (nnav_span){0};
+    return m->reader->module_at ? m->reader->module_at(m, i, cls) : (nnav_span){0};
+}

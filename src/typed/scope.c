@@ -367,14 +367,28 @@ static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
 /* The scope components of a checkpoint key path: every dotted component but
  * the last (the tensor's own name), empty ones skipped, at most
  * NNAV_SCOPE_DEPTH_MAX; *last gets the last component. */
+static void comps_upto(const nnav_model *m, nnav_span nm, uint64_t end, comps *c);
+
 static void key_comps(const nnav_model *m, nnav_span nm, comps *c, nnav_span *last)
 {
-    c->n = 0;
-    c->root_cls = nnav_module_class(m, (nnav_span){nm.p, 0});
     uint64_t end = nm.n;
     while (end > 0 && nm.p[end - 1] != '.')
         end--;
     *last = (nnav_span){nm.p + end, nm.n - end};
+    comps_upto(m, nm, end, c);
+}
+
+/* The scope components of a module's key path: all of them. */
+static void path_comps(const nnav_model *m, nnav_span path, comps *c)
+{
+    comps_upto(m, path, path.n, c);
+}
+
+/* The components of nm's first end bytes, with their classes. */
+static void comps_upto(const nnav_model *m, nnav_span nm, uint64_t end, comps *c)
+{
+    c->n = 0;
+    c->root_cls = nnav_module_class(m, (nnav_span){nm.p, 0});
     uint64_t i = 0;
     while (i < end && c->n < NNAV_SCOPE_DEPTH_MAX) {
         uint64_t b = i;
@@ -523,6 +537,12 @@ static void gen_scope(gen *G, uint32_t S)
     uint32_t next_ext = 0;
     G->stamp++;
     G->h = 0x6a09e667f3bcc908ull;
+    /* A checkpoint's modules: each scope of S's subtree and its class, so a
+     * ReLU and a MaxPool, both without tensors, are not alike. */
+    for (uint32_t k = 0; t->cv_total && k < t->sc[S].subtree; k++) {
+        EMIT(G, 28, k);
+        EMITS(G, 29, t->sc[S + k].cls);
+    }
     /* A checkpoint's tensors: where below S, own name, type and dims. */
     for (uint32_t k = 0; t->cv_total && k < t->cv_total[S]; k++) {
         uint32_t at = t->cv_first[S] + k, v = t->cv[at], tn = m->values.v[v].producer;
@@ -838,6 +858,15 @@ out:
     return rc;
 }
 
+/* A checkpoint's value v of the graph that is a module's tensor: an
+ * initializer, but a TorchScript constant (no module holds it). */
+static int module_tensor(const nnav_model *m, uint32_t graph, uint32_t v)
+{
+    const nnav_value *val = &m->values.v[v];
+    return val->graph == graph && val->kind == NNAV_VAL_INITIALIZER &&
+           !(val->producer < m->tensors.n && m->tensors.v[val->producer].role == NNAV_TROLE_CONSTANT);
+}
+
 nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s)
 {
     if (graph >= m->graphs.n)
@@ -870,7 +899,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t nck = 0;
     if (nn == 0 && nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
         for (uint32_t v = 0; v < m->values.n; v++)
-            nck += m->values.v[v].graph == graph && m->values.v[v].kind == NNAV_VAL_INITIALIZER;
+            nck += module_tensor(m, graph, v);
         t->cv = malloc(((size_t)nck + 1) * sizeof *t->cv);
         t->cv_scope = malloc(((size_t)nck + 1) * sizeof *t->cv_scope);
         ckv = malloc(((size_t)nck + 1) * sizeof *ckv);
@@ -878,19 +907,29 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             goto oom;
         nck = 0;
         for (uint32_t v = 0; v < m->values.n; v++)
-            if (m->values.v[v].graph == graph && m->values.v[v].kind == NNAV_VAL_INITIALIZER)
+            if (module_tensor(m, graph, v))
                 ckv[nck++] = v;
     }
 
-    /* 1. Scopes in the order their first node (tensor) appears. */
+    /* A checkpoint's modules where the file names them (a module saved
+     * whole, TorchScript): every one a scope in the file's order, tensors or
+     * none (a ReLU), before the tensors' key paths. */
+    uint32_t nmod = 0;
+    nnav_span mcls;
+    while (nck && nmod < (1u << 22) && nnav_module_at(m, nmod, &mcls).p)
+        nmod++;
+
+    /* 1. Scopes in the order their first node (module, tensor) appears. */
     int meta = nnav_opset_rules_of(m)->node_scope_meta;
     comps c;
-    for (uint32_t i = 0; i < nn + nck; i++) {
+    for (uint32_t i = 0; i < nn + nmod + nck; i++) {
         nnav_span last;
         if (i < nn)
             node_comps(m, first + i, meta, &c);
+        else if (i < nn + nmod)
+            path_comps(m, nnav_module_at(m, i - nn, &mcls), &c);
         else
-            key_comps(m, m->values.v[ckv[i - nn]].name, &c, &last);
+            key_comps(m, m->values.v[ckv[i - nn - nmod]].name, &c, &last);
         uint32_t cur = 0;
         if (c.root_cls.n && !cr.v[0].cls.n)
             cr.v[0].cls = c.root_cls;
@@ -916,8 +955,8 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         }
         if (i < nn)
             cnode[i] = cur;
-        else
-            t->cv_scope[i - nn] = cur; /* a creation id until step 3 */
+        else if (i >= nn + nmod)
+            t->cv_scope[i - nn - nmod] = cur; /* a creation id until step 3 */
     }
     nnav_hashtab_free(&h);
 

@@ -16,6 +16,7 @@ classes). oracle.txt, one fact a line:
   FILE params N             sum(p.numel() for p in module.parameters())
   FILE scope PATH N         that module's parameters (PATH: '/' for '.', '-' the whole)
   FILE class PATH NAME      that module's class
+  FILE module PATH NAME     every module torch names (named_modules), and its class
   FILE values NAME V...     a tensor's first 8 values
   FILE code NAME BYTES      each code file in the zip but the .debug_pkl ones
   FILE const NAME V...      a constant's values (as given to the trace)
@@ -65,6 +66,10 @@ def facts(fname, net, sd, scopes=(), code=True):
         # Its class: a TorchScript module's original_name, a module's type.
         mod = named[s]
         lines.append("%s class %s %s" % (fname, path, getattr(mod, "original_name", type(mod).__name__)))
+    # Every module, tensors or none (a ReLU), with its class.
+    for name, mod in net.named_modules():
+        lines.append("%s module %s %s" % (fname, "/".join(name.split(".")) or "-",
+                                          getattr(mod, "original_name", type(mod).__name__)))
     for k in list(sd)[:3] + [list(sd)[-1]]:
         v = sd[k].flatten()[:8]
         lines.append("%s values %s %s" % (fname, k, " ".join(repr(float(x)) for x in v)))

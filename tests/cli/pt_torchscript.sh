@@ -5,8 +5,9 @@
 # float16 buffer and a transposed parameter, a traced one with a tensor
 # constant, and torch.save of two modules themselves. Each file's tensors
 # (names as torch's state_dict gives them, dtypes, shapes, first values),
-# parameters, per-module parameters and module classes (summary's class
-# column) equal torch.jit.load's (torch.load's);
+# parameters, per-module parameters, every module torch names (a ReLU
+# too) and its class (summary's class column) equal torch.jit.load's
+# (torch.load's);
 # a TorchScript constant is CONSTANTS.c0 with its values; the code files
 # listed are the zip's; scan calls a TorchScript archive clean (exit 0) and a
 # whole module dangerous (exit 2, its class named). Skipped visibly without
@@ -78,6 +79,13 @@ for x in o:
         s = sc.get("" if x[2] == "-" else x[2])
         if not s or s["class"] != x[3]:
             bad.append("class of %s: %s, torch %s" % (x[2], s and s["class"], x[3]))
+mods = [x for x in o if x[1] == "module"]
+for x in mods:
+    s = sc.get("" if x[2] == "-" else x[2])
+    if not s or s["class"] != x[3]:
+        bad.append("module %s (%s): %s" % (x[2], x[3], s and s["class"]))
+if len(sc) != len(mods):
+    bad.append("%d scopes, torch names %d modules" % (len(sc), len(mods)))
 vals = [x for x in o if x[1] == "values"]
 for k, x in enumerate(vals):
     a = [float(v) for v in open(T + "/%s.values.%d" % (n, k)).read().split()]

@@ -50,7 +50,8 @@ typedef struct pt_rd {
     int legacy;        /* torch < 1.6: rd->zip holds one made-up entry per storage */
     int torchscript;   /* torch.jit.save: ARCHIVE/code/ and constants.pkl */
     NNAV_VEC(uint32_t) code; /* zip entries of ARCHIVE/code/ but the .debug_pkl ones */
-    NNAV_VEC(pt_modcls) mods; /* each module object's key path and class, sorted by path */
+    NNAV_VEC(pt_modcls) mods; /* each module object's key path and class, in walk order */
+    uint32_t *mods_by_path;   /* mods' indices sorted by path, for the lookup */
     uint64_t visits;
 } pt_rd;
 
@@ -325,16 +326,57 @@ static int modcls_cmp(const void *a, const void *b)
     return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
+static const pt_rd *sort_rd;
+
+static int modidx_cmp(const void *a, const void *b)
+{
+    const pt_modcls *v = sort_rd->mods.v;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = modcls_cmp(&v[x], &v[y]);
+    return c ? c : (x > y) - (x < y); /* the first met first: a shared module keeps it */
+}
+
+/* mods_by_path: the modules' indices sorted by key path. -1 out of memory. */
+static int sort_modules(pt_rd *rd)
+{
+    if (!rd->mods.n)
+        return 0;
+    rd->mods_by_path = malloc((size_t)rd->mods.n * sizeof *rd->mods_by_path);
+    if (!rd->mods_by_path)
+        return -1;
+    for (uint32_t i = 0; i < rd->mods.n; i++)
+        rd->mods_by_path[i] = i;
+    sort_rd = rd;
+    qsort(rd->mods_by_path, rd->mods.n, sizeof *rd->mods_by_path, modidx_cmp);
+    return 0;
+}
+
 static nnav_span pt_module_class(const nnav_model *m, nnav_span path)
 {
     const pt_rd *rd = m->rd;
-    if (!rd || !rd->mods.n)
+    if (!rd || !rd->mods_by_path)
         return (nnav_span){0};
-    pt_modcls want = {(char *)path.p, (size_t)path.n, {0}};
-    if (!path.p)
-        want.path = "";
-    const pt_modcls *hit = bsearch(&want, rd->mods.v, rd->mods.n, sizeof *rd->mods.v, modcls_cmp);
-    return hit ? hit->cls : (nnav_span){0};
+    pt_modcls want = {path.p ? (char *)path.p : "", (size_t)path.n, {0}};
+    size_t lo = 0, hi = rd->mods.n;
+    while (lo < hi) { /* the first of equal paths */
+        size_t mid = lo + (hi - lo) / 2;
+        if (modcls_cmp(&rd->mods.v[rd->mods_by_path[mid]], &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < rd->mods.n && !modcls_cmp(&rd->mods.v[rd->mods_by_path[lo]], &want))
+        return rd->mods.v[rd->mods_by_path[lo]].cls;
+    return (nnav_span){0};
+}
+
+static nnav_span pt_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
+{
+    const pt_rd *rd = m->rd;
+    if (!rd || i >= rd->mods.n)
+        return (nnav_span){0};
+    *cls = rd->mods.v[i].cls;
+    return (nnav_span){(const uint8_t *)rd->mods.v[i].path, rd->mods.v[i].n};
 }
 
 static int walk(walkctx *w, uint32_t id, int depth)
@@ -734,10 +776,8 @@ graph:;
         w.n = (size_t)snprintf(w.path, sizeof w.path, "tensor");
     if (walk(&w, rd->pk.root, 0) < 0)
         return -1;
-    /* The same module reached twice (a shared submodule) keeps its first
-     * class; sorted for the lookup. */
-    if (rd->mods.n)
-        qsort(rd->mods.v, rd->mods.n, sizeof *rd->mods.v, modcls_cmp);
+    if (sort_modules(rd) < 0)
+        return perr(err, 0, "pt", "out of memory");
     /* The constants, named as the code names them: CONSTANTS.c0, c1... */
     const pk_obj *ct = const_root != NNAV_NONE ? &rd->pk.objs.v[const_root] : NULL;
     w.dir = "constants";
@@ -794,6 +834,7 @@ static void pt_free(nnav_model *m)
     for (uint32_t i = 0; i < rd->mods.n; i++)
         free(rd->mods.v[i].path);
     nnav_vec_free(rd->mods);
+    free(rd->mods_by_path);
     pt_zip_free(&rd->zip);
     pk_free(&rd->pk);
     free(rd);
@@ -943,6 +984,7 @@ const nnav_reader nnav_reader_pt = {
     .tensor_values = pt_values,
     .storage_format = pt_storage_format,
     .module_class = pt_module_class,
+    .module_at = pt_module_at,
 };
 
 /* ---- scanning a file without opening it as a model ---- */
