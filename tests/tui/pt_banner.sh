@@ -12,11 +12,15 @@ rm -rf "$dir"
 mkdir -p "$dir"
 trap 'tui_cleanup; rm -rf "$dir"' EXIT
 command -v python3 > /dev/null || skip "no python3 to write the hostile checkpoint"
-python3 "$(dirname "$0")/../cli/pt_hostile.py" "$dir" "$dir/PWNED" || fail "pt_hostile.py failed"
+# The command's file: a short path of its own, so the screen does not
+# depend on where the checkout is.
+mark=/tmp/nnav-pt-banner-$$
+rm -f "$mark"
+python3 "$(dirname "$0")/../cli/pt_hostile.py" "$dir" "$mark" || fail "pt_hostile.py failed"
 
 start 140 30 "$dir/system.pt"
 wait_for "Initializers"
-wait_for "DANGER: torch.load would run 1 call: posix.system('touch $dir/PWNED')"
+wait_for "DANGER: torch.load would run 1 call: posix.system('touch $mark')"
 head=$(screen | head -1)
 case $head in
 *"nnav  system.pt  PyTorch checkpoint  DANGER: torch.load would run 1 call"*) ;;
@@ -30,12 +34,14 @@ tm capture-pane -p -e -t "$TUI_S" | head -1 | grep -q $'\e\\[1m\|\e\\[[0-9;]*;1m
 screen | tail -3 | grep -qF "DANGER: torch.load would run 1 call" || fail "no DANGER in the status line"
 # i: the model details, with the table nnav info prints.
 keys i
+wait_for "model details"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do keys j; done
 wait_for "posix.system                                 NO       WOULD RUN posix.system('touch"
-for _ in 1 2 3 4 5 6 7 8 9 10; do keys j; done
+wait_for "  posix.system('touch $mark')"
 wait_for "nnav ran none of them."
 keys Escape
 quit_clean
-[ -e "$dir/PWNED" ] && fail "$dir/PWNED exists: a pickle's command ran"
+[ -e "$mark" ] && fail "$mark exists: a pickle's command ran"
 pass "hostile checkpoint: banner, status line, details"
 
 start 140 30 "$dir/clean.pt"
