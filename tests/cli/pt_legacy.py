@@ -23,6 +23,9 @@ legacy = dict(_use_new_zipfile_serialization=False)
 torch.save(sd, out + "/resnet18_legacy.pt", **legacy)
 torch.save(sd, out + "/resnet18_zip.pt")
 torch.save({"model": sd, "epoch": 5}, out + "/train_legacy.pt", **legacy)
+# A first storage of 128 elements: its 8-byte count starts with 0x80, as a
+# pickle's PROTO does; scan must not read the storages as a sixth pickle.
+torch.save({"w": torch.zeros(128)}, out + "/count128_legacy.pt", **legacy)
 base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
 torch.save({"half": torch.linspace(-2, 2, 10).half(), "i8": torch.tensor([-128, -1, 0, 127], dtype=torch.int8),
             "t": base.t(), "row": base[2], "base": base}, out + "/mixed_legacy.pt", **legacy)

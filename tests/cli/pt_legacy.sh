@@ -66,6 +66,9 @@ has "clean: every call is in torch's weights_only allowlist"
 grep -qE '^t +float32\[6,4\] .*legacy storage [0-9]+ @byte [0-9]+, a non-contiguous view, strides \[1,6\], its storage shared with 2 other tensors' \
     "$T/mixed_legacy.pt.tensors" || fail "mixed_legacy: the transposed view: $(grep '^t ' "$T/mixed_legacy.pt.tensors")"
 CHECKS=$((CHECKS + 1))
+expect_status 0 "$NNAV_BIN" scan "$T/count128_legacy.pt"
+has "^count128_legacy.pt: 3 globals in 5 pickles$|: [0-9]+ globals in 5 pickles$"
+has "^clean: every call is in torch's weights_only allowlist"
 # The same state_dict in both formats: every byte equal.
 expect_status 1 "$NNAV_BIN" diff "$T/resnet18_legacy.pt" "$T/resnet18_zip.pt"
 has "^initializers: 0 added, 0 removed, 0 renamed, 0 changed; 46,796,608 bytes compared$"

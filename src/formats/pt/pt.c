@@ -1074,15 +1074,17 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
             goto fail;
         }
     } else {
-        /* Pickle streams one after another (a legacy checkpoint holds
-         * several, then raw storage bytes): the next starts with PROTO. */
+        /* Pickle streams one after another, the next starting with PROTO;
+         * a legacy checkpoint holds five, then its storages' raw bytes
+         * (which may well start with 0x80: they are not read as one). */
         uint64_t at = 0;
+        int legacy = n >= sizeof legacy_magic && !memcmp(p, legacy_magic, sizeof legacy_magic);
         do {
             uint64_t end = 0;
             if (scan_one(s, (nnav_span){p + at, n - at}, "pickle", &end) < 0 || end <= at)
                 break;
             at = end;
-        } while (at < n && p[at] == 0x80 && s->pub.pickles < 64);
+        } while (at < n && p[at] == 0x80 && s->pub.pickles < (legacy ? 5u : 64u));
         if (s->pub.failed && s->pub.pickles == 1 && !s->pk.globals.n && s->pub.err.offset == 0) {
             perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
             err->has_offset = 0;
