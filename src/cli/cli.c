@@ -226,7 +226,8 @@ void nnav_cli_usage(FILE *f)
     fprintf(f, "  %-22s %s\n", "help [COMMAND]", "This help, or a command's options.");
     fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
                "(SavedModel, MetaGraphDef or GraphDef; told apart by content), or a PyTorch\n"
-               "checkpoint (torch.save's zip; read without running its pickle).\n"
+               "checkpoint (torch.save's zip or legacy format, a module saved whole, a\n"
+               "TorchScript archive; read without running its pickles).\n"
                "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
                "a node or initializer name the model does not have; for check: a file whose\n"
                "recorded types contradict its operators). diff: as diff(1), 0 no differences,\n"
