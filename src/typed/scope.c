@@ -369,13 +369,19 @@ static void node_comps(const nnav_model *m, uint32_t n, int meta, comps *c)
  * NNAV_SCOPE_DEPTH_MAX; *last gets the last component. */
 static void comps_upto(const nnav_model *m, nnav_span nm, uint64_t end, comps *c);
 
-static void key_comps(const nnav_model *m, nnav_span nm, comps *c, nnav_span *last)
+/* A key path's last component: the tensor's own name. */
+static nnav_span last_comp(nnav_span nm)
 {
     uint64_t end = nm.n;
     while (end > 0 && nm.p[end - 1] != '.')
         end--;
-    *last = (nnav_span){nm.p + end, nm.n - end};
-    comps_upto(m, nm, end, c);
+    return (nnav_span){nm.p + end, nm.n - end};
+}
+
+static void key_comps(const nnav_model *m, nnav_span nm, comps *c, nnav_span *last)
+{
+    *last = last_comp(nm);
+    comps_upto(m, nm, nm.n - last->n, c);
 }
 
 /* The scope components of a module's key path: all of them. */
@@ -418,12 +424,7 @@ static int checkpoint_nonparam(const nnav_model *m, const nnav_tensor *t)
 {
     if (nnav_model_facts_get(m)->format != NNAV_FMT_PYTORCH)
         return 0;
-    if (t->role == NNAV_TROLE_CONSTANT)
-        return 1;
-    uint64_t i = t->name.n;
-    while (i && t->name.p[i - 1] != '.')
-        i--;
-    return is_buffer(t, (nnav_span){t->name.p + i, t->name.n - i});
+    return t->role == NNAV_TROLE_CONSTANT || is_buffer(t, last_comp(t->name));
 }
 
 /* ---- the build ---- */
@@ -546,9 +547,7 @@ static void gen_scope(gen *G, uint32_t S)
     /* A checkpoint's tensors: where below S, own name, type and dims. */
     for (uint32_t k = 0; t->cv_total && k < t->cv_total[S]; k++) {
         uint32_t at = t->cv_first[S] + k, v = t->cv[at], tn = m->values.v[v].producer;
-        nnav_span nm = m->values.v[v].name, last;
-        comps c;
-        key_comps(m, nm, &c, &last);
+        nnav_span last = last_comp(m->values.v[v].name);
         EMIT(G, 26, t->cv_scope[at] - S);
         EMITS(G, 27, last);
         if (tn >= m->tensors.n)
@@ -1064,8 +1063,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         uint32_t v = t->cv[k], pt = t->ptensor[v];
         if (pt == NNAV_NONE)
             continue;
-        nnav_span nm = m->values.v[v].name, last;
-        key_comps(m, nm, &c, &last);
+        nnav_span last = last_comp(m->values.v[v].name);
         if (m->tensors.v[pt].role == NNAV_TROLE_CONSTANT)
             continue; /* a TorchScript constant: no module's */
         if (is_buffer(&m->tensors.v[pt], last)) {
