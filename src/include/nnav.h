@@ -319,6 +319,12 @@ nnav_span nnav_module_class(const nnav_model *m, nnav_span path);
  * class in *cls; an empty span with p NULL past the last (and always, for a
  * format that names none). */
 nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls);
+/* The tensor that tensor t is only another name of: one object under two
+ * key paths in a PyTorch checkpoint (tied weights, such as a decoder's
+ * weight that is the embedding's), the first met; NNAV_NONE when t is the
+ * first or only one, or the format has no such thing. An alias holds no
+ * parameters of its own (torch's parameters() yields the object once). */
+uint32_t nnav_tensor_alias(const nnav_model *m, uint32_t t);
 /* Position within its graph: id - graph's node_first (a graph's nodes are
  * consecutive ids). */
 uint32_t nnav_node_index(const nnav_model *m, uint32_t node);

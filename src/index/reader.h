@@ -107,6 +107,9 @@ typedef struct nnav_reader {
     nnav_span (*module_class)(const nnav_model *m, nnav_span path);
     /* The i-th module object (nnav_module_at()'s contract); NULL: none. */
     nnav_span (*module_at)(const nnav_model *m, uint32_t i, nnav_span *cls);
+    /* The tensor t is another name of (nnav_tensor_alias()'s contract);
+     * NULL: the format has no such thing. */
+    uint32_t (*tensor_alias)(const nnav_model *m, uint32_t t);
 } nnav_reader;
 
 #endif

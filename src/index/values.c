@@ -883,6 +883,12 @@ nnav_span nnav_module_class(const nnav_model *m, nnav_span path)
     return m->reader->module_class ? m->reader->module_class(m, path) : (nnav_span){0};
 }
 
+uint32_t nnav_tensor_alias(const nnav_model *m, uint32_t t)
+{
+    return m->reader->tensor_alias && t < m->tensors.n ? m->reader->tensor_alias(m, t)
+                                                       : NNAV_NONE;
+}
+
 nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
 {
     *cls = (nnav_span){0};

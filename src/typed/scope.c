@@ -424,7 +424,8 @@ static int checkpoint_nonparam(const nnav_model *m, const nnav_tensor *t)
 {
     if (nnav_model_facts_get(m)->format != NNAV_FMT_PYTORCH)
         return 0;
-    return t->role == NNAV_TROLE_CONSTANT || is_buffer(t, last_comp(t->name));
+    return t->role == NNAV_TROLE_CONSTANT || is_buffer(t, last_comp(t->name)) ||
+           nnav_tensor_alias(m, (uint32_t)(t - m->tensors.v)) != NNAV_NONE;
 }
 
 /* ---- the build ---- */
@@ -878,6 +879,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t *cnode = NULL, *ckv = NULL, *order = NULL, *newid = NULL, *cstart = NULL, *stack = NULL;
     uint32_t *stamp_in = NULL, *stamp_out = NULL;
     uint8_t *outer = NULL;
+    uint64_t *dup = NULL; /* a checkpoint's tied weights: per scope, what it counts twice */
     pairvec ins = {0}, outs = {0};
     anc_memo am = {0};
     int oom = 0;
@@ -1058,7 +1060,22 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     if (!(t->ptensor = param_tensors(m, graph)))
         goto oom;
     /* A checkpoint's tensor counts in the scope its key path names, but a
-     * buffer (scope.h). */
+     * buffer (scope.h). A tied weight (one tensor under two key paths)
+     * counts in each scope that holds either name, once: dup[] at the
+     * lowest scope holding both takes it back out after the sums. */
+    uint32_t *tscope = NULL;
+    for (uint32_t k = 0; k < nck && !tscope; k++) {
+        uint32_t pt = t->ptensor[t->cv[k]];
+        if (pt != NNAV_NONE && nnav_tensor_alias(m, pt) != NNAV_NONE &&
+            (!(tscope = malloc(((size_t)m->tensors.n + 1) * sizeof *tscope)) ||
+             !(dup = calloc((size_t)ns + 1, sizeof *dup)))) {
+            free(tscope);
+            goto oom;
+        }
+    }
+    for (uint32_t k = 0; tscope && k < nck; k++)
+        if (t->ptensor[t->cv[k]] != NNAV_NONE)
+            tscope[t->ptensor[t->cv[k]]] = t->cv_scope[k];
     for (uint32_t k = 0; k < nck; k++) {
         uint32_t v = t->cv[k], pt = t->ptensor[v];
         if (pt == NNAV_NONE)
@@ -1067,13 +1084,23 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (m->tensors.v[pt].role == NNAV_TROLE_CONSTANT)
             continue; /* a TorchScript constant: no module's */
         if (is_buffer(&m->tensors.v[pt], last)) {
-            t->buffers = sat_add(t->buffers, m->tensors.v[pt].nelems);
+            if (nnav_tensor_alias(m, pt) == NNAV_NONE)
+                t->buffers = sat_add(t->buffers, m->tensors.v[pt].nelems);
             continue;
         }
-        nnav_scope *x = &t->sc[t->cv_scope[k]];
+        uint32_t sc = t->cv_scope[k], orig = nnav_tensor_alias(m, pt);
+        nnav_scope *x = &t->sc[sc];
         x->params = sat_add(x->params, m->tensors.v[pt].nelems);
         x->param_names++;
+        if (orig != NNAV_NONE && tscope && orig < m->tensors.n) {
+            /* Up from this name's scope to the first that holds the other. */
+            uint32_t a = tscope[orig], up = sc;
+            while (up != 0 && !(a >= up && a < up + t->sc[up].subtree))
+                up = t->sc[up].parent;
+            dup[up] = sat_add(dup[up], m->tensors.v[pt].nelems);
+        }
     }
+    free(tscope);
     for (uint32_t v = 0; v < m->values.n; v++) {
         uint32_t pt = t->ptensor[v];
         const nnav_value *val = &m->values.v[v];
@@ -1097,7 +1124,13 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         p->flops += x->flops;
         p->params = sat_add(p->params, x->params);
         p->param_names += x->param_names;
+        if (dup)
+            dup[x->parent] = sat_add(dup[x->parent], dup[i]);
     }
+    for (uint32_t i = 0; dup && i < ns; i++)
+        t->sc[i].params = t->sc[i].params >= dup[i] ? t->sc[i].params - dup[i] : 0;
+    free(dup);
+    dup = NULL;
 
     /* 5. Values crossing each scope's edge. */
     stamp_in = malloc(((size_t)ns + 1) * sizeof *stamp_in);
@@ -1183,14 +1216,14 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         goto oom;
 
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup);
     nnav_vec_free(ins), nnav_vec_free(outs);
     return t;
 oom:
     nnav_hashtab_free(&h);
     nnav_vec_free(cr);
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup);
     nnav_vec_free(ins), nnav_vec_free(outs);
     nnav_scopes_free(t);
     return NULL;

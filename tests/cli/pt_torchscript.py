@@ -10,7 +10,8 @@ rn_trace.pt (torch.jit.trace of it), small.pt (a scripted module with a
 float16 buffer and a transposed parameter), const.pt (a traced module with
 a tensor constant), whole.pt and whole_rn.pt (torch.save of the modules
 themselves, not their state_dict: loading them imports and calls their
-classes). oracle.txt, one fact a line:
+classes), tied.pt, tied_whole.pt, tied_script.pt (a module whose head's
+weight is its embedding's: torch counts it once). oracle.txt, one fact a line:
   FILE count N              tensors in the state_dict torch.jit.load (or torch.load) gives
   FILE tensor NAME DTYPE D,I,M,S   each of them
   FILE params N             sum(p.numel() for p in module.parameters())
@@ -53,7 +54,21 @@ class Const(torch.nn.Module):
         return x * self.w + torch.tensor([1.25, 2.5, -3.75])
 
 
-def facts(fname, net, sd, scopes=(), code=True):
+class Tied(torch.nn.Module):
+    """A decoder whose weight is the embedding's: one tensor, two names."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(10, 4)
+        self.body = torch.nn.Linear(4, 4)
+        self.head = torch.nn.Linear(4, 10, bias=False)
+        self.head.weight = self.emb.weight
+
+    def forward(self, x):
+        return self.head(self.body(self.emb(x)))
+
+
+def facts(fname, net, sd, scopes=(), code=True, classes=True):
     lines.append("%s count %d" % (fname, len(sd)))
     for k, v in sd.items():
         lines.append("%s tensor %s %s %s" % (fname, k, DT.get(v.dtype, str(v.dtype)),
@@ -63,11 +78,13 @@ def facts(fname, net, sd, scopes=(), code=True):
     for s in scopes:
         path = "/".join(s.split(".")) or "-"
         lines.append("%s scope %s %d" % (fname, path, sum(p.numel() for p in named[s].parameters())))
-        # Its class: a TorchScript module's original_name, a module's type.
+        # Its class: a TorchScript module's original_name, a module's type
+        # (a state_dict says none).
         mod = named[s]
-        lines.append("%s class %s %s" % (fname, path, getattr(mod, "original_name", type(mod).__name__)))
+        if classes:
+            lines.append("%s class %s %s" % (fname, path, getattr(mod, "original_name", type(mod).__name__)))
     # Every module, tensors or none (a ReLU), with its class.
-    for name, mod in net.named_modules():
+    for name, mod in net.named_modules() if classes else ():
         lines.append("%s module %s %s" % (fname, "/".join(name.split(".")) or "-",
                                           getattr(mod, "original_name", type(mod).__name__)))
     for k in list(sd)[:3] + [list(sd)[-1]]:
@@ -99,4 +116,12 @@ torch.save(sm, out + "/whole.pt")
 facts("whole.pt", sm, sm.state_dict(), ["", "fc"], code=False)
 torch.save(rn, out + "/whole_rn.pt")
 facts("whole_rn.pt", rn, rn.state_dict(), scopes, code=False)
+tied = Tied()
+torch.save(tied.state_dict(), out + "/tied.pt")
+facts("tied.pt", tied, tied.state_dict(), ["", "emb", "body", "head"], code=False, classes=False)
+torch.save(tied, out + "/tied_whole.pt")
+facts("tied_whole.pt", tied, tied.state_dict(), ["", "emb", "body", "head"], code=False)
+torch.jit.save(torch.jit.script(tied), out + "/tied_script.pt")
+m = torch.jit.load(out + "/tied_script.pt")
+facts("tied_script.pt", m, m.state_dict(), ["", "emb", "body", "head"])
 open(out + "/oracle.txt", "w").write("\n".join(lines) + "\n")

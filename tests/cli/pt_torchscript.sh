@@ -10,8 +10,9 @@
 # (torch.load's);
 # a TorchScript constant is CONSTANTS.c0 with its values; the code files
 # listed are the zip's; scan calls a TorchScript archive clean (exit 0) and a
-# whole module dangerous (exit 2, its class named). Skipped visibly without
-# torch.
+# whole module dangerous (exit 2, its class named); tied weights (one
+# tensor under two names, in a state_dict two views of one storage) count
+# once, as torch's parameters() does. Skipped visibly without torch.
 set -u
 . "$(dirname "$0")/lib.bash"
 T=$NNAV_TMP/pt_torchscript
@@ -22,7 +23,7 @@ need_torch yaml
 /usr/bin/python3 "$HERE/pt_torchscript.py" "$T" > "$T/gen.log" 2>&1 || { fail "pt_torchscript.py: $(tail -3 "$T/gen.log")"; finish; exit 1; }
 has() { grep -qE -- "$1" "$OUT" "$ERR" || fail "wanted /$1/ in: $(head -c 400 "$OUT") $(head -c 300 "$ERR")"; }
 
-for n in rn_script rn_trace small const whole whole_rn; do
+for n in rn_script rn_trace small const whole whole_rn tied tied_whole tied_script; do
     f=$n.pt
     expect_status 0 "$NNAV_BIN" tensors --yaml "$T/$f"
     cp "$OUT" "$T/$n.tensors.yaml"
@@ -84,7 +85,7 @@ for x in mods:
     s = sc.get("" if x[2] == "-" else x[2])
     if not s or s["class"] != x[3]:
         bad.append("module %s (%s): %s" % (x[2], x[3], s and s["class"]))
-if len(sc) != len(mods):
+if mods and len(sc) != len(mods):
     bad.append("%d scopes, torch names %d modules" % (len(sc), len(mods)))
 vals = [x for x in o if x[1] == "values"]
 for k, x in enumerate(vals):
@@ -96,7 +97,7 @@ code = [(x[2], int(x[3])) for x in o if x[1] == "code"]
 gc = [(c["name"], c["bytes"]) for c in info["code_files"]]
 if sorted(gc) != sorted(code):
     bad.append("code files %s, zip %s" % (gc[:3], code[:3]))
-ts = n in ("rn_script", "rn_trace", "small", "const")
+ts = n in ("rn_script", "rn_trace", "small", "const", "tied_script")
 if info["pickle"]["torchscript"] != ts or info["producer_name"] != ("torch.jit.save" if ts else "torch.save"):
     bad.append("torchscript %s, producer %s" % (info["pickle"]["torchscript"], info["producer_name"]))
 if ts and info["pickle"]["would_run"] != 0:
@@ -104,6 +105,11 @@ if ts and info["pickle"]["would_run"] != 0:
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+done
+# A tied weight is said to be one: its second name is the first's.
+for f in tied tied_whole tied_script; do
+    expect_status 0 "$NNAV_BIN" tensors "$T/$f.pt" --name head.weight
+    has "the same tensor as emb\.weight"
 done
 # info's parameters are torch's (BatchNorm statistics are buffers).
 expect_status 0 "$NNAV_BIN" info "$T/rn_script.pt"

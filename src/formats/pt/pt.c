@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "hashtab.h"
 #include "pt.h"
 #include "readers.h"
 #include "values_acc.h"
@@ -24,6 +25,7 @@ typedef struct pt_tinfo {
     uint32_t entry;        /* zip entry of its storage, NNAV_NONE: none found */
     uint32_t stride_first; /* into rd->strides, ndims of them */
     uint32_t shared;       /* tensors viewing the same storage, itself included */
+    uint32_t alias;        /* the first tensor that is the same object (tied weights), or NNAV_NONE */
     int64_t offset;        /* storage offset, in elements */
     uint8_t contiguous;
     uint8_t fits;          /* every element it views lies inside the storage entry */
@@ -43,6 +45,7 @@ typedef struct pt_rd {
     NNAV_VEC(pt_tinfo) ti;
     NNAV_VEC(int64_t) strides;
     NNAV_VEC(uint32_t) storage_of; /* per tensor: its storage object */
+    NNAV_VEC(uint32_t) obj_of;     /* per tensor: its tensor object in the pickle */
     nnav_pt_scan scan;
     char entry[300], entry2[300]; /* the pickles' entry names: data.pkl, constants.pkl */
     NNAV_VEC(char *) data; /* key path, NUL, value text: entries not tensors */
@@ -154,8 +157,10 @@ static int add_tensor(walkctx *w, uint32_t id)
     t.dims_first = m->dims.n;
     pt_tinfo *ti = nnav_vec_push(rd->ti);
     uint32_t *so = ti ? nnav_vec_push(rd->storage_of) : NULL;
-    if (!so)
+    uint32_t *oo = so ? nnav_vec_push(rd->obj_of) : NULL;
+    if (!oo)
         return perr(w->err, 0, "pt", "out of memory");
+    *oo = id;
     ti->entry = NNAV_NONE;
     ti->stride_first = rd->strides.n;
     ti->offset = o->big ? -1 : o->i;
@@ -370,6 +375,12 @@ static nnav_span pt_module_class(const nnav_model *m, nnav_span path)
     return (nnav_span){0};
 }
 
+static uint32_t pt_tensor_alias(const nnav_model *m, uint32_t t)
+{
+    const pt_rd *rd = m->rd;
+    return rd && t < rd->ti.n ? rd->ti.v[t].alias : NNAV_NONE;
+}
+
 static nnav_span pt_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
 {
     const pt_rd *rd = m->rd;
@@ -486,26 +497,89 @@ static int by_storage(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* How many tensors view each storage: sorted by storage object. */
-static int count_shared(pt_rd *rd)
+/* The tensors in runs of one key (key[t] << 32 | t, sorted): fn gets each
+ * run [i, j) of ord. -1 out of memory. */
+static int runs(pt_rd *rd, const uint32_t *key,
+                void (*fn)(pt_rd *rd, const uint64_t *ord, uint32_t i, uint32_t j))
 {
     uint32_t n = rd->ti.n;
-    uint64_t *ord = malloc(((size_t)n + 1) * sizeof *ord); /* storage << 32 | tensor */
+    uint64_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
     if (!ord)
         return -1;
     for (uint32_t i = 0; i < n; i++)
-        ord[i] = (uint64_t)rd->storage_of.v[i] << 32 | i;
+        ord[i] = (uint64_t)key[i] << 32 | i;
     qsort(ord, n, sizeof *ord, by_storage);
     for (uint32_t i = 0; i < n;) {
         uint32_t j = i;
         while (j < n && ord[j] >> 32 == ord[i] >> 32)
             j++;
-        for (uint32_t k = i; k < j; k++)
-            rd->ti.v[(uint32_t)ord[k]].shared = j - i;
+        fn(rd, ord, i, j);
         i = j;
     }
     free(ord);
     return 0;
+}
+
+/* How many tensors view each storage. */
+static void set_shared(pt_rd *rd, const uint64_t *ord, uint32_t i, uint32_t j)
+{
+    for (uint32_t k = i; k < j; k++)
+        rd->ti.v[(uint32_t)ord[k]].shared = j - i;
+}
+
+/* Whether tensors a and b view the same elements of the same storage the
+ * same way: one tensor under two key paths. */
+static int same_view(const nnav_model *m, const pt_rd *rd, uint32_t a, uint32_t b)
+{
+    const pt_tinfo *x = &rd->ti.v[a], *y = &rd->ti.v[b];
+    const nnav_tensor *s = &m->tensors.v[a], *t = &m->tensors.v[b];
+    if (rd->storage_of.v[a] != rd->storage_of.v[b] || x->offset != y->offset ||
+        s->dtype != t->dtype || s->ndims != t->ndims || (s->warn | t->warn) & NNAV_TW_BAD_DIMS)
+        return 0;
+    for (uint32_t k = 0; k < s->ndims; k++)
+        if (m->dims.v[s->dims_first + k] != m->dims.v[t->dims_first + k] ||
+            rd->strides.v[x->stride_first + k] != rd->strides.v[y->stride_first + k])
+            return 0;
+    return 1;
+}
+
+static const nnav_model *alias_model;
+
+/* One tensor under several key paths (tied weights): the same object again
+ * through the pickle's memo (a module saved whole), or, in a state_dict,
+ * which holds a detached copy per name, the same view of the same storage.
+ * The first met is the tensor, the others its aliases. A run shares a hash
+ * of the view; each member is checked against up to 8 earlier ones. */
+static void set_alias(pt_rd *rd, const uint64_t *ord, uint32_t i, uint32_t j)
+{
+    for (uint32_t k = i; k < j; k++) {
+        uint32_t t = (uint32_t)ord[k];
+        rd->ti.v[t].alias = NNAV_NONE;
+        for (uint32_t l = i, seen = 0; l < k && seen < 8; l++) {
+            uint32_t u = (uint32_t)ord[l];
+            if (rd->ti.v[u].alias != NNAV_NONE)
+                continue;
+            seen++;
+            if (rd->obj_of.v[u] == rd->obj_of.v[t] || same_view(alias_model, rd, u, t)) {
+                rd->ti.v[t].alias = u;
+                break;
+            }
+        }
+    }
+}
+
+/* The run key of a tensor's view: its storage, offset, dtype, dims and
+ * strides hashed. */
+static uint32_t view_key(const nnav_model *m, const pt_rd *rd, uint32_t t)
+{
+    const pt_tinfo *x = &rd->ti.v[t];
+    const nnav_tensor *s = &m->tensors.v[t];
+    uint64_t h = nnav_hashtab_mix64((uint64_t)rd->storage_of.v[t] << 32 ^ (uint64_t)x->offset);
+    h = nnav_hashtab_mix64(h ^ (uint64_t)(uint32_t)s->dtype << 8 ^ s->ndims);
+    for (uint32_t k = 0; k < s->ndims && x->stride_first + k < rd->strides.n; k++)
+        h = nnav_hashtab_mix64(h ^ (uint64_t)m->dims.v[s->dims_first + k] * 31 ^
+                               (uint64_t)rd->strides.v[x->stride_first + k]);
+    return (uint32_t)(h >> 32);
 }
 
 /* The storages of a legacy checkpoint, sorted by key for the lookup. */
@@ -794,7 +868,13 @@ graph:;
     g = &m->graphs.v[0];
     g->init_first = 0;
     g->init_count = m->tensors.n;
-    if (count_shared(rd) < 0)
+    uint32_t *vk = malloc(((size_t)rd->ti.n + 1) * sizeof *vk);
+    for (uint32_t i = 0; vk && i < rd->ti.n; i++)
+        vk[i] = view_key(m, rd, i);
+    alias_model = m;
+    int bad = !vk || runs(rd, rd->storage_of.v, set_shared) < 0 || runs(rd, vk, set_alias) < 0;
+    free(vk);
+    if (bad)
         return perr(err, 0, "pt", "out of memory");
     const pt_zip_entry *ver = NULL;
     char vn[300];
@@ -830,6 +910,7 @@ static void pt_free(nnav_model *m)
     nnav_vec_free(rd->ti);
     nnav_vec_free(rd->strides);
     nnav_vec_free(rd->storage_of);
+    nnav_vec_free(rd->obj_of);
     nnav_vec_free(rd->code);
     for (uint32_t i = 0; i < rd->mods.n; i++)
         free(rd->mods.v[i].path);
@@ -971,6 +1052,12 @@ static void pt_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t
         if (o < n)
             o += (size_t)snprintf(buf + o, n - o, "]");
     }
+    if (o < n && ti->alias != NNAV_NONE) {
+        char an[256];
+        nnav_span a = m->tensors.v[ti->alias].name;
+        nnav_text_escape(a.p, a.n > 200 ? 200 : a.n, an, sizeof an);
+        o += (size_t)snprintf(buf + o, n - o, ", the same tensor as %s", an);
+    }
     if (o < n && ti->shared > 1)
         snprintf(buf + o, n - o, ", its storage shared with %u other tensor%s",
                  ti->shared - 1, ti->shared > 2 ? "s" : "");
@@ -985,6 +1072,7 @@ const nnav_reader nnav_reader_pt = {
     .storage_format = pt_storage_format,
     .module_class = pt_module_class,
     .module_at = pt_module_at,
+    .tensor_alias = pt_tensor_alias,
 };
 
 /* ---- scanning a file without opening it as a model ---- */
