@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "opref.h"
+#include "scope.h"
 #include "sizebar.h"
 #include "tfacts.h"
 
@@ -308,6 +309,10 @@ static void build_graph(ui *u, detail *d, uint32_t g)
     if (sh) {
         /* Both walk the graph: once per layout, never per frame. */
         nnav_shapes_graph_cost(sh, g, &d->gcost);
+        if (!gr->node_count && g == 0) { /* a checkpoint: its tensors are its params */
+            uint64_t all, held;
+            nnav_params_by_graph(u->m, &d->gcost.params, &all, &held);
+        }
         nnav_shapes_stats_get(sh, g, &d->gstats);
         add(d, DL_G_COST, g, 0);
         add(d, DL_G_TYPES, g, 0);
