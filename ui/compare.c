@@ -376,23 +376,12 @@ void cmp_jump(ui *u, int dir)
 
 /* ---- the header ---- */
 
-static void base_name(const char *path, char *buf, size_t n)
-{
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        len--;
-    size_t start = len;
-    while (start > 0 && path[start - 1] != '/')
-        start--;
-    nnav_text_escape((const uint8_t *)path + start, len - start, buf, n);
-}
-
 void cmp_draw_header(ui *u, int y, int w, attr_t a)
 {
     const compare *c = u->cmp;
     char shown[300], other[300];
-    base_name(c->path[c->side], shown, sizeof shown);
-    base_name(c->path[!c->side], other, sizeof other);
+    ui_base_name(c->path[c->side], shown, sizeof shown);
+    ui_base_name(c->path[!c->side], other, sizeof other);
     int col = draw_fmt(y, 0, w, a, " nnav compare  ");
     col += draw_fmt(y, col, w - col, a | A_BOLD, "showing %s (%s) %s", c->side ? "B" : "A",
                     c->side ? "new" : "old", shown);

@@ -223,9 +223,7 @@ static void opset_text(ui *u, int full, char *buf, size_t n)
         buf[n - 1] = '\0';
 }
 
-/* The last part of a path ("model.onnx"; a folder's own name with or
- * without its trailing slash). */
-static void path_base(const char *path, char *buf, size_t n)
+void ui_base_name(const char *path, char *buf, size_t n)
 {
     size_t len = strlen(path);
     while (len > 1 && path[len - 1] == '/')
@@ -233,9 +231,7 @@ static void path_base(const char *path, char *buf, size_t n)
     size_t start = len;
     while (start > 0 && path[start - 1] != '/')
         start--;
-    size_t k = len - start < n - 1 ? len - start : n - 1;
-    memcpy(buf, path + start, k);
-    buf[k] = '\0';
+    nnav_text_escape((const uint8_t *)path + start, len - start, buf, n);
 }
 
 /* A PyTorch checkpoint whose pickles would run code on load, or could not
@@ -276,9 +272,8 @@ static void draw_header(ui *u)
         cmp_draw_header(u, 0, w, a);
         return;
     }
-    char base[512], name[512];
-    path_base(u->path, base, sizeof base);
-    nnav_text_escape_cstr(base, name, sizeof name);
+    char name[512];
+    ui_base_name(u->path, name, sizeof name);
     c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, nnav_format_name(f->format));
     char warn[600];
     if (pt_banner(u->m, warn, sizeof warn)) {

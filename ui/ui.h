@@ -124,6 +124,9 @@ NNAV_PANES(PANE_OPS_DECL)
 /* ---- the core's services (tui.c) ---- */
 pane *ui_pane(ui *u, int id);   /* PANE_NODES is the graph view while it is on */
 void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The last part of a path ("model.onnx"; a folder's own name with or
+ * without its trailing slash), escaped for the screen. */
+void ui_base_name(const char *path, char *buf, size_t n);
 void ui_set_focus(ui *u, int id);
 /* Lays the panes out again (the tree pane's rows changed width). */
 void ui_relayout(ui *u);

@@ -16,11 +16,7 @@
 dir=$NNAV_TMP/tui_compare.$$
 mkdir -p "$dir"
 trap 'tui_cleanup; rm -rf "$dir"' EXIT
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx' 2> /dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || skip "no python3 with the onnx package"
+need_onnx_python
 cp "$NNAV_SAMPLES/cnn.onnx" "$dir/old.onnx"
 "$py" - "$dir/old.onnx" "$dir/new.onnx" << 'PYEOF' || fail "could not make the pair"
 import sys, onnx

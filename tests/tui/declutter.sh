@@ -12,11 +12,7 @@
 dir=$NNAV_TMP/tui_declutter.$$
 mkdir -p "$dir"
 trap 'tui_cleanup; rm -rf "$dir"' EXIT
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx' 2> /dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || skip "no python3 with the onnx package"
+need_onnx_python
 "$py" - "$dir/vit.onnx" << 'EOF'
 import sys, numpy as np, onnx
 from onnx import helper as h, TensorProto as T, numpy_helper as nh

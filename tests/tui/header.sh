@@ -24,11 +24,7 @@ expect_line "nnav " "1.63 M MACs"
 pass "and the cost at 100"
 quit_clean
 
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx' 2> /dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || skip "no python3 with the onnx package: the many-domain header is not checked"
+need_onnx_python ": the many-domain header is not checked"
 "$py" - "$dir/manyops.onnx" << 'EOF'
 import sys
 import onnx

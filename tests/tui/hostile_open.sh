@@ -7,11 +7,7 @@
 # nodes and the detail works, the typed view toggles, and q quits cleanly.
 . "$(dirname "$0")/tmux.bash"
 
-py=""
-for c in /usr/bin/python3 python3; do
-    if "$c" -c 'import onnx' 2> /dev/null; then py=$c; break; fi
-done
-[ -n "$py" ] || skip "no python3 with the onnx package (apt-get install python3-onnx)"
+need_onnx_python " (apt-get install python3-onnx)"
 
 dir=$NNAV_TMP/tui_hostile_open.$$
 mkdir -p "$dir"

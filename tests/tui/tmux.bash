@@ -20,6 +20,16 @@ tui_cleanup() { tm kill-server >/dev/null 2>&1 || true; }
 trap tui_cleanup EXIT
 
 skip() { echo "SKIP: $*"; exit 77; }
+# need_onnx_python [TAIL]: $py becomes a python3 that imports onnx (Debian's
+# /usr/bin/python3 first), else the script is skipped saying so (and TAIL).
+need_onnx_python() {
+    py=""
+    local c
+    for c in /usr/bin/python3 python3; do
+        if "$c" -c 'import onnx' 2> /dev/null; then py=$c; return 0; fi
+    done
+    skip "no python3 with the onnx package${1:-}"
+}
 # corpus_model PATH: what follows reads PATH from the corpus; the samples
 # entry ends here (passed), the corpus entry skips if PATH is absent.
 corpus_model() {
