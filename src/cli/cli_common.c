@@ -146,6 +146,28 @@ void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n)
              c->known ? "" : ")");
 }
 
+/* The four cost keys (nnav_report_cost_keys's) whose text is cost_text's
+ * line, a piece each; over, when not NULL, is the text instead of them all
+ * (a figure past what can be counted). */
+void rw_cost(nnav_rw *w, const nnav_cost *c, const char *why, const char *over)
+{
+    char a[48], b[48], p[48], o[600];
+    nnav_text_si(c->macs, a, sizeof a);
+    nnav_text_si(c->flops, b, sizeof b);
+    nnav_text_si((double)c->params, p, sizeof p);
+    nnav_report_bytes(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
+    size_t k = strlen(a), l = strlen(b), q = strlen(p), r = strlen(o);
+    snprintf(a + k, sizeof a - k, " MACs, ");
+    snprintf(b + l, sizeof b - l, " FLOPs, ");
+    snprintf(p + q, sizeof p - q, " params, ");
+    snprintf(o + r, sizeof o - r, " out%s%s%s", c->known ? "" : " (partial: ",
+             c->known ? "" : why ? why : "shapes missing", c->known ? "" : ")");
+    nnav_rw_key(w, "macs"), nnav_rw_count(w, c->macs, over ? over : a);
+    nnav_rw_key_as(w, "flops", over ? NULL : ""), nnav_rw_count(w, c->flops, b);
+    nnav_rw_key_as(w, "params", over ? NULL : ""), nnav_rw_uint(w, c->params, p);
+    nnav_rw_key_as(w, "output_bytes", over ? NULL : ""), nnav_rw_count(w, c->out_bytes, o);
+}
+
 /* The type a value has as best known, "?" when nothing is. */
 const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_t n)
 {

@@ -87,6 +87,7 @@ void source_text(const nnav_model *m, uint32_t v, uint32_t from_graph, char *buf
 nnav_shapes *shapes_of(const nnav_model *m, const opts *o);
 const char *src_word(uint8_t src);
 void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n);
+void rw_cost(nnav_rw *w, const nnav_cost *c, const char *why, const char *over);
 const char *value_type(const nnav_shapes *s, uint32_t v, char *buf, size_t n);
 
 /* ---- cli_common.c: picking a graph or a node ---- */

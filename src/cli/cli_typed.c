@@ -297,26 +297,77 @@ int cmd_shapes(const nnav_model *m, const opts *o)
     return typed_run_end(&t, NULL, o, rc);
 }
 
+/* cost's tables. What each body adds (YAML every such node; text its
+ * operator, name and how, under the graph's own cost, when they add). */
+enum { B_INDEX, B_NAME, B_OP, B_MACS, B_FLOPS, B_HOW };
+static const nnav_rw_col bodies_cols[] = {
+    [B_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [B_NAME] = {"name", 0, 0, NULL, 0, NULL},
+    [B_OP] = {"op_type", 0, 0, NULL, 0, NULL},
+    [B_MACS] = {"macs", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [B_FLOPS] = {"flops", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [B_HOW] = {"how", 0, 0, ": ", 0, NULL},
+};
+static const uint8_t bodies_text[] = {B_OP, B_NAME, B_HOW};
+static const nnav_rw_table bodies_table = {
+    .cols = bodies_cols, .ncols = sizeof bodies_cols / sizeof *bodies_cols, .sep = " ",
+    .flow = 1, .text_order = bodies_text, .ntext = sizeof bodies_text, .indent = "    "};
+
+/* The operators' histogram. */
+enum { O_OP, O_DOMAIN, O_COUNT, O_MACS, O_FLOPS, O_PARAMS };
+static const nnav_rw_col ops_cols[] = {
+    [O_OP] = {"op_type", 28, 0, NULL, 0, "op type"},
+    [O_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [O_COUNT] = {"count", 7, NNAV_RW_RIGHT, NULL, 0, "count"},
+    [O_MACS] = {"macs", 11, NNAV_RW_RIGHT, NULL, 0, "MACs"},
+    [O_FLOPS] = {"flops", 11, NNAV_RW_RIGHT, NULL, 0, "FLOPs"},
+    [O_PARAMS] = {"params", 11, NNAV_RW_RIGHT, NULL, 0, "params"},
+};
+static const nnav_rw_table ops_table = {
+    .cols = ops_cols, .ncols = sizeof ops_cols / sizeof *ops_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
+
+/* --nodes: each node's cost, the operator and name columns as wide as
+ * their widest entry. */
+enum { N_INDEX, N_NAME, N_OP, N_MACS, N_FLOPS, N_PARAMS, N_OUT, N_KNOWN };
+static const nnav_rw_col nodes_cols[] = {
+    [N_INDEX] = {"index", 6, NNAV_RW_RIGHT, NULL, 0, "index"},
+    [N_NAME] = {"name", 28, NNAV_RW_MEASURE, " ", 0, "name"},
+    [N_OP] = {"op_type", 20, NNAV_RW_MEASURE, "  ", 0, "op type"},
+    [N_MACS] = {"macs", 11, NNAV_RW_RIGHT, " ", 0, "MACs"},
+    [N_FLOPS] = {"flops", 11, NNAV_RW_RIGHT, " ", 0, "FLOPs"},
+    [N_PARAMS] = {"params", 11, NNAV_RW_RIGHT, " ", 0, "params"},
+    [N_OUT] = {"output_bytes", 11, NNAV_RW_RIGHT, " ", 0, "out"},
+    [N_KNOWN] = {"known", 0, NNAV_RW_SKIP_EMPTY, "  ", 0, NULL},
+};
+static const uint8_t nodes_text[] = {N_INDEX, N_OP, N_NAME, N_MACS, N_FLOPS, N_PARAMS, N_OUT, N_KNOWN};
+static const nnav_rw_table nodes_table = {
+    .cols = nodes_cols, .ncols = sizeof nodes_cols / sizeof *nodes_cols, .sep = " ", .flow = 1,
+    .text_order = nodes_text, .ntext = sizeof nodes_text, .indent = "  "};
+
 int cmd_cost(const nnav_model *m, const opts *o)
 {
     typed_run t;
-    nnav_yw w;
-    int rc = typed_run_begin(&t, &w, m, o, "cost", 0, "graphs");
+    nnav_rw w;
+    int rc = typed_run_begin(&t, NULL, m, o, "cost", 0, NULL);
     if (rc)
         return rc;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
-    char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[512];
-    char assumed[2048], how[1024];
-    if (o->yaml)
-        nnav_shapes_assumed(s, assumed, sizeof assumed);
-    else
-        nnav_shapes_assumed_short(s, assumed, sizeof assumed);
+    char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[3200];
+    char assumed[2048], shortened[2048], how[1024];
+    nnav_shapes_assumed(s, assumed, sizeof assumed);
+    nnav_shapes_assumed_short(s, shortened, sizeof shortened);
     nnav_wcost *wc = nnav_wcost_new(s); /* the whole cost: each graph with its bodies */
     if (!wc) {
         fprintf(stderr, "nnav cost: out of memory\n");
         rc = EXIT_BADINPUT;
     }
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "graphs", "");
+    nnav_rw_seq(&w);
     for (uint32_t g = first; g < end && rc == 0; g++) {
         const nnav_graph *gr = nnav_graph_get(m, g);
         nnav_cost tot, own;
@@ -335,136 +386,118 @@ int cmd_cost(const nnav_model *m, const opts *o)
         }
         uint64_t partial = nnav_report_partial_nodes(s, gr);
         nnav_graph_path(m, g, path, sizeof path);
-        if (o->yaml) {
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "path"), nnav_yw_cstr(&w, path);
-            nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, gr->node_count);
-            nnav_report_cost_keys(&w, &tot);
-            nnav_yw_key(&w, "own_macs"), nnav_report_yaml_count(&w, own.macs);
-            nnav_yw_key(&w, "own_flops"), nnav_report_yaml_count(&w, own.flops);
-            nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, wh->per_iter);
-            nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, wh->overflow);
-            nnav_yw_key(&w, "bodies");
-            nnav_yw_seq(&w);
-            for (uint32_t i = 0; i < gr->node_count; i++) {
-                nnav_whole bw;
-                if (!nnav_wcost_node(wc, gr->node_first + i, &bw, how, sizeof how))
-                    continue;
-                nnav_yw_map_flow(&w);
-                nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->name);
-                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nnav_node_get(m, gr->node_first + i)->op);
-                nnav_yw_key(&w, "macs"), bw.overflow ? nnav_yw_null(&w) : nnav_report_yaml_count(&w, bw.macs);
-                nnav_yw_key(&w, "flops"), bw.overflow ? nnav_yw_null(&w) : nnav_report_yaml_count(&w, bw.flops);
-                nnav_yw_key(&w, "how"), nnav_yw_cstr(&w, how);
-                nnav_yw_map_end(&w);
-            }
-            nnav_yw_seq_end(&w);
-            nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
-            nnav_yw_key(&w, "ops");
-            nnav_yw_seq(&w);
-            for (size_t i = 0; i < nops; i++) {
-                nnav_yw_map_flow(&w);
-                nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
-                nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
-                nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
-                nnav_yw_key(&w, "macs"), nnav_report_yaml_count(&w, ops[i].macs);
-                nnav_yw_key(&w, "flops"), nnav_report_yaml_count(&w, ops[i].flops);
-                nnav_yw_key(&w, "params"), nnav_yw_uint(&w, ops[i].params);
-                nnav_yw_map_end(&w);
-            }
-            nnav_yw_seq_end(&w);
-            if (o->list_nodes) {
-                nnav_yw_key(&w, "node_costs");
-                nnav_yw_seq(&w);
-                for (uint32_t i = 0; i < gr->node_count; i++) {
-                    const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
-                    const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                    nnav_yw_map_flow(&w);
-                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, i);
-                    nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-                    nnav_report_cost_keys(&w, nc);
-                    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, nc->known);
-                    nnav_yw_map_end(&w);
-                }
-                nnav_yw_seq_end(&w);
-            }
-            nnav_yw_map_end(&w);
-            free(ops);
-            continue;
-        }
-        cost_text(&tot, wh->cut ? nnav_whole_why(wh) : NULL, line, sizeof line);
-        if (wh->overflow)
-            snprintf(line, sizeof line, "MACs and FLOPs past 2^63: too many to count");
-        printf("%sgraph %s: %u node%s, %s%s\n", g == first ? "" : "\n", path, gr->node_count,
-               pl(gr->node_count), line,
-               wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "");
+        nnav_rw_map(&w, 0);
+        /* "graph /: 11 nodes, 0 MACs, ... out (a loop ... per iteration)" */
+        nnav_rw_sentence(&w);
+        snprintf(line, sizeof line, "graph %s: ", path);
+        nnav_rw_key(&w, "path"), nnav_rw_cstr(&w, path, line);
+        snprintf(line, sizeof line, "%u node%s, ", gr->node_count, pl(gr->node_count));
+        nnav_rw_key(&w, "nodes"), nnav_rw_uint(&w, gr->node_count, line);
+        rw_cost(&w, &tot, wh->cut ? nnav_whole_why(wh) : NULL,
+                wh->overflow ? "MACs and FLOPs past 2^63: too many to count" : NULL);
+        nnav_rw_key_as(&w, "own_macs", NULL), nnav_rw_count(&w, own.macs, NULL);
+        nnav_rw_key_as(&w, "own_flops", NULL), nnav_rw_count(&w, own.flops, NULL);
+        nnav_rw_key(&w, "per_iteration");
+        nnav_rw_bool(&w, wh->per_iter,
+                     wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "");
+        nnav_rw_key_as(&w, "overflow", NULL), nnav_rw_bool(&w, wh->overflow, NULL);
+        nnav_rw_sentence_end(&w);
+        /* What its bodies add, node by node (its own nodes in the tables);
+         * in text only where they add. */
+        nnav_rw_table_begin(&w, "bodies", &bodies_table);
         if (tot.macs != own.macs || tot.flops != own.flops || wh->overflow) {
-            /* What its bodies add, node by node; its own nodes in the table. */
             cost_text(&own, NULL, line, sizeof line);
-            printf("  its own nodes: %s; with what its bodies run:\n", line);
-            for (uint32_t i = 0; i < gr->node_count; i++) {
-                nnav_whole bw;
-                if (!nnav_wcost_node(wc, gr->node_first + i, &bw, how, sizeof how))
-                    continue;
-                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
-                printf("    %s %s: %s\n", op_name(m, gr->node_first + i, opb, sizeof opb),
-                       nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", how);
-            }
+            snprintf(opb, sizeof opb, "  its own nodes: %s; with what its bodies run:\n", line);
+            nnav_rw_text(&w, opb);
+        } else {
+            nnav_rw_table_hide_text(&w);
         }
-        if (partial)
-            printf("  %llu of %u node%s %s partial costs: their shapes are not all known\n",
-                   (unsigned long long)partial, gr->node_count, pl(gr->node_count),
-                   partial == 1 ? "has" : "have");
+        for (uint32_t i = 0; i < gr->node_count; i++) {
+            nnav_whole bw;
+            if (!nnav_wcost_node(wc, gr->node_first + i, &bw, how, sizeof how))
+                continue;
+            const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+            nnav_rw_row(&w);
+            nnav_rw_cell_uint(&w, B_INDEX, i, NULL);
+            nnav_rw_cell_span(&w, B_NAME, nd->name, nd->name.n ? esc(nd->name, nm, sizeof nm) : "-");
+            nnav_rw_cell_span(&w, B_OP, nd->op, op_name(m, gr->node_first + i, opb, sizeof opb));
+            if (bw.overflow) {
+                nnav_rw_cell_null(&w, B_MACS, NULL);
+                nnav_rw_cell_null(&w, B_FLOPS, NULL);
+            } else {
+                nnav_rw_cell_count(&w, B_MACS, bw.macs, NULL);
+                nnav_rw_cell_count(&w, B_FLOPS, bw.flops, NULL);
+            }
+            nnav_rw_cell_cstr(&w, B_HOW, how, NULL);
+            nnav_rw_row_end(&w);
+        }
+        nnav_rw_table_end(&w);
+        nnav_rw_sentence(&w);
+        snprintf(line, sizeof line, "  %llu of %u node%s %s partial costs: their shapes are not all known",
+                 (unsigned long long)partial, gr->node_count, pl(gr->node_count),
+                 partial == 1 ? "has" : "have");
+        nnav_rw_key_as(&w, "partial_nodes", partial ? "" : NULL), nnav_rw_uint(&w, partial, line);
+        nnav_rw_sentence_end(&w);
+        nnav_rw_table_begin(&w, "ops", &ops_table);
         if (nops)
-            printf("  %-28s %7s %11s %11s %11s\n", "op type", "count", "MACs", "FLOPs", "params");
+            nnav_rw_table_head(&w);
         for (size_t i = 0; i < nops; i++) {
             nnav_text_si(ops[i].macs, a, sizeof a);
             nnav_text_si(ops[i].flops, b, sizeof b);
             nnav_text_si((double)ops[i].params, c, sizeof c);
-            printf("  %-28s %7llu %11s %11s %11s\n", nnav_report_op(ops[i].op, ops[i].domain, opb, sizeof opb),
-                   (unsigned long long)ops[i].count, a, b, c);
+            nnav_rw_row(&w);
+            nnav_rw_cell_span(&w, O_OP, ops[i].op, nnav_report_op(ops[i].op, ops[i].domain, opb, sizeof opb));
+            nnav_rw_cell_span(&w, O_DOMAIN, ops[i].domain, NULL);
+            nnav_rw_cell_uint(&w, O_COUNT, ops[i].count, NULL);
+            nnav_rw_cell_count(&w, O_MACS, ops[i].macs, a);
+            nnav_rw_cell_count(&w, O_FLOPS, ops[i].flops, b);
+            nnav_rw_cell_uint(&w, O_PARAMS, ops[i].params, c);
+            nnav_rw_row_end(&w);
         }
-        if (o->list_nodes && gr->node_count) {
-            /* The op type and name columns as wide as their widest entry. */
-            int wop = 20, wnm = 28;
-            for (uint32_t i = 0; i < gr->node_count; i++) {
-                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
-                int k = nnav_text_cols(op_name(m, gr->node_first + i, opb, sizeof opb));
-                wop = k > wop ? k : wop;
-                k = nd->name.n ? nnav_text_cols(esc(nd->name, nm, sizeof nm)) : 1;
-                wnm = k > wnm ? k : wnm;
-            }
-            printf("  %6s  ", "index");
-            put_padded("op type", wop + 1);
-            put_padded("name", wnm + 1);
-            printf("%11s %11s %11s %11s\n", "MACs", "FLOPs", "params", "out");
-            for (uint32_t i = 0; i < gr->node_count; i++) {
-                const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
-                const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                nnav_text_si(nc->macs, a, sizeof a);
-                nnav_text_si(nc->flops, b, sizeof b);
-                nnav_text_si((double)nc->params, c, sizeof c);
-                nnav_report_bytes(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
-                printf("  %6u  ", i);
-                put_padded(op_name(m, gr->node_first + i, opb, sizeof opb), wop + 1);
-                put_padded(nd->name.n ? esc(nd->name, nm, sizeof nm) : "-", wnm + 1);
-                printf("%11s %11s %11s %11s%s\n", a, b, c, d, nc->known ? "" : "  partial");
-            }
-        }
+        nnav_rw_table_end(&w);
         free(ops);
+        if (o->list_nodes) {
+            nnav_rw_table_begin(&w, "node_costs", &nodes_table);
+            for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+                nnav_rw_table_pass(&w, pass);
+                if (gr->node_count)
+                    nnav_rw_table_head(&w);
+                for (uint32_t i = 0; i < gr->node_count; i++) {
+                    const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
+                    const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
+                    nnav_text_si(nc->macs, a, sizeof a);
+                    nnav_text_si(nc->flops, b, sizeof b);
+                    nnav_text_si((double)nc->params, c, sizeof c);
+                    nnav_report_bytes(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
+                    nnav_rw_row(&w);
+                    nnav_rw_cell_uint(&w, N_INDEX, i, NULL);
+                    nnav_rw_cell_span(&w, N_NAME, nd->name, nd->name.n ? esc(nd->name, nm, sizeof nm) : "-");
+                    nnav_rw_cell_span(&w, N_OP, nd->op, op_name(m, gr->node_first + i, opb, sizeof opb));
+                    nnav_rw_cell_count(&w, N_MACS, nc->macs, a);
+                    nnav_rw_cell_count(&w, N_FLOPS, nc->flops, b);
+                    nnav_rw_cell_uint(&w, N_PARAMS, nc->params, c);
+                    nnav_rw_cell_count(&w, N_OUT, nc->out_bytes, d);
+                    nnav_rw_cell_bool(&w, N_KNOWN, nc->known, nc->known ? "" : "partial");
+                    nnav_rw_row_end(&w);
+                }
+            }
+            nnav_rw_table_end(&w);
+        }
+        nnav_rw_map_end(&w);
     }
     nnav_wcost_free(wc);
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "assumed");
-        assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
-    } else if (assumed[0] && rc == 0) {
-        /* Names in it were escaped by the engine. */
-        printf("assumed (named dims in costs; --dim NAME=N sets them): %s\n", assumed);
-    }
-    return typed_run_end(&t, &w, o, rc);
+    nnav_rw_seq_end(&w);
+    /* The named dims the figures assumed; in text shortened, after the
+     * graphs. Names in it were escaped by the engine. */
+    nnav_rw_sentence(&w);
+    snprintf(line, sizeof line, "assumed (named dims in costs; --dim NAME=N sets them): %s", shortened);
+    nnav_rw_key_as(&w, "assumed", shortened[0] && rc == 0 ? "" : NULL);
+    assumed[0] ? nnav_rw_cstr(&w, assumed, line) : nnav_rw_null(&w, line);
+    nnav_rw_sentence_end(&w);
+    nnav_rw_map_end(&w);
+    if (nnav_rw_close(&w) < 0 && rc == 0)
+        rc = EXIT_BADINPUT;
+    return typed_run_end(&t, NULL, o, rc);
 }
 
 /* How a TensorFlow signature tensor contradicts the value it names (fact f):
@@ -491,22 +524,41 @@ static int sig_contradiction(const nnav_model *m, const nnav_shapes *s, const nn
     return r;
 }
 
+/* A signature tensor that contradicts the graph: a row each, in text the
+ * graph's path and the error's line ("FILE: FIELD: what at offset N"). */
+enum { G_GRAPH, G_SIG, G_SIDE, G_KEY, G_TENSOR, G_STYPE, G_GTYPE, G_NODE, G_INDEX, G_OP,
+       G_WHAT, G_OFFSET, G_FIELD, G_LINE };
+static const nnav_rw_col sig_cols[] = {
+    [G_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+    [G_SIG] = {"signature", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_SIDE] = {"side", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_KEY] = {"key", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_TENSOR] = {"tensor", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_STYPE] = {"signature_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_GTYPE] = {"graph_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_NODE] = {"node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_OP] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_WHAT] = {"what", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_OFFSET] = {"offset", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_FIELD] = {"field", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_LINE] = {NULL, 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table sig_table = {
+    .cols = sig_cols, .ncols = sizeof sig_cols / sizeof *sig_cols, .sep = "  "};
+
 /* TensorFlow: each signature tensor of the meta graphs whose graph is in
  * [first, end) against the type the graph gives its value (a Placeholder's
- * attrs; what inference confirms). A line per contradiction ("FILE: FIELD:
- * what at offset N"), or a signature_disagreements list in YAML. Counts the
- * tensors checked into *checked; returns the contradictions. */
+ * attrs; what inference confirms): the table signature_disagreements.
+ * Counts the tensors checked into *checked; returns the contradictions. */
 static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, const opts *o,
-                                   uint32_t first, uint32_t end, nnav_yw *w, uint64_t *checked)
+                                   uint32_t first, uint32_t end, nnav_rw *w, uint64_t *checked)
 {
     uint64_t bad = 0;
     char path[2048], st_ty[256], g_ty[1100], kb[300], tb[300], sb[300], nb[600], ob[200];
     char msg[3000], line[4200];
     *checked = 0;
-    if (w) {
-        nnav_yw_key(w, "signature_disagreements");
-        nnav_yw_seq(w);
-    }
+    nnav_rw_table_begin(w, "signature_disagreements", &sig_table);
     for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
         const nnav_signature *sg = nnav_signature_get(m, i);
         uint32_t g = nnav_metagraph_get(m, sg->metagraph)->graph;
@@ -557,31 +609,7 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
                     esc(nd->op, ob, sizeof ob);
                 }
                 nnav_graph_path(m, g, path, sizeof path);
-                if (w) {
-                    nnav_yw_map(w);
-                    nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
-                    nnav_yw_key(w, "signature"), nnav_yw_span(w, sg->key);
-                    nnav_yw_key(w, "side"), nnav_yw_cstr(w, side ? "output" : "input");
-                    nnav_yw_key(w, "key"), nnav_yw_span(w, st->key);
-                    nnav_yw_key(w, "tensor"), nnav_yw_span(w, st->name);
-                    nnav_yw_key(w, "signature_type"), nnav_yw_cstr(w, st_ty);
-                    if (why != 4)
-                        nnav_yw_key(w, "graph_type"), nnav_yw_cstr(w, g_ty);
-                    if (nd) {
-                        nnav_yw_key(w, "node"), nnav_yw_span(w, nd->name);
-                        nnav_yw_key(w, "index"), nnav_yw_uint(w, nnav_node_index(m, nid));
-                        nnav_yw_key(w, "op_type"), nnav_yw_span(w, nd->op);
-                    }
-                    nnav_yw_key(w, "what");
-                    nnav_yw_cstr(w, why == 4   ? "missing"
-                                    : why == 3 ? "dtype and shape"
-                                    : why == 1 ? "dtype"
-                                               : "shape");
-                    nnav_yw_key(w, "offset"), nnav_yw_uint(w, off);
-                    nnav_yw_key(w, "field"), nnav_yw_cstr(w, fp);
-                    nnav_yw_map_end(w);
-                    continue;
-                }
+                /* The text: the error's line, as a reader's error is written. */
                 nnav_error e = {0};
                 if (why == 4)
                     snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" names %s, a tensor of no "
@@ -598,12 +626,32 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
                 e.offset = off;
                 e.has_offset = 1;
                 nnav_error_format(&e, o->model, line, sizeof line);
-                printf("%s  %s\n", path, line);
+                nnav_rw_row(w);
+                nnav_rw_cell_cstr(w, G_GRAPH, path, NULL);
+                nnav_rw_cell_span(w, G_SIG, sg->key, NULL);
+                nnav_rw_cell_cstr(w, G_SIDE, side ? "output" : "input", NULL);
+                nnav_rw_cell_span(w, G_KEY, st->key, NULL);
+                nnav_rw_cell_span(w, G_TENSOR, st->name, NULL);
+                nnav_rw_cell_cstr(w, G_STYPE, st_ty, NULL);
+                if (why != 4)
+                    nnav_rw_cell_cstr(w, G_GTYPE, g_ty, NULL);
+                if (nd) {
+                    nnav_rw_cell_span(w, G_NODE, nd->name, NULL);
+                    nnav_rw_cell_uint(w, G_INDEX, nnav_node_index(m, nid), NULL);
+                    nnav_rw_cell_span(w, G_OP, nd->op, NULL);
+                }
+                nnav_rw_cell_cstr(w, G_WHAT, why == 4   ? "missing"
+                                             : why == 3 ? "dtype and shape"
+                                             : why == 1 ? "dtype"
+                                                        : "shape", NULL);
+                nnav_rw_cell_uint(w, G_OFFSET, off, NULL);
+                nnav_rw_cell_cstr(w, G_FIELD, fp, NULL);
+                nnav_rw_cell_null(w, G_LINE, line);
+                nnav_rw_row_end(w);
             }
         }
     }
-    if (w)
-        nnav_yw_seq_end(w);
+    nnav_rw_table_end(w);
     return bad;
 }
 
@@ -633,56 +681,80 @@ static int attr_rule(int rule)
            rule == NNAV_OPC_ATTRIBUTE_TYPE;
 }
 
-/* A finding as a YAML map: where (graph, node, index in its graph,
- * op_type, domain), the schema's since_version and the opset in force, the
- * rule's word, the attribute or the argument position it is about, and
- * the detail in words. A model-level finding has nulls for the node. */
-static void finding_yaml(nnav_yw *w, const nnav_model *m, const nnav_opc_finding *f)
+/* A finding a row: where (graph, node, index in its graph, op_type,
+ * domain), the schema's since_version and the opset in force, the rule's
+ * word, the attribute or the argument position it is about, and the
+ * detail in words. A model-level finding has nulls for the node. In text
+ * "PATH  node 'conv1' (#3, Conv v11): detail [rule]", or "model  detail
+ * [rule]". */
+enum { F_GRAPH, F_NODE, F_INDEX, F_OP, F_DOMAIN, F_SINCE, F_OPSET, F_RULE, F_ATTR, F_POS, F_DETAIL };
+static const nnav_rw_col finding_cols[] = {
+    [F_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+    [F_NODE] = {"node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_OP] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_SINCE] = {"since_version", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_OPSET] = {"opset", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_RULE] = {"rule", 0, 0, " ", 0, NULL},
+    [F_ATTR] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_POS] = {"position", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_DETAIL] = {"detail", 0, 0, "  ", 0, NULL},
+};
+static const uint8_t finding_text[] = {F_GRAPH, F_DETAIL, F_RULE};
+static const nnav_rw_table finding_table = {
+    .cols = finding_cols, .ncols = sizeof finding_cols / sizeof *finding_cols, .sep = "  ",
+    .text_order = finding_text, .ntext = sizeof finding_text};
+
+static void finding_row(nnav_rw *w, const nnav_model *m, const nnav_opc_finding *f)
 {
-    char path[2048];
+    char path[2048], where[2400], txt[2400 + sizeof f->detail], rule[64];
     int node = f->node != NNAV_NONE;
-    nnav_yw_map(w);
+    nnav_rw_row(w);
     if (node) {
         const nnav_node *nd = nnav_node_get(m, f->node);
         nnav_graph_path(m, nd->graph, path, sizeof path);
-        nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
-        nnav_yw_key(w, "node"), nnav_yw_span(w, nd->name);
-        nnav_yw_key(w, "index"), nnav_yw_uint(w, nnav_node_index(m, f->node));
-        nnav_yw_key(w, "op_type"), nnav_yw_span(w, nd->op);
-        nnav_yw_key(w, "domain"), nnav_yw_span(w, nnav_node_domain(m, f->node));
+        nnav_rw_cell_cstr(w, F_GRAPH, path, NULL);
+        nnav_rw_cell_span(w, F_NODE, nd->name, NULL);
+        nnav_rw_cell_uint(w, F_INDEX, nnav_node_index(m, f->node), NULL);
+        nnav_rw_cell_span(w, F_OP, nd->op, NULL);
+        nnav_rw_cell_span(w, F_DOMAIN, nnav_node_domain(m, f->node), NULL);
     } else {
-        nnav_yw_key(w, "graph"), nnav_yw_null(w);
-        nnav_yw_key(w, "node"), nnav_yw_null(w);
-        nnav_yw_key(w, "index"), nnav_yw_null(w);
-        nnav_yw_key(w, "op_type"), nnav_yw_null(w);
-        nnav_yw_key(w, "domain");
+        nnav_rw_cell_null(w, F_GRAPH, "model");
+        nnav_rw_cell_null(w, F_NODE, NULL);
+        nnav_rw_cell_null(w, F_INDEX, NULL);
+        nnav_rw_cell_null(w, F_OP, NULL);
         if (f->index < nnav_opset_count(m))
-            nnav_yw_span(w, nnav_opset_get(m, f->index)->domain);
+            nnav_rw_cell_span(w, F_DOMAIN, nnav_opset_get(m, f->index)->domain, NULL);
         else
-            nnav_yw_null(w);
+            nnav_rw_cell_null(w, F_DOMAIN, NULL);
     }
-    nnav_yw_key(w, "since_version");
     if (f->s && !nnav_op_schema_is_models(f->s))
-        nnav_yw_int(w, f->s->since);
+        nnav_rw_cell_int(w, F_SINCE, f->s->since, NULL);
     else
-        nnav_yw_null(w);
-    nnav_yw_key(w, "opset");
-    f->opset >= 0 ? nnav_yw_int(w, f->opset) : nnav_yw_null(w);
-    nnav_yw_key(w, "rule"), nnav_yw_cstr(w, nnav_opc_rule_word(f->rule));
-    nnav_yw_key(w, "attribute");
+        nnav_rw_cell_null(w, F_SINCE, NULL);
+    if (f->opset >= 0)
+        nnav_rw_cell_int(w, F_OPSET, f->opset, NULL);
+    else
+        nnav_rw_cell_null(w, F_OPSET, NULL);
+    snprintf(rule, sizeof rule, "[%s]", nnav_opc_rule_word(f->rule));
+    nnav_rw_cell_cstr(w, F_RULE, nnav_opc_rule_word(f->rule), rule);
     if (attr_rule(f->rule) && f->index != NNAV_NONE)
-        nnav_yw_span(w, nnav_attr_get(m, f->index)->name);
+        nnav_rw_cell_span(w, F_ATTR, nnav_attr_get(m, f->index)->name, NULL);
     else
-        nnav_yw_null(w);
+        nnav_rw_cell_null(w, F_ATTR, NULL);
     /* Input/output rules: the argument's position (the count for a count
      * rule); opset_range: the opset_import's index. */
-    nnav_yw_key(w, "position");
     if (!attr_rule(f->rule) && f->index != NNAV_NONE)
-        nnav_yw_uint(w, f->index);
+        nnav_rw_cell_uint(w, F_POS, f->index, NULL);
     else
-        nnav_yw_null(w);
-    nnav_yw_key(w, "detail"), nnav_yw_cstr(w, f->detail);
-    nnav_yw_map_end(w);
+        nnav_rw_cell_null(w, F_POS, NULL);
+    if (node)
+        snprintf(txt, sizeof txt, "%s: %s", finding_node(m, f, where, sizeof where), f->detail);
+    else
+        snprintf(txt, sizeof txt, "%s", f->detail);
+    nnav_rw_cell_cstr(w, F_DETAIL, f->detail, txt);
+    nnav_rw_row_end(w);
 }
 
 /* Nodes of non-standard domains, counted by domain: "com.microsoft (12),
@@ -701,98 +773,129 @@ static void skipped_text(const nnav_opcheck *c, char *buf, size_t n)
         snprintf(buf + o, n - o, ", %llu in other domains", (unsigned long long)c->skip_other);
 }
 
-/* The operator findings after today's lines: in text a line each, then
- * what was held and what was skipped, said once; in YAML the keys
- * operator_findings (a map each) and operator_check (the counts) in w's
- * open map. Returns the findings' count. */
-static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_yw *w)
+/* The tables of operator_check: the domains not checked, and the
+ * opset_imports newer than the table (in text, lines of their own). */
+enum { K_DOMAIN, K_COUNT };
+static const nnav_rw_col skip_cols[] = {
+    [K_DOMAIN] = {"domain", 0, 0, NULL, 0, NULL},
+    [K_COUNT] = {"count", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table skip_table = {
+    .cols = skip_cols, .ncols = sizeof skip_cols / sizeof *skip_cols, .sep = " ", .flow = 1};
+enum { P_DOMAIN, P_VERSION, P_MAX };
+static const nnav_rw_col past_cols[] = {
+    [P_DOMAIN] = {"domain", 0, 0, NULL, 0, NULL},
+    [P_VERSION] = {"version", 0, 0, NULL, 0, NULL},
+    [P_MAX] = {"table_max", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table past_table = {
+    .cols = past_cols, .ncols = sizeof past_cols / sizeof *past_cols, .sep = " ", .flow = 1};
+
+/* The operator findings after today's lines: the table operator_findings
+ * and the map operator_check (the counts) in w's open map. In text the
+ * findings a line each, then what was held and what was skipped, said in
+ * sentences. Returns the findings' count. */
+static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_rw *w)
 {
-    char path[2048], where[2400], sk[2400];
+    char line[3200], sk[2400];
     int tf = nnav_model_facts_get(m)->format != NNAV_FMT_ONNX;
-    if (w) {
-        nnav_yw_key(w, "operator_findings");
-        nnav_yw_seq(w);
-        for (size_t i = 0; i < c->n; i++)
-            finding_yaml(w, m, &c->f[i]);
-        nnav_yw_seq_end(w);
-        nnav_yw_key(w, "operator_check");
-        nnav_yw_map(w);
-        nnav_yw_key(w, "count"), nnav_yw_uint(w, c->total);
-        nnav_yw_key(w, "listed"), nnav_yw_uint(w, c->n);
-        nnav_yw_key(w, "rules");
-        nnav_yw_map(w);
-        for (int r = 0; r < NNAV_OPC_RULES; r++)
-            if (c->by_rule[r])
-                nnav_yw_key(w, nnav_opc_rule_word(r)), nnav_yw_uint(w, c->by_rule[r]);
-        nnav_yw_map_end(w);
-        nnav_yw_key(w, "table"), nnav_yw_cstr(w, tf ? "the model's op definitions" : c->table);
-        nnav_yw_key(w, "nodes"), nnav_yw_uint(w, c->nodes);
-        nnav_yw_key(w, "held"), nnav_yw_uint(w, c->checked);
-        nnav_yw_key(w, "function_calls"), nnav_yw_uint(w, c->calls);
-        nnav_yw_key(w, "without_schema"), nnav_yw_uint(w, c->no_schemas);
-        nnav_yw_key(w, "not_checked");
-        nnav_yw_seq(w);
-        for (size_t i = 0; i < c->n_skip; i++) {
-            nnav_yw_map_flow(w);
-            nnav_yw_key(w, "domain"), nnav_yw_span(w, c->skip[i].domain);
-            nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip[i].count);
-            nnav_yw_map_end(w);
-        }
-        if (c->skip_other) { /* past NNAV_OPC_DOMAINS names */
-            nnav_yw_map_flow(w);
-            nnav_yw_key(w, "domain"), nnav_yw_null(w);
-            nnav_yw_key(w, "count"), nnav_yw_uint(w, c->skip_other);
-            nnav_yw_map_end(w);
-        }
-        nnav_yw_seq_end(w);
-        nnav_yw_key(w, "opset_notices");
-        nnav_yw_seq(w);
-        for (size_t i = 0; i < c->n_past; i++) {
-            nnav_yw_map_flow(w);
-            nnav_yw_key(w, "domain"), nnav_yw_cstr(w, c->past[i].domain);
-            nnav_yw_key(w, "version"), nnav_yw_int(w, c->past[i].version);
-            nnav_yw_key(w, "table_max"), nnav_yw_int(w, c->past[i].table_max);
-            nnav_yw_map_end(w);
-        }
-        nnav_yw_seq_end(w);
-        nnav_yw_map_end(w);
-        return c->total;
+    nnav_rw_table_begin(w, "operator_findings", &finding_table);
+    for (size_t i = 0; i < c->n; i++)
+        finding_row(w, m, &c->f[i]);
+    nnav_rw_table_end(w);
+    nnav_rw_key_as(w, "operator_check", "");
+    nnav_rw_map(w, 0);
+    nnav_rw_sentence(w);
+    snprintf(line, sizeof line, "... and %llu more operator findings (the first %llu are listed)",
+             (unsigned long long)(c->total - c->n), (unsigned long long)c->n);
+    nnav_rw_key_as(w, "count", NULL), nnav_rw_uint(w, c->total, NULL);
+    nnav_rw_key_as(w, "listed", c->total > c->n ? "" : NULL), nnav_rw_uint(w, c->n, line);
+    nnav_rw_key_as(w, "rules", NULL);
+    nnav_rw_map(w, 0);
+    for (int r = 0; r < NNAV_OPC_RULES; r++)
+        if (c->by_rule[r])
+            nnav_rw_key_as(w, nnav_opc_rule_word(r), NULL), nnav_rw_uint(w, c->by_rule[r], NULL);
+    nnav_rw_map_end(w);
+    nnav_rw_sentence_end(w);
+    /* The notices come before the counts in text, after them in YAML. */
+    for (size_t i = 0; i < c->n_past; i++) {
+        snprintf(line, sizeof line, "opset_import %s %lld is newer than the table knows (%d, %s): "
+                 "nodes are held to the newest schemas known\n", c->past[i].domain,
+                 (long long)c->past[i].version, c->past[i].table_max, c->table);
+        nnav_rw_text(w, line);
     }
-    for (size_t i = 0; i < c->n; i++) {
-        const nnav_opc_finding *f = &c->f[i];
-        if (f->node == NNAV_NONE) {
-            printf("model  %s [%s]\n", f->detail, nnav_opc_rule_word(f->rule));
-            continue;
-        }
-        nnav_graph_path(m, nnav_node_get(m, f->node)->graph, path, sizeof path);
-        printf("%s  %s: %s [%s]\n", path, finding_node(m, f, where, sizeof where), f->detail,
-               nnav_opc_rule_word(f->rule));
-    }
-    if (c->total > c->n)
-        printf("... and %llu more operator findings (the first %llu are listed)\n",
-               (unsigned long long)(c->total - c->n), (unsigned long long)c->n);
-    for (size_t i = 0; i < c->n_past; i++)
-        printf("opset_import %s %lld is newer than the table knows (%d, %s): nodes are held to "
-               "the newest schemas known\n", c->past[i].domain, (long long)c->past[i].version,
-               c->past[i].table_max, c->table);
     if (c->skipped) {
         skipped_text(c, sk, sizeof sk);
-        printf("%llu node%s in domains the table does not hold %s not checked: %s\n",
-               (unsigned long long)c->skipped, pl(c->skipped), c->skipped == 1 ? "was" : "were", sk);
+        snprintf(line, sizeof line, "%llu node%s in domains the table does not hold %s not checked: %s\n",
+                 (unsigned long long)c->skipped, pl(c->skipped), c->skipped == 1 ? "was" : "were", sk);
+        nnav_rw_text(w, line);
     }
-    if (c->no_schemas)
-        printf("%llu node%s not checked: the model carries no op definitions (stripped_op_list)\n",
-               (unsigned long long)c->no_schemas, pl(c->no_schemas));
-    printf("%llu node%s checked against %s: %llu finding%s", (unsigned long long)c->checked,
-           pl(c->checked), tf ? "the model's op definitions" : "the operator schemas",
-           (unsigned long long)c->total, pl(c->total));
-    if (!tf)
-        printf(" (table: %s)", c->table);
-    if (c->calls)
-        printf("; %llu call%s of the model's functions", (unsigned long long)c->calls, pl(c->calls));
-    printf("\n");
+    if (c->no_schemas) {
+        snprintf(line, sizeof line, "%llu node%s not checked: the model carries no op definitions "
+                 "(stripped_op_list)\n", (unsigned long long)c->no_schemas, pl(c->no_schemas));
+        nnav_rw_text(w, line);
+    }
+    /* "N nodes checked against the operator schemas: K findings (table:
+     * ...); C calls of the model's functions" */
+    nnav_rw_sentence(w);
+    nnav_rw_key_as(w, "table", NULL), nnav_rw_cstr(w, tf ? "the model's op definitions" : c->table, NULL);
+    nnav_rw_key_as(w, "nodes", NULL), nnav_rw_uint(w, c->nodes, NULL);
+    snprintf(line, sizeof line, "%llu node%s checked against %s: %llu finding%s%s%s%s",
+             (unsigned long long)c->checked, pl(c->checked),
+             tf ? "the model's op definitions" : "the operator schemas",
+             (unsigned long long)c->total, pl(c->total), tf ? "" : " (table: ", tf ? "" : c->table,
+             tf ? "" : ")");
+    nnav_rw_key(w, "held"), nnav_rw_uint(w, c->checked, line);
+    snprintf(line, sizeof line, "; %llu call%s of the model's functions", (unsigned long long)c->calls,
+             pl(c->calls));
+    nnav_rw_key(w, "function_calls"), nnav_rw_uint(w, c->calls, c->calls ? line : "");
+    nnav_rw_key_as(w, "without_schema", NULL), nnav_rw_uint(w, c->no_schemas, NULL);
+    nnav_rw_sentence_end(w);
+    nnav_rw_table_begin(w, "not_checked", &skip_table);
+    nnav_rw_table_hide_text(w);
+    for (size_t i = 0; i < c->n_skip; i++) {
+        nnav_rw_row(w);
+        nnav_rw_cell_span(w, K_DOMAIN, c->skip[i].domain, NULL);
+        nnav_rw_cell_uint(w, K_COUNT, c->skip[i].count, NULL);
+        nnav_rw_row_end(w);
+    }
+    if (c->skip_other) { /* past NNAV_OPC_DOMAINS names */
+        nnav_rw_row(w);
+        nnav_rw_cell_null(w, K_DOMAIN, NULL);
+        nnav_rw_cell_uint(w, K_COUNT, c->skip_other, NULL);
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+    nnav_rw_table_begin(w, "opset_notices", &past_table);
+    nnav_rw_table_hide_text(w);
+    for (size_t i = 0; i < c->n_past; i++) {
+        nnav_rw_row(w);
+        nnav_rw_cell_cstr(w, P_DOMAIN, c->past[i].domain, NULL);
+        nnav_rw_cell_int(w, P_VERSION, c->past[i].version, NULL);
+        nnav_rw_cell_int(w, P_MAX, c->past[i].table_max, NULL);
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+    nnav_rw_map_end(w);
     return c->total;
 }
+
+/* A value whose type in the file is not what its producer gives: in text
+ * "PATH  NAME: the file says T, inferred U, from WHERE". */
+enum { D_GRAPH, D_NAME, D_FILE, D_INFERRED, D_NODE, D_INDEX, D_OP, D_SOURCE, D_FROM };
+static const nnav_rw_col disagree_cols[] = {
+    [D_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+    [D_NAME] = {"name", 0, 0, NULL, 0, NULL},
+    [D_FILE] = {"file", 0, 0, ": ", 0, NULL},
+    [D_INFERRED] = {"inferred", 0, 0, ", ", 0, NULL},
+    [D_NODE] = {"node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [D_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [D_OP] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [D_SOURCE] = {"source", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [D_FROM] = {NULL, 0, 0, ", ", 0, NULL},
+};
+static const nnav_rw_table disagree_table = {
+    .cols = disagree_cols, .ncols = sizeof disagree_cols / sizeof *disagree_cols, .sep = "  "};
 
 /* Exit 2 when the file contradicts itself: a value whose recorded type
  * (value_info, an output's type) is not what its producer gives, a
@@ -801,14 +904,18 @@ static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nn
 int cmd_check(const nnav_model *m, const opts *o)
 {
     typed_run t;
-    nnav_yw w;
-    int rc = typed_run_begin(&t, &w, m, o, "check", 1, "disagreements");
+    nnav_rw w;
+    int rc = typed_run_begin(&t, NULL, m, o, "check", 1, NULL);
     if (rc)
         return rc;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
     uint64_t checked = 0, agree = 0, bad = 0;
-    char path[2048], nm[1100], ty[1100], ft[1100], from[2400];
+    char path[2048], nm[1100], ty[1100], ft[1100], from[2400], tx[2500], line[512];
+    nnav_rw_map(&w, 0);
+    nnav_rw_table_begin(&w, "disagreements", &disagree_table);
     for (uint32_t g = first; g < end && rc == 0; g++) {
         size_t n;
         uint32_t *vals = graph_values(m, g, t.seen, &n);
@@ -828,53 +935,51 @@ int cmd_check(const nnav_model *m, const opts *o)
             const nnav_value *v = nnav_value_get(m, vals[i]);
             value_type(s, vals[i], ty, sizeof ty);
             nnav_value_type_format(m, vals[i], ft, sizeof ft);
-            if (o->yaml) {
-                nnav_yw_map(&w);
-                nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, v->name);
-                nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, ft);
-                nnav_yw_key(&w, "inferred"), nnav_yw_cstr(&w, ty);
-                if (v->kind == NNAV_VAL_NODE) {
-                    const nnav_node *nd = nnav_node_get(m, v->producer);
-                    nnav_yw_key(&w, "node"), nnav_yw_span(&w, nd->name);
-                    nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, v->producer));
-                    nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-                } else {
-                    nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
-                }
-                nnav_yw_map_end(&w);
-                continue;
+            nnav_rw_row(&w);
+            nnav_rw_cell_cstr(&w, D_GRAPH, path, NULL);
+            nnav_rw_cell_span(&w, D_NAME, v->name, esc(v->name, nm, sizeof nm));
+            snprintf(tx, sizeof tx, "the file says %s", ft[0] ? ft : "?");
+            nnav_rw_cell_cstr(&w, D_FILE, ft, tx);
+            snprintf(tx, sizeof tx, "inferred %s", ty);
+            nnav_rw_cell_cstr(&w, D_INFERRED, ty, tx);
+            if (v->kind == NNAV_VAL_NODE) {
+                const nnav_node *nd = nnav_node_get(m, v->producer);
+                nnav_rw_cell_span(&w, D_NODE, nd->name, NULL);
+                nnav_rw_cell_uint(&w, D_INDEX, nnav_node_index(m, v->producer), NULL);
+                nnav_rw_cell_span(&w, D_OP, nd->op, NULL);
+            } else {
+                nnav_rw_cell_cstr(&w, D_SOURCE, kind_word(v->kind), NULL);
             }
             source_text(m, vals[i], g, from, sizeof from);
-            printf("%s  %s: the file says %s, inferred %s, from %s\n", path,
-                   esc(v->name, nm, sizeof nm), ft[0] ? ft : "?", ty, from);
+            snprintf(tx, sizeof tx, "from %s", from);
+            nnav_rw_cell_null(&w, D_FROM, tx);
+            nnav_rw_row_end(&w);
         }
         free(vals);
     }
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "count"), nnav_yw_uint(&w, bad);
-        nnav_yw_key(&w, "checked"), nnav_yw_uint(&w, checked);
-        nnav_yw_key(&w, "agree"), nnav_yw_uint(&w, agree);
-    }
-    uint32_t sparse_bad = rc == 0 ? nnav_sparse_warnings(m, first, end, o->yaml ? &w : NULL, 1, stdout) : 0;
+    nnav_rw_table_end(&w);
+    /* The counts: in text a sentence after the sparse and signature lines. */
+    nnav_rw_key_as(&w, "count", NULL), nnav_rw_uint(&w, bad, NULL);
+    nnav_rw_key_as(&w, "checked", NULL), nnav_rw_uint(&w, checked, NULL);
+    nnav_rw_key_as(&w, "agree", NULL), nnav_rw_uint(&w, agree, NULL);
+    uint32_t sparse_bad = rc == 0 ? nnav_sparse_warnings(m, first, end, nnav_rw_yw(&w), 1, stdout) : 0;
     uint64_t sig_checked = 0, sig_bad = 0;
-    if (rc == 0 && nnav_signature_count(m)) {
-        sig_bad = signature_findings(m, s, o, first, end, o->yaml ? &w : NULL, &sig_checked);
-        if (o->yaml) {
-            nnav_yw_key(&w, "signature_disagreement_count"), nnav_yw_uint(&w, sig_bad);
-            nnav_yw_key(&w, "signature_tensors_checked"), nnav_yw_uint(&w, sig_checked);
-        }
+    if (rc == 0 && nnav_signature_count(m))
+        sig_bad = signature_findings(m, s, o, first, end, &w, &sig_checked);
+    if (rc == 0) {
+        snprintf(tx, sizeof tx, "%llu value%s checked: %llu where the file's type agrees with the "
+                 "inferred one, %llu where it disagrees\n", (unsigned long long)checked, pl(checked),
+                 (unsigned long long)agree, (unsigned long long)bad);
+        nnav_rw_text(&w, tx);
     }
-    if (!o->yaml && rc == 0) {
-        printf("%llu value%s checked: %llu where the file's type agrees with the inferred one, "
-               "%llu where it disagrees\n", (unsigned long long)checked, pl(checked),
-               (unsigned long long)agree,
-               (unsigned long long)bad);
-        if (nnav_signature_count(m))
-            printf("%llu signature tensor%s checked against the graph: %llu contradict%s it\n",
-                   (unsigned long long)sig_checked, pl(sig_checked), (unsigned long long)sig_bad,
-                   sig_bad == 1 ? "s" : "");
+    if (rc == 0 && nnav_signature_count(m)) {
+        nnav_rw_sentence(&w);
+        snprintf(line, sizeof line, "%llu signature tensor%s checked against the graph: %llu contradict%s it",
+                 (unsigned long long)sig_checked, pl(sig_checked), (unsigned long long)sig_bad,
+                 sig_bad == 1 ? "s" : "");
+        nnav_rw_key_as(&w, "signature_disagreement_count", NULL), nnav_rw_uint(&w, sig_bad, NULL);
+        nnav_rw_key(&w, "signature_tensors_checked"), nnav_rw_uint(&w, sig_checked, line);
+        nnav_rw_sentence_end(&w);
     }
     /* Operators against their schemas: the graphs asked for, or without
      * --graph every graph (bodies and functions too, as onnx.checker). */
@@ -886,11 +991,14 @@ int cmd_check(const nnav_model *m, const opts *o)
             fprintf(stderr, "nnav check: out of memory\n");
             rc = EXIT_BADINPUT;
         } else {
-            op_bad = operator_findings(m, oc, o->yaml ? &w : NULL);
+            op_bad = operator_findings(m, oc, &w);
             nnav_opcheck_free(oc);
         }
     }
-    rc = typed_run_end(&t, &w, o, rc);
+    nnav_rw_map_end(&w);
+    if (nnav_rw_close(&w) < 0 && rc == 0)
+        rc = EXIT_BADINPUT;
+    rc = typed_run_end(&t, NULL, o, rc);
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
                         "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");

@@ -45,6 +45,7 @@ enum {
     NNAV_RW_MEASURE = 1,    /* as wide as the widest cell, at least `width` */
     NNAV_RW_SKIP_EMPTY = 2, /* text: an empty cell and its separator are left out */
     NNAV_RW_RIGHT = 4,      /* text: padded on the left (numbers) */
+    NNAV_RW_CAP = 8,        /* with MEASURE: a cell wider than `most` widens the column to `most` */
 };
 
 typedef struct nnav_rw_col {
@@ -53,6 +54,7 @@ typedef struct nnav_rw_col {
     unsigned flags;
     const char *sep; /* text: before this cell; NULL: the table's separator */
     int most;        /* NNAV_RW_MEASURE: a wider cell pushes its own row only; 0: no limit */
+    const char *head; /* text: the column's heading (nnav_rw_table_head); NULL: none */
 } nnav_rw_col;
 
 typedef struct nnav_rw_table {
@@ -64,6 +66,7 @@ typedef struct nnav_rw_table {
      * the columns' own order (which is YAML's) */
     const uint8_t *text_order;
     size_t ntext;
+    const char *indent; /* text: before each line of the table; NULL: nothing */
 } nnav_rw_table;
 
 typedef struct nnav_rw {
@@ -73,7 +76,10 @@ typedef struct nnav_rw {
     int keycol;           /* text: a map's key column */
     int in_list, items;   /* text: a list on the current key's line, its items so far */
     int hide;             /* text: the current key's value is not shown */
-    int in_line;          /* text: in a line (nnav_rw_line) */
+    int in_line;          /* text: in a line (nnav_rw_line) or a sentence */
+    int line_out;         /* text: a sentence has shown something */
+    int after_key;        /* text: a key's label was just written */
+    int t_hidden;         /* text: the open table is not shown */
     int in_seq, seq_items; /* text: in a sequence of maps, its maps so far */
     int cell_list;        /* text: the column whose list cell is open, + 1 */
     size_t cell_start;    /* text: where that cell starts in row */
@@ -86,6 +92,7 @@ typedef struct nnav_rw {
     char *row;            /* text: this row's cells, each NUL-terminated (grown, freed at close) */
     size_t row_len, row_cap;
     int cell_ok;          /* text: the open cell has its place in row */
+    int row_hidden;       /* text: the open row is not shown (nor measured) */
     int failed;
 } nnav_rw;
 
@@ -120,15 +127,41 @@ void nnav_rw_seq_end(nnav_rw *w);
 /* A line of prose whose parts are facts: YAML a flow map; in text the
  * keys are not shown, each scalar's display form is written as it is (the
  * caller's words and punctuation around the number) and the line ends at
- * nnav_rw_line_end. */
+ * nnav_rw_line_end. As the value of a key with a label, it starts one
+ * space after the label, as a scalar does. */
 void nnav_rw_line(nnav_rw *w);
 void nnav_rw_line_end(nnav_rw *w);
+/* A sentence: the next keys of the open map are, in YAML, keys of that
+ * map like any other; in text their display forms make one line of prose
+ * (as nnav_rw_line's), ended by a newline when anything was shown. A key
+ * given no label (nnav_rw_key_as) is YAML only. */
+void nnav_rw_sentence(nnav_rw *w);
+void nnav_rw_sentence_end(nnav_rw *w);
+/* Words for eyes only: text writes s as it is; YAML nothing. For what the
+ * text says about facts YAML gives as keys of their own (a heading, a
+ * line that sums up what follows). */
+void nnav_rw_text(nnav_rw *w, const char *s);
+void nnav_rw_bool(nnav_rw *w, int v, const char *text); /* text: "true"/"false" without a form */
+/* A count held in a double (MACs): YAML an integer when the double holds
+ * one exactly, else the double; text shows text, or the number. */
+void nnav_rw_count(nnav_rw *w, double v, const char *text);
 
 /* ---- tables ---- */
 /* Starts a table: with key, under that key of the open map (YAML); a
  * top-level sequence without. At most 16 columns. */
 void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t);
 void nnav_rw_table_end(nnav_rw *w);
+/* Text: the column is at least width wide in this table (a width known
+ * only when the table starts). */
+void nnav_rw_table_least(nnav_rw *w, size_t col, int width);
+/* Text: the open row is not shown, nor measured (a row YAML lists that
+ * the text folds into another). */
+void nnav_rw_row_hide_text(nnav_rw *w);
+/* Text: the open table shows nothing (its rows are YAML's only). */
+void nnav_rw_table_hide_text(nnav_rw *w);
+/* Text: a line of the columns' headings, aligned as a row is (on the pass
+ * that writes); YAML nothing. Between nnav_rw_table_pass and the rows. */
+void nnav_rw_table_head(nnav_rw *w);
 /* How many times to state the rows: 2 for text with a measured column
  * (the first only measures), else 1. Before each, nnav_rw_table_pass. */
 int nnav_rw_table_passes(const nnav_rw *w);
@@ -140,6 +173,9 @@ void nnav_rw_row_end(nnav_rw *w);
 void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text);
 void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text);
 void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text);
+void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text);
+void nnav_rw_cell_bool(nnav_rw *w, size_t col, int v, const char *text);
+void nnav_rw_cell_count(nnav_rw *w, size_t col, double v, const char *text); /* as nnav_rw_count */
 /* A null cell: YAML null; text shows text, or nothing (absent) when NULL. */
 void nnav_rw_cell_null(nnav_rw *w, size_t col, const char *text);
 /* A list-valued cell: between these, the items as scalars (nnav_rw_int,

@@ -1,6 +1,7 @@
 /* record.c - the record writer (record.h): YAML through yamlout.h, or
  * aligned text. */
 #include "record.h"
+#include "report.h"
 
 #include <stdint.h>
 #include <limits.h>
@@ -69,6 +70,7 @@ void nnav_rw_key_as(nnav_rw *w, const char *key, const char *label)
         return;
     }
     w->hide = !label;
+    w->after_key = label && label[0] && !w->in_line;
     if (label && !w->in_line)
         fprintf(w->out, "%-*s", w->keycol, label);
 }
@@ -80,6 +82,7 @@ static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *
  * a part of a line or as an item of a list cell. */
 static void text_scalar(nnav_rw *w, const char *text)
 {
+    w->after_key = 0;
     if (w->cell_list) {
         if (w->cell_list > 0) {
             row_put(w, w->items++ ? ", " : "");
@@ -87,8 +90,10 @@ static void text_scalar(nnav_rw *w, const char *text)
         }
     } else if (w->hide) {
         w->hide = w->in_list;
-    } else if (w->in_line)
+    } else if (w->in_line) {
         fputs(text, w->out);
+        w->line_out |= text[0] != 0;
+    }
     else if (w->in_list)
         fprintf(w->out, "%s %s", w->items++ ? "," : "", text);
     else
@@ -141,6 +146,28 @@ void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text)
     text_scalar(w, text ? text : b);
 }
 
+void nnav_rw_bool(nnav_rw *w, int v, const char *text)
+{
+    if (w->form == NNAV_RW_YAML) {
+        if (w->cell_list >= 0)
+            nnav_yw_bool(&w->yw, v);
+        return;
+    }
+    text_scalar(w, text ? text : v ? "true" : "false");
+}
+
+void nnav_rw_count(nnav_rw *w, double v, const char *text)
+{
+    char b[64];
+    if (w->form == NNAV_RW_YAML) {
+        if (w->cell_list >= 0)
+            nnav_report_yaml_count(&w->yw, v);
+        return;
+    }
+    snprintf(b, sizeof b, "%.17g", v);
+    text_scalar(w, text ? text : b);
+}
+
 void nnav_rw_null(nnav_rw *w, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
@@ -190,10 +217,14 @@ void nnav_rw_seq_end(nnav_rw *w)
 
 void nnav_rw_line(nnav_rw *w)
 {
-    if (w->form == NNAV_RW_YAML)
+    if (w->form == NNAV_RW_YAML) {
         nnav_yw_map_flow(&w->yw);
-    else
-        w->in_line = 1;
+        return;
+    }
+    if (w->after_key && !w->hide)
+        fputc(' ', w->out);
+    w->after_key = 0;
+    w->in_line = 1;
 }
 
 void nnav_rw_line_end(nnav_rw *w)
@@ -206,11 +237,37 @@ void nnav_rw_line_end(nnav_rw *w)
     fputc('\n', w->out);
 }
 
+void nnav_rw_sentence(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        return;
+    w->in_line = 1;
+    w->line_out = 0;
+}
+
+void nnav_rw_sentence_end(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        return;
+    w->in_line = 0;
+    w->hide = 0;
+    if (w->line_out)
+        fputc('\n', w->out);
+    w->line_out = 0;
+}
+
+void nnav_rw_text(nnav_rw *w, const char *s)
+{
+    if (w->form == NNAV_RW_TEXT)
+        fputs(s, w->out);
+}
+
 /* ---- tables ---- */
 
 void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t)
 {
     w->t = t;
+    w->t_hidden = 0;
     if (t->ncols > sizeof w->widths / sizeof *w->widths) {
         w->failed = 1;
         w->t = NULL;
@@ -231,6 +288,23 @@ void nnav_rw_table_end(nnav_rw *w)
         nnav_yw_seq_end(&w->yw);
     w->t = NULL;
     w->measuring = 0;
+    w->t_hidden = 0;
+}
+
+void nnav_rw_table_least(nnav_rw *w, size_t col, int width)
+{
+    if (w->t && col < w->t->ncols && width > w->widths[col])
+        w->widths[col] = width;
+}
+
+void nnav_rw_row_hide_text(nnav_rw *w)
+{
+    w->row_hidden = 1;
+}
+
+void nnav_rw_table_hide_text(nnav_rw *w)
+{
+    w->t_hidden = 1;
 }
 
 int nnav_rw_table_passes(const nnav_rw *w)
@@ -254,6 +328,7 @@ void nnav_rw_row(nnav_rw *w)
         return;
     w->next_col = 0;
     w->row_len = 0;
+    w->row_hidden = 0;
     for (size_t i = 0; i < w->t->ncols; i++)
         w->cell[i] = -1;
     if (w->form == NNAV_RW_YAML)
@@ -262,19 +337,13 @@ void nnav_rw_row(nnav_rw *w)
 
 /* Text: the row's cells in the text's order, each padded to its column's
  * width before the separator that follows it; nothing after the last. */
-void nnav_rw_row_end(nnav_rw *w)
+static void text_row(nnav_rw *w)
 {
     const nnav_rw_table *t = w->t;
-    if (!t)
-        return;
-    if (w->form == NNAV_RW_YAML) {
-        nnav_yw_map_end(&w->yw);
-        return;
-    }
-    if (w->measuring)
-        return;
     int printed = 0, pad = 0;
     size_t n = t->text_order ? t->ntext : t->ncols;
+    if (t->indent)
+        fputs(t->indent, w->out);
     for (size_t k = 0; k < n; k++) {
         size_t col = t->text_order ? t->text_order[k] : k;
         if (col >= t->ncols || w->cell[col] < 0)
@@ -293,6 +362,40 @@ void nnav_rw_row_end(nnav_rw *w)
         fputs(text, w->out);
     }
     fputc('\n', w->out);
+}
+
+void nnav_rw_row_end(nnav_rw *w)
+{
+    if (!w->t)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_map_end(&w->yw);
+        return;
+    }
+    if (!w->measuring && !w->t_hidden && !w->row_hidden)
+        text_row(w);
+}
+
+static void cell_open(nnav_rw *w, size_t col);
+static void row_put(nnav_rw *w, const char *text);
+
+void nnav_rw_table_head(nnav_rw *w)
+{
+    const nnav_rw_table *t = w->t;
+    if (!t || w->form == NNAV_RW_YAML || w->measuring || w->t_hidden)
+        return;
+    w->row_len = 0;
+    for (size_t i = 0; i < t->ncols; i++) {
+        w->cell[i] = -1;
+        if (!t->cols[i].head || t->cols[i].width == NNAV_RW_NOTEXT)
+            continue;
+        cell_open(w, i);
+        row_put(w, t->cols[i].head);
+        if (w->cell_ok)
+            w->row_len++; /* past the heading's NUL */
+        w->cell_ok = 0;
+    }
+    text_row(w);
 }
 
 /* The column of the next cell, or NULL when col is out of order or range. */
@@ -361,7 +464,9 @@ static void cell_close(nnav_rw *w, size_t col, const nnav_rw_col *c)
     if (!w->measuring)
         return;
     int cols = nnav_text_cols(w->row + w->cell_start);
-    if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col] &&
+    if ((c->flags & NNAV_RW_CAP) && c->most && cols > c->most)
+        cols = c->most;
+    if ((c->flags & NNAV_RW_MEASURE) && cols > w->widths[col] && !w->row_hidden &&
         (!c->most || cols <= c->most))
         w->widths[col] = cols;
     w->row_len = w->cell_start;
@@ -419,6 +524,49 @@ void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text)
     char b[4096];
     if (!text)
         nnav_text_escape(s.p, s.n, b, sizeof b);
+    text_cell(w, col, c, text ? text : b);
+}
+
+void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_int(&w->yw, v);
+        return;
+    }
+    char b[32];
+    snprintf(b, sizeof b, "%lld", (long long)v);
+    text_cell(w, col, c, text ? text : b);
+}
+
+void nnav_rw_cell_bool(nnav_rw *w, size_t col, int v, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_yw_bool(&w->yw, v);
+        return;
+    }
+    text_cell(w, col, c, text ? text : v ? "true" : "false");
+}
+
+void nnav_rw_cell_count(nnav_rw *w, size_t col, double v, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(&w->yw, c->key), nnav_report_yaml_count(&w->yw, v);
+        return;
+    }
+    char b[64];
+    snprintf(b, sizeof b, "%.17g", v);
     text_cell(w, col, c, text ? text : b);
 }
 

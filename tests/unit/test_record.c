@@ -17,11 +17,11 @@
 #include "record.h"
 
 static const nnav_rw_col cols[] = {
-    {"kind", 6, 0, NULL, 0},
-    {"name", 4, NNAV_RW_MEASURE, NULL, 0},
-    {"index", NNAV_RW_NOTEXT, 0, NULL, 0},
-    {NULL, 0, NNAV_RW_SKIP_EMPTY, NULL, 0},
-    {"graph", 0, 0, NULL, 0},
+    {"kind", 6, 0, NULL, 0, NULL},
+    {"name", 4, NNAV_RW_MEASURE, NULL, 0, NULL},
+    {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    {NULL, 0, NNAV_RW_SKIP_EMPTY, NULL, 0, NULL},
+    {"graph", 0, 0, NULL, 0, NULL},
 };
 static const nnav_rw_table table = {.cols = cols, .ncols = 5, .sep = " ", .flow = 1};
 
@@ -131,7 +131,7 @@ static void test_map(void **state)
 static void test_text_order(void **state)
 {
     (void)state;
-    static const nnav_rw_col c2[] = {{"a", 3, 0, NULL, 0}, {"b", 0, 0, NULL, 0}, {"c", NNAV_RW_NOTEXT, 0, NULL, 0}};
+    static const nnav_rw_col c2[] = {{"a", 3, 0, NULL, 0, NULL}, {"b", 0, 0, NULL, 0, NULL}, {"c", NNAV_RW_NOTEXT, 0, NULL, 0, NULL}};
     static const uint8_t order[] = {1, 0};
     static const nnav_rw_table t2 = {.cols = c2, .ncols = 3, .sep = "|", .flow = 1,
                                      .text_order = order, .ntext = 2};
@@ -181,10 +181,10 @@ static void test_misuse(void **state)
  * out of the text (key_as NULL). */
 enum { D_NAME, D_N, D_DIMS, D_ELEM, D_NOTE };
 static const nnav_rw_col dcols[] = {
-    [D_NAME] = {"name", 4, 0, NULL, 0},
-    [D_N] = {"n", 4, NNAV_RW_RIGHT, NULL, 0},
-    [D_DIMS] = {"dims", 0, 0, NULL, 0},
-    [D_ELEM] = {"elem", NNAV_RW_NOTEXT, 0, NULL, 0},
+    [D_NAME] = {"name", 4, 0, NULL, 0, NULL},
+    [D_N] = {"n", 4, NNAV_RW_RIGHT, NULL, 0, NULL},
+    [D_DIMS] = {"dims", 0, 0, NULL, 0, NULL},
+    [D_ELEM] = {"elem", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [D_NOTE] = {"note", 0, 0, "  ", 0},
 };
 static const nnav_rw_table dtable = {.cols = dcols, .ncols = 5, .sep = " "};
@@ -285,8 +285,8 @@ static void test_doc(void **state)
 static void test_most_and_list_text(void **state)
 {
     (void)state;
-    static const nnav_rw_col c3[] = {{"op", 2, NNAV_RW_MEASURE, NULL, 4},
-                                     {"in", 0, 0, NULL, 0}};
+    static const nnav_rw_col c3[] = {{"op", 2, NNAV_RW_MEASURE, NULL, 4, NULL},
+                                     {"in", 0, 0, NULL, 0, NULL}};
     static const nnav_rw_table t3 = {.cols = c3, .ncols = 2, .sep = " ", .flow = 1};
     static char big[40001];
     memset(big, 'x', sizeof big - 1);
@@ -330,6 +330,135 @@ static void test_most_and_list_text(void **state)
     }
 }
 
+/* A sentence: keys of the open map in YAML, one line of prose in text (a
+ * key without a label is YAML's only; a line that shows nothing is no
+ * line). A remark is text's only; a hidden table is YAML's only; headings
+ * align as the rows do, after the indent; counts are exact in YAML. */
+static char *write_sentences(int form)
+{
+    static const nnav_rw_col c4[] = {
+        {"op_type", 4, NNAV_RW_MEASURE, NULL, 0, "op type"},
+        {"domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+        {"macs", 6, NNAV_RW_RIGHT, NULL, 0, "MACs"},
+        {"known", 0, NNAV_RW_SKIP_EMPTY, "  ", 0, NULL},
+    };
+    static const nnav_rw_table t4 = {.cols = c4, .ncols = 4, .sep = " ", .flow = 1, .indent = "  "};
+    static const nnav_rw_col c5[] = {{"n", 0, 0, NULL, 0, NULL}};
+    static const nnav_rw_table t5 = {.cols = c5, .ncols = 1, .sep = " ", .flow = 1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nnav_rw w;
+    assert_int_equal(nnav_rw_open(&w, f, form), 0);
+    nnav_rw_map(&w, 0);
+    nnav_rw_sentence(&w);
+    nnav_rw_key(&w, "path"), nnav_rw_cstr(&w, "/", "graph /: ");
+    nnav_rw_key(&w, "nodes"), nnav_rw_uint(&w, 2, "2 nodes");
+    nnav_rw_key_as(&w, "own", NULL), nnav_rw_count(&w, 1.5, NULL);
+    nnav_rw_key(&w, "loop"), nnav_rw_bool(&w, 1, " (per iteration)");
+    nnav_rw_sentence_end(&w);
+    nnav_rw_sentence(&w);
+    nnav_rw_key_as(&w, "partial", NULL), nnav_rw_uint(&w, 0, "never shown");
+    nnav_rw_sentence_end(&w);
+    nnav_rw_text(&w, "  words for eyes\n");
+    nnav_rw_table_begin(&w, "ops", &t4);
+    for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+        nnav_rw_table_pass(&w, pass);
+        nnav_rw_table_head(&w);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, 0, "Conv", "ai:Conv");
+        nnav_rw_cell_cstr(&w, 1, "ai", NULL);
+        nnav_rw_cell_count(&w, 2, 4096, "4.1 K");
+        nnav_rw_cell_bool(&w, 3, 1, "");
+        nnav_rw_row_end(&w);
+        nnav_rw_row(&w);
+        nnav_rw_cell_cstr(&w, 0, "Add", NULL);
+        nnav_rw_cell_cstr(&w, 1, "", NULL);
+        nnav_rw_cell_count(&w, 2, 0.5, "0.5");
+        nnav_rw_cell_bool(&w, 3, 0, "partial");
+        nnav_rw_row_end(&w);
+    }
+    nnav_rw_table_end(&w);
+    nnav_rw_table_begin(&w, "hidden", &t5);
+    nnav_rw_table_hide_text(&w);
+    nnav_rw_table_head(&w);
+    nnav_rw_row(&w);
+    nnav_rw_cell_int(&w, 0, -7, NULL);
+    nnav_rw_row_end(&w);
+    nnav_rw_table_end(&w);
+    nnav_rw_map_end(&w);
+    assert_int_equal(nnav_rw_close(&w), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_sentence_head_hidden(void **state)
+{
+    (void)state;
+    char *t = write_sentences(NNAV_RW_TEXT);
+    assert_string_equal(t, "graph /: 2 nodes (per iteration)\n"
+                           "  words for eyes\n"
+                           "  op type   MACs\n"
+                           "  ai:Conv  4.1 K\n"
+                           "  Add        0.5  partial\n");
+    free(t);
+    t = write_sentences(NNAV_RW_YAML);
+    assert_string_equal(t, "path: /\nnodes: 2\nown: 1.5\nloop: true\npartial: 0\n"
+                           "ops:\n"
+                           "- {op_type: Conv, domain: ai, macs: 4096, known: true}\n"
+                           "- {op_type: Add, domain: \"\", macs: 0.5, known: false}\n"
+                           "hidden:\n"
+                           "- {n: -7}\n");
+    free(t);
+}
+
+/* A capped measure: a wider cell widens the column to the cap (and
+ * overflows it); a least width set when the table starts; a row hidden in
+ * text is neither shown nor measured, and is still YAML's. */
+static void test_cap_least_hidden_row(void **state)
+{
+    (void)state;
+    static const nnav_rw_col c6[] = {{"name", 2, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, 5, NULL},
+                                     {"n", 0, 0, NULL, 0, NULL}};
+    static const nnav_rw_table t6 = {.cols = c6, .ncols = 2, .sep = "|", .flow = 1};
+    for (int form = NNAV_RW_TEXT; form <= NNAV_RW_YAML; form++) {
+        for (int least = 0; least <= 7; least += 7) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            assert_non_null(f);
+            nnav_rw w;
+            assert_int_equal(nnav_rw_open(&w, f, form), 0);
+            nnav_rw_table_begin(&w, NULL, &t6);
+            nnav_rw_table_least(&w, 0, least);
+            for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+                nnav_rw_table_pass(&w, pass);
+                const char *names[] = {"ab", "abcdefgh", "wider-than-all"};
+                for (int i = 0; i < 3; i++) {
+                    nnav_rw_row(&w);
+                    if (i == 2)
+                        nnav_rw_row_hide_text(&w);
+                    nnav_rw_cell_cstr(&w, 0, names[i], NULL);
+                    nnav_rw_cell_uint(&w, 1, (uint64_t)i, NULL);
+                    nnav_rw_row_end(&w);
+                }
+            }
+            nnav_rw_table_end(&w);
+            assert_int_equal(nnav_rw_close(&w), 0);
+            fclose(f);
+            if (form == NNAV_RW_YAML)
+                assert_string_equal(buf, "- {name: ab, n: 0}\n- {name: abcdefgh, n: 1}\n"
+                                         "- {name: wider-than-all, n: 2}\n");
+            else if (least)
+                assert_string_equal(buf, "ab     |0\nabcdefgh|1\n");
+            else
+                assert_string_equal(buf, "ab   |0\nabcdefgh|1\n");
+            free(buf);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +469,8 @@ int main(void)
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_doc),
         cmocka_unit_test(test_most_and_list_text),
+        cmocka_unit_test(test_sentence_head_hidden),
+        cmocka_unit_test(test_cap_least_hidden_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
