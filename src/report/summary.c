@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
 #include "scope.h"
 #include "utf8.h"
 #include "yamlout.h"
@@ -78,22 +79,6 @@ static void out_text(const nnav_shapes *s, const nnav_scopes *t, const nnav_scop
         snprintf(buf, n, "%s", ty[0] ? ty : "?");
 }
 
-/* Columns are counted in characters, not bytes ("…" and "×" are one each):
- * the cells are escaped text, valid UTF-8. */
-static size_t width(const char *s)
-{
-    return nnav_utf8_chars(s, strlen(s));
-}
-
-static void cell(FILE *out, const char *s, size_t w, const char *after)
-{
-    size_t n = width(s);
-    fputs(s, out);
-    for (; n < w; n++)
-        fputc(' ', out);
-    fputs(after, out);
-}
-
 static void name_text(const nnav_scope *sc, char *buf, size_t n)
 {
     nnav_text_escape(sc->name.p, sc->name.n, buf, n);
@@ -123,101 +108,6 @@ static uint32_t hidden_in(const nnav_scopes *t, const nnav_declutter *d, const n
     return h;
 }
 
-static int write_text(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, const nnav_declutter *d, const nnav_whole *wh,
-                      long depth, FILE *out)
-{
-    uint32_t ns = nnav_scopes_count(t);
-    char gpath[2048], name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
-    nnav_graph_path(m, graph, gpath, sizeof gpath);
-    /* Widths from the rows that will be shown (capped: a wild name overflows its column). */
-    size_t wname = strlen(gpath) > 5 ? strlen(gpath) : 5, wwhat = 8, wout = 6;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass) {
-            cell(out, "scope", wname, "  ");
-            cell(out, "class/op", wwhat, "  ");
-            cell(out, "output", wout, "");
-            fprintf(out, "  %15s  %9s\n", "params", "MACs");
-        }
-        /* Preorder; a folded run shows its first's subtree, then resumes after its last. */
-        struct { uint32_t end, resume; } jump[NNAV_SCOPE_DEPTH_MAX + 2];
-        uint32_t jn = 0;
-        for (uint32_t i = 0;;) {
-            while (jn && i == jump[jn - 1].end)
-                i = jump[--jn].resume;
-            if (i >= ns)
-                break;
-            const nnav_scope *sc = nnav_scope_get(t, i);
-            if (depth >= 0 && sc->depth > (uint64_t)depth) {
-                i += sc->subtree;
-                continue;
-            }
-            uint32_t last = i, k = i ? run_of(t, i, &last) : 1;
-            size_t o = (size_t)snprintf(name, sizeof name, "%*s", (int)(2 * sc->depth), "");
-            if (!i) {
-                snprintf(name + o, sizeof name - o, "%s", gpath);
-            } else {
-                name_text(sc, name + o, sizeof name - o);
-                if (k > 1) {
-                    name_text(nnav_scope_get(t, last), nm2, sizeof nm2);
-                    o = strlen(name);
-                    snprintf(name + o, sizeof name - o, " … %s  ×%u identical", nm2, k);
-                }
-            }
-            what_text(m, t, d, sc, what, sizeof what);
-            out_text(s, t, sc, ty, sizeof ty);
-            if (!pass) {
-                size_t a = width(name), b = width(what), c = width(ty);
-                wname = a > wname ? (a < 72 ? a : 72) : wname;
-                wwhat = b > wwhat ? (b < 28 ? b : 28) : wwhat;
-                wout = c > wout ? (c < 36 ? c : 36) : wout;
-            } else {
-                nnav_text_commas(sc->params, pa, sizeof pa);
-                nnav_text_si(sc->macs, ma, sizeof ma);
-                cell(out, name, wname, "  ");
-                cell(out, what, wwhat, "  ");
-                cell(out, ty, wout, "");
-                fprintf(out, "  %15s  %9s\n", pa, ma);
-            }
-            if (k > 1 && jn < sizeof jump / sizeof *jump) {
-                jump[jn].end = i + sc->subtree;
-                jump[jn++].resume = last + nnav_scope_get(t, last)->subtree;
-            }
-            i++;
-        }
-    }
-    const nnav_scope *root = nnav_scope_get(t, 0);
-    char p[40], a[40], b[40], nn[40];
-    nnav_text_commas(root->params, p, sizeof p);
-    nnav_text_si(root->macs, a, sizeof a);
-    nnav_text_si(root->flops, b, sizeof b);
-    char nsc[40];
-    nnav_text_commas(root->nodes_total, nn, sizeof nn);
-    nnav_text_commas(ns, nsc, sizeof nsc);
-    char dc[64] = "";
-    if (d) {
-        char h[40];
-        nnav_text_commas(nnav_declutter_hidden_count(d), h, sizeof h);
-        snprintf(dc, sizeof dc, ", %s decluttered,", h);
-    }
-    if (wh->overflow)
-        snprintf(a, sizeof a, "over 9.2 E"), snprintf(b, sizeof b, "over 9.2 E");
-    fprintf(out, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, %s FLOPs", nn,
-            root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s", p, root->params == 1 ? "" : "s",
-            (unsigned long long)root->param_names, root->param_names == 1 ? "" : "s", a, b);
-    if (nnav_scopes_buffers(t)) { /* a checkpoint's BatchNorm statistics (scope.h) */
-        char bu[40];
-        nnav_text_commas(nnav_scopes_buffers(t), bu, sizeof bu);
-        fprintf(out, ", %s buffer elements not counted (module buffers)", bu);
-    }
-    if (wh->per_iter)
-        fprintf(out, " (a loop of unknown trip count counted once: per iteration)");
-    if (!wh->known)
-        fprintf(out, " (partial: %s)", s ? nnav_whole_why(wh) : "no shapes");
-    fprintf(out, "\n");
-    return 0;
-}
-
 static void yaml_values(nnav_yw *w, const nnav_model *m, const nnav_shapes *s, const uint32_t *v,
                         uint32_t n)
 {
@@ -233,93 +123,197 @@ static void yaml_values(nnav_yw *w, const nnav_model *m, const nnav_shapes *s, c
     nnav_yw_seq_end(w);
 }
 
-static void yaml_count(nnav_yw *w, double v)
-{
-    if (v >= 0 && v < 1.8e19 && v == (double)(uint64_t)v)
-        nnav_yw_uint(w, (uint64_t)v);
-    else
-        nnav_yw_double(w, v);
-}
-
-static int yaml_path(nnav_yw *w, const nnav_scopes *t, uint32_t id)
+/* A scope's path as a cell: -1 when out of memory for a long one. */
+static int cell_path(nnav_rw *w, size_t col, const nnav_scopes *t, uint32_t id)
 {
     uint8_t small[512];
     size_t len = nnav_scope_path(t, id, small, sizeof small);
     if (len <= sizeof small) {
-        nnav_yw_span(w, (nnav_span){small, len});
+        nnav_rw_cell_span(w, col, (nnav_span){small, len}, "");
         return 0;
     }
     uint8_t *big = malloc(len);
     if (!big)
         return -1;
     nnav_scope_path(t, id, big, len);
-    nnav_yw_span(w, (nnav_span){big, len});
+    nnav_rw_cell_span(w, col, (nnav_span){big, len}, "");
     free(big);
     return 0;
 }
 
-static int write_yaml(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
-                      const nnav_scopes *t, const nnav_declutter *d, const nnav_whole *wh,
-                      long depth, FILE *out)
+/* A scope a row. YAML: every scope down to the depth, its path, counts,
+ * the scope it is identical to and its inputs and outputs. Text: the
+ * name indented by level (a folded run "first … last  ×k identical"),
+ * what it is, its first output's type, parameters and MACs; the name,
+ * class/op and output columns as wide as their widest shown cell, up to a
+ * cap (a wild name overflows its column). */
+enum { C_PATH, C_NAME, C_DEPTH, C_CLASS, C_OUT, C_NODES, C_OWN, C_DECL, C_CHILDREN, C_PARAMS,
+       C_PNAMES, C_MACS, C_FLOPS, C_SAME, C_REPEATS };
+static const nnav_rw_col scope_cols[] = {
+    [C_PATH] = {"path", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_NAME] = {"name", 5, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, 72, "scope"},
+    [C_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_CLASS] = {"class", 8, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, 28, "class/op"},
+    [C_OUT] = {NULL, 6, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, 36, "output"},
+    [C_NODES] = {"nodes", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_OWN] = {"own_nodes", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_DECL] = {"decluttered", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_CHILDREN] = {"children", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_PARAMS] = {"params", 15, NNAV_RW_RIGHT, NULL, 0, "params"},
+    [C_PNAMES] = {"param_names", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_MACS] = {"macs", 9, NNAV_RW_RIGHT, NULL, 0, "MACs"},
+    [C_FLOPS] = {"flops", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_SAME] = {"identical_to", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_REPEATS] = {"repeats", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table scope_table = {
+    .cols = scope_cols, .ncols = sizeof scope_cols / sizeof *scope_cols, .sep = "  "};
+
+static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, const nnav_scopes *t,
+                     const nnav_declutter *d, uint32_t i, uint32_t k, uint32_t last, int hidden,
+                     const char *gpath)
 {
-    nnav_yw w;
-    char gpath[2048];
-    if (nnav_yw_open(&w, out) < 0)
+    char name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
+    const nnav_scope *sc = nnav_scope_get(t, i);
+    size_t o = (size_t)snprintf(name, sizeof name, "%*s", (int)(2 * sc->depth), "");
+    if (!i) {
+        snprintf(name + o, sizeof name - o, "%s", gpath);
+    } else {
+        name_text(sc, name + o, sizeof name - o);
+        if (k > 1) {
+            name_text(nnav_scope_get(t, last), nm2, sizeof nm2);
+            o = strlen(name);
+            snprintf(name + o, sizeof name - o, " … %s  ×%u identical", nm2, k);
+        }
+    }
+    what_text(m, t, d, sc, what, sizeof what);
+    out_text(s, t, sc, ty, sizeof ty);
+    nnav_text_commas(sc->params, pa, sizeof pa);
+    nnav_text_si(sc->macs, ma, sizeof ma);
+    int rc = 0;
+    nnav_rw_row(w);
+    if (hidden)
+        nnav_rw_row_hide_text(w);
+    if (nnav_rw_yaml(w)) /* the path is YAML's only, and may need memory */
+        rc = cell_path(w, C_PATH, t, i);
+    nnav_rw_cell_span(w, C_NAME, sc->name, name);
+    nnav_rw_cell_uint(w, C_DEPTH, sc->depth, NULL);
+    if (sc->cls.n)
+        nnav_rw_cell_span(w, C_CLASS, sc->cls, what);
+    else
+        nnav_rw_cell_null(w, C_CLASS, what);
+    nnav_rw_cell_null(w, C_OUT, ty);
+    nnav_rw_cell_uint(w, C_NODES, sc->nodes_total, NULL);
+    nnav_rw_cell_uint(w, C_OWN, sc->node_count, NULL);
+    if (d)
+        nnav_rw_cell_uint(w, C_DECL, hidden_in(t, d, sc), NULL);
+    nnav_rw_cell_uint(w, C_CHILDREN, sc->child_count, NULL);
+    nnav_rw_cell_uint(w, C_PARAMS, sc->params, pa);
+    nnav_rw_cell_uint(w, C_PNAMES, sc->param_names, NULL);
+    nnav_rw_cell_count(w, C_MACS, sc->macs, ma);
+    nnav_rw_cell_count(w, C_FLOPS, sc->flops, NULL);
+    if (sc->same_as != NNAV_NONE && rc == 0 && nnav_rw_yaml(w))
+        rc = cell_path(w, C_SAME, t, sc->same_as);
+    else
+        nnav_rw_cell_null(w, C_SAME, NULL);
+    nnav_rw_cell_uint(w, C_REPEATS, sc->same_as == NNAV_NONE ? sc->repeats : 0, NULL);
+    nnav_yw *y = nnav_rw_yw(w); /* lists of maps: written by hand, YAML only */
+    if (y) {
+        nnav_yw_key(y, "inputs");
+        yaml_values(y, m, s, nnav_scope_values(t) + sc->in_first, sc->in_count);
+        nnav_yw_key(y, "outputs");
+        yaml_values(y, m, s, nnav_scope_values(t) + sc->out_first, sc->out_count);
+    }
+    nnav_rw_row_end(w);
+    return rc;
+}
+
+/* The totals (YAML before the scopes, text a line after them) and the
+ * scopes in preorder down to depth. In text, a run of identical siblings
+ * is its first's row and subtree; its other members are YAML's only. */
+static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes *s,
+                         const nnav_scopes *t, const nnav_declutter *d, const nnav_whole *wh,
+                         long depth, int yaml, FILE *out)
+{
+    nnav_rw w;
+    char gpath[2048], line[2048];
+    if (nnav_rw_open(&w, out, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return -1;
     nnav_graph_path(m, graph, gpath, sizeof gpath);
     const nnav_scope *root = nnav_scope_get(t, 0);
-    nnav_yw_map(&w);
-    nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, gpath);
-    nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, root->nodes_total);
+    uint32_t ns = nnav_scopes_count(t);
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "graph", NULL), nnav_rw_cstr(&w, gpath, NULL);
+    nnav_rw_key_as(&w, "nodes", NULL), nnav_rw_uint(&w, root->nodes_total, NULL);
     if (d)
-        nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, nnav_declutter_hidden_count(d));
-    nnav_yw_key(&w, "params"), nnav_yw_uint(&w, root->params);
-    nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, root->param_names);
+        nnav_rw_key_as(&w, "decluttered", NULL), nnav_rw_uint(&w, nnav_declutter_hidden_count(d), NULL);
+    nnav_rw_key_as(&w, "params", NULL), nnav_rw_uint(&w, root->params, NULL);
+    nnav_rw_key_as(&w, "param_names", NULL), nnav_rw_uint(&w, root->param_names, NULL);
     if (nnav_scopes_buffers(t)) /* a checkpoint's (scope.h); never in another format */
-        nnav_yw_key(&w, "buffer_elements"), nnav_yw_uint(&w, nnav_scopes_buffers(t));
-    nnav_yw_key(&w, "macs"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->macs);
-    nnav_yw_key(&w, "flops"), wh->overflow ? nnav_yw_null(&w) : yaml_count(&w, root->flops);
-    nnav_yw_key(&w, "known"), nnav_yw_bool(&w, wh->known && !wh->overflow);
-    nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, wh->per_iter);
-    nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, wh->overflow);
-    nnav_yw_key(&w, "scopes");
-    nnav_yw_seq(&w);
+        nnav_rw_key_as(&w, "buffer_elements", NULL), nnav_rw_uint(&w, nnav_scopes_buffers(t), NULL);
+    nnav_rw_key_as(&w, "macs", NULL);
+    wh->overflow ? nnav_rw_null(&w, NULL) : nnav_rw_count(&w, root->macs, NULL);
+    nnav_rw_key_as(&w, "flops", NULL);
+    wh->overflow ? nnav_rw_null(&w, NULL) : nnav_rw_count(&w, root->flops, NULL);
+    nnav_rw_key_as(&w, "known", NULL), nnav_rw_bool(&w, wh->known && !wh->overflow, NULL);
+    nnav_rw_key_as(&w, "per_iteration", NULL), nnav_rw_bool(&w, wh->per_iter, NULL);
+    nnav_rw_key_as(&w, "overflow", NULL), nnav_rw_bool(&w, wh->overflow, NULL);
     int rc = 0;
-    for (uint32_t i = 0; i < nnav_scopes_count(t) && rc == 0; i++) {
-        const nnav_scope *sc = nnav_scope_get(t, i);
-        if (depth >= 0 && sc->depth > (uint64_t)depth)
-            continue;
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "path");
-        rc = yaml_path(&w, t, i);
-        nnav_yw_key(&w, "name"), nnav_yw_span(&w, sc->name);
-        nnav_yw_key(&w, "depth"), nnav_yw_uint(&w, sc->depth);
-        nnav_yw_key(&w, "class");
-        sc->cls.n ? nnav_yw_span(&w, sc->cls) : nnav_yw_null(&w);
-        nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, sc->nodes_total);
-        nnav_yw_key(&w, "own_nodes"), nnav_yw_uint(&w, sc->node_count);
-        if (d)
-            nnav_yw_key(&w, "decluttered"), nnav_yw_uint(&w, hidden_in(t, d, sc));
-        nnav_yw_key(&w, "children"), nnav_yw_uint(&w, sc->child_count);
-        nnav_yw_key(&w, "params"), nnav_yw_uint(&w, sc->params);
-        nnav_yw_key(&w, "param_names"), nnav_yw_uint(&w, sc->param_names);
-        nnav_yw_key(&w, "macs"), yaml_count(&w, sc->macs);
-        nnav_yw_key(&w, "flops"), yaml_count(&w, sc->flops);
-        nnav_yw_key(&w, "identical_to");
-        if (sc->same_as != NNAV_NONE && rc == 0)
-            rc = yaml_path(&w, t, sc->same_as);
-        else
-            nnav_yw_null(&w);
-        nnav_yw_key(&w, "repeats"), nnav_yw_uint(&w, sc->same_as == NNAV_NONE ? sc->repeats : 0);
-        nnav_yw_key(&w, "inputs");
-        yaml_values(&w, m, s, nnav_scope_values(t) + sc->in_first, sc->in_count);
-        nnav_yw_key(&w, "outputs");
-        yaml_values(&w, m, s, nnav_scope_values(t) + sc->out_first, sc->out_count);
-        nnav_yw_map_end(&w);
+    nnav_rw_table_begin(&w, "scopes", &scope_table);
+    nnav_rw_table_least(&w, C_NAME, (int)strlen(gpath));
+    for (int pass = 0; pass < nnav_rw_table_passes(&w) && rc == 0; pass++) {
+        nnav_rw_table_pass(&w, pass);
+        nnav_rw_table_head(&w);
+        /* The folded runs around i: the members after a run's first (and
+         * their subtrees) are hidden in text, [start, end) each. */
+        struct { uint32_t start, end; } fold[NNAV_SCOPE_DEPTH_MAX + 2];
+        uint32_t nf = 0;
+        for (uint32_t i = 0; i < ns && rc == 0; i++) {
+            const nnav_scope *sc = nnav_scope_get(t, i);
+            if (depth >= 0 && sc->depth > (uint64_t)depth)
+                continue;
+            while (nf && i >= fold[nf - 1].end)
+                nf--;
+            int hidden = nf && i >= fold[nf - 1].start;
+            uint32_t last = i, k = i && !hidden ? run_of(t, i, &last) : 1;
+            rc = scope_row(&w, m, s, t, d, i, k, last, hidden, gpath);
+            if (k > 1 && nf < sizeof fold / sizeof *fold) {
+                fold[nf].start = i + sc->subtree;
+                fold[nf++].end = last + nnav_scope_get(t, last)->subtree;
+            }
+        }
     }
-    nnav_yw_seq_end(&w);
-    nnav_yw_map_end(&w);
-    return nnav_yw_close(&w) < 0 || rc ? -1 : 0;
+    nnav_rw_table_end(&w);
+    nnav_rw_map_end(&w);
+    /* "total: N nodes in S scopes, P params (K names), A MACs, B FLOPs" */
+    char p[40], a[40], b[40], nn[40], nsc[40], dc[64] = "", bu[120] = "";
+    nnav_text_commas(root->params, p, sizeof p);
+    nnav_text_si(root->macs, a, sizeof a);
+    nnav_text_si(root->flops, b, sizeof b);
+    nnav_text_commas(root->nodes_total, nn, sizeof nn);
+    nnav_text_commas(ns, nsc, sizeof nsc);
+    if (d) {
+        char h[40];
+        nnav_text_commas(nnav_declutter_hidden_count(d), h, sizeof h);
+        snprintf(dc, sizeof dc, ", %s decluttered,", h);
+    }
+    if (wh->overflow)
+        snprintf(a, sizeof a, "over 9.2 E"), snprintf(b, sizeof b, "over 9.2 E");
+    if (nnav_scopes_buffers(t)) { /* a checkpoint's BatchNorm statistics (scope.h) */
+        char e[40];
+        nnav_text_commas(nnav_scopes_buffers(t), e, sizeof e);
+        snprintf(bu, sizeof bu, ", %s buffer elements not counted (module buffers)", e);
+    }
+    snprintf(line, sizeof line, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, "
+             "%s FLOPs%s%s%s%s%s\n", nn, root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s",
+             p, root->params == 1 ? "" : "s", (unsigned long long)root->param_names,
+             root->param_names == 1 ? "" : "s", a, b, bu,
+             wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "",
+             wh->known ? "" : " (partial: ", wh->known ? "" : s ? nnav_whole_why(wh) : "no shapes",
+             wh->known ? "" : ")");
+    if (rc == 0)
+        nnav_rw_text(&w, line);
+    return nnav_rw_close(&w) < 0 || rc ? -1 : 0;
 }
 
 int nnav_summary_write(const nnav_model *m, uint32_t graph, const nnav_shapes *s, int yaml,
@@ -342,8 +336,7 @@ int nnav_summary_write_view(const nnav_model *m, uint32_t graph, const nnav_shap
     if (wc)
         wh = *nnav_wcost_graph(wc, graph);
     nnav_wcost_free(wc);
-    int rc = yaml ? write_yaml(m, graph, s, t, d, &wh, depth, out)
-                  : write_text(m, graph, s, t, d, &wh, depth, out);
+    int rc = write_summary(m, graph, s, t, d, &wh, depth, yaml, out);
     nnav_scopes_free(t);
     if (rc) {
         fprintf(stderr, "nnav summary: out of memory or the output could not be written\n");
