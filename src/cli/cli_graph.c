@@ -344,6 +344,166 @@ static int formal_width(const nnav_model *m, uint32_t node, const nnav_op_use *u
     return w;
 }
 
+/* node's tables. The attributes: the file's, then the schema's defaults
+ * for what it leaves out. In text "  NAME TYPE VALUE", a default's value
+ * "(default)" after it, an attribute the schema lacks "(unknown to ...)";
+ * in YAML the value typed (ref_attr_name for a reference). */
+enum { A_NAME, A_TYPE, A_REF, A_TEXT, A_DEFAULT, A_NOTE };
+static const nnav_rw_col attr_cols[] = {
+    [A_NAME] = {"name", 20, 0, NULL, 0, NULL},
+    [A_TYPE] = {"type", 8, 0, NULL, 0, NULL},
+    [A_REF] = {"ref_attr_name", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [A_TEXT] = {NULL, 0, 0, NULL, 0, NULL}, /* YAML's value follows it */
+    [A_DEFAULT] = {"default", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [A_NOTE] = {NULL, 0, NNAV_RW_SKIP_EMPTY, "  ", 0, NULL},
+};
+static const nnav_rw_table attr_table = {
+    .cols = attr_cols, .ncols = sizeof attr_cols / sizeof *attr_cols, .sep = " ", .indent = "  "};
+
+/* Inputs and outputs: in text "  [i] FORMAL NAME SOURCE TYPE from/to ...",
+ * the formal column as wide as the node's widest; YAML the argument's
+ * name, the file's and the inferred type, where it comes from or goes. */
+enum { R_POS, R_FTEXT, R_NAME, R_FORMAL, R_CONTROL, R_TYPE, R_INF, R_TSRC, R_SOURCE, R_PROD,
+       R_PIDX, R_SCOPE, R_CONS, R_CIDX, R_GOUT, R_TYPED, R_WHERE, R_FILE };
+static const nnav_rw_col ref_cols[] = {
+    [R_POS] = {NULL, 0, 0, NULL, 0, NULL},
+    [R_FTEXT] = {NULL, 0, 0, NULL, 0, NULL},
+    [R_NAME] = {"name", 28, 0, NULL, 0, NULL},
+    [R_FORMAL] = {"formal", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_CONTROL] = {"control", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_TYPE] = {"type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_INF] = {"inferred_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_TSRC] = {"type_source", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_SOURCE] = {"source", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_PROD] = {"producer", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_PIDX] = {"producer_index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_SCOPE] = {"scope", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_CONS] = {"consumers", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_CIDX] = {"consumer_index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_GOUT] = {"graph_output", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [R_TYPED] = {NULL, 0, 0, NULL, 0, NULL},
+    [R_WHERE] = {NULL, 0, 0, NULL, 0, NULL},
+    [R_FILE] = {NULL, 0, NNAV_RW_SKIP_EMPTY, "; ", 0, NULL},
+};
+static const nnav_rw_table ref_table = {
+    .cols = ref_cols, .ncols = sizeof ref_cols / sizeof *ref_cols, .sep = " ", .indent = "  "};
+
+/* In text where an output goes: "to A (Add), B (Mul) in /g, graph output". */
+static void consumers_text(const nnav_model *m, const nnav_node *nd, const nnav_value *v,
+                           const uint32_t *cons, uint32_t nc, FILE *f)
+{
+    char a[8192], b[2048], c[2048];
+    fputs("to ", f);
+    if (nc == 0 && !v->is_output)
+        fputs("(no consumers)", f);
+    for (uint32_t k = 0; k < nc && k < 32; k++) {
+        const nnav_node *cn = nnav_node_get(m, cons[k]);
+        fprintf(f, "%s%s (%s)", k ? ", " : "", node_label(m, cons[k], a, sizeof a),
+                op_name(m, cons[k], b, sizeof b));
+        if (cn->graph != nd->graph) {
+            nnav_graph_path(m, cn->graph, c, sizeof c);
+            fprintf(f, " in %s", c);
+        }
+    }
+    if (nc > 32)
+        fprintf(f, ", ... (%u in all)", nc);
+    if (v->is_output)
+        fprintf(f, "%sgraph output", nc ? ", " : "");
+}
+
+/* A node's inputs (side 0) or outputs (1), with their heading in text. */
+static void node_refs(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, uint32_t id,
+                      const nnav_op_use *u, int have_schema, int side)
+{
+    const nnav_node *nd = nnav_node_get(m, id);
+    uint32_t first = side ? nd->out_first : nd->in_first;
+    uint32_t count = side ? nd->out_count : nd->in_count;
+    char a[2048], b[2048], c[2048], ft[1100], fs[1200], pos[32];
+    int fw = have_schema ? formal_width(m, id, u, side, count) : 0;
+    snprintf(a, sizeof a, "%s (%u):\n", side ? "outputs" : "inputs", count);
+    nnav_rw_text(w, a);
+    nnav_rw_table_begin(w, side ? "output" : "input", &ref_table);
+    nnav_rw_table_least(w, R_FTEXT, fw + 1);
+    for (uint32_t i = 0; i < count; i++) {
+        const nnav_ref r = nnav_ref_get(m, first + i);
+        nnav_rw_row(w);
+        snprintf(pos, sizeof pos, "[%u]", i);
+        nnav_rw_cell_null(w, R_POS, pos);
+        if (fw)
+            nnav_rw_cell_null(w, R_FTEXT, nnav_node_formal(m, id, u, side, i, a, sizeof a));
+        nnav_rw_cell_span(w, R_NAME, r.name, r.value == NNAV_NONE
+                              ? side ? "\"\" (unused optional output)" : "\"\" (omitted optional input)"
+                              : esc(r.name, b, sizeof b));
+        if (have_schema && u->status == NNAV_OPS_FOUND &&
+            nnav_op_node_arg_name(m, id, u->s, side, i, c, sizeof c)[0])
+            nnav_rw_cell_span(w, R_FORMAL, (nnav_span){(const uint8_t *)c, strlen(c)}, NULL);
+        if (r.control)
+            nnav_rw_cell_bool(w, R_CONTROL, 1, NULL);
+        if (r.value == NNAV_NONE) {
+            nnav_rw_row_end(w);
+            continue;
+        }
+        const nnav_value *v = nnav_value_get(m, r.value);
+        nnav_value_type_format(m, r.value, b, sizeof b);
+        nnav_rw_cell_cstr(w, R_TYPE, b, NULL);
+        if (s) {
+            const nnav_fact *f = nnav_shapes_fact(s, r.value);
+            nnav_rw_cell_cstr(w, R_INF, value_type(s, r.value, c, sizeof c), NULL);
+            nnav_rw_cell_cstr(w, R_TSRC, src_word(f ? f->src : NNAV_SRC_NONE), NULL);
+        }
+        uint32_t nc = 0;
+        const uint32_t *cons = NULL;
+        if (!side) {
+            nnav_rw_cell_cstr(w, R_SOURCE, kind_word(v->kind), NULL);
+            if (v->kind == NNAV_VAL_NODE) {
+                /* Raw, and by index (within its graph) too: an unnamed
+                 * producer has only that. */
+                nnav_rw_cell_span(w, R_PROD, nnav_node_get(m, v->producer)->name, NULL);
+                nnav_rw_cell_uint(w, R_PIDX, nnav_node_index(m, v->producer), NULL);
+            }
+            if (v->graph != nd->graph) {
+                nnav_graph_path(m, v->graph, c, sizeof c);
+                nnav_rw_cell_cstr(w, R_SCOPE, c, NULL);
+            }
+        } else {
+            /* Raw names like name and producer, and their indices (within
+             * each one's graph) in the same order. */
+            cons = nnav_value_consumers(m, r.value, &nc);
+            nnav_rw_cell_list(w, R_CONS, NULL);
+            for (uint32_t k = 0; k < nc; k++)
+                nnav_rw_span(w, nnav_node_get(m, cons[k])->name, NULL);
+            nnav_rw_cell_list_end(w);
+            nnav_rw_cell_list(w, R_CIDX, NULL);
+            for (uint32_t k = 0; k < nc; k++)
+                nnav_rw_uint(w, nnav_node_index(m, cons[k]), NULL);
+            nnav_rw_cell_list_end(w);
+            nnav_rw_cell_bool(w, R_GOUT, v->is_output, NULL);
+        }
+        if (!nnav_rw_yaml(w)) { /* the text's columns: how typed, and from or to where */
+            typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
+            nnav_rw_cell_null(w, R_TYPED, c);
+            char *where = NULL;
+            size_t wl = 0;
+            FILE *f = open_memstream(&where, &wl);
+            if (f) {
+                if (side) {
+                    consumers_text(m, nd, v, cons, nc, f);
+                } else {
+                    source_text(m, r.value, nd->graph, b, sizeof b);
+                    fprintf(f, "from %s", b);
+                }
+                fclose(f);
+            }
+            nnav_rw_cell_null(w, R_WHERE, where ? where : "");
+            free(where);
+            snprintf(fs, sizeof fs, "%s%s", ft[0] ? "the file says " : "", ft);
+            nnav_rw_cell_null(w, R_FILE, fs);
+        }
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+}
+
 int cmd_node(const nnav_model *m, const opts *o)
 {
     uint32_t id;
@@ -351,7 +511,7 @@ int cmd_node(const nnav_model *m, const opts *o)
     if (rc)
         return rc;
     const nnav_node *nd = nnav_node_get(m, id);
-    char a[8192], b[2048], c[2048], path[2048], ft[1100];
+    char a[8192], b[2048], path[2048], line[4200];
     nnav_graph_path(m, nd->graph, path, sizeof path);
     /* Without memory for the typed view, the node is still shown as the file has it. */
     nnav_shapes *s = shapes_of(m, o);
@@ -365,250 +525,122 @@ int cmd_node(const nnav_model *m, const opts *o)
         nnav_node_attr_rows(m, id, &u, rows, nrows);
     else
         nrows = 0;
-    if (o->yaml) {
-        nnav_yw w;
-        if (nnav_yw_open(&w, stdout) < 0) {
-            if (s)
-                nnav_shapes_free(s);
-            free(rows);
-            return EXIT_BADINPUT;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "name"), nnav_yw_span(&w, nd->name);
-        nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, nd->op);
-        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, nnav_node_domain(m, id));
-        if (nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
-            nnav_yw_key(&w, "device"), nnav_yw_span(&w, nnav_node_device(m, id));
-        nnav_yw_key(&w, "graph"), nnav_yw_cstr(&w, path);
-        nnav_yw_key(&w, "index"), nnav_yw_uint(&w, nnav_node_index(m, id));
-        if (nd->function != NNAV_NONE) {
-            nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
-            nnav_yw_key(&w, "function"), nnav_yw_cstr(&w, b);
-        }
-        if (have_schema) {
-            nnav_yw_key(&w, "schema");
-            nnav_node_schema_yaml(&w, m, id, &u);
-        }
-        nnav_yw_key(&w, "attribute");
-        nnav_yw_seq(&w);
-        for (uint32_t i = 0; i < nd->attr_count; i++) {
-            uint32_t aid = nd->attr_first + i;
-            const nnav_attr *at = nnav_attr_get(m, aid);
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "name"), nnav_yw_span(&w, at->name);
-            nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, nnav_attr_type_name(at->type));
-            if (at->ref_attr_name.n) {
-                nnav_yw_key(&w, "ref_attr_name"), nnav_yw_span(&w, at->ref_attr_name);
-            } else {
-                nnav_yw_key(&w, "value");
-                yaml_attr_value(&w, m, aid);
-            }
-            nnav_yw_map_end(&w);
-        }
-        /* Then the schema's defaults for what the file leaves out: the
-         * file's attributes keep their places. */
-        for (size_t k = 0; k < nrows; k++) {
-            if (rows[k].state != NNAV_NA_DEFAULT)
-                continue;
-            nnav_yw_map(&w);
-            nnav_yw_key(&w, "name");
-            nnav_yw_span(&w, (nnav_span){(const uint8_t *)rows[k].sa->name,
-                                         strlen(rows[k].sa->name)});
-            nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, nnav_attr_type_name(rows[k].sa->type));
-            nnav_yw_key(&w, "value"), nnav_op_default_yaml(&w, &rows[k].sa->def);
-            nnav_yw_key(&w, "default"), nnav_yw_bool(&w, 1);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_seq_end(&w);
-        for (int side = 0; side < 2; side++) {
-            uint32_t first = side ? nd->out_first : nd->in_first;
-            uint32_t count = side ? nd->out_count : nd->in_count;
-            nnav_yw_key(&w, side ? "output" : "input");
-            nnav_yw_seq(&w);
-            for (uint32_t i = 0; i < count; i++) {
-                const nnav_ref r = nnav_ref_get(m, first + i);
-                nnav_yw_map(&w);
-                nnav_yw_key(&w, "name"), nnav_yw_span(&w, r.name);
-                if (have_schema && u.status == NNAV_OPS_FOUND &&
-                    nnav_op_node_arg_name(m, id, u.s, side, i, c, sizeof c)[0])
-                    nnav_yw_key(&w, "formal"),
-                        nnav_yw_span(&w, (nnav_span){(const uint8_t *)c, strlen(c)});
-                if (r.control)
-                    nnav_yw_key(&w, "control"), nnav_yw_bool(&w, 1);
-                if (r.value != NNAV_NONE) {
-                    const nnav_value *v = nnav_value_get(m, r.value);
-                    nnav_value_type_format(m, r.value, b, sizeof b);
-                    nnav_yw_key(&w, "type"), nnav_yw_cstr(&w, b);
-                    if (s) {
-                        const nnav_fact *f = nnav_shapes_fact(s, r.value);
-                        nnav_yw_key(&w, "inferred_type");
-                        nnav_yw_cstr(&w, value_type(s, r.value, c, sizeof c));
-                        nnav_yw_key(&w, "type_source");
-                        nnav_yw_cstr(&w, src_word(f ? f->src : NNAV_SRC_NONE));
-                    }
-                    if (!side) {
-                        nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, kind_word(v->kind));
-                        if (v->kind == NNAV_VAL_NODE) {
-                            /* Raw, and by index (within its graph) too: an
-                             * unnamed producer has only that. */
-                            nnav_yw_key(&w, "producer");
-                            nnav_yw_span(&w, nnav_node_get(m, v->producer)->name);
-                            nnav_yw_key(&w, "producer_index");
-                            nnav_yw_uint(&w, nnav_node_index(m, v->producer));
-                        }
-                        if (v->graph != nd->graph) {
-                            nnav_graph_path(m, v->graph, c, sizeof c);
-                            nnav_yw_key(&w, "scope"), nnav_yw_cstr(&w, c);
-                        }
-                    } else {
-                        uint32_t nc;
-                        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
-                        /* Raw names like name and producer, and their
-                         * indices (within each one's graph) in the same order. */
-                        nnav_yw_key(&w, "consumers");
-                        nnav_yw_seq_flow(&w);
-                        for (uint32_t k = 0; k < nc; k++)
-                            nnav_yw_span(&w, nnav_node_get(m, cons[k])->name);
-                        nnav_yw_seq_end(&w);
-                        nnav_yw_key(&w, "consumer_index");
-                        nnav_yw_seq_flow(&w);
-                        for (uint32_t k = 0; k < nc; k++)
-                            nnav_yw_uint(&w, nnav_node_index(m, cons[k]));
-                        nnav_yw_seq_end(&w);
-                        nnav_yw_key(&w, "graph_output"), nnav_yw_bool(&w, v->is_output);
-                    }
-                }
-                nnav_yw_map_end(&w);
-            }
-            nnav_yw_seq_end(&w);
-        }
-        if (cost) {
-            nnav_yw_key(&w, "cost");
-            nnav_yw_map_flow(&w);
-            nnav_report_cost_keys(&w, cost);
-            nnav_yw_key(&w, "known"), nnav_yw_bool(&w, cost->known);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_map_end(&w);
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
         if (s)
             nnav_shapes_free(s);
         free(rows);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
+        return EXIT_BADINPUT;
     }
-    printf("%-10s %s\n", "node", node_label(m, id, a, sizeof a));
-    printf("%-10s %s\n", "op_type", esc(nd->op, a, sizeof a));
-    if (nnav_model_facts_get(m)->format == NNAV_FMT_ONNX)
-        printf("%-10s %s\n", "domain", nnav_report_domain(nnav_node_domain(m, id), a, sizeof a));
-    else if (nnav_node_device(m, id).n)
-        printf("%-10s %s\n", "device", esc(nnav_node_device(m, id), a, sizeof a));
-    else
-        printf("%-10s %s\n", "device", "(any)");
-    if (have_schema)
-        printf("%-10s %s\n", "schema", nnav_node_schema_line(m, id, &u, a, sizeof a));
-    printf("%-10s %s (index %u)\n", "graph", path, nnav_node_index(m, id));
+    int onnx = nnav_model_facts_get(m)->format == NNAV_FMT_ONNX;
+    nnav_rw_map(&w, 10);
+    nnav_rw_key_as(&w, "name", "node"), nnav_rw_span(&w, nd->name, node_label(m, id, a, sizeof a));
+    nnav_rw_key(&w, "op_type"), nnav_rw_span(&w, nd->op, NULL);
+    nnav_rw_key_as(&w, "domain", onnx ? "domain" : NULL);
+    nnav_rw_span(&w, nnav_node_domain(m, id), nnav_report_domain(nnav_node_domain(m, id), a, sizeof a));
+    if (!onnx) {
+        nnav_span dev = nnav_node_device(m, id);
+        nnav_rw_key(&w, "device"), nnav_rw_span(&w, dev, dev.n ? NULL : "(any)");
+    }
+    if (have_schema) { /* in text before the graph; in YAML a map after it */
+        snprintf(line, sizeof line, "%-10s %s\n", "schema", nnav_node_schema_line(m, id, &u, a, sizeof a));
+        nnav_rw_text(&w, line);
+    }
+    snprintf(line, sizeof line, "%s (index %u)", path, nnav_node_index(m, id));
+    nnav_rw_key(&w, "graph"), nnav_rw_cstr(&w, path, line);
+    nnav_rw_key_as(&w, "index", NULL), nnav_rw_uint(&w, nnav_node_index(m, id), NULL);
     if (nd->function != NNAV_NONE) {
         nnav_graph_path(m, nnav_function_get(m, nd->function)->graph, b, sizeof b);
-        printf("%-10s calls local function %s\n", "function", b);
+        snprintf(line, sizeof line, "calls local function %s", b);
+        nnav_rw_key(&w, "function"), nnav_rw_cstr(&w, b, line);
+    }
+    nnav_yw *y = nnav_rw_yw(&w); /* maps of the schema's own: written by hand, YAML only */
+    if (y && have_schema) {
+        nnav_yw_key(y, "schema");
+        nnav_node_schema_yaml(y, m, id, &u);
     }
     size_t ndef = 0;
     for (size_t k = nd->attr_count; k < nrows; k++)
         ndef += rows[k].state == NNAV_NA_DEFAULT;
     if (ndef)
-        printf("attributes (%u set, %zu by default):\n", nd->attr_count, ndef);
+        snprintf(line, sizeof line, "attributes (%u set, %zu by default):\n", nd->attr_count, ndef);
     else
-        printf("attributes (%u):\n", nd->attr_count);
+        snprintf(line, sizeof line, "attributes (%u):\n", nd->attr_count);
+    nnav_rw_text(&w, line);
+    nnav_rw_table_begin(&w, "attribute", &attr_table);
     for (uint32_t i = 0; i < nd->attr_count; i++) {
         uint32_t aid = nd->attr_first + i;
         const nnav_attr *at = nnav_attr_get(m, aid);
-        nnav_attr_format(m, aid, 16, a, sizeof a);
-        printf("  %-20s %-8s %s", esc(at->name, b, sizeof b), nnav_attr_type_name(at->type), a);
+        nnav_rw_row(&w);
+        nnav_rw_cell_span(&w, A_NAME, at->name, NULL);
+        nnav_rw_cell_cstr(&w, A_TYPE, nnav_attr_type_name(at->type), NULL);
+        if (at->ref_attr_name.n)
+            nnav_rw_cell_span(&w, A_REF, at->ref_attr_name, NULL);
+        if (!y)
+            nnav_attr_format(m, aid, 16, a, sizeof a);
+        nnav_rw_cell_null(&w, A_TEXT, y ? NULL : a);
+        if (y && !at->ref_attr_name.n) {
+            nnav_yw_key(y, "value");
+            yaml_attr_value(y, m, aid);
+        }
         if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN && u.s->since > 0)
-            printf("  (unknown to %s v%d)", esc(nd->op, b, sizeof b), (int)u.s->since);
+            snprintf(line, sizeof line, "(unknown to %s v%d)", esc(nd->op, b, sizeof b), (int)u.s->since);
         else if (i < nrows && rows[i].state == NNAV_NA_UNKNOWN) /* an OpDef has no version */
-            printf("  (unknown to %s)", esc(nd->op, b, sizeof b));
-        printf("\n");
+            snprintf(line, sizeof line, "(unknown to %s)", esc(nd->op, b, sizeof b));
+        else
+            line[0] = 0;
+        nnav_rw_cell_null(&w, A_NOTE, line);
+        nnav_rw_row_end(&w);
     }
+    /* Then the schema's defaults for what the file leaves out: the file's
+     * attributes keep their places. */
     for (size_t k = nd->attr_count; k < nrows; k++) {
         if (rows[k].state != NNAV_NA_DEFAULT)
             continue;
+        nnav_rw_row(&w);
         nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
-        printf("  %-20s %-8s %s (default)\n", b, nnav_attr_type_name(rows[k].sa->type),
-               nnav_node_attr_row_value(m, &rows[k], 16, a, sizeof a));
+        nnav_rw_cell_span(&w, A_NAME, (nnav_span){(const uint8_t *)rows[k].sa->name,
+                                                  strlen(rows[k].sa->name)}, b);
+        nnav_rw_cell_cstr(&w, A_TYPE, nnav_attr_type_name(rows[k].sa->type), NULL);
+        snprintf(line, sizeof line, "%s (default)", nnav_node_attr_row_value(m, &rows[k], 16, a, sizeof a));
+        nnav_rw_cell_null(&w, A_TEXT, line);
+        if (y)
+            nnav_yw_key(y, "value"), nnav_op_default_yaml(y, &rows[k].sa->def);
+        nnav_rw_cell_bool(&w, A_DEFAULT, 1, NULL);
+        nnav_rw_row_end(&w);
     }
-    /* What has neither a value nor a default, on one line each: the
+    nnav_rw_table_end(&w);
+    /* What has neither a value nor a default, on one line each (text): the
      * optional ones (the operator does without or infers them) and the
      * required ones the node lacks. */
     for (int req = 0; req < 2; req++) {
-        int any = 0;
+        size_t at = 0;
+        line[0] = 0;
         for (size_t k = nd->attr_count; k < nrows; k++) {
             if (rows[k].state != NNAV_NA_UNSET || !rows[k].sa->required != !req)
                 continue;
             nnav_text_escape_cstr(rows[k].sa->name, b, sizeof b);
-            printf("%s%s", any++ ? ", " : req ? "  (missing, required: " : "  (not set: ", b);
+            int n = snprintf(line + at, sizeof line - at, "%s%s", at ? ", " : req ? "  (missing, required: " : "  (not set: ", b);
+            at = n > 0 && (size_t)n < sizeof line - at ? at + (size_t)n : sizeof line - 1;
         }
-        if (any)
-            printf(")\n");
+        if (at) {
+            nnav_rw_text(&w, line);
+            nnav_rw_text(&w, ")\n");
+        }
     }
-    int fw = have_schema ? formal_width(m, id, &u, 0, nd->in_count) : 0;
-    printf("inputs (%u):\n", nd->in_count);
-    for (uint32_t i = 0; i < nd->in_count; i++) {
-        const nnav_ref r = nnav_ref_get(m, nd->in_first + i);
-        printf("  [%u] ", i);
-        if (fw)
-            put_padded(nnav_node_formal(m, id, &u, 0, i, a, sizeof a), fw + 2);
-        if (r.value == NNAV_NONE) {
-            printf("\"\" (omitted optional input)\n");
-            continue;
-        }
-        source_text(m, r.value, nd->graph, b, sizeof b);
-        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
-        printf("%-28s %s from %s", esc(r.name, a, sizeof a), c, b);
-        if (ft[0])
-            printf("; the file says %s", ft);
-        printf("\n");
-    }
-    fw = have_schema ? formal_width(m, id, &u, 1, nd->out_count) : 0;
-    printf("outputs (%u):\n", nd->out_count);
-    for (uint32_t i = 0; i < nd->out_count; i++) {
-        const nnav_ref r = nnav_ref_get(m, nd->out_first + i);
-        printf("  [%u] ", i);
-        if (fw)
-            put_padded(nnav_node_formal(m, id, &u, 1, i, a, sizeof a), fw + 2);
-        if (r.value == NNAV_NONE) {
-            printf("\"\" (unused optional output)\n");
-            continue;
-        }
-        const nnav_value *v = nnav_value_get(m, r.value);
-        uint32_t nc;
-        const uint32_t *cons = nnav_value_consumers(m, r.value, &nc);
-        typed_cols(m, s, r.value, c, sizeof c, ft, sizeof ft);
-        printf("%-28s %s to ", esc(r.name, a, sizeof a), c);
-        if (nc == 0 && !v->is_output)
-            printf("(no consumers)");
-        for (uint32_t k = 0; k < nc && k < 32; k++) {
-            const nnav_node *cn = nnav_node_get(m, cons[k]);
-            printf("%s%s (%s)", k ? ", " : "", node_label(m, cons[k], a, sizeof a),
-                   op_name(m, cons[k], b, sizeof b));
-            if (cn->graph != nd->graph) {
-                nnav_graph_path(m, cn->graph, c, sizeof c);
-                printf(" in %s", c);
-            }
-        }
-        if (nc > 32)
-            printf(", ... (%u in all)", nc);
-        if (v->is_output)
-            printf("%sgraph output", nc ? ", " : "");
-        if (ft[0])
-            printf("; the file says %s", ft);
-        printf("\n");
-    }
+    node_refs(&w, m, s, id, &u, have_schema, 0);
+    node_refs(&w, m, s, id, &u, have_schema, 1);
     if (cost) {
-        cost_text(cost, NULL, a, sizeof a);
-        printf("%-10s %s\n", "cost", a);
+        nnav_rw_key(&w, "cost");
+        nnav_rw_line(&w);
+        rw_cost(&w, cost, NULL, NULL);
+        nnav_rw_key_as(&w, "known", NULL), nnav_rw_bool(&w, cost->known, NULL);
+        nnav_rw_line_end(&w);
     }
+    nnav_rw_map_end(&w);
     if (s)
         nnav_shapes_free(s);
     free(rows);
-    return 0;
+    return nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : 0;
 }
 

@@ -86,9 +86,9 @@ typedef struct nnav_rw {
     /* text tables */
     const nnav_rw_table *t;
     int measuring;        /* the first of two passes: widths only */
-    int widths[16];       /* the columns' widths in this table */
+    int widths[24];       /* the columns' widths in this table */
     size_t next_col;      /* the next cell's column */
-    int cell[16];         /* text: where each column's cell is in row, -1 when absent */
+    int cell[24];         /* text: where each column's cell is in row, -1 when absent */
     char *row;            /* text: this row's cells, each NUL-terminated (grown, freed at close) */
     size_t row_len, row_cap;
     int cell_ok;          /* text: the open cell has its place in row */
@@ -148,7 +148,7 @@ void nnav_rw_count(nnav_rw *w, double v, const char *text);
 
 /* ---- tables ---- */
 /* Starts a table: with key, under that key of the open map (YAML); a
- * top-level sequence without. At most 16 columns. */
+ * top-level sequence without. At most 24 columns. */
 void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t);
 void nnav_rw_table_end(nnav_rw *w);
 /* Text: the column is at least width wide in this table (a width known

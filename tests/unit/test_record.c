@@ -171,6 +171,16 @@ static void test_misuse(void **state)
     nnav_rw_row_end(&w);
     nnav_rw_table_end(&w);
     assert_int_equal(nnav_rw_close(&w), -1);
+    /* More columns than a writer keeps widths for: refused, said at close. */
+    static nnav_rw_col many[25];
+    static const nnav_rw_table wide = {.cols = many, .ncols = 25, .sep = " "};
+    assert_int_equal(nnav_rw_open(&w, f, NNAV_RW_TEXT), 0);
+    nnav_rw_table_begin(&w, NULL, &wide);
+    nnav_rw_row(&w);
+    nnav_rw_cell_cstr(&w, 0, "a", NULL);
+    nnav_rw_row_end(&w);
+    nnav_rw_table_end(&w);
+    assert_int_equal(nnav_rw_close(&w), -1);
     fclose(f);
 }
 
@@ -362,6 +372,10 @@ static char *write_sentences(int form)
     nnav_rw_key_as(&w, "partial", NULL), nnav_rw_uint(&w, 0, "never shown");
     nnav_rw_sentence_end(&w);
     nnav_rw_text(&w, "  words for eyes\n");
+    nnav_rw_key(&w, "cost"); /* a line as a key's value: one space after the label */
+    nnav_rw_line(&w);
+    nnav_rw_key(&w, "macs"), nnav_rw_count(&w, 7, "7 MACs");
+    nnav_rw_line_end(&w);
     nnav_rw_table_begin(&w, "ops", &t4);
     for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
         nnav_rw_table_pass(&w, pass);
@@ -399,12 +413,13 @@ static void test_sentence_head_hidden(void **state)
     char *t = write_sentences(NNAV_RW_TEXT);
     assert_string_equal(t, "graph /: 2 nodes (per iteration)\n"
                            "  words for eyes\n"
+                           "cost 7 MACs\n"
                            "  op type   MACs\n"
                            "  ai:Conv  4.1 K\n"
                            "  Add        0.5  partial\n");
     free(t);
     t = write_sentences(NNAV_RW_YAML);
-    assert_string_equal(t, "path: /\nnodes: 2\nown: 1.5\nloop: true\npartial: 0\n"
+    assert_string_equal(t, "path: /\nnodes: 2\nown: 1.5\nloop: true\npartial: 0\ncost: {macs: 7}\n"
                            "ops:\n"
                            "- {op_type: Conv, domain: ai, macs: 4096, known: true}\n"
                            "- {op_type: Add, domain: \"\", macs: 0.5, known: false}\n"
