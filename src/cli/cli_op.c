@@ -16,15 +16,24 @@ static nnav_span span_of(const char *s)
     return (nnav_span){(const uint8_t *)s, strlen(s)};
 }
 
-/* op --list: a line per operator (its domain, name and versions), or with
- * --yaml a sequence of maps. */
+/* op --list: a row per operator, its domain, name and versions (YAML a
+ * sequence of maps). */
+enum { L_DOMAIN, L_OP, L_VERSIONS, L_DEPRECATED };
+static const nnav_rw_col list_cols[] = {
+    [L_DOMAIN] = {"domain", 26, 0, NULL, 0, NULL},
+    [L_OP] = {"op", 32, 0, NULL, 0, NULL},
+    [L_VERSIONS] = {"versions", 0, 0, "", 0, NULL},
+    [L_DEPRECATED] = {"deprecated", 0, NNAV_RW_SKIP_EMPTY, "", 0, NULL},
+};
+static const nnav_rw_table list_table = {
+    .cols = list_cols, .ncols = sizeof list_cols / sizeof *list_cols, .sep = " ", .flow = 1};
+
 static int list_ops(const char *dom, const opts *o)
 {
-    nnav_yw w;
-    if (o->yaml && nnav_yw_open(&w, stdout) < 0)
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return EXIT_BADINPUT;
-    if (o->yaml)
-        nnav_yw_seq(&w);
+    nnav_rw_table_begin(&w, NULL, &list_table);
     size_t n = nnav_op_table_count();
     for (size_t i = 0; i < n;) {
         const nnav_op_schema *s = nnav_op_table_at(i);
@@ -34,31 +43,20 @@ static int list_ops(const char *dom, const opts *o)
             j++;
         if (!dom || !strcmp(dom, s->domain)) {
             const nnav_op_schema *last = nnav_op_table_at(j - 1);
-            if (o->yaml) {
-                nnav_yw_map_flow(&w);
-                nnav_yw_key(&w, "domain"), nnav_yw_cstr(&w, s->domain);
-                nnav_yw_key(&w, "op"), nnav_yw_cstr(&w, s->name);
-                nnav_yw_key(&w, "versions");
-                nnav_yw_seq_flow(&w);
-                for (size_t k = i; k < j; k++)
-                    nnav_yw_int(&w, nnav_op_table_at(k)->since);
-                nnav_yw_seq_end(&w);
-                nnav_yw_key(&w, "deprecated"), nnav_yw_bool(&w, last->deprecated);
-                nnav_yw_map_end(&w);
-            } else {
-                printf("%-26s %-32s", s->domain, s->name);
-                for (size_t k = i; k < j; k++)
-                    printf("%s%d", k > i ? ", " : "", (int)nnav_op_table_at(k)->since);
-                printf("%s\n", last->deprecated ? "  (deprecated)" : "");
-            }
+            nnav_rw_row(&w);
+            nnav_rw_cell_cstr(&w, L_DOMAIN, s->domain, NULL);
+            nnav_rw_cell_cstr(&w, L_OP, s->name, NULL);
+            nnav_rw_cell_list(&w, L_VERSIONS, NULL);
+            for (size_t k = i; k < j; k++)
+                nnav_rw_int(&w, nnav_op_table_at(k)->since, NULL);
+            nnav_rw_cell_list_end(&w);
+            nnav_rw_cell_bool(&w, L_DEPRECATED, last->deprecated, last->deprecated ? "  (deprecated)" : "");
+            nnav_rw_row_end(&w);
         }
         i = j;
     }
-    if (o->yaml) {
-        nnav_yw_seq_end(&w);
-        return nnav_yw_close(&w) < 0 ? EXIT_BADINPUT : 0;
-    }
-    return 0;
+    nnav_rw_table_end(&w);
+    return nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : 0;
 }
 
 int cmd_op(const nnav_model *m, const opts *o)

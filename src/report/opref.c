@@ -9,6 +9,7 @@
 
 #include "nnav.h"
 #include "opschema.h"
+#include "record.h"
 #include "yamlout.h"
 
 static nnav_span span_of(const char *s)
@@ -231,185 +232,197 @@ static void history_note(const nnav_opref *r, const nnav_op_schema *h, char *buf
         l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", parts[i]);
 }
 
-static void write_formals_text(FILE *out, const char *what, const nnav_op_formal *f, uint32_t nf,
-                               int32_t lo, int32_t hi)
+/* The schema's tables. Formals: text "  NAME TYPE optional", the name
+ * column as wide as the widest (8 at least), a single formal's type last. */
+enum { FM_NAME, FM_TYPE, FM_OPTION, FM_HOMOG };
+static const nnav_rw_col formal_cols[] = {
+    [FM_NAME] = {"name", 8, NNAV_RW_MEASURE, NULL, 0, NULL},
+    [FM_TYPE] = {"type", 24, 0, NULL, 0, NULL},
+    [FM_OPTION] = {"option", 0, NNAV_RW_SKIP_EMPTY, NULL, 0, NULL},
+    [FM_HOMOG] = {"homogeneous", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table formal_table = {
+    .cols = formal_cols, .ncols = sizeof formal_cols / sizeof *formal_cols, .sep = " ",
+    .flow = 1, .indent = "  "};
+
+/* Attributes: text "  NAME TYPE required|default V|optional". */
+enum { AT_NAME, AT_TYPE, AT_REQUIRED };
+static const nnav_rw_col oattr_cols[] = {
+    [AT_NAME] = {"name", 20, NNAV_RW_MEASURE, NULL, 0, NULL},
+    [AT_TYPE] = {"type", 8, 0, NULL, 0, NULL},
+    [AT_REQUIRED] = {"required", 0, 0, NULL, 0, NULL}, /* YAML's default follows it */
+};
+static const nnav_rw_table oattr_table = {
+    .cols = oattr_cols, .ncols = sizeof oattr_cols / sizeof *oattr_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
+
+/* Type constraints: text "  T        tensor(float), ..." or "any type". */
+enum { TC_PARAM, TC_ALLOWED };
+static const nnav_rw_col tc_cols[] = {
+    [TC_PARAM] = {"param", 8, 0, NULL, 0, NULL},
+    [TC_ALLOWED] = {"allowed", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table tc_table = {
+    .cols = tc_cols, .ncols = sizeof tc_cols / sizeof *tc_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
+
+/* History: text "  v11      in force at opset 17; the model's (opset 17)". */
+enum { H_SINCE, H_DEPRECATED, H_SHOWN, H_MODEL, H_NOTE };
+static const nnav_rw_col hist_cols[] = {
+    [H_SINCE] = {"since_version", 8, 0, NULL, 0, NULL},
+    [H_DEPRECATED] = {"deprecated", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [H_SHOWN] = {"shown", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [H_MODEL] = {"model", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [H_NOTE] = {NULL, 0, NNAV_RW_SKIP_EMPTY, NULL, 0, NULL},
+};
+static const nnav_rw_table hist_table = {
+    .cols = hist_cols, .ncols = sizeof hist_cols / sizeof *hist_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
+
+static void write_formals(nnav_rw *w, const char *key, const nnav_op_formal *f, uint32_t nf,
+                          int32_t lo, int32_t hi)
 {
-    char range[64], a[512], b[512];
+    char range[64], a[512], b[512], line[600];
     range_text(lo, hi, range, sizeof range);
-    fprintf(out, "%s (%s):\n", what, range);
-    int wn = 8;
-    for (uint32_t i = 0; i < nf; i++) {
-        int l = (int)strlen(tesc(f[i].name, a, sizeof a));
-        if (l > wn)
-            wn = l;
+    snprintf(line, sizeof line, "%s (%s):\n", key, range);
+    nnav_rw_text(w, line);
+    nnav_rw_table_begin(w, key, &formal_table);
+    for (int pass = 0; pass < nnav_rw_table_passes(w); pass++) {
+        nnav_rw_table_pass(w, pass);
+        for (uint32_t i = 0; i < nf; i++) {
+            nnav_rw_row(w);
+            nnav_rw_cell_span(w, FM_NAME, span_of(f[i].name), tesc(f[i].name, a, sizeof a));
+            nnav_rw_cell_span(w, FM_TYPE, span_of(f[i].type), tesc(f[i].type, b, sizeof b));
+            const char *opt = f[i].option == NNAV_OPF_OPTIONAL ? "optional"
+                              : f[i].option != NNAV_OPF_VARIADIC ? ""
+                              : f[i].homogeneous                 ? "variadic"
+                                                                 : "variadic, heterogeneous";
+            nnav_rw_cell_cstr(w, FM_OPTION, option_word(f[i].option), opt);
+            if (f[i].option == NNAV_OPF_VARIADIC)
+                nnav_rw_cell_bool(w, FM_HOMOG, f[i].homogeneous, NULL);
+            nnav_rw_row_end(w);
+        }
     }
-    for (uint32_t i = 0; i < nf; i++) {
-        tesc(f[i].name, a, sizeof a);
-        tesc(f[i].type, b, sizeof b);
-        if (f[i].option == NNAV_OPF_OPTIONAL)
-            fprintf(out, "  %-*s %-24s optional\n", wn, a, b);
-        else if (f[i].option == NNAV_OPF_VARIADIC)
-            fprintf(out, "  %-*s %-24s variadic%s\n", wn, a, b,
-                    f[i].homogeneous ? "" : ", heterogeneous");
-        else
-            fprintf(out, "  %-*s %s\n", wn, a, b);
-    }
+    nnav_rw_table_end(w);
 }
 
-static void write_formals_yaml(nnav_yw *w, const char *key, const nnav_op_formal *f, uint32_t nf)
-{
-    nnav_yw_key(w, key);
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < nf; i++) {
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "name"), ystr(w, f[i].name);
-        nnav_yw_key(w, "type"), ystr(w, f[i].type);
-        nnav_yw_key(w, "option"), nnav_yw_cstr(w, option_word(f[i].option));
-        if (f[i].option == NNAV_OPF_VARIADIC)
-            nnav_yw_key(w, "homogeneous"), nnav_yw_bool(w, f[i].homogeneous);
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-}
-
-static int write_yaml(const nnav_opref *r, FILE *out)
+/* A schema as the explorer's o and `nnav op` show it, in either form: the
+ * YAML keys in the text's order, the text's headings words of its own. */
+static int write_ref(const nnav_opref *r, int yaml, FILE *out)
 {
     const nnav_op_schema *s = r->s;
-    nnav_yw yw, *w = &yw;
-    if (nnav_yw_open(w, out) < 0)
+    char a[1024], b[1024], c[1024], line[1200];
+    nnav_rw w;
+    if (nnav_rw_open(&w, out, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return -1;
-    nnav_yw_map(w);
-    nnav_yw_key(w, "op"), ystr(w, s->name);
-    nnav_yw_key(w, "domain"), ystr(w, s->domain);
-    nnav_yw_key(w, "since_version"), nnav_yw_int(w, s->since);
-    nnav_yw_key(w, "deprecated"), nnav_yw_bool(w, s->deprecated);
-    nnav_yw_key(w, "opset");
-    r->opset >= 0 ? nnav_yw_int(w, r->opset) : nnav_yw_null(w);
-    nnav_yw_key(w, "in_force");
-    nnav_yw_bool(w, r->opset < 0 || r->opset >= s->since);
-    if (!is_tf(s))
-        nnav_yw_key(w, "table"), nnav_yw_cstr(w, nnav_op_table_origin());
-    nnav_yw_key(w, "min_input"), nnav_yw_int(w, s->min_in);
-    nnav_yw_key(w, "max_input"), nnav_yw_int(w, s->max_in);
-    nnav_yw_key(w, "min_output"), nnav_yw_int(w, s->min_out);
-    nnav_yw_key(w, "max_output"), nnav_yw_int(w, s->max_out);
-    write_formals_yaml(w, "inputs", s->in, s->n_in);
-    write_formals_yaml(w, "outputs", s->out, s->n_out);
-    nnav_yw_key(w, "attributes");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < s->n_attrs; i++) {
-        const nnav_op_attr *a = &s->attrs[i];
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "name"), ystr(w, a->name);
-        nnav_yw_key(w, "type"), nnav_yw_cstr(w, nnav_attr_type_name(a->type));
-        nnav_yw_key(w, "required"), nnav_yw_bool(w, a->required);
-        if (a->has_default)
-            nnav_yw_key(w, "default"), nnav_op_default_yaml(w, &a->def);
-        nnav_yw_map_end(w);
+    int tf = is_tf(s);
+    nnav_rw_map(&w, 10);
+    nnav_rw_key(&w, "op"), nnav_rw_span(&w, span_of(s->name), tesc(s->name, a, sizeof a));
+    nnav_rw_key(&w, "domain");
+    nnav_rw_span(&w, span_of(s->domain), tf ? "tf (an op definition the model carries)"
+                                            : tesc(s->domain, a, sizeof a));
+    /* "11 (in force at opset 17), deprecated" */
+    if (r->opset >= 0 && r->opset < s->since)
+        snprintf(a, sizeof a, " (the first; not yet at opset %lld)", (long long)r->opset);
+    else if (r->opset >= 0 && r->opset > nnav_op_table_max(r->domain))
+        snprintf(a, sizeof a, " (in force at opset %lld; the table knows up to %d)",
+                 (long long)r->opset, (int)nnav_op_table_max(r->domain));
+    else if (r->opset >= 0)
+        snprintf(a, sizeof a, " (in force at opset %lld)", (long long)r->opset);
+    else
+        snprintf(a, sizeof a, " (the newest in the table)");
+    snprintf(line, sizeof line, "%d%s%s", (int)s->since, a, s->deprecated ? ", deprecated" : "");
+    nnav_rw_key_as(&w, "since_version", tf ? NULL : "version"), nnav_rw_int(&w, s->since, line);
+    nnav_rw_key_as(&w, "deprecated", NULL), nnav_rw_bool(&w, s->deprecated, NULL);
+    nnav_rw_key_as(&w, "opset", NULL);
+    r->opset >= 0 ? nnav_rw_int(&w, r->opset, NULL) : nnav_rw_null(&w, NULL);
+    nnav_rw_key_as(&w, "in_force", NULL), nnav_rw_bool(&w, r->opset < 0 || r->opset >= s->since, NULL);
+    if (!tf)
+        nnav_rw_key_as(&w, "table", NULL), nnav_rw_cstr(&w, nnav_op_table_origin(), NULL);
+    nnav_rw_key_as(&w, "min_input", NULL), nnav_rw_int(&w, s->min_in, NULL);
+    nnav_rw_key_as(&w, "max_input", NULL), nnav_rw_int(&w, s->max_in, NULL);
+    nnav_rw_key_as(&w, "min_output", NULL), nnav_rw_int(&w, s->min_out, NULL);
+    nnav_rw_key_as(&w, "max_output", NULL), nnav_rw_int(&w, s->max_out, NULL);
+    write_formals(&w, "inputs", s->in, s->n_in, s->min_in, s->max_in);
+    write_formals(&w, "outputs", s->out, s->n_out, s->min_out, s->max_out);
+    snprintf(line, sizeof line, "attributes (%u):\n", s->n_attrs);
+    nnav_rw_text(&w, line);
+    nnav_rw_table_begin(&w, "attributes", &oattr_table);
+    nnav_yw *y = nnav_rw_yw(&w); /* a default's typed value: written by hand, YAML only */
+    for (int pass = 0; pass < nnav_rw_table_passes(&w); pass++) {
+        nnav_rw_table_pass(&w, pass);
+        for (uint32_t i = 0; i < s->n_attrs; i++) {
+            const nnav_op_attr *at = &s->attrs[i];
+            nnav_rw_row(&w);
+            nnav_rw_cell_span(&w, AT_NAME, span_of(at->name), tesc(at->name, a, sizeof a));
+            nnav_rw_cell_cstr(&w, AT_TYPE, nnav_attr_type_name(at->type), NULL);
+            if (at->required) {
+                snprintf(line, sizeof line, "required");
+            } else if (at->has_default) {
+                nnav_op_default_format(&at->def, b, sizeof b);
+                snprintf(line, sizeof line, "default %s", tesc(b, c, sizeof c));
+            } else {
+                snprintf(line, sizeof line, "optional");
+            }
+            nnav_rw_cell_bool(&w, AT_REQUIRED, at->required, line);
+            if (y && at->has_default)
+                nnav_yw_key(y, "default"), nnav_op_default_yaml(y, &at->def);
+            nnav_rw_row_end(&w);
+        }
     }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "type_constraints");
-    nnav_yw_seq(w);
+    nnav_rw_table_end(&w);
+    snprintf(line, sizeof line, "type constraints (%u):\n", s->n_tcs);
+    nnav_rw_text(&w, line);
+    nnav_rw_table_begin(&w, "type_constraints", &tc_table);
     for (uint32_t i = 0; i < s->n_tcs; i++) {
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "param"), ystr(w, s->tcs[i].param);
-        nnav_yw_key(w, "allowed");
-        nnav_yw_seq_flow(w);
-        for (uint32_t k = 0; k < s->tcs[i].n_allowed; k++)
-            ystr(w, s->tcs[i].allowed[k]);
-        nnav_yw_seq_end(w);
-        nnav_yw_map_end(w);
+        const nnav_op_tc *tc = &s->tcs[i];
+        nnav_rw_row(&w);
+        nnav_rw_cell_span(&w, TC_PARAM, span_of(tc->param), tesc(tc->param, a, sizeof a));
+        /* An OpDef's type attr without allowed_values takes any type (YAML:
+         * an empty allowed list). */
+        nnav_rw_cell_list(&w, TC_ALLOWED, tc->n_allowed ? NULL : "any type");
+        for (uint32_t k = 0; k < tc->n_allowed; k++)
+            nnav_rw_span(&w, span_of(tc->allowed[k]), tesc(tc->allowed[k], a, sizeof a));
+        nnav_rw_cell_list_end(&w);
+        nnav_rw_row_end(&w);
     }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "history");
-    nnav_yw_seq(w);
+    nnav_rw_table_end(&w);
+    if (!tf) {
+        snprintf(line, sizeof line, "history (%zu version%s):\n", r->n_hist, r->n_hist == 1 ? "" : "s");
+        nnav_rw_text(&w, line);
+    }
+    nnav_rw_table_begin(&w, "history", &hist_table);
+    if (tf)
+        nnav_rw_table_hide_text(&w);
     for (size_t i = 0; i < r->n_hist; i++) {
         const nnav_op_schema *h = r->hist[i];
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "since_version"), nnav_yw_int(w, h->since);
-        nnav_yw_key(w, "deprecated"), nnav_yw_bool(w, h->deprecated);
-        nnav_yw_key(w, "shown"), nnav_yw_bool(w, h == s);
-        nnav_yw_key(w, "model"), nnav_yw_bool(w, r->model_since && h->since == r->model_since);
-        nnav_yw_map_end(w);
+        history_note(r, h, a, sizeof a);
+        snprintf(b, sizeof b, "v%d", (int)h->since);
+        nnav_rw_row(&w);
+        nnav_rw_cell_int(&w, H_SINCE, h->since, b);
+        nnav_rw_cell_bool(&w, H_DEPRECATED, h->deprecated, NULL);
+        nnav_rw_cell_bool(&w, H_SHOWN, h == s, NULL);
+        nnav_rw_cell_bool(&w, H_MODEL, r->model_since && h->since == r->model_since, NULL);
+        nnav_rw_cell_null(&w, H_NOTE, a);
+        nnav_rw_row_end(&w);
     }
-    nnav_yw_seq_end(w);
+    nnav_rw_table_end(&w);
     if (r->model_opset >= 0) {
-        nnav_yw_key(w, "model_opset"), nnav_yw_int(w, r->model_opset);
-        nnav_yw_key(w, "model_since_version");
-        r->model_since ? nnav_yw_int(w, r->model_since) : nnav_yw_null(w);
+        snprintf(line, sizeof line, "opset %lld: the operator does not exist yet", (long long)r->model_opset);
+        nnav_rw_key_as(&w, "model_opset", !tf && !r->model_since ? "model" : NULL);
+        nnav_rw_int(&w, r->model_opset, line);
+        nnav_rw_key_as(&w, "model_since_version", NULL);
+        r->model_since ? nnav_rw_int(&w, r->model_since, NULL) : nnav_rw_null(&w, NULL);
     }
-    nnav_yw_map_end(w);
-    return nnav_yw_close(w);
+    nnav_rw_map_end(&w);
+    return nnav_rw_close(&w);
 }
 
 int nnav_opref_write(const nnav_opref *r, int yaml, FILE *out)
 {
-    const nnav_op_schema *s = r->s;
-    if (!s)
+    if (!r->s)
         return -1;
-    if (yaml)
-        return write_yaml(r, out);
-    char a[1024], b[1024], c[1024];
-    fprintf(out, "%-10s %s\n", "op", tesc(s->name, a, sizeof a));
-    fprintf(out, "%-10s %s\n", "domain", is_tf(s) ? "tf (an op definition the model carries)" :
-                                                   tesc(s->domain, a, sizeof a));
-    if (!is_tf(s)) {
-        fprintf(out, "%-10s %d", "version", (int)s->since);
-        if (r->opset >= 0 && r->opset < s->since)
-            fprintf(out, " (the first; not yet at opset %lld)", (long long)r->opset);
-        else if (r->opset >= 0 && r->opset > nnav_op_table_max(r->domain))
-            fprintf(out, " (in force at opset %lld; the table knows up to %d)",
-                    (long long)r->opset, (int)nnav_op_table_max(r->domain));
-        else if (r->opset >= 0)
-            fprintf(out, " (in force at opset %lld)", (long long)r->opset);
-        else
-            fprintf(out, " (the newest in the table)");
-        fprintf(out, "%s\n", s->deprecated ? ", deprecated" : "");
-    }
-    write_formals_text(out, "inputs", s->in, s->n_in, s->min_in, s->max_in);
-    write_formals_text(out, "outputs", s->out, s->n_out, s->min_out, s->max_out);
-    fprintf(out, "attributes (%u):\n", s->n_attrs);
-    int wn = 20;
-    for (uint32_t i = 0; i < s->n_attrs; i++) {
-        int l = (int)strlen(tesc(s->attrs[i].name, a, sizeof a));
-        if (l > wn)
-            wn = l;
-    }
-    for (uint32_t i = 0; i < s->n_attrs; i++) {
-        const nnav_op_attr *at = &s->attrs[i];
-        fprintf(out, "  %-*s %-8s ", wn, tesc(at->name, a, sizeof a), nnav_attr_type_name(at->type));
-        if (at->required)
-            fprintf(out, "required\n");
-        else if (at->has_default) {
-            nnav_op_default_format(&at->def, b, sizeof b);
-            fprintf(out, "default %s\n", tesc(b, c, sizeof c));
-        } else
-            fprintf(out, "optional\n");
-    }
-    fprintf(out, "type constraints (%u):\n", s->n_tcs);
-    for (uint32_t i = 0; i < s->n_tcs; i++) {
-        const nnav_op_tc *tc = &s->tcs[i];
-        fprintf(out, "  %-8s ", tesc(tc->param, a, sizeof a));
-        for (uint32_t k = 0; k < tc->n_allowed; k++)
-            fprintf(out, "%s%s", k ? ", " : "", tesc(tc->allowed[k], a, sizeof a));
-        /* An OpDef's type attr without allowed_values takes any type (YAML:
-         * an empty allowed list). */
-        fprintf(out, "%s\n", tc->n_allowed ? "" : "any type");
-    }
-    if (!is_tf(s)) {
-        fprintf(out, "history (%zu version%s):\n", r->n_hist, r->n_hist == 1 ? "" : "s");
-        for (size_t i = 0; i < r->n_hist; i++) {
-            history_note(r, r->hist[i], a, sizeof a);
-            if (a[0])
-                fprintf(out, "  v%-7d %s\n", (int)r->hist[i]->since, a);
-            else
-                fprintf(out, "  v%d\n", (int)r->hist[i]->since);
-        }
-        if (r->model_opset >= 0 && !r->model_since)
-            fprintf(out, "%-10s opset %lld: the operator does not exist yet\n", "model",
-                    (long long)r->model_opset);
-    }
-    return ferror(out) ? -1 : 0;
+    return write_ref(r, yaml, out);
 }
 
 /* ---- close names ---- */

@@ -78,5 +78,29 @@ for m in "${models[@]}"; do
         done
     done
     unset IFS
+    # What loading it would run (a checkpoint or a pickle; the others say
+    # why not), and each operator it uses as the model's opset has it.
+    runf "$m.scan" scan "$m"
+    runf "$m.scan_yaml" scan "$m" --yaml
+    [ "$adv" = 1 ] && continue
+    for op in $(cd "$work" && "$nnav" info "$m" --yaml 2>/dev/null | sed -n 's/^- {op_type: \([A-Za-z0-9_]*\), .*/\1/p' | sort -u | head -60); do
+        runf "$m.op_$op" op "$op" --model "$m"
+        runf "$m.op_${op}_yaml" op "$op" --model "$m" --yaml
+        n=$((n + 2))
+    done
+done
+# The operator reference, no model: every operator of the table, newest and
+# at opsets before, within and past it; the list; a name it lacks.
+runf "op.list" op --list
+runf "op.list_yaml" op --list --yaml
+runf "op.list_ml" op --list --domain ai.onnx.ml
+runf "op.nosuch" op conv2
+for q in $(cd "$work" && "$nnav" op --list 2>/dev/null | awk '{print $1 ":" $2}' | sort -u); do
+    f=${q//[^A-Za-z0-9_.]/_}
+    runf "op.$f" op "$q"
+    runf "op.${f}_yaml" op "$q" --yaml
+    runf "op.${f}_o5" op "$q" --opset 5
+    runf "op.${f}_o99_yaml" op "$q" --opset 99 --yaml
+    n=$((n + 4))
 done
 echo "outputs.sh: ${#models[@]} models, $n runs into $out"
