@@ -72,7 +72,9 @@ typedef struct nnav_rw_table {
 typedef struct nnav_rw {
     int form;
     FILE *out;
-    nnav_yw yw;
+    nnav_yw yw;           /* YAML: the writer's own document */
+    nnav_yw *y;           /* YAML: where it writes (yw, or a document it was nested in) */
+    int nested;           /* YAML: in another writer's document (nnav_rw_nest) */
     int keycol;           /* text: a map's key column */
     int in_list, items;   /* text: a list on the current key's line, its items so far */
     int hide;             /* text: the current key's value is not shown */
@@ -98,6 +100,10 @@ typedef struct nnav_rw {
 
 /* Opens a writer of the form on out. Returns 0, or -1 (YAML: no memory). */
 int nnav_rw_open(nnav_rw *w, FILE *out, int form);
+/* A YAML writer into the open map or sequence of a document another
+ * writes (info's, into which a reader's section goes): nothing opened,
+ * and nnav_rw_close leaves the document open. */
+void nnav_rw_nest(nnav_rw *w, nnav_yw *outer);
 /* Ends the output: 0, or -1 when anything could not be written. */
 int nnav_rw_close(nnav_rw *w);
 int nnav_rw_yaml(const nnav_rw *w); /* 1 when writing YAML */

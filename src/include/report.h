@@ -60,17 +60,18 @@ uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end,
                               int check, FILE *out);
 
 /* A PyTorch checkpoint's part of nnav_info_write (nothing for another
- * format): its entries besides the tensors, a TorchScript archive's code
- * files and what loading it would run; as text into f, or as the YAML keys
- * checkpoint_entries, code_files and pickle into w's open map. */
-void nnav_pt_info_text(const nnav_model *m, FILE *f);
-void nnav_pt_info_yaml(nnav_yw *w, const nnav_model *m);
-/* A pickle scan (ptscan.h): every global referenced, each line after
- * indent, then the verdict (what would run, or clean); and as YAML, the keys
- * pickles, would_run, torchscript, complete, fault, fault_offset and globals
- * into w's open map (`nnav scan --yaml`, and info's pickle map). */
+ * format), through the record writer w (record.h) into its open map: its
+ * entries besides the tensors, a TorchScript archive's code files and what
+ * loading it would run; the YAML keys checkpoint_entries, code_files and
+ * pickle, the text a section of each (the first 40 entries and files). */
+struct nnav_rw;
+void nnav_pt_info_write(struct nnav_rw *w, const nnav_model *m);
+/* A pickle scan (ptscan.h) into w's open map: the YAML keys pickles,
+ * would_run, torchscript, complete, fault, fault_offset and globals
+ * (`nnav scan --yaml`, and info's pickle map); in text every global
+ * referenced, each line after indent, then the verdict (what would run, or
+ * clean). */
 struct nnav_pt_scan;
-void nnav_pt_scan_text(const struct nnav_pt_scan *s, FILE *f, const char *indent);
-void nnav_pt_scan_yaml(nnav_yw *w, const struct nnav_pt_scan *s);
+void nnav_pt_scan_write(struct nnav_rw *w, const struct nnav_pt_scan *s, const char *indent);
 
 #endif

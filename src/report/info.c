@@ -14,6 +14,7 @@
 #include "nnav.h"
 #include "scope.h"
 #include "shape.h"
+#include "record.h"
 #include "tfacts.h"
 #include "yamlout.h"
 
@@ -322,7 +323,10 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
         nnav_yw_seq_end(&w);
         nnav_sparse_warnings(m, 0, nnav_graph_count(m), &w, 0, out);
         yaml_tf_info(&w, m);
-        nnav_pt_info_yaml(&w, m);
+        nnav_rw pw; /* the checkpoint's section, written once for both forms */
+        nnav_rw_nest(&pw, &w);
+        nnav_pt_info_write(&pw, m);
+        nnav_rw_close(&pw);
         nnav_yw_map_end(&w);
         free(ops);
         return nnav_yw_close(&w) < 0 ? -1 : 0;
@@ -486,6 +490,9 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
     }
     fprintf(out, "\n");
     free(ops);
-    nnav_pt_info_text(m, out); /* a PyTorch checkpoint's entries and what loading it would run */
-    return ferror(out) ? -1 : 0;
+    /* A PyTorch checkpoint's entries and what loading it would run. */
+    nnav_rw pw;
+    nnav_rw_open(&pw, out, NNAV_RW_TEXT);
+    nnav_pt_info_write(&pw, m);
+    return nnav_rw_close(&pw) < 0 || ferror(out) ? -1 : 0;
 }

@@ -1,13 +1,15 @@
 /* ptinfo.c - what a PyTorch checkpoint adds to `nnav info` and the
  * explorer's model details (its entries besides the tensors, a TorchScript
  * archive's code files, what loading it would run), and the table and
- * verdict `nnav scan` prints: text and YAML, written here once. */
+ * verdict `nnav scan` prints: each fact stated once, through the record
+ * writer (record.h). */
 #include "report.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "ptscan.h"
+#include "record.h"
 
 static const char *esc(nnav_span s, char *buf, size_t n)
 {
@@ -15,153 +17,184 @@ static const char *esc(nnav_span s, char *buf, size_t n)
     return buf;
 }
 
-static void gname(const nnav_pt_global *g, char *buf, size_t n)
-{
-    char a[200], b[200];
-    snprintf(buf, n, "%s.%s", esc(g->module, a, sizeof a), esc(g->name, b, sizeof b));
-}
+/* The globals a pickle references: text "OFFSET MODULE.NAME ALLOWED ON
+ * LOAD" under headings; YAML the module and name apart, where it is
+ * called and what the call would run. */
+enum { G_MODULE, G_NAME, G_OFFSET, G_ALLOWED, G_ENTRY, G_BY, G_CALL, G_ONLOAD };
+static const nnav_rw_col global_cols[] = {
+    [G_MODULE] = {"module", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_NAME] = {"name", 44, 0, NULL, 0, "global"},
+    [G_OFFSET] = {"offset", 10, 0, NULL, 0, "offset"},
+    [G_ALLOWED] = {"allowed", 8, 0, NULL, 0, "allowed"},
+    [G_ENTRY] = {"entry", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_BY] = {"called_by", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_CALL] = {"call", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [G_ONLOAD] = {NULL, 0, 0, NULL, 0, "on load"},
+};
+static const uint8_t global_text[] = {G_OFFSET, G_NAME, G_ALLOWED, G_ONLOAD};
+static const nnav_rw_table global_table = {
+    .cols = global_cols, .ncols = sizeof global_cols / sizeof *global_cols, .sep = " ",
+    .flow = 1, .text_order = global_text, .ntext = sizeof global_text};
 
-/* The human table: every global, then the verdict. */
-void nnav_pt_scan_text(const nnav_pt_scan *s, FILE *f, const char *indent)
+void nnav_pt_scan_write(nnav_rw *w, const nnav_pt_scan *s, const char *indent)
 {
-    char nm[420];
-    fprintf(f, "%s%-10s %-44s %-8s %s\n", indent, "offset", "global", "allowed", "on load");
+    char line[1600], e[1200], a[200], b[200], nm[420];
+    e[0] = 0;
+    if (s->failed)
+        nnav_error_format(&s->err, "", e, sizeof e);
+    const char *fault = e[0] == ':' ? e + 2 : e;
+    nnav_rw_key_as(w, "pickles", NULL), nnav_rw_uint(w, s->pickles, NULL);
+    nnav_rw_key_as(w, "would_run", NULL), nnav_rw_uint(w, s->would_run, NULL);
+    nnav_rw_key_as(w, "torchscript", NULL), nnav_rw_bool(w, s->torchscript, NULL);
+    nnav_rw_key_as(w, "complete", NULL), nnav_rw_bool(w, !s->failed, NULL);
+    if (s->failed) { /* in text after the globals */
+        nnav_rw_key_as(w, "fault", NULL), nnav_rw_cstr(w, fault, NULL);
+        nnav_rw_key_as(w, "fault_offset", NULL), nnav_rw_uint(w, s->err.offset, NULL);
+    }
+    nnav_rw_table t = global_table;
+    t.indent = indent;
+    nnav_rw_table_begin(w, "globals", &t);
+    nnav_rw_table_head(w);
     for (uint32_t i = 0; i < s->count; i++) {
         const nnav_pt_global *g = &s->g[i];
-        gname(g, nm, sizeof nm);
-        fprintf(f, "%s%-10llu %-44s %-8s ", indent, (unsigned long long)g->offset, nm,
-                g->allowed ? "yes" : "NO");
+        snprintf(nm, sizeof nm, "%s.%s", esc(g->module, a, sizeof a), esc(g->name, b, sizeof b));
         if (g->call && !g->allowed)
-            fprintf(f, "WOULD RUN %s (%s @%llu in %s)\n", g->call, nnav_pt_call_op_name(g->op),
-                    (unsigned long long)g->call_offset, g->entry ? g->entry : "?");
+            snprintf(line, sizeof line, "WOULD RUN %s (%s @%llu in %s)", g->call,
+                     nnav_pt_call_op_name(g->op), (unsigned long long)g->call_offset,
+                     g->entry ? g->entry : "?");
         else if (g->op)
-            fprintf(f, "builds data (%s @%llu)\n", nnav_pt_call_op_name(g->op),
-                    (unsigned long long)g->call_offset);
+            snprintf(line, sizeof line, "builds data (%s @%llu)", nnav_pt_call_op_name(g->op),
+                     (unsigned long long)g->call_offset);
         else
-            fprintf(f, "%s\n", g->allowed ? "-" : "referenced, not called");
+            snprintf(line, sizeof line, "%s", g->allowed ? "-" : "referenced, not called");
+        nnav_rw_row(w);
+        nnav_rw_cell_span(w, G_MODULE, g->module, NULL);
+        nnav_rw_cell_span(w, G_NAME, g->name, nm);
+        nnav_rw_cell_uint(w, G_OFFSET, g->offset, NULL);
+        nnav_rw_cell_bool(w, G_ALLOWED, g->allowed, g->allowed ? "yes" : "NO");
+        nnav_rw_cell_cstr(w, G_ENTRY, g->entry ? g->entry : "", NULL);
+        if (g->op)
+            nnav_rw_cell_cstr(w, G_BY, nnav_pt_call_op_name(g->op), NULL);
+        else
+            nnav_rw_cell_null(w, G_BY, NULL);
+        if (g->call)
+            nnav_rw_cell_cstr(w, G_CALL, g->call, NULL);
+        else
+            nnav_rw_cell_null(w, G_CALL, NULL);
+        nnav_rw_cell_null(w, G_ONLOAD, line);
+        nnav_rw_row_end(w);
     }
+    nnav_rw_table_end(w);
+    /* The verdict, in words (YAML's would_run, complete and fault above). */
     if (s->failed) {
-        char e[1200];
-        nnav_error_format(&s->err, "", e, sizeof e);
-        fprintf(f, "%sthe pickle stopped at a fault, past which nothing is known: %s\n", indent,
-                e[0] == ':' ? e + 2 : e);
+        snprintf(line, sizeof line, "%sthe pickle stopped at a fault, past which nothing is known: %s\n",
+                 indent, fault);
+        nnav_rw_text(w, line);
     }
     if (s->would_run) {
-        fprintf(f, "%sDANGER: loading this file with torch.load (without weights_only=True) or "
-                   "pickle would run %u call%s outside torch's weights_only allowlist:\n",
-                indent, s->would_run, s->would_run == 1 ? "" : "s");
-        for (uint32_t i = 0; i < s->count; i++)
-            if (s->g[i].op && !s->g[i].allowed)
-                fprintf(f, "%s  %s\n", indent, s->g[i].call ? s->g[i].call : "?");
-        fprintf(f, "%snnav ran none of them.\n", indent);
+        snprintf(line, sizeof line, "%sDANGER: loading this file with torch.load (without "
+                 "weights_only=True) or pickle would run %u call%s outside torch's weights_only "
+                 "allowlist:\n", indent, s->would_run, s->would_run == 1 ? "" : "s");
+        nnav_rw_text(w, line);
+        for (uint32_t i = 0; i < s->count; i++) {
+            if (s->g[i].op && !s->g[i].allowed) {
+                snprintf(line, sizeof line, "%s  %s\n", indent, s->g[i].call ? s->g[i].call : "?");
+                nnav_rw_text(w, line);
+            }
+        }
+        snprintf(line, sizeof line, "%snnav ran none of them.\n", indent);
+        nnav_rw_text(w, line);
     } else if (!s->failed) {
-        fprintf(f, "%sclean: every call is in torch's weights_only allowlist%s (nothing else "
-                   "would run on load)\n", indent,
-                s->torchscript ? " or one torch.jit.load's unpickler makes itself (a TorchScript "
-                                 "archive)" : "");
+        snprintf(line, sizeof line, "%sclean: every call is in torch's weights_only allowlist%s "
+                 "(nothing else would run on load)\n", indent,
+                 s->torchscript ? " or one torch.jit.load's unpickler makes itself (a TorchScript "
+                                  "archive)" : "");
+        nnav_rw_text(w, line);
     }
 }
 
-void nnav_pt_scan_yaml(nnav_yw *w, const nnav_pt_scan *s)
-{
-    nnav_yw_key(w, "pickles"), nnav_yw_uint(w, s->pickles);
-    nnav_yw_key(w, "would_run"), nnav_yw_uint(w, s->would_run);
-    nnav_yw_key(w, "torchscript"), nnav_yw_bool(w, s->torchscript);
-    nnav_yw_key(w, "complete"), nnav_yw_bool(w, !s->failed);
-    if (s->failed) {
-        char e[1200];
-        nnav_error_format(&s->err, "", e, sizeof e);
-        nnav_yw_key(w, "fault"), nnav_yw_cstr(w, e[0] == ':' ? e + 2 : e);
-        nnav_yw_key(w, "fault_offset"), nnav_yw_uint(w, s->err.offset);
-    }
-    nnav_yw_key(w, "globals");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < s->count; i++) {
-        const nnav_pt_global *g = &s->g[i];
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "module"), nnav_yw_span(w, g->module);
-        nnav_yw_key(w, "name"), nnav_yw_span(w, g->name);
-        nnav_yw_key(w, "offset"), nnav_yw_uint(w, g->offset);
-        nnav_yw_key(w, "allowed"), nnav_yw_bool(w, g->allowed);
-        nnav_yw_key(w, "entry"), nnav_yw_cstr(w, g->entry ? g->entry : "");
-        nnav_yw_key(w, "called_by");
-        g->op ? nnav_yw_cstr(w, nnav_pt_call_op_name(g->op)) : nnav_yw_null(w);
-        nnav_yw_key(w, "call");
-        g->call ? nnav_yw_cstr(w, g->call) : nnav_yw_null(w);
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-}
+/* A checkpoint's entries besides the tensors (text: the first 40). */
+enum { E_KEY, E_VALUE };
+static const nnav_rw_col entry_cols[] = {
+    [E_KEY] = {"key", 30, 0, NULL, 0, NULL},
+    [E_VALUE] = {"value", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table entry_table = {
+    .cols = entry_cols, .ncols = sizeof entry_cols / sizeof *entry_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
 
-void nnav_pt_info_yaml(nnav_yw *w, const nnav_model *m)
+/* A TorchScript archive's code files (text: the first 40). */
+enum { F_NAME, F_BYTES, F_STORED };
+static const nnav_rw_col file_cols[] = {
+    [F_NAME] = {"name", 50, 0, NULL, 0, NULL},
+    [F_BYTES] = {"bytes", 0, 0, NULL, 0, NULL},
+    [F_STORED] = {"stored", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table file_table = {
+    .cols = file_cols, .ncols = sizeof file_cols / sizeof *file_cols, .sep = " ", .flow = 1,
+    .indent = "  "};
+
+void nnav_pt_info_write(nnav_rw *w, const nnav_model *m)
 {
     const nnav_pt_scan *s = nnav_model_pt_scan(m);
     if (!s)
         return;
+    char line[700], e[600], b[64];
     uint32_t nd = nnav_pt_data_count(m);
-    nnav_yw_key(w, "checkpoint_entries");
-    nnav_yw_seq(w);
+    if (nd) {
+        snprintf(line, sizeof line, "\ncheckpoint     %u entr%s besides the tensors\n", nd,
+                 nd == 1 ? "y" : "ies");
+        nnav_rw_text(w, line);
+    }
+    nnav_rw_table_begin(w, "checkpoint_entries", &entry_table);
     for (uint32_t i = 0; i < nd; i++) {
         const char *v = NULL, *k = nnav_pt_data_get(m, i, &v);
         if (!k)
             break;
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "key"), nnav_yw_cstr(w, k);
-        nnav_yw_key(w, "value"), nnav_yw_cstr(w, v ? v : "");
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "code_files");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < nnav_pt_code_count(m); i++) {
-        uint64_t bytes;
-        int stored;
-        nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
-        nnav_yw_map_flow(w);
-        nnav_yw_key(w, "name"), nnav_yw_span(w, nm);
-        nnav_yw_key(w, "bytes"), nnav_yw_uint(w, bytes);
-        nnav_yw_key(w, "stored"), nnav_yw_bool(w, stored);
-        nnav_yw_map_end(w);
-    }
-    nnav_yw_seq_end(w);
-    nnav_yw_key(w, "pickle");
-    nnav_yw_map(w);
-    nnav_pt_scan_yaml(w, s);
-    nnav_yw_map_end(w);
-}
-
-void nnav_pt_info_text(const nnav_model *m, FILE *f)
-{
-    const nnav_pt_scan *s = nnav_model_pt_scan(m);
-    if (!s)
-        return;
-    uint32_t nd = nnav_pt_data_count(m);
-    if (nd)
-        fprintf(f, "\ncheckpoint     %u entr%s besides the tensors\n", nd, nd == 1 ? "y" : "ies");
-    for (uint32_t i = 0; i < nd && i < 40; i++) {
-        const char *v, *k = nnav_pt_data_get(m, i, &v);
-        char e[600];
+        nnav_rw_row(w);
+        if (i >= 40)
+            nnav_rw_row_hide_text(w);
         nnav_text_escape_cstr(k, e, sizeof e);
-        fprintf(f, "  %-30s %s\n", e, v);
+        nnav_rw_cell_cstr(w, E_KEY, k, e);
+        nnav_rw_cell_cstr(w, E_VALUE, v ? v : "", NULL);
+        nnav_rw_row_end(w);
     }
-    if (nd > 40)
-        fprintf(f, "  ... %u more\n", nd - 40);
+    nnav_rw_table_end(w);
+    if (nd > 40) {
+        snprintf(line, sizeof line, "  ... %u more\n", nd - 40);
+        nnav_rw_text(w, line);
+    }
     uint32_t nc = nnav_pt_code_count(m);
-    if (nc)
-        fprintf(f, "\ncode           %u TorchScript file%s (listed; nnav compiles and runs none)\n",
-                nc, nc == 1 ? "" : "s");
-    for (uint32_t i = 0; i < nc && i < 40; i++) {
+    if (nc) {
+        snprintf(line, sizeof line, "\ncode           %u TorchScript file%s (listed; nnav compiles and "
+                 "runs none)\n", nc, nc == 1 ? "" : "s");
+        nnav_rw_text(w, line);
+    }
+    nnav_rw_table_begin(w, "code_files", &file_table);
+    for (uint32_t i = 0; i < nc; i++) {
         uint64_t bytes;
         int stored;
         nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
-        char e[600], b[32];
-        nnav_text_escape(nm.p, nm.n, e, sizeof e);
         nnav_text_commas(bytes, b, sizeof b);
-        fprintf(f, "  %-50s %s bytes%s\n", e, b, stored ? "" : " (compressed)");
+        snprintf(line, sizeof line, "%s bytes%s", b, stored ? "" : " (compressed)");
+        nnav_rw_row(w);
+        if (i >= 40)
+            nnav_rw_row_hide_text(w);
+        nnav_rw_cell_span(w, F_NAME, nm, NULL);
+        nnav_rw_cell_uint(w, F_BYTES, bytes, line);
+        nnav_rw_cell_bool(w, F_STORED, stored, NULL);
+        nnav_rw_row_end(w);
     }
-    if (nc > 40)
-        fprintf(f, "  ... %u more\n", nc - 40);
-    fprintf(f, "\npickle         %u global%s referenced%s\n", s->count, s->count == 1 ? "" : "s",
-            s->would_run ? " -- DANGER: loading this file would run code" : "");
-    nnav_pt_scan_text(s, f, "  ");
+    nnav_rw_table_end(w);
+    if (nc > 40) {
+        snprintf(line, sizeof line, "  ... %u more\n", nc - 40);
+        nnav_rw_text(w, line);
+    }
+    snprintf(line, sizeof line, "\npickle         %u global%s referenced%s\n", s->count,
+             s->count == 1 ? "" : "s", s->would_run ? " -- DANGER: loading this file would run code" : "");
+    nnav_rw_text(w, line);
+    nnav_rw_key_as(w, "pickle", NULL);
+    nnav_rw_map(w, 0);
+    nnav_pt_scan_write(w, s, "  ");
+    nnav_rw_map_end(w);
 }

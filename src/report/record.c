@@ -14,9 +14,18 @@ int nnav_rw_open(nnav_rw *w, FILE *out, int form)
     memset(w, 0, sizeof *w);
     w->form = form;
     w->out = out;
-    if (form == NNAV_RW_YAML && nnav_yw_open(&w->yw, out) < 0)
+    w->y = &w->yw;
+    if (form == NNAV_RW_YAML && nnav_yw_open(w->y, out) < 0)
         return -1;
     return 0;
+}
+
+void nnav_rw_nest(nnav_rw *w, nnav_yw *outer)
+{
+    memset(w, 0, sizeof *w);
+    w->form = NNAV_RW_YAML;
+    w->y = outer;
+    w->nested = 1;
 }
 
 int nnav_rw_close(nnav_rw *w)
@@ -24,8 +33,10 @@ int nnav_rw_close(nnav_rw *w)
     free(w->row);
     w->row = NULL;
     w->row_cap = 0;
+    if (w->form == NNAV_RW_YAML && w->nested)
+        return w->failed ? -1 : 0;
     if (w->form == NNAV_RW_YAML)
-        return nnav_yw_close(&w->yw) < 0 || w->failed ? -1 : 0;
+        return nnav_yw_close(w->y) < 0 || w->failed ? -1 : 0;
     return ferror(w->out) || w->failed ? -1 : 0;
 }
 
@@ -36,7 +47,7 @@ int nnav_rw_yaml(const nnav_rw *w)
 
 nnav_yw *nnav_rw_yw(nnav_rw *w)
 {
-    return w->form == NNAV_RW_YAML ? &w->yw : NULL;
+    return w->form == NNAV_RW_YAML ? w->y : NULL;
 }
 
 /* ---- maps, keys, scalars, lists ---- */
@@ -44,7 +55,7 @@ nnav_yw *nnav_rw_yw(nnav_rw *w)
 void nnav_rw_map(nnav_rw *w, int keycol)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_map(&w->yw);
+        nnav_yw_map(w->y);
         return;
     }
     w->keycol = keycol;
@@ -55,7 +66,7 @@ void nnav_rw_map(nnav_rw *w, int keycol)
 void nnav_rw_map_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML)
-        nnav_yw_map_end(&w->yw);
+        nnav_yw_map_end(w->y);
 }
 
 void nnav_rw_key(nnav_rw *w, const char *key)
@@ -66,7 +77,7 @@ void nnav_rw_key(nnav_rw *w, const char *key)
 void nnav_rw_key_as(nnav_rw *w, const char *key, const char *label)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_key(&w->yw, key);
+        nnav_yw_key(w->y, key);
         return;
     }
     w->hide = !label;
@@ -105,7 +116,7 @@ void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text)
     char b[32];
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_uint(&w->yw, v);
+            nnav_yw_uint(w->y, v);
         return;
     }
     snprintf(b, sizeof b, "%llu", (unsigned long long)v);
@@ -117,7 +128,7 @@ void nnav_rw_int(nnav_rw *w, int64_t v, const char *text)
     char b[32];
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_int(&w->yw, v);
+            nnav_yw_int(w->y, v);
         return;
     }
     snprintf(b, sizeof b, "%lld", (long long)v);
@@ -128,7 +139,7 @@ void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_cstr(&w->yw, s);
+            nnav_yw_cstr(w->y, s);
         return;
     }
     text_scalar(w, text ? text : s);
@@ -139,7 +150,7 @@ void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text)
     char b[4096];
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_span(&w->yw, s);
+            nnav_yw_span(w->y, s);
         return;
     }
     nnav_text_escape(s.p, s.n, b, sizeof b);
@@ -150,7 +161,7 @@ void nnav_rw_bool(nnav_rw *w, int v, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_bool(&w->yw, v);
+            nnav_yw_bool(w->y, v);
         return;
     }
     text_scalar(w, text ? text : v ? "true" : "false");
@@ -161,7 +172,7 @@ void nnav_rw_count(nnav_rw *w, double v, const char *text)
     char b[64];
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_report_yaml_count(&w->yw, v);
+            nnav_report_yaml_count(w->y, v);
         return;
     }
     snprintf(b, sizeof b, "%.17g", v);
@@ -172,7 +183,7 @@ void nnav_rw_null(nnav_rw *w, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list >= 0)
-            nnav_yw_null(&w->yw);
+            nnav_yw_null(w->y);
     } else
         text_scalar(w, text ? text : "null");
 }
@@ -180,7 +191,7 @@ void nnav_rw_null(nnav_rw *w, const char *text)
 void nnav_rw_list(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_seq_flow(&w->yw);
+        nnav_yw_seq_flow(w->y);
         return;
     }
     w->in_list = 1;
@@ -190,7 +201,7 @@ void nnav_rw_list(nnav_rw *w)
 void nnav_rw_list_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_seq_end(&w->yw);
+        nnav_yw_seq_end(w->y);
         return;
     }
     w->in_list = 0;
@@ -203,7 +214,7 @@ void nnav_rw_list_end(nnav_rw *w)
 void nnav_rw_seq(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML)
-        nnav_yw_seq(&w->yw);
+        nnav_yw_seq(w->y);
     w->in_seq = 1;
     w->seq_items = 0;
 }
@@ -211,14 +222,14 @@ void nnav_rw_seq(nnav_rw *w)
 void nnav_rw_seq_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML)
-        nnav_yw_seq_end(&w->yw);
+        nnav_yw_seq_end(w->y);
     w->in_seq = 0;
 }
 
 void nnav_rw_line(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_map_flow(&w->yw);
+        nnav_yw_map_flow(w->y);
         return;
     }
     if (w->after_key && !w->hide)
@@ -230,7 +241,7 @@ void nnav_rw_line(nnav_rw *w)
 void nnav_rw_line_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_map_end(&w->yw);
+        nnav_yw_map_end(w->y);
         return;
     }
     w->in_line = 0;
@@ -277,15 +288,15 @@ void nnav_rw_table_begin(nnav_rw *w, const char *key, const nnav_rw_table *t)
         w->widths[i] = t->cols[i].width;
     if (w->form == NNAV_RW_YAML) {
         if (key)
-            nnav_yw_key(&w->yw, key);
-        nnav_yw_seq(&w->yw);
+            nnav_yw_key(w->y, key);
+        nnav_yw_seq(w->y);
     }
 }
 
 void nnav_rw_table_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML && w->t)
-        nnav_yw_seq_end(&w->yw);
+        nnav_yw_seq_end(w->y);
     w->t = NULL;
     w->measuring = 0;
     w->t_hidden = 0;
@@ -332,7 +343,7 @@ void nnav_rw_row(nnav_rw *w)
     for (size_t i = 0; i < w->t->ncols; i++)
         w->cell[i] = -1;
     if (w->form == NNAV_RW_YAML)
-        w->t->flow ? nnav_yw_map_flow(&w->yw) : nnav_yw_map(&w->yw);
+        w->t->flow ? nnav_yw_map_flow(w->y) : nnav_yw_map(w->y);
 }
 
 /* Text: the row's cells in the text's order, each padded to its column's
@@ -369,7 +380,7 @@ void nnav_rw_row_end(nnav_rw *w)
     if (!w->t)
         return;
     if (w->form == NNAV_RW_YAML) {
-        nnav_yw_map_end(&w->yw);
+        nnav_yw_map_end(w->y);
         return;
     }
     if (!w->measuring && !w->t_hidden && !w->row_hidden)
@@ -490,7 +501,7 @@ void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_uint(&w->yw, v);
+            nnav_yw_key(w->y, c->key), nnav_yw_uint(w->y, v);
         return;
     }
     char b[32];
@@ -505,7 +516,7 @@ void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_cstr(&w->yw, s);
+            nnav_yw_key(w->y, c->key), nnav_yw_cstr(w->y, s);
         return;
     }
     text_cell(w, col, c, text ? text : s);
@@ -518,7 +529,7 @@ void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_span(&w->yw, s);
+            nnav_yw_key(w->y, c->key), nnav_yw_span(w->y, s);
         return;
     }
     char b[4096];
@@ -534,7 +545,7 @@ void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_int(&w->yw, v);
+            nnav_yw_key(w->y, c->key), nnav_yw_int(w->y, v);
         return;
     }
     char b[32];
@@ -549,7 +560,7 @@ void nnav_rw_cell_bool(nnav_rw *w, size_t col, int v, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_bool(&w->yw, v);
+            nnav_yw_key(w->y, c->key), nnav_yw_bool(w->y, v);
         return;
     }
     text_cell(w, col, c, text ? text : v ? "true" : "false");
@@ -562,7 +573,7 @@ void nnav_rw_cell_count(nnav_rw *w, size_t col, double v, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_report_yaml_count(&w->yw, v);
+            nnav_yw_key(w->y, c->key), nnav_report_yaml_count(w->y, v);
         return;
     }
     char b[64];
@@ -577,7 +588,7 @@ void nnav_rw_cell_null(nnav_rw *w, size_t col, const char *text)
         return;
     if (w->form == NNAV_RW_YAML) {
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_null(&w->yw);
+            nnav_yw_key(w->y, c->key), nnav_yw_null(w->y);
         return;
     }
     if (text)
@@ -592,7 +603,7 @@ void nnav_rw_cell_list(nnav_rw *w, size_t col, const char *text)
     if (w->form == NNAV_RW_YAML) {
         w->cell_list = c->key ? (int)col + 1 : -1; /* a text-only column: items unwritten */
         if (c->key)
-            nnav_yw_key(&w->yw, c->key), nnav_yw_seq_flow(&w->yw);
+            nnav_yw_key(w->y, c->key), nnav_yw_seq_flow(w->y);
         return;
     }
     w->items = 0;
@@ -607,7 +618,7 @@ void nnav_rw_cell_list_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
         if (w->cell_list > 0)
-            nnav_yw_seq_end(&w->yw);
+            nnav_yw_seq_end(w->y);
         w->cell_list = 0;
         return;
     }
