@@ -962,7 +962,7 @@ int cmd_check(const nnav_model *m, const opts *o)
     nnav_rw_key_as(&w, "count", NULL), nnav_rw_uint(&w, bad, NULL);
     nnav_rw_key_as(&w, "checked", NULL), nnav_rw_uint(&w, checked, NULL);
     nnav_rw_key_as(&w, "agree", NULL), nnav_rw_uint(&w, agree, NULL);
-    uint32_t sparse_bad = rc == 0 ? nnav_sparse_warnings(m, first, end, nnav_rw_yw(&w), 1, stdout) : 0;
+    uint32_t sparse_bad = rc == 0 ? nnav_sparse_warnings(m, first, end, &w, 1) : 0;
     uint64_t sig_checked = 0, sig_bad = 0;
     if (rc == 0 && nnav_signature_count(m))
         sig_bad = signature_findings(m, s, o, first, end, &w, &sig_checked);

@@ -76,6 +76,7 @@ typedef struct nnav_rw {
     nnav_yw *y;           /* YAML: where it writes (yw, or a document it was nested in) */
     int nested;           /* YAML: in another writer's document (nnav_rw_nest) */
     int keycol;           /* text: a map's key column */
+    int keycols[8], depth; /* text: the enclosing maps' key columns */
     int in_list, items;   /* text: a list on the current key's line, its items so far */
     int hide;             /* text: the current key's value is not shown */
     int in_line;          /* text: in a line (nnav_rw_line) or a sentence */
@@ -112,6 +113,8 @@ int nnav_rw_yaml(const nnav_rw *w); /* 1 when writing YAML */
 nnav_yw *nnav_rw_yw(nnav_rw *w);
 
 /* ---- maps, keys, scalars, lists ---- */
+/* A map; in text its keys' labels padded to keycol, the enclosing map's
+ * column back at nnav_rw_map_end. */
 void nnav_rw_map(nnav_rw *w, int keycol);
 void nnav_rw_map_end(nnav_rw *w);
 void nnav_rw_key(nnav_rw *w, const char *key);
@@ -130,6 +133,9 @@ void nnav_rw_list_end(nnav_rw *w);
  * but an empty line between two of its maps. */
 void nnav_rw_seq(nnav_rw *w);
 void nnav_rw_seq_end(nnav_rw *w);
+/* A sequence of maps whose text is its maps one after another, with no
+ * empty line between them; ended by nnav_rw_seq_end. */
+void nnav_rw_seq_tight(nnav_rw *w);
 /* A line of prose whose parts are facts: YAML a flow map; in text the
  * keys are not shown, each scalar's display form is written as it is (the
  * caller's words and punctuation around the number) and the line ends at

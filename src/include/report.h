@@ -52,12 +52,14 @@ nnav_op_count *nnav_op_histogram(const nnav_model *m, uint32_t first, uint32_t n
                                  const nnav_shapes *sh, size_t *count);
 
 /* Sparse initializers of graphs [first, end) whose indices are wrong
- * (negative, out of range, out of order, repeated, miscounted): with w, a
- * sparse_warnings key and list in w's open map; else a line each into out,
- * as info's "warning" rows or (check) as "PATH  sparse initializer NAME: why".
- * Reads the indices. Returns how many. */
-uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
-                              int check, FILE *out);
+ * (negative, out of range, out of order, repeated, miscounted), through the
+ * record writer w (record.h) into its open map: the YAML key
+ * sparse_warnings, a map each; in text a line each, as info's "warning"
+ * rows or (check) as "PATH  sparse initializer NAME: why". Reads the
+ * indices. Returns how many. */
+struct nnav_rw;
+uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, struct nnav_rw *w,
+                              int check);
 
 /* A PyTorch checkpoint's part of nnav_info_write (nothing for another
  * format), through the record writer w (record.h) into its open map: its

@@ -3,6 +3,8 @@
  * initializers' problems. */
 #include "report.h"
 
+#include "record.h"
+
 #include "hashtab.h"
 
 #include <stdint.h>
@@ -178,20 +180,32 @@ oom:
     return NULL;
 }
 
-/* Sparse initializers of graphs [first, end) whose indices are wrong
- * (negative, out of range, out of order, repeated, miscounted): a line each
- * (info's "warning" rows, or check's "PATH  NAME: why"), or a
- * sparse_warnings list in YAML. Reads the indices: only info and check ask.
- * Returns how many. */
-uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_yw *w,
-                                int check, FILE *out)
+/* Sparse initializers whose indices are wrong: YAML a map each (graph,
+ * name, problem); text info's "warning" rows or check's lines. */
+enum { SW_LABEL, SW_GRAPH, SW_NAME, SW_PROBLEM };
+static const nnav_rw_col sw_info_cols[] = {
+    [SW_LABEL] = {NULL, 14, 0, NULL, 0, NULL},
+    [SW_GRAPH] = {"graph", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [SW_NAME] = {"name", 0, 0, NULL, 0, NULL},
+    [SW_PROBLEM] = {"problem", 0, 0, ": ", 0, NULL},
+};
+static const nnav_rw_col sw_check_cols[] = {
+    [SW_LABEL] = {NULL, NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [SW_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+    [SW_NAME] = {"name", 0, 0, "  ", 0, NULL},
+    [SW_PROBLEM] = {"problem", 0, 0, ": ", 0, NULL},
+};
+static const nnav_rw_table sw_tables[2] = {
+    {.cols = sw_info_cols, .ncols = 4, .sep = " "},
+    {.cols = sw_check_cols, .ncols = 4, .sep = " "},
+};
+
+uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, nnav_rw *w,
+                              int check)
 {
     uint32_t bad = 0;
-    char why[1024], nm[600], path[1024];
-    if (w) {
-        nnav_yw_key(w, "sparse_warnings");
-        nnav_yw_seq(w);
-    }
+    char why[1024], nm[600], path[1024], text[2400];
+    nnav_rw_table_begin(w, "sparse_warnings", &sw_tables[check != 0]);
     for (uint32_t i = 0; i < nnav_sparse_count(m); i++) {
         const nnav_sparse *sp = nnav_sparse_get(m, i);
         if (sp->graph < first || sp->graph >= end || !nnav_sparse_check(m, i, why, sizeof why))
@@ -200,21 +214,19 @@ uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end,
         nnav_span name = sp->values != NNAV_NONE ? nnav_tensor_get(m, sp->values)->name
                                                  : (nnav_span){(const uint8_t *)"", 0};
         nnav_graph_path(m, sp->graph, path, sizeof path);
-        if (w) {
-            nnav_yw_map(w);
-            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, path);
-            nnav_yw_key(w, "name"), nnav_yw_span(w, name);
-            nnav_yw_key(w, "problem"), nnav_yw_cstr(w, why);
-            nnav_yw_map_end(w);
-        } else if (check) {
-            fprintf(out, "%s  sparse initializer %s: %s\n", path, esc(name, nm, sizeof nm), why);
-        } else {
-            fprintf(out, "%-14s sparse initializer \"%s\" in %s: %s\n", "warning", esc(name, nm, sizeof nm),
-                   path, why);
-        }
+        esc(name, nm, sizeof nm);
+        if (check)
+            snprintf(text, sizeof text, "sparse initializer %s", nm);
+        else
+            snprintf(text, sizeof text, "sparse initializer \"%s\" in %s", nm, path);
+        nnav_rw_row(w);
+        nnav_rw_cell_null(w, SW_LABEL, "warning");
+        nnav_rw_cell_cstr(w, SW_GRAPH, path, NULL);
+        nnav_rw_cell_span(w, SW_NAME, name, text);
+        nnav_rw_cell_cstr(w, SW_PROBLEM, why, NULL);
+        nnav_rw_row_end(w);
     }
-    if (w)
-        nnav_yw_seq_end(w);
+    nnav_rw_table_end(w);
     return bad;
 }
 

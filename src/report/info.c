@@ -84,119 +84,184 @@ static void compute_totals(const nnav_model *m, totals *t)
             t->undefined++;
 }
 
+/* info's tables. A label column shows the section's word on its first
+ * row ("metadata", "meta_graphs"), text only. */
+enum { MD_LABEL, MD_KEY, MD_VALUE };
+static const nnav_rw_col meta_cols[] = {
+    [MD_LABEL] = {NULL, 14, 0, NULL, 0, NULL},
+    [MD_KEY] = {"key", 0, 0, NULL, 0, NULL},
+    [MD_VALUE] = {"value", 0, 0, " = ", 0, NULL},
+};
+static const nnav_rw_table meta_table = {
+    .cols = meta_cols, .ncols = sizeof meta_cols / sizeof *meta_cols, .sep = " ", .flow = 1};
+
+enum { OS_DOMAIN, OS_VERSION };
+static const nnav_rw_col opset_cols[] = {
+    [OS_DOMAIN] = {"domain", 0, 0, NULL, 0, NULL},
+    [OS_VERSION] = {"version", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table opset_table = {
+    .cols = opset_cols, .ncols = sizeof opset_cols / sizeof *opset_cols, .sep = " ", .flow = 1};
+
+enum { OT_OP, OT_DOMAIN, OT_COUNT };
+static const nnav_rw_col optype_cols[] = {
+    [OT_OP] = {"op_type", 0, 0, NULL, 0, NULL},
+    [OT_DOMAIN] = {"domain", 0, 0, NULL, 0, NULL},
+    [OT_COUNT] = {"count", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table optype_table = {
+    .cols = optype_cols, .ncols = sizeof optype_cols / sizeof *optype_cols, .sep = " ", .flow = 1};
+
+enum { UF_MESSAGE, UF_NUMBER, UF_WIRE, UF_OFFSET, UF_LENGTH };
+static const nnav_rw_col unknown_cols[] = {
+    [UF_MESSAGE] = {"message", 0, 0, NULL, 0, NULL},
+    [UF_NUMBER] = {"number", 0, 0, NULL, 0, NULL},
+    [UF_WIRE] = {"wire_type", 0, 0, NULL, 0, NULL},
+    [UF_OFFSET] = {"offset", 0, 0, NULL, 0, NULL},
+    [UF_LENGTH] = {"length", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table unknown_table = {
+    .cols = unknown_cols, .ncols = sizeof unknown_cols / sizeof *unknown_cols, .sep = " ",
+    .flow = 1};
+
+/* TensorFlow's meta graphs: in text a line each when there are several,
+ * "meta_graphs    /  tags serve, 1 function, 2 signatures". */
+enum { MG_LABEL, MG_GRAPH, MG_TAGS, MG_TFV, MG_FUNCS, MG_SIGS, MG_COLL, MG_ASSETS, MG_OPS,
+       MG_SAVER, MG_OBJ };
+static const nnav_rw_col mg_cols[] = {
+    [MG_LABEL] = {NULL, 14, 0, NULL, 0, NULL},
+    [MG_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+    [MG_TAGS] = {"tags", 0, 0, "  ", 0, NULL},
+    [MG_TFV] = {"tensorflow_version", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [MG_FUNCS] = {"functions", 0, 0, ", ", 0, NULL},
+    [MG_SIGS] = {"signature_count", 0, 0, ", ", 0, NULL},
+    [MG_COLL] = {"collections", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [MG_ASSETS] = {"assets", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [MG_OPS] = {"stripped_ops", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [MG_SAVER] = {"saver", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [MG_OBJ] = {"object_graph_bytes", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table mg_table = {
+    .cols = mg_cols, .ncols = sizeof mg_cols / sizeof *mg_cols, .sep = " "};
+
+/* A signature's tensors: "    input  KEY NAME TYPE". */
+enum { ST_SIDE, ST_KEY, ST_NAME, ST_TYPE };
+static const nnav_rw_col sigt_cols[] = {
+    [ST_SIDE] = {NULL, 6, 0, NULL, 0, NULL},
+    [ST_KEY] = {"key", 20, 0, NULL, 0, NULL},
+    [ST_NAME] = {"name", 28, 0, NULL, 0, NULL},
+    [ST_TYPE] = {"type", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table sigt_table = {
+    .cols = sigt_cols, .ncols = sizeof sigt_cols / sizeof *sigt_cols, .sep = " ", .flow = 1,
+    .indent = "    "};
+
 /* TensorFlow: meta graphs, signatures (a model's inputs and outputs), and
- * warnings found at open. Nothing for ONNX but an empty warnings list. */
-static void yaml_tf_info(nnav_yw *w, const nnav_model *m)
+ * the warnings found at open (every format: an empty list for ONNX). */
+static void tf_info(nnav_rw *w, const nnav_model *m)
 {
-    char t[512];
-    if (nnav_metagraph_count(m)) {
-        nnav_yw_key(w, "meta_graphs");
-        nnav_yw_seq(w);
-        for (uint32_t i = 0; i < nnav_metagraph_count(m); i++) {
+    char a[1100], b[1100], t[512], line[1400];
+    uint32_t nmg = nnav_metagraph_count(m);
+    if (nmg) {
+        nnav_rw_table_begin(w, "meta_graphs", &mg_table);
+        if (nmg < 2)
+            nnav_rw_table_hide_text(w);
+        for (uint32_t i = 0; i < nmg; i++) {
             const nnav_metagraph *mg = nnav_metagraph_get(m, i);
-            nnav_yw_map(w);
+            nnav_rw_row(w);
+            nnav_rw_cell_null(w, MG_LABEL, i ? "" : "meta_graphs");
             nnav_graph_path(m, mg->graph, t, sizeof t);
-            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, t);
-            nnav_yw_key(w, "tags");
-            nnav_yw_seq_flow(w);
+            nnav_rw_cell_cstr(w, MG_GRAPH, t, NULL);
+            size_t l = (size_t)snprintf(line, sizeof line, "tags");
+            for (uint32_t k = 0; k < mg->tag_count && l < sizeof line; k++)
+                l += (size_t)snprintf(line + l, sizeof line - l, "%s %s", k ? "," : "",
+                                      esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
+            nnav_rw_cell_list(w, MG_TAGS, line);
             for (uint32_t k = 0; k < mg->tag_count; k++)
-                nnav_yw_span(w, nnav_tag_get(m, mg->tag_first + k));
-            nnav_yw_seq_end(w);
-            nnav_yw_key(w, "tensorflow_version"), nnav_yw_span(w, mg->tf_version);
-            nnav_yw_key(w, "functions"), nnav_yw_uint(w, mg->function_count);
-            nnav_yw_key(w, "signature_count"), nnav_yw_uint(w, mg->sig_count);
-            nnav_yw_key(w, "collections"), nnav_yw_uint(w, mg->collection_count);
-            nnav_yw_key(w, "assets"), nnav_yw_uint(w, mg->asset_count);
-            nnav_yw_key(w, "stripped_ops"), nnav_yw_uint(w, mg->op_count);
-            nnav_yw_key(w, "saver"), nnav_yw_bool(w, mg->has_saver);
-            nnav_yw_key(w, "object_graph_bytes"), nnav_yw_uint(w, mg->object_graph_bytes);
-            nnav_yw_map_end(w);
+                nnav_rw_span(w, nnav_tag_get(m, mg->tag_first + k), NULL);
+            nnav_rw_cell_list_end(w);
+            nnav_rw_cell_span(w, MG_TFV, mg->tf_version, NULL);
+            snprintf(a, sizeof a, "%u function%s", mg->function_count, pl(mg->function_count));
+            nnav_rw_cell_uint(w, MG_FUNCS, mg->function_count, a);
+            snprintf(a, sizeof a, "%u signature%s", mg->sig_count, pl(mg->sig_count));
+            nnav_rw_cell_uint(w, MG_SIGS, mg->sig_count, a);
+            nnav_rw_cell_uint(w, MG_COLL, mg->collection_count, NULL);
+            nnav_rw_cell_uint(w, MG_ASSETS, mg->asset_count, NULL);
+            nnav_rw_cell_uint(w, MG_OPS, mg->op_count, NULL);
+            nnav_rw_cell_bool(w, MG_SAVER, mg->has_saver, NULL);
+            nnav_rw_cell_uint(w, MG_OBJ, mg->object_graph_bytes, NULL);
+            nnav_rw_row_end(w);
         }
-        nnav_yw_seq_end(w);
-        nnav_yw_key(w, "signatures");
-        nnav_yw_seq(w);
+        nnav_rw_table_end(w);
+        snprintf(line, sizeof line, "%-14s %u\n", "signatures", nnav_signature_count(m));
+        nnav_rw_text(w, line);
+        /* Each signature a line, "  KEY (METHOD) in PATH", its tensors under it. */
+        nnav_rw_key_as(w, "signatures", NULL);
+        nnav_rw_seq_tight(w);
         for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
             const nnav_signature *sg = nnav_signature_get(m, i);
-            nnav_yw_map(w);
-            nnav_yw_key(w, "key"), nnav_yw_span(w, sg->key);
-            nnav_yw_key(w, "method"), nnav_yw_span(w, sg->method);
+            nnav_rw_map(w, 0);
+            nnav_rw_sentence(w);
+            snprintf(line, sizeof line, "  %s", esc(sg->key, a, sizeof a));
+            nnav_rw_key(w, "key"), nnav_rw_span(w, sg->key, line);
+            snprintf(line, sizeof line, " (%s)", esc(sg->method, a, sizeof a));
+            nnav_rw_key(w, "method"), nnav_rw_span(w, sg->method, sg->method.n ? line : "");
             nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
-            nnav_yw_key(w, "graph"), nnav_yw_cstr(w, t);
+            snprintf(line, sizeof line, " in %s", t);
+            nnav_rw_key(w, "graph"), nnav_rw_cstr(w, t, nmg > 1 ? line : "");
+            nnav_rw_sentence_end(w);
             for (int side = 0; side < 2; side++) {
                 uint32_t f = side ? sg->out_first : sg->in_first;
                 uint32_t n = side ? sg->out_count : sg->in_count;
-                nnav_yw_key(w, side ? "outputs" : "inputs");
-                nnav_yw_seq(w);
+                nnav_rw_table_begin(w, side ? "outputs" : "inputs", &sigt_table);
                 for (uint32_t k = f; k < f + n; k++) {
                     const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
-                    nnav_yw_map_flow(w);
-                    nnav_yw_key(w, "key"), nnav_yw_span(w, st->key);
-                    nnav_yw_key(w, "name"), nnav_yw_span(w, st->name);
                     nnav_sig_tensor_format(m, k, t, sizeof t);
-                    nnav_yw_key(w, "type"), nnav_yw_cstr(w, t);
-                    nnav_yw_map_end(w);
+                    nnav_rw_row(w);
+                    nnav_rw_cell_null(w, ST_SIDE, side ? "output" : "input");
+                    nnav_rw_cell_span(w, ST_KEY, st->key, esc(st->key, a, sizeof a));
+                    nnav_rw_cell_span(w, ST_NAME, st->name, esc(st->name, b, sizeof b));
+                    nnav_rw_cell_cstr(w, ST_TYPE, t, NULL);
+                    nnav_rw_row_end(w);
                 }
-                nnav_yw_seq_end(w);
+                nnav_rw_table_end(w);
             }
-            nnav_yw_map_end(w);
+            nnav_rw_map_end(w);
         }
-        nnav_yw_seq_end(w);
+        nnav_rw_seq_end(w);
     }
-    nnav_yw_key(w, "warnings");
-    nnav_yw_seq(w);
-    for (uint32_t i = 0; i < nnav_warning_count(m); i++)
-        nnav_yw_cstr(w, nnav_warning_get(m, i));
-    nnav_yw_seq_end(w);
+    /* The warnings: YAML a block list of strings, text a line each. */
+    nnav_yw *y = nnav_rw_yw(w);
+    if (y) {
+        nnav_yw_key(y, "warnings");
+        nnav_yw_seq(y);
+    }
+    for (uint32_t i = 0; i < nnav_warning_count(m); i++) {
+        if (y) {
+            nnav_yw_cstr(y, nnav_warning_get(m, i));
+            continue;
+        }
+        snprintf(line, sizeof line, "%-14s %s\n", "warning", nnav_warning_get(m, i));
+        nnav_rw_text(w, line);
+    }
+    if (y)
+        nnav_yw_seq_end(y);
 }
 
-static void print_tf_info(const nnav_model *m, FILE *out)
-{
-    char a[1100], b[1100], t[512];
-    for (uint32_t i = 0; i < nnav_metagraph_count(m) && nnav_metagraph_count(m) > 1; i++) {
-        const nnav_metagraph *mg = nnav_metagraph_get(m, i);
-        nnav_graph_path(m, mg->graph, t, sizeof t);
-        fprintf(out, "%-14s %s  tags", i ? "" : "meta_graphs", t);
-        for (uint32_t k = 0; k < mg->tag_count; k++)
-            fprintf(out, "%s %s", k ? "," : "", esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
-        fprintf(out, ", %u function%s, %u signature%s\n", mg->function_count, pl(mg->function_count),
-               mg->sig_count, pl(mg->sig_count));
-    }
-    if (nnav_metagraph_count(m))
-        fprintf(out, "%-14s %u\n", "signatures", nnav_signature_count(m));
-    for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
-        const nnav_signature *sg = nnav_signature_get(m, i);
-        fprintf(out, "  %s", esc(sg->key, a, sizeof a));
-        if (sg->method.n)
-            fprintf(out, " (%s)", esc(sg->method, a, sizeof a));
-        if (nnav_metagraph_count(m) > 1) {
-            nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
-            fprintf(out, " in %s", t);
-        }
-        fprintf(out, "\n");
-        for (int side = 0; side < 2; side++) {
-            uint32_t f = side ? sg->out_first : sg->in_first;
-            uint32_t n = side ? sg->out_count : sg->in_count;
-            for (uint32_t k = f; k < f + n; k++) {
-                const nnav_sig_tensor *st = nnav_sig_tensor_get(m, k);
-                nnav_sig_tensor_format(m, k, t, sizeof t);
-                fprintf(out, "    %-6s %-20s %-28s %s\n", side ? "output" : "input",
-                       esc(st->key, a, sizeof a), esc(st->name, b, sizeof b), t);
-            }
-        }
-    }
-    for (uint32_t i = 0; i < nnav_warning_count(m); i++)
-        fprintf(out, "%-14s %s\n", "warning", nnav_warning_get(m, i));
-}
-
-int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
+/* The model's facts, as `nnav info` prints them and the explorer's i
+ * shows them: one pass in YAML's order; where the text groups a fact
+ * elsewhere (the op histogram last, the warnings together) its keys are
+ * YAML's only there and the text says it in its place. */
+static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
 {
     const nnav_model_facts *f = nnav_model_facts_get(m);
+    int yaml = nnav_rw_yaml(w);
     totals t;
     size_t nops = 0;
     nnav_tensors_measure(m); /* external data as stored, not as dims say */
     compute_totals(m, &t);
     nnav_op_count *ops = nnav_op_histogram(m, 0, nnav_node_count(m), NULL, &nops);
-    char a[4096], b[1024];
+    char a[4096], b[1024], c[1024], line[6000];
     /* The whole model's cost: the main graph with what its bodies and
      * function calls run (shape.h's whole-cost rules). */
     int eager = nnav_node_count(m) <= NNAV_SHAPES_EAGER_MAX;
@@ -216,239 +281,182 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
         partial = nnav_report_partial_nodes(s, nnav_graph_get(m, 0));
         nnav_shapes_free(s);
     }
-    if (yaml) {
-        nnav_yw w;
-        if (nnav_yw_open(&w, out) < 0) {
-            free(ops);
-            return -1;
-        }
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "file"), nnav_yw_cstr(&w, f->path);
-        nnav_yw_key(&w, "file_size"), nnav_yw_uint(&w, f->file_size);
-        nnav_yw_key(&w, "format"), nnav_yw_cstr(&w, nnav_format_name(f->format));
-        nnav_yw_key(&w, "format_reason"), nnav_yw_cstr(&w, f->format_reason);
-        nnav_yw_key(&w, "ir_version");
-        f->ir_version >= 0 ? nnav_yw_int(&w, f->ir_version) : nnav_yw_null(&w);
-        nnav_yw_key(&w, "producer_name"), nnav_yw_span(&w, f->producer_name);
-        nnav_yw_key(&w, "producer_version"), nnav_yw_span(&w, f->producer_version);
-        nnav_yw_key(&w, "domain"), nnav_yw_span(&w, f->domain);
-        nnav_yw_key(&w, "model_version");
-        f->model_version >= 0 ? nnav_yw_int(&w, f->model_version) : nnav_yw_null(&w);
-        nnav_yw_key(&w, "doc_string"), nnav_yw_span(&w, f->doc_string);
-        nnav_yw_key(&w, "opset_import");
-        nnav_yw_seq(&w);
-        for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
-            const nnav_opset *op = nnav_opset_get(m, i);
-            nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, op->domain);
-            nnav_yw_key(&w, "version"), nnav_yw_int(&w, op->version);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "metadata_props");
-        nnav_yw_seq(&w);
-        for (uint32_t i = 0; i < nnav_metadata_count(m); i++) {
-            const nnav_kv *kv = nnav_metadata_get(m, i);
-            nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "key"), nnav_yw_span(&w, kv->key);
-            nnav_yw_key(&w, "value"), nnav_yw_span(&w, kv->value);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "graph_name"), nnav_yw_span(&w, f->graph_name);
-        nnav_yw_key(&w, "counts");
-        nnav_yw_map(&w);
-        nnav_yw_key(&w, "nodes"), nnav_yw_uint(&w, t.nodes_main);
-        nnav_yw_key(&w, "nodes_all_graphs"), nnav_yw_uint(&w, t.nodes_all);
-        nnav_yw_key(&w, "graphs"), nnav_yw_uint(&w, nnav_graph_count(m));
-        nnav_yw_key(&w, "subgraphs"), nnav_yw_uint(&w, t.subgraphs);
-        nnav_yw_key(&w, "functions"), nnav_yw_uint(&w, nnav_function_count(m));
-        nnav_yw_key(&w, "training_info"), nnav_yw_uint(&w, nnav_training_count(m));
-        nnav_yw_key(&w, "initializers_main_graph"), nnav_yw_uint(&w, t.init_main);
-        nnav_yw_key(&w, "initializers_all_graphs"), nnav_yw_uint(&w, t.init_all);
-        nnav_yw_key(&w, "sparse_initializers_main_graph"), nnav_yw_uint(&w, t.sparse_main);
-        nnav_yw_key(&w, "sparse_initializers_all_graphs"), nnav_yw_uint(&w, t.sparse_all);
-        nnav_yw_key(&w, "inputs"), nnav_yw_uint(&w, t.inputs_main);
-        nnav_yw_key(&w, "outputs"), nnav_yw_uint(&w, t.outputs_main);
-        nnav_yw_key(&w, "undefined_values"), nnav_yw_uint(&w, t.undefined);
-        nnav_yw_key(&w, "tensor_warnings"), nnav_yw_uint(&w, t.warnings);
-        nnav_yw_map_end(&w);
-        nnav_yw_key(&w, "initializer_bytes_main_graph"), nnav_yw_uint(&w, t.init_bytes_main);
-        nnav_yw_key(&w, "initializer_bytes_all_graphs"), nnav_yw_uint(&w, t.init_bytes);
-        nnav_yw_key(&w, "initializer_elements_main_graph"), nnav_yw_uint(&w, t.elems_main);
-        nnav_yw_key(&w, "initializer_elements_all_graphs"), nnav_yw_uint(&w, t.elems);
-        uint64_t pm, pa, ph;
-        nnav_params_by_graph(m, &pm, &pa, &ph);
-        nnav_yw_key(&w, "parameters_main_graph"), nnav_yw_uint(&w, pm);
-        nnav_yw_key(&w, "parameters_all_graphs"), nnav_yw_uint(&w, pa);
-        nnav_yw_key(&w, "parameters_in_constants"), nnav_yw_uint(&w, ph);
-        uint64_t mg_names, mg_bytes;
-        nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
-        nnav_yw_key(&w, "merged_parameter_names"), nnav_yw_uint(&w, mg_names);
-        nnav_yw_key(&w, "merged_bytes_saved"), nnav_yw_uint(&w, mg_bytes);
-        nnav_yw_key(&w, "constant_bytes"), nnav_yw_uint(&w, t.const_bytes);
-        if (have_cost) {
-            nnav_yw_key(&w, "compute");
-            nnav_yw_map_flow(&w);
-            nnav_report_cost_keys(&w, &cost);
-            nnav_yw_key(&w, "partial_nodes"), nnav_yw_uint(&w, partial);
-            nnav_yw_key(&w, "per_iteration"), nnav_yw_bool(&w, whole.per_iter);
-            nnav_yw_key(&w, "overflow"), nnav_yw_bool(&w, whole.overflow);
-            nnav_yw_key(&w, "assumed");
-            assumed[0] ? nnav_yw_cstr(&w, assumed) : nnav_yw_null(&w);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_key(&w, "op_types");
-        nnav_yw_seq(&w);
-        for (size_t i = 0; i < nops; i++) {
-            nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "op_type"), nnav_yw_span(&w, ops[i].op);
-            nnav_yw_key(&w, "domain"), nnav_yw_span(&w, ops[i].domain);
-            nnav_yw_key(&w, "count"), nnav_yw_uint(&w, ops[i].count);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_seq_end(&w);
-        nnav_yw_key(&w, "unknown_fields");
-        nnav_yw_seq(&w);
-        for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
-            const nnav_unknown *u = nnav_unknown_get(m, i);
-            nnav_yw_map_flow(&w);
-            nnav_yw_key(&w, "message"), nnav_yw_cstr(&w, u->where);
-            nnav_yw_key(&w, "number"), nnav_yw_uint(&w, u->number);
-            nnav_yw_key(&w, "wire_type"), nnav_yw_uint(&w, u->wire_type);
-            nnav_yw_key(&w, "offset"), nnav_yw_uint(&w, u->offset);
-            nnav_yw_key(&w, "length"), nnav_yw_uint(&w, u->span.n);
-            nnav_yw_map_end(&w);
-        }
-        nnav_yw_seq_end(&w);
-        nnav_sparse_warnings(m, 0, nnav_graph_count(m), &w, 0, out);
-        yaml_tf_info(&w, m);
-        nnav_rw pw; /* the checkpoint's section, written once for both forms */
-        nnav_rw_nest(&pw, &w);
-        nnav_pt_info_write(&pw, m);
-        nnav_rw_close(&pw);
-        nnav_yw_map_end(&w);
-        free(ops);
-        return nnav_yw_close(&w) < 0 ? -1 : 0;
-    }
+    int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
+    nnav_rw_map(w, 14);
     nnav_text_escape_cstr(f->path, a, sizeof a);
     nnav_text_commas(f->file_size, b, sizeof b);
-    fprintf(out, "%-14s %s (%s bytes)\n", "file", a, b);
-    fprintf(out, "%-14s %s (%s)\n", "format", nnav_format_name(f->format), f->format_reason);
-    int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
-    if (f->ir_version >= 0)
-        fprintf(out, "%-14s %lld\n", "ir_version", (long long)f->ir_version);
-    else if (onnx)
-        fprintf(out, "%-14s (absent)\n", "ir_version");
-    fprintf(out, "%-14s %s", "producer", esc(f->producer_name, a, sizeof a));
-    fprintf(out, " %s\n", esc(f->producer_version, a, sizeof a));
-    if (f->domain.n)
-        fprintf(out, "%-14s %s\n", "domain", esc(f->domain, a, sizeof a));
-    if (f->model_version >= 0)
-        fprintf(out, "%-14s %lld\n", "model_version", (long long)f->model_version);
-    if (f->doc_string.n)
-        fprintf(out, "%-14s %s\n", "doc_string", esc(f->doc_string, a, 200));
+    snprintf(line, sizeof line, "%s (%s bytes)", a, b);
+    nnav_rw_key(w, "file"), nnav_rw_cstr(w, f->path, line);
+    nnav_rw_key_as(w, "file_size", NULL), nnav_rw_uint(w, f->file_size, NULL);
+    snprintf(line, sizeof line, "%s (%s)", nnav_format_name(f->format), f->format_reason);
+    nnav_rw_key(w, "format"), nnav_rw_cstr(w, nnav_format_name(f->format), line);
+    nnav_rw_key_as(w, "format_reason", NULL), nnav_rw_cstr(w, f->format_reason, NULL);
+    nnav_rw_key_as(w, "ir_version", f->ir_version >= 0 || onnx ? "ir_version" : NULL);
+    f->ir_version >= 0 ? nnav_rw_int(w, f->ir_version, NULL) : nnav_rw_null(w, "(absent)");
+    esc(f->producer_name, a, sizeof a);
+    esc(f->producer_version, b, sizeof b);
+    snprintf(line, sizeof line, "%s %s", a, b);
+    nnav_rw_key_as(w, "producer_name", "producer"), nnav_rw_span(w, f->producer_name, line);
+    nnav_rw_key_as(w, "producer_version", NULL), nnav_rw_span(w, f->producer_version, NULL);
+    nnav_rw_key_as(w, "domain", f->domain.n ? "domain" : NULL), nnav_rw_span(w, f->domain, NULL);
+    nnav_rw_key_as(w, "model_version", f->model_version >= 0 ? "model_version" : NULL);
+    f->model_version >= 0 ? nnav_rw_int(w, f->model_version, NULL) : nnav_rw_null(w, NULL);
+    nnav_rw_key_as(w, "doc_string", f->doc_string.n ? "doc_string" : NULL);
+    nnav_rw_span(w, f->doc_string, esc(f->doc_string, a, 200));
+    /* "opset_import   ai.onnx 17, ai.onnx.ml 3" */
     if (onnx || nnav_opset_count(m)) {
-        fprintf(out, "%-14s", "opset_import");
-        for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
+        size_t l = (size_t)snprintf(line, sizeof line, "%-14s", "opset_import");
+        for (uint32_t i = 0; i < nnav_opset_count(m) && l < sizeof line; i++) {
             const nnav_opset *op = nnav_opset_get(m, i);
-            fprintf(out, "%s %s %lld", i ? "," : "", nnav_report_domain(op->domain, a, sizeof a),
-                   (long long)op->version);
+            l += (size_t)snprintf(line + l, sizeof line - l, "%s %s %lld", i ? "," : "",
+                                  nnav_report_domain(op->domain, a, sizeof a), (long long)op->version);
         }
-        fprintf(out, "\n");
+        if (l < sizeof line - 1)
+            line[l] = '\n', line[l + 1] = 0;
+        nnav_rw_text(w, line);
     }
+    nnav_rw_table_begin(w, "opset_import", &opset_table);
+    nnav_rw_table_hide_text(w);
+    for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
+        const nnav_opset *op = nnav_opset_get(m, i);
+        nnav_rw_row(w);
+        nnav_rw_cell_span(w, OS_DOMAIN, op->domain, NULL);
+        nnav_rw_cell_uint(w, OS_VERSION, (uint64_t)op->version, NULL);
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+    nnav_rw_table_begin(w, "metadata_props", &meta_table);
     for (uint32_t i = 0; i < nnav_metadata_count(m); i++) {
         const nnav_kv *kv = nnav_metadata_get(m, i);
-        fprintf(out, "%-14s %s = ", i ? "" : "metadata", esc(kv->key, a, sizeof a));
-        fprintf(out, "%s\n", esc(kv->value, a, 300));
+        nnav_rw_row(w);
+        nnav_rw_cell_null(w, MD_LABEL, i ? "" : "metadata");
+        nnav_rw_cell_span(w, MD_KEY, kv->key, esc(kv->key, a, sizeof a));
+        nnav_rw_cell_span(w, MD_VALUE, kv->value, esc(kv->value, b, 300));
+        nnav_rw_row_end(w);
     }
-    fprintf(out, "%-14s %s\n", "graph", f->graph_name.n ? esc(f->graph_name, a, sizeof a) : "(unnamed)");
-    fprintf(out, "%-14s %llu in the main graph, %llu in all graphs\n", "nodes",
-           (unsigned long long)t.nodes_main, (unsigned long long)t.nodes_all);
-    fprintf(out, "%-14s %u\n", "subgraphs", t.subgraphs);
-    fprintf(out, "%-14s %u\n", "functions", nnav_function_count(m));
-    if (nnav_training_count(m))
-        fprintf(out, "%-14s %u\n", "training_info", nnav_training_count(m));
+    nnav_rw_table_end(w);
+    nnav_rw_key_as(w, "graph_name", "graph");
+    nnav_rw_span(w, f->graph_name, f->graph_name.n ? NULL : "(unnamed)");
+    nnav_rw_key_as(w, "counts", NULL);
+    nnav_rw_map(w, 14);
+    snprintf(line, sizeof line, "%llu in the main graph, %llu in all graphs",
+             (unsigned long long)t.nodes_main, (unsigned long long)t.nodes_all);
+    nnav_rw_key(w, "nodes"), nnav_rw_uint(w, t.nodes_main, line);
+    nnav_rw_key_as(w, "nodes_all_graphs", NULL), nnav_rw_uint(w, t.nodes_all, NULL);
+    nnav_rw_key_as(w, "graphs", NULL), nnav_rw_uint(w, nnav_graph_count(m), NULL);
+    nnav_rw_key(w, "subgraphs"), nnav_rw_uint(w, t.subgraphs, NULL);
+    nnav_rw_key(w, "functions"), nnav_rw_uint(w, nnav_function_count(m), NULL);
+    nnav_rw_key_as(w, "training_info", nnav_training_count(m) ? "training_info" : NULL);
+    nnav_rw_uint(w, nnav_training_count(m), NULL);
     /* Main graph and all graphs side by side, always: a figure never leaves
      * the reader to guess which it counts. */
-    fprintf(out, "%-14s %u in the main graph", "initializers", t.init_main);
-    if (t.sparse_main)
-        fprintf(out, " (+%u sparse)", t.sparse_main);
-    fprintf(out, ", %u in all graphs", t.init_all);
-    if (t.sparse_all)
-        fprintf(out, " (+%u sparse)", t.sparse_all);
-    fprintf(out, "\n");
-    fprintf(out, "%-14s %u\n", "inputs", t.inputs_main);
-    fprintf(out, "%-14s %u\n", "outputs", t.outputs_main);
+    snprintf(a, sizeof a, " (+%u sparse)", t.sparse_main);
+    snprintf(b, sizeof b, " (+%u sparse)", t.sparse_all);
+    snprintf(line, sizeof line, "%u in the main graph%s, %u in all graphs%s", t.init_main,
+             t.sparse_main ? a : "", t.init_all, t.sparse_all ? b : "");
+    nnav_rw_key_as(w, "initializers_main_graph", "initializers"), nnav_rw_uint(w, t.init_main, line);
+    nnav_rw_key_as(w, "initializers_all_graphs", NULL), nnav_rw_uint(w, t.init_all, NULL);
+    nnav_rw_key_as(w, "sparse_initializers_main_graph", NULL), nnav_rw_uint(w, t.sparse_main, NULL);
+    nnav_rw_key_as(w, "sparse_initializers_all_graphs", NULL), nnav_rw_uint(w, t.sparse_all, NULL);
+    nnav_rw_key(w, "inputs"), nnav_rw_uint(w, t.inputs_main, NULL);
+    nnav_rw_key(w, "outputs"), nnav_rw_uint(w, t.outputs_main, NULL);
+    /* In text among the warnings below. */
+    nnav_rw_key_as(w, "undefined_values", NULL), nnav_rw_uint(w, t.undefined, NULL);
+    nnav_rw_key_as(w, "tensor_warnings", NULL), nnav_rw_uint(w, t.warnings, NULL);
+    nnav_rw_map_end(w);
     nnav_text_commas(t.init_bytes_main, a, sizeof a);
     nnav_report_bytes(t.init_bytes_main, b, sizeof b);
-    fprintf(out, "%-14s %s bytes (%s) in the main graph", "weights", a, b);
+    size_t l = (size_t)snprintf(line, sizeof line, "%s bytes (%s) in the main graph", a, b);
     nnav_text_commas(t.init_bytes, a, sizeof a);
     nnav_report_bytes(t.init_bytes, b, sizeof b);
-    fprintf(out, ", %s bytes (%s) in all graphs\n", a, b);
+    snprintf(line + l, sizeof line - l, ", %s bytes (%s) in all graphs", a, b);
+    nnav_rw_key_as(w, "initializer_bytes_main_graph", "weights"), nnav_rw_uint(w, t.init_bytes_main, line);
+    nnav_rw_key_as(w, "initializer_bytes_all_graphs", NULL), nnav_rw_uint(w, t.init_bytes, NULL);
+    nnav_rw_key_as(w, "initializer_elements_main_graph", NULL), nnav_rw_uint(w, t.elems_main, NULL);
+    nnav_rw_key_as(w, "initializer_elements_all_graphs", NULL), nnav_rw_uint(w, t.elems, NULL);
     /* Parameters as the framework counts them (scope.h's rule: weights, not
      * shapes or indices, Constant-held ones too), then every initializer
      * element, which is what the file holds. */
     uint64_t pm, pa, ph;
     nnav_params_by_graph(m, &pm, &pa, &ph);
     nnav_text_commas(pm, a, sizeof a);
-    fprintf(out, "%-14s %s in the main graph", "parameters", a);
-    nnav_text_commas(pa, a, sizeof a);
-    fprintf(out, ", %s in all graphs", a);
-    if (ph) {
-        nnav_text_commas(ph, a, sizeof a);
-        fprintf(out, " (%s held by Constant nodes)", a);
-    }
-    fprintf(out, "\n");
+    nnav_text_commas(pa, b, sizeof b);
+    nnav_text_commas(ph, c, sizeof c);
+    l = (size_t)snprintf(line, sizeof line, "%s in the main graph, %s in all graphs", a, b);
+    if (ph)
+        snprintf(line + l, sizeof line - l, " (%s held by Constant nodes)", c);
+    nnav_rw_key_as(w, "parameters_main_graph", "parameters"), nnav_rw_uint(w, pm, line);
+    nnav_rw_key_as(w, "parameters_all_graphs", NULL), nnav_rw_uint(w, pa, NULL);
+    nnav_rw_key_as(w, "parameters_in_constants", NULL), nnav_rw_uint(w, ph, NULL);
     nnav_text_commas(t.elems_main, a, sizeof a);
-    fprintf(out, "%-14s %s initializer elements in the main graph", "elements", a);
-    nnav_text_commas(t.elems, a, sizeof a);
-    fprintf(out, ", %s in all graphs\n", a);
+    nnav_text_commas(t.elems, b, sizeof b);
+    snprintf(line, sizeof line, "%-14s %s initializer elements in the main graph, %s in all graphs\n",
+             "elements", a, b);
+    nnav_rw_text(w, line);
     uint64_t mg_names, mg_bytes; /* equal initializers merged, their names kept by Identity nodes */
     nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
-    if (mg_names) {
-        nnav_text_commas(mg_bytes, a, sizeof a);
-        nnav_report_bytes(mg_bytes, b, sizeof b);
-        fprintf(out, "%-14s %llu parameter name%s kept as an Identity of an equal initializer: "
-                "the merge saves %s bytes (%s)\n", "merged", (unsigned long long)mg_names,
-                mg_names == 1 ? "" : "s", a, b);
-    }
+    nnav_text_commas(mg_bytes, a, sizeof a);
+    nnav_report_bytes(mg_bytes, b, sizeof b);
+    snprintf(line, sizeof line, "%llu parameter name%s kept as an Identity of an equal initializer: "
+             "the merge saves %s bytes (%s)", (unsigned long long)mg_names, mg_names == 1 ? "" : "s", a, b);
+    nnav_rw_key_as(w, "merged_parameter_names", mg_names ? "merged" : NULL), nnav_rw_uint(w, mg_names, line);
+    nnav_rw_key_as(w, "merged_bytes_saved", NULL), nnav_rw_uint(w, mg_bytes, NULL);
+    nnav_rw_key_as(w, "constant_bytes", NULL), nnav_rw_uint(w, t.const_bytes, NULL); /* text: after compute */
     if (have_cost) {
+        /* "4.09 G MACs, 25.6 M params in the whole model (...); assumed N=1" */
         char mac[32], par[32];
         nnav_text_si(cost.macs, mac, sizeof mac);
         nnav_text_si((double)cost.params, par, sizeof par);
         if (whole.overflow)
             snprintf(mac, sizeof mac, "over 9.2 E");
-        fprintf(out, "%-14s %s MACs, %s params in the whole model", "compute", mac, par);
-        if (whole.per_iter)
-            fprintf(out, " (a loop of unknown trip count counted once: per iteration)");
+        l = (size_t)snprintf(line, sizeof line, "%s params in the whole model%s", par,
+                             whole.per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "");
         if (partial)
-            fprintf(out, " (partial: %llu %s shapes)", (unsigned long long)partial,
-                   partial == 1 ? "node lacks" : "nodes lack");
+            l += (size_t)snprintf(line + l, sizeof line - l, " (partial: %llu %s shapes)",
+                                  (unsigned long long)partial, partial == 1 ? "node lacks" : "nodes lack");
         else if (!whole.known)
-            fprintf(out, " (partial: %s)",
-                    whole.cut ? nnav_whole_why(&whole) : "shapes in a body are missing");
-        if (assumed[0])
-            fprintf(out, "; assumed %s", assumed);
-        fprintf(out, "\n");
+            l += (size_t)snprintf(line + l, sizeof line - l, " (partial: %s)",
+                                  whole.cut ? nnav_whole_why(&whole) : "shapes in a body are missing");
+        if (assumed[0] && l < sizeof line)
+            snprintf(line + l, sizeof line - l, "; assumed %s", assumed);
+        snprintf(a, sizeof a, "%s MACs, ", mac);
+        nnav_rw_key(w, "compute");
+        nnav_rw_line(w);
+        nnav_rw_key(w, "macs"), nnav_rw_count(w, cost.macs, a);
+        nnav_rw_key_as(w, "flops", NULL), nnav_rw_count(w, cost.flops, NULL);
+        nnav_rw_key(w, "params"), nnav_rw_uint(w, cost.params, line);
+        nnav_rw_key_as(w, "output_bytes", NULL), nnav_rw_count(w, cost.out_bytes, NULL);
+        nnav_rw_key_as(w, "partial_nodes", NULL), nnav_rw_uint(w, partial, NULL);
+        nnav_rw_key_as(w, "per_iteration", NULL), nnav_rw_bool(w, whole.per_iter, NULL);
+        nnav_rw_key_as(w, "overflow", NULL), nnav_rw_bool(w, whole.overflow, NULL);
+        nnav_rw_key_as(w, "assumed", NULL);
+        assumed[0] ? nnav_rw_cstr(w, assumed, NULL) : nnav_rw_null(w, NULL);
+        nnav_rw_line_end(w);
     } else if (!eager) {
-        fprintf(out, "%-14s not computed for over %u nodes, so that info stays instant: "
-               "'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);
+        snprintf(line, sizeof line, "%-14s not computed for over %u nodes, so that info stays "
+                 "instant: 'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);
+        nnav_rw_text(w, line);
     } else {
         /* The CLI said this on stderr; written here, both faces say it. */
-        fprintf(out, "%-14s not computed: out of memory while inferring types and shapes\n",
-                "compute");
+        snprintf(line, sizeof line, "%-14s not computed: out of memory while inferring types and "
+                 "shapes\n", "compute");
+        nnav_rw_text(w, line);
     }
     if (t.const_bytes) {
         nnav_text_commas(t.const_bytes, a, sizeof a);
-        fprintf(out, "%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
+        snprintf(line, sizeof line, "%-14s %s bytes in attribute tensors (Constant nodes)\n", "constants", a);
+        nnav_rw_text(w, line);
     }
-    if (t.undefined)
-        fprintf(out, "%-14s %u value name%s used but never defined\n", "warning", t.undefined,
-               pl(t.undefined));
-    if (t.data_warnings)
-        fprintf(out, "%-14s %u tensor%s whose stored data does not match dims x dtype (see tensors)\n",
-               "warning", t.data_warnings, pl(t.data_warnings));
+    if (t.undefined) {
+        snprintf(line, sizeof line, "%-14s %u value name%s used but never defined\n", "warning",
+                 t.undefined, pl(t.undefined));
+        nnav_rw_text(w, line);
+    }
+    if (t.data_warnings) {
+        snprintf(line, sizeof line, "%-14s %u tensor%s whose stored data does not match dims x dtype "
+                 "(see tensors)\n", "warning", t.data_warnings, pl(t.data_warnings));
+        nnav_rw_text(w, line);
+    }
     /* Malformed dims are named for what they are: a negative dimension, an
      * overflowing product. The first few by name, then how many more. */
     for (uint32_t i = 0, shown = 0; i < nnav_tensor_count(m) && t.bad_dims; i++) {
@@ -457,42 +465,84 @@ int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
             !nnav_tensor_dims_problem(m, i, why, sizeof why))
             continue;
         if (shown++ == 5) {
-            fprintf(out, "%-14s and %u more tensor%s with malformed dims (see tensors)\n", "warning",
-                   t.bad_dims - 5, pl(t.bad_dims - 5));
+            snprintf(line, sizeof line, "%-14s and %u more tensor%s with malformed dims (see tensors)\n",
+                     "warning", t.bad_dims - 5, pl(t.bad_dims - 5));
+            nnav_rw_text(w, line);
             break;
         }
-        fprintf(out, "%-14s tensor \"%s\": %s\n", "warning", esc(nnav_tensor_get(m, i)->name, a, 300),
-               why);
+        snprintf(line, sizeof line, "%-14s tensor \"%s\": %s\n", "warning",
+                 esc(nnav_tensor_get(m, i)->name, a, 300), why);
+        nnav_rw_text(w, line);
     }
-    nnav_sparse_warnings(m, 0, nnav_graph_count(m), NULL, 0, out);
-    print_tf_info(m, out);
+    /* The op histogram and the unknown fields: YAML's here, the text's
+     * last (below). */
+    nnav_rw_table_begin(w, "op_types", &optype_table);
+    nnav_rw_table_hide_text(w);
+    for (size_t i = 0; i < nops; i++) {
+        nnav_rw_row(w);
+        nnav_rw_cell_span(w, OT_OP, ops[i].op, NULL);
+        nnav_rw_cell_span(w, OT_DOMAIN, ops[i].domain, NULL);
+        nnav_rw_cell_uint(w, OT_COUNT, ops[i].count, NULL);
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+    nnav_rw_table_begin(w, "unknown_fields", &unknown_table);
+    nnav_rw_table_hide_text(w);
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
         const nnav_unknown *u = nnav_unknown_get(m, i);
-        fprintf(out, "%-14s %s field %u (wire type %u, %llu bytes) at offset %llu\n",
-               i ? "" : "unknown", u->where, u->number, u->wire_type,
-               (unsigned long long)u->span.n, (unsigned long long)u->offset);
+        nnav_rw_row(w);
+        nnav_rw_cell_cstr(w, UF_MESSAGE, u->where, NULL);
+        nnav_rw_cell_uint(w, UF_NUMBER, u->number, NULL);
+        nnav_rw_cell_uint(w, UF_WIRE, u->wire_type, NULL);
+        nnav_rw_cell_uint(w, UF_OFFSET, u->offset, NULL);
+        nnav_rw_cell_uint(w, UF_LENGTH, u->span.n, NULL);
+        nnav_rw_row_end(w);
     }
-    fprintf(out, "%-14s", "ops");
-    size_t col = 15;
-    for (size_t i = 0; i < nops; i++) {
-        char nm[600];
-        int k = snprintf(nm, sizeof nm, "%s %llu", nnav_report_op(ops[i].op, ops[i].domain, a, sizeof a),
-                         (unsigned long long)ops[i].count);
-        if (col + (size_t)k + 2 > 100 && col > 15) {
-            fprintf(out, ",\n%-14s", "");
-            col = 15;
-        } else if (i) {
-            fprintf(out, ",");
-            col++;
+    nnav_rw_table_end(w);
+    nnav_sparse_warnings(m, 0, nnav_graph_count(m), w, 0);
+    tf_info(w, m);
+    /* The text's own place for the unknown fields and the ops. */
+    for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
+        const nnav_unknown *u = nnav_unknown_get(m, i);
+        snprintf(line, sizeof line, "%-14s %s field %u (wire type %u, %llu bytes) at offset %llu\n",
+                 i ? "" : "unknown", u->where, u->number, u->wire_type,
+                 (unsigned long long)u->span.n, (unsigned long long)u->offset);
+        nnav_rw_text(w, line);
+    }
+    /* "ops            Conv 53, Relu 49, ..." wrapped before 100 columns. */
+    {
+        size_t col = 15;
+        snprintf(line, sizeof line, "%-14s", "ops");
+        nnav_rw_text(w, line);
+        for (size_t i = 0; i < nops; i++) {
+            char nm[600];
+            int k = snprintf(nm, sizeof nm, "%s %llu", nnav_report_op(ops[i].op, ops[i].domain, a, sizeof a),
+                             (unsigned long long)ops[i].count);
+            if (col + (size_t)k + 2 > 100 && col > 15) {
+                snprintf(line, sizeof line, ",\n%-14s", "");
+                nnav_rw_text(w, line);
+                col = 15;
+            } else if (i) {
+                nnav_rw_text(w, ",");
+                col++;
+            }
+            snprintf(line, sizeof line, " %s", nm);
+            nnav_rw_text(w, line);
+            col += (size_t)k + 1;
         }
-        fprintf(out, " %s", nm);
-        col += (size_t)k + 1;
+        nnav_rw_text(w, "\n");
     }
-    fprintf(out, "\n");
     free(ops);
-    /* A PyTorch checkpoint's entries and what loading it would run. */
-    nnav_rw pw;
-    nnav_rw_open(&pw, out, NNAV_RW_TEXT);
-    nnav_pt_info_write(&pw, m);
-    return nnav_rw_close(&pw) < 0 || ferror(out) ? -1 : 0;
+    nnav_pt_info_write(w, m); /* a PyTorch checkpoint's entries and what loading it would run */
+    nnav_rw_map_end(w);
+    return 0;
+}
+
+int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
+{
+    nnav_rw w;
+    if (nnav_rw_open(&w, out, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+        return -1;
+    info_write(m, &w, out);
+    return nnav_rw_close(&w) < 0 || ferror(out) ? -1 : 0;
 }

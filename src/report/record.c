@@ -58,6 +58,9 @@ void nnav_rw_map(nnav_rw *w, int keycol)
         nnav_yw_map(w->y);
         return;
     }
+    if (w->depth < (int)(sizeof w->keycols / sizeof *w->keycols))
+        w->keycols[w->depth] = w->keycol;
+    w->depth++;
     w->keycol = keycol;
     if (w->in_seq && w->seq_items++)
         fputc('\n', w->out);
@@ -65,8 +68,18 @@ void nnav_rw_map(nnav_rw *w, int keycol)
 
 void nnav_rw_map_end(nnav_rw *w)
 {
-    if (w->form == NNAV_RW_YAML)
+    if (w->form == NNAV_RW_YAML) {
         nnav_yw_map_end(w->y);
+        return;
+    }
+    if (w->depth > 0 && --w->depth < (int)(sizeof w->keycols / sizeof *w->keycols))
+        w->keycol = w->keycols[w->depth];
+}
+
+void nnav_rw_seq_tight(nnav_rw *w)
+{
+    if (w->form == NNAV_RW_YAML)
+        nnav_yw_seq(w->y);
 }
 
 void nnav_rw_key(nnav_rw *w, const char *key)
