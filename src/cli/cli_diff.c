@@ -21,7 +21,7 @@
 #include "cli.h"
 #include "diff.h"
 #include "nnav.h"
-#include "yamlout.h"
+#include "record.h"
 
 #define NAMEBUF 1024
 #define MAX_LIST_ITEMS 256 /* input slots shown per node, attribute items shown */
@@ -75,15 +75,6 @@ static const char *words(unsigned what, const char *sep, char *buf, size_t n)
     return buf;
 }
 
-static void yw_words(nnav_yw *y, unsigned what)
-{
-    nnav_yw_seq_flow(y);
-    for (unsigned bit = 0; nnav_diff_word(bit); bit++)
-        if (what & (1u << bit))
-            nnav_yw_cstr(y, nnav_diff_word(bit));
-    nnav_yw_seq_end(y);
-}
-
 static const char *graph_path(const nnav_model *m, uint32_t g, char *buf, size_t n)
 {
     if (g == NNAV_NONE || g >= nnav_graph_count(m))
@@ -125,7 +116,21 @@ static const char *coords(const nnav_model *m, uint32_t t, uint64_t i, char *buf
     return buf;
 }
 
-static void yw_coords(nnav_yw *y, const nnav_model *m, uint32_t t, uint64_t i)
+/* ---- the report: each fact once, through the record writer ---- */
+
+/* The change words: YAML a list; text shows text instead. */
+static void rw_words(nnav_rw *w, unsigned what, const char *text)
+{
+    nnav_rw_list_as(w, text);
+    for (unsigned bit = 0; nnav_diff_word(bit); bit++)
+        if (what & (1u << bit))
+            nnav_rw_cstr(w, nnav_diff_word(bit), NULL);
+    nnav_rw_list_end(w);
+}
+
+/* The coordinates of flat index i as a list, or null when the dims cannot
+ * say (coords' "#i"). */
+static void rw_coords(nnav_rw *w, const nnav_model *m, uint32_t t, uint64_t i)
 {
     const nnav_tensor *tn = nnav_tensor_get(m, t);
     const int64_t *dims = nnav_dims(m, tn->dims_first);
@@ -142,270 +147,25 @@ static void yw_coords(nnav_yw *y, const nnav_model *m, uint32_t t, uint64_t i)
         }
     }
     if (!ok) { /* the flat index alone */
-        nnav_yw_null(y);
+        nnav_rw_null(w, NULL);
         return;
     }
-    nnav_yw_seq_flow(y);
+    nnav_rw_list(w);
     for (uint32_t k = 0; k < nd; k++)
-        nnav_yw_uint(y, c[k]);
-    nnav_yw_seq_end(y);
+        nnav_rw_uint(w, c[k], NULL);
+    nnav_rw_list_end(w);
 }
 
-/* ---- text ---- */
-
-static void text_facts(const nnav_diff *d)
+/* key: the span, or null on the side lacking it; text shows text, or
+ * (label NULL) nothing. */
+static void rw_name(nnav_rw *w, const char *key, const char *label, const nnav_model *m,
+                    uint32_t id, nnav_span (*name)(const nnav_model *, uint32_t), const char *text)
 {
-    size_t n = nnav_diff_fact_count(d);
-    if (!n)
-        return;
-    printf("\nmodel facts:\n");
-    for (size_t i = 0; i < n; i++) {
-        const nnav_diff_fact *f = nnav_diff_fact_get(d, i);
-        printf("~ %s: %s -> %s\n", f->key, f->a ? f->a : "(none)", f->b ? f->b : "(none)");
-    }
-}
-
-static void text_io(const nnav_diff *d, const nnav_diff_graph *g)
-{
-    const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    char na[NAMEBUF], nb[NAMEBUF], ta[512], tb[512], w[256];
-    for (uint32_t i = 0; i < g->io_count; i++) {
-        const nnav_diff_io *io = nnav_diff_io_get(d, g->io_first + i);
-        if (!io)
-            continue;
-        const char *kind = io->output ? "output" : "input";
-        if (io->a != NNAV_NONE) {
-            esc(nnav_value_get(ma, io->a)->name, na, sizeof na);
-            nnav_value_type_format(ma, io->a, ta, sizeof ta);
-        }
-        if (io->b != NNAV_NONE) {
-            esc(nnav_value_get(mb, io->b)->name, nb, sizeof nb);
-            nnav_value_type_format(mb, io->b, tb, sizeof tb);
-        }
-        if (io->a == NNAV_NONE)
-            printf("+ %s %s  %s\n", kind, nb, tb[0] ? tb : "?");
-        else if (io->b == NNAV_NONE)
-            printf("- %s %s  %s\n", kind, na, ta[0] ? ta : "?");
-        else {
-            printf("~ %s %s ", kind, nb);
-            if (io->what & NNAV_DIFF_RENAMED)
-                printf(" renamed %s -> %s", na, nb);
-            if (io->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE | NNAV_DIFF_TYPE))
-                printf(" %s %s -> %s",
-                       words(io->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE | NNAV_DIFF_TYPE), ", ",
-                             w, sizeof w), ta[0] ? ta : "?", tb[0] ? tb : "?");
-            printf("\n");
-        }
-    }
-}
-
-/* A node's input list, the slots whose values do not match in brackets. */
-static void text_inputs(const nnav_diff *d, const nnav_diff_node *dn, int side)
-{
-    const nnav_model *m = nnav_diff_model(d, side);
-    const nnav_node *nd = nnav_node_get(m, side ? dn->b : dn->a);
-    char name[NAMEBUF];
-    printf("    inputs %c: ", side ? 'B' : 'A');
-    if (!nd->in_count)
-        printf("(none)");
-    for (uint32_t i = 0; i < nd->in_count; i++) {
-        if (i == MAX_LIST_ITEMS) {
-            printf(", ... (%u in all)", nd->in_count);
-            break;
-        }
-        nnav_ref r = nnav_ref_get(m, nd->in_first + i);
-        esc(r.name, name, sizeof name);
-        int same = nnav_diff_input_same(d, dn, i);
-        printf("%s%s%s%s%s", i ? ", " : "", same ? "" : "[", r.control ? "^" : "",
-               r.name.n ? name : "\"\"", same ? "" : "]");
-    }
-    printf("\n");
-}
-
-static void text_node(const nnav_diff *d, const nnav_diff_node *dn)
-{
-    const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    char na[NAMEBUF], nb[NAMEBUF], oa[NAMEBUF], ob[NAMEBUF], w[256];
-    if (dn->a != NNAV_NONE) {
-        node_label(ma, dn->a, na, sizeof na);
-        op_name(ma, dn->a, oa, sizeof oa);
-    }
-    if (dn->b != NNAV_NONE) {
-        node_label(mb, dn->b, nb, sizeof nb);
-        op_name(mb, dn->b, ob, sizeof ob);
-    }
-    if (dn->a == NNAV_NONE) {
-        printf("+ node %s  %s\n", nb, ob);
-        return;
-    }
-    if (dn->b == NNAV_NONE) {
-        printf("- node %s  %s\n", na, oa);
-        return;
-    }
-    /* "~ node NAME  OP  renamed OLD -> NEW, op A -> B, attributes, inputs" */
-    printf("~ node %s  %s ", nb, ob);
-    const char *sep = " ";
-    if (dn->what & NNAV_DIFF_RENAMED) {
-        printf("%srenamed %s -> %s", sep, na, nb);
-        sep = ", ";
-    }
-    if (dn->what & NNAV_DIFF_OP) {
-        printf("%sop %s -> %s", sep, oa, ob);
-        sep = ", ";
-    }
-    if (dn->what & NNAV_DIFF_OUTPUTS) {
-        printf("%soutputs %u -> %u", sep, nnav_node_get(ma, dn->a)->out_count,
-               nnav_node_get(mb, dn->b)->out_count);
-        sep = ", ";
-    }
-    unsigned rest = dn->what & ~(NNAV_DIFF_RENAMED | NNAV_DIFF_OP | NNAV_DIFF_OUTPUTS);
-    if (rest)
-        printf("%s%s", sep, words(rest, ", ", w, sizeof w));
-    printf("\n");
-    for (uint32_t i = 0; i < dn->attr_count; i++) {
-        const nnav_diff_attr *at = nnav_diff_attr_get(d, dn->attr_first + i);
-        char va[2048] = "(absent)", vb[2048] = "(absent)";
-        nnav_span an = {0};
-        if (at->a != NNAV_NONE) {
-            nnav_attr_format(ma, at->a, 16, va, sizeof va);
-            an = nnav_attr_get(ma, at->a)->name;
-        }
-        if (at->b != NNAV_NONE) {
-            nnav_attr_format(mb, at->b, 16, vb, sizeof vb);
-            an = nnav_attr_get(mb, at->b)->name;
-        }
-        printf("    attribute %s: %s -> %s\n", esc(an, na, sizeof na), va, vb);
-    }
-    if (dn->what & NNAV_DIFF_INPUTS) {
-        text_inputs(d, dn, 0);
-        text_inputs(d, dn, 1);
-    }
-}
-
-static void text_tensor(const nnav_diff *d, const nnav_diff_tensor *t)
-{
-    const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    char na[NAMEBUF], nb[NAMEBUF], ta[512], tb[512], w[256], x[64], y[64], at[1600];
-    if (t->a != NNAV_NONE) {
-        esc(nnav_tensor_get(ma, t->a)->name, na, sizeof na);
-        nnav_tensor_shape_format(ma, t->a, ta, sizeof ta);
-    }
-    if (t->b != NNAV_NONE) {
-        esc(nnav_tensor_get(mb, t->b)->name, nb, sizeof nb);
-        nnav_tensor_shape_format(mb, t->b, tb, sizeof tb);
-    }
-    if (t->a == NNAV_NONE) {
-        printf("+ initializer %s  %s\n", nb, tb);
-        return;
-    }
-    if (t->b == NNAV_NONE) {
-        printf("- initializer %s  %s\n", na, ta);
-        return;
-    }
-    /* "~ initializer NAME  TYPE  renamed OLD -> NEW, dtype, shape A -> B, values" */
-    printf("~ initializer %s  %s ", nb, tb);
-    const char *sep = " ";
-    if (t->what & NNAV_DIFF_RENAMED) {
-        printf("%srenamed %s -> %s", sep, na, nb);
-        sep = ", ";
-    }
-    if (t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE)) {
-        printf("%s%s %s -> %s", sep,
-               words(t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE), ", ", w, sizeof w), ta, tb);
-        sep = ", ";
-    }
-    unsigned rest = t->what & (NNAV_DIFF_VALUES | NNAV_DIFF_UNREAD);
-    if (rest)
-        printf("%s%s", sep, words(rest, ", ", w, sizeof w));
-    printf("\n");
-    if (t->what & NNAV_DIFF_VALUES) {
-        const nnav_tensor *tn = nnav_tensor_get(mb, t->b);
-        char all[48];
-        if (tn->nelems == UINT64_MAX)
-            snprintf(all, sizeof all, "?");
-        else
-            nnav_text_commas(tn->nelems, all, sizeof all);
-        char cnt[48];
-        nnav_text_commas(t->ndiff, cnt, sizeof cnt);
-        printf("    %s of %s element%s differ%s\n", cnt, all, pl(tn->nelems),
-               t->ndiff == 1 ? "s" : "");
-        printf("    largest absolute difference %s at %s: %s -> %s\n",
-               numf(t->max_abs, t->narrow, x, sizeof x),
-               coords(mb, t->b, t->at_abs, at, sizeof at),
-               numf(t->a_at_abs, t->narrow, y, sizeof y),
-               numf(t->b_at_abs, t->narrow, ta, sizeof ta));
-        if (t->max_rel >= 0)
-            printf("    largest relative difference %s at %s\n",
-                   numf(t->max_rel, t->narrow, x, sizeof x),
-                   coords(mb, t->b, t->at_rel, at, sizeof at));
-    }
-    if ((t->what & NNAV_DIFF_UNREAD) && t->note)
-        printf("    values not compared: %s\n", t->note);
-}
-
-static void text_report(const nnav_diff *d, const char *pa, const char *pb)
-{
-    const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    const nnav_diff_totals *t = nnav_diff_totals_get(d);
-    char sum[4096], a[1024], b[1024], c[6][32];
-    nnav_diff_summary(d, sum, sizeof sum);
-    printf("%s\n", sum);
-    nnav_text_escape_cstr(pa, a, sizeof a);
-    nnav_text_escape_cstr(pb, b, sizeof b);
-    printf("A: %s\nB: %s\n", a, b);
-    nnav_text_commas(t->nodes_a, c[0], sizeof c[0]);
-    nnav_text_commas(t->nodes_b, c[1], sizeof c[1]);
-    printf("nodes: %s -> %s; %llu same, %llu added, %llu removed, %llu renamed, %llu changed\n",
-           c[0], c[1], (unsigned long long)t->same, (unsigned long long)t->added,
-           (unsigned long long)t->removed, (unsigned long long)t->renamed,
-           (unsigned long long)t->changed);
-    nnav_text_commas(t->bytes_compared, c[2], sizeof c[2]);
-    printf("initializers: %llu added, %llu removed, %llu renamed, %llu changed; %s byte%s "
-           "compared\n",
-           (unsigned long long)t->tensors_added, (unsigned long long)t->tensors_removed,
-           (unsigned long long)t->tensors_renamed, (unsigned long long)t->tensors_changed, c[2],
-           pl(t->bytes_compared));
-    printf("graphs: %llu added, %llu removed; graph inputs/outputs changed: %llu; model facts "
-           "changed: %u\n",
-           (unsigned long long)t->graphs_added, (unsigned long long)t->graphs_removed,
-           (unsigned long long)t->io_changed, t->facts);
-    text_facts(d);
-    size_t ng = nnav_diff_graph_count(d);
-    for (size_t i = 0; i < ng; i++) {
-        const nnav_diff_graph *g = nnav_diff_graph_get(d, i);
-        if (!g->what && !g->node_count && !g->io_count && !g->tensor_count)
-            continue;
-        graph_path(ma, g->a, a, sizeof a);
-        graph_path(mb, g->b, b, sizeof b);
-        if (g->what & NNAV_DIFF_ADDED)
-            printf("\n@@ graph %s (only on B) @@\n", b);
-        else if (g->what & NNAV_DIFF_REMOVED)
-            printf("\n@@ graph %s (only on A) @@\n", a);
-        else if (strcmp(a, b))
-            printf("\n@@ graph %s on A, %s on B @@\n", a, b);
-        else
-            printf("\n@@ graph %s @@\n", b);
-        printf("nodes: %u same, %u added, %u removed, %u renamed, %u changed\n", g->same,
-               g->added, g->removed, g->renamed, g->changed);
-        text_io(d, g);
-        for (uint32_t k = 0; k < g->node_count; k++)
-            text_node(d, nnav_diff_node_get(d, g->node_first + k));
-        for (uint32_t k = 0; k < g->tensor_count; k++)
-            text_tensor(d, nnav_diff_tensor_get(d, g->tensor_first + k));
-    }
-}
-
-/* ---- YAML ---- */
-
-/* key: the span, or null on the side lacking it. */
-static void yw_name(nnav_yw *y, const char *key, const nnav_model *m, uint32_t id,
-                    nnav_span (*name)(const nnav_model *, uint32_t))
-{
-    nnav_yw_key(y, key);
+    nnav_rw_key_as(w, key, label);
     if (id == NNAV_NONE)
-        nnav_yw_null(y);
+        nnav_rw_null(w, text);
     else
-        nnav_yw_span(y, name(m, id));
+        nnav_rw_span(w, name(m, id), text);
 }
 
 static nnav_span value_name(const nnav_model *m, uint32_t v) { return nnav_value_get(m, v)->name; }
@@ -414,287 +174,478 @@ static nnav_span node_op(const nnav_model *m, uint32_t n) { return nnav_node_get
 static nnav_span tensor_name(const nnav_model *m, uint32_t t) { return nnav_tensor_get(m, t)->name; }
 static nnav_span attr_name(const nnav_model *m, uint32_t a) { return nnav_attr_get(m, a)->name; }
 
-static void yw_text(nnav_yw *y, const char *key, const char *s)
+/* key: s, or null; text shows text, or (NULL) nothing. */
+static void rw_text(nnav_rw *w, const char *key, const char *s, const char *text)
 {
-    nnav_yw_key(y, key);
+    nnav_rw_key_as(w, key, text ? "" : NULL);
     if (s)
-        nnav_yw_cstr(y, s);
+        nnav_rw_cstr(w, s, text);
     else
-        nnav_yw_null(y);
+        nnav_rw_null(w, text);
 }
 
-static void yw_inputs(nnav_yw *y, const nnav_diff *d, const nnav_diff_node *dn, int side)
+/* A node's input list: "    inputs A: x, [y], ^z" (the slots whose values
+ * do not match in brackets, the first MAX_LIST_ITEMS shown); YAML every
+ * name, a control edge's as "^NAME". */
+static void rw_inputs(nnav_rw *w, const nnav_diff *d, const nnav_diff_node *dn, int side)
 {
     const nnav_model *m = nnav_diff_model(d, side);
     const nnav_node *nd = nnav_node_get(m, side ? dn->b : dn->a);
-    nnav_yw_key(y, side ? "inputs_b" : "inputs_a");
-    nnav_yw_seq_flow(y);
+    char name[NAMEBUF], shown[NAMEBUF + 8], more[64];
+    nnav_rw_key_as(w, side ? "inputs_b" : "inputs_a",
+                   !nd->in_count ? NULL : side ? "    inputs B:" : "    inputs A:");
+    nnav_rw_list(w);
     for (uint32_t i = 0; i < nd->in_count; i++) {
+        if (i == MAX_LIST_ITEMS) {
+            snprintf(more, sizeof more, ", ... (%u in all)", nd->in_count);
+            nnav_rw_list_cut(w, more);
+        }
         nnav_ref r = nnav_ref_get(m, nd->in_first + i);
+        esc(r.name, name, sizeof name);
+        int same = nnav_diff_input_same(d, dn, i);
+        snprintf(shown, sizeof shown, "%s%s%s%s", same ? "" : "[", r.control ? "^" : "",
+                 r.name.n ? name : "\"\"", same ? "" : "]");
         if (r.control) { /* "^NAME": the control edge's own spelling */
             char buf[NAMEBUF + 2] = "^";
             nnav_text_escape(r.name.p, r.name.n, buf + 1, sizeof buf - 1);
-            nnav_yw_span(y, (nnav_span){(const uint8_t *)buf, strlen(buf)});
-        } else
-            nnav_yw_span(y, r.name);
+            nnav_rw_span(w, (nnav_span){(const uint8_t *)buf, strlen(buf)}, shown);
+        } else {
+            nnav_rw_span(w, r.name, shown);
+        }
     }
-    nnav_yw_seq_end(y);
+    nnav_rw_list_end(w);
+    if (!nd->in_count)
+        nnav_rw_text(w, side ? "    inputs B: (none)\n" : "    inputs A: (none)\n");
 }
 
-static void yaml_node(nnav_yw *y, const nnav_diff *d, const nnav_diff_node *dn)
+/* An attribute that differs: "    attribute NAME: A -> B". */
+enum { DA_NAME, DA_A, DA_B };
+static const nnav_rw_col dattr_cols[] = {
+    [DA_NAME] = {"name", 0, 0, NULL, 0, NULL},
+    [DA_A] = {"a", 0, 0, NULL, 0, NULL},
+    [DA_B] = {"b", 0, 0, " -> ", 0, NULL},
+};
+static const nnav_rw_table dattr_table = {
+    .cols = dattr_cols, .ncols = sizeof dattr_cols / sizeof *dattr_cols, .sep = " ",
+    .indent = "    "};
+
+/* The words after a changed thing's head: " renamed OLD -> NEW, op A -> B,
+ * attributes" (parts[] already written, rest as words). */
+static void change_tail(char *buf, size_t n, const char *const *parts, size_t np, unsigned rest)
+{
+    char wd[256];
+    size_t l = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < np && l < n; i++)
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? ", " : " ", parts[i]);
+    if (rest && l < n)
+        snprintf(buf + l, n - l, "%s%s", np ? ", " : " ", words(rest, ", ", wd, sizeof wd));
+}
+
+/* A node added, removed or changed: "+ node NAME  OP", "- node ...", or
+ * "~ node NAME  OP  renamed OLD -> NEW, op A -> B, attributes, inputs",
+ * then its attributes and inputs. */
+static void rw_node(nnav_rw *w, const nnav_diff *d, const nnav_diff_node *dn)
 {
     const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    nnav_yw_map(y);
-    nnav_yw_key(y, "change");
-    yw_words(y, dn->what);
-    yw_name(y, "name_a", ma, dn->a, node_name);
-    yw_name(y, "name_b", mb, dn->b, node_name);
-    yw_name(y, "op_a", ma, dn->a, node_op);
-    yw_name(y, "op_b", mb, dn->b, node_op);
-    nnav_yw_key(y, "domain_a");
-    if (dn->a == NNAV_NONE)
-        nnav_yw_null(y);
-    else
-        nnav_yw_span(y, nnav_node_domain(ma, dn->a));
-    nnav_yw_key(y, "domain_b");
-    if (dn->b == NNAV_NONE)
-        nnav_yw_null(y);
-    else
-        nnav_yw_span(y, nnav_node_domain(mb, dn->b));
+    char na[NAMEBUF], nb[NAMEBUF], oa[NAMEBUF], ob[NAMEBUF], p[3][2 * NAMEBUF + 32];
+    char tail[8 * NAMEBUF], op[9 * NAMEBUF];
+    if (dn->a != NNAV_NONE) {
+        node_label(ma, dn->a, na, sizeof na);
+        op_name(ma, dn->a, oa, sizeof oa);
+    }
+    if (dn->b != NNAV_NONE) {
+        node_label(mb, dn->b, nb, sizeof nb);
+        op_name(mb, dn->b, ob, sizeof ob);
+    }
+    int changed = dn->a != NNAV_NONE && dn->b != NNAV_NONE;
+    const char *parts[3];
+    size_t np = 0;
+    if (changed && (dn->what & NNAV_DIFF_RENAMED))
+        snprintf(p[np], sizeof p[np], "renamed %s -> %s", na, nb), parts[np] = p[np], np++;
+    if (changed && (dn->what & NNAV_DIFF_OP))
+        snprintf(p[np], sizeof p[np], "op %s -> %s", oa, ob), parts[np] = p[np], np++;
+    if (changed && (dn->what & NNAV_DIFF_OUTPUTS))
+        snprintf(p[np], sizeof p[np], "outputs %u -> %u", nnav_node_get(ma, dn->a)->out_count,
+                 nnav_node_get(mb, dn->b)->out_count), parts[np] = p[np], np++;
+    change_tail(tail, sizeof tail, parts, np,
+                changed ? dn->what & ~(NNAV_DIFF_RENAMED | NNAV_DIFF_OP | NNAV_DIFF_OUTPUTS) : 0);
+    snprintf(op, sizeof op, "  %s%s%s", changed || dn->b != NNAV_NONE ? ob : oa, changed ? " " : "", tail);
+    nnav_rw_map(w, 0);
+    nnav_rw_sentence(w);
+    nnav_rw_key(w, "change");
+    rw_words(w, dn->what, dn->a == NNAV_NONE ? "+ node " : dn->b == NNAV_NONE ? "- node " : "~ node ");
+    rw_name(w, "name_a", NULL, ma, dn->a, node_name, NULL);
+    rw_name(w, "name_b", "", mb, dn->b, node_name, dn->b != NNAV_NONE ? nb : na);
+    rw_name(w, "op_a", NULL, ma, dn->a, node_op, NULL);
+    rw_name(w, "op_b", "", mb, dn->b, node_op, op);
+    nnav_rw_key_as(w, "domain_a", NULL);
+    dn->a == NNAV_NONE ? nnav_rw_null(w, NULL) : nnav_rw_span(w, nnav_node_domain(ma, dn->a), NULL);
+    nnav_rw_key_as(w, "domain_b", NULL);
+    dn->b == NNAV_NONE ? nnav_rw_null(w, NULL) : nnav_rw_span(w, nnav_node_domain(mb, dn->b), NULL);
+    nnav_rw_sentence_end(w);
     if (dn->attr_count) {
-        nnav_yw_key(y, "attributes");
-        nnav_yw_seq(y);
+        nnav_rw_table_begin(w, "attributes", &dattr_table);
         for (uint32_t i = 0; i < dn->attr_count; i++) {
             const nnav_diff_attr *at = nnav_diff_attr_get(d, dn->attr_first + i);
-            char v[2048];
-            nnav_yw_map(y);
-            nnav_yw_key(y, "name");
-            nnav_yw_span(y, at->b != NNAV_NONE ? attr_name(mb, at->b) : attr_name(ma, at->a));
-            nnav_yw_key(y, "a");
-            if (at->a == NNAV_NONE)
-                nnav_yw_null(y);
-            else {
-                nnav_attr_format(ma, at->a, 16, v, sizeof v);
-                nnav_yw_cstr(y, v);
-            }
-            nnav_yw_key(y, "b");
-            if (at->b == NNAV_NONE)
-                nnav_yw_null(y);
-            else {
-                nnav_attr_format(mb, at->b, 16, v, sizeof v);
-                nnav_yw_cstr(y, v);
-            }
-            nnav_yw_map_end(y);
+            char va[2048] = "(absent)", vb[2048] = "(absent)", an[NAMEBUF + 16];
+            if (at->a != NNAV_NONE)
+                nnav_attr_format(ma, at->a, 16, va, sizeof va);
+            if (at->b != NNAV_NONE)
+                nnav_attr_format(mb, at->b, 16, vb, sizeof vb);
+            nnav_span nm = at->b != NNAV_NONE ? attr_name(mb, at->b) : attr_name(ma, at->a);
+            snprintf(an, sizeof an, "attribute %s:", esc(nm, na, sizeof na));
+            nnav_rw_row(w);
+            nnav_rw_cell_span(w, DA_NAME, nm, an);
+            at->a == NNAV_NONE ? nnav_rw_cell_null(w, DA_A, va) : nnav_rw_cell_cstr(w, DA_A, va, NULL);
+            at->b == NNAV_NONE ? nnav_rw_cell_null(w, DA_B, vb) : nnav_rw_cell_cstr(w, DA_B, vb, NULL);
+            nnav_rw_row_end(w);
         }
-        nnav_yw_seq_end(y);
+        nnav_rw_table_end(w);
     }
     if (dn->what & NNAV_DIFF_INPUTS) {
-        yw_inputs(y, d, dn, 0);
-        yw_inputs(y, d, dn, 1);
-        uint32_t na = nnav_node_get(ma, dn->a)->in_count, nb = nnav_node_get(mb, dn->b)->in_count;
-        nnav_yw_key(y, "inputs_differ");
-        nnav_yw_seq_flow(y);
-        for (uint32_t i = 0; i < (na > nb ? na : nb); i++)
+        rw_inputs(w, d, dn, 0);
+        rw_inputs(w, d, dn, 1);
+        uint32_t ia = nnav_node_get(ma, dn->a)->in_count, ib = nnav_node_get(mb, dn->b)->in_count;
+        nnav_rw_key_as(w, "inputs_differ", NULL);
+        nnav_rw_list(w);
+        for (uint32_t i = 0; i < (ia > ib ? ia : ib); i++)
             if (!nnav_diff_input_same(d, dn, i))
-                nnav_yw_uint(y, i);
-        nnav_yw_seq_end(y);
+                nnav_rw_uint(w, i, NULL);
+        nnav_rw_list_end(w);
     }
-    nnav_yw_map_end(y);
+    nnav_rw_map_end(w);
 }
 
-static void yaml_tensor(nnav_yw *y, const nnav_diff *d, const nnav_diff_tensor *t)
+/* An initializer added, removed or changed: "+ initializer NAME  TYPE",
+ * or "~ initializer NAME  TYPE  renamed OLD -> NEW, dtype, shape A -> B,
+ * values", then how its values differ. */
+static void rw_tensor(nnav_rw *w, const nnav_diff *d, const nnav_diff_tensor *t)
 {
     const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
-    char buf[512];
-    nnav_yw_map(y);
-    nnav_yw_key(y, "change");
-    yw_words(y, t->what);
-    yw_name(y, "name_a", ma, t->a, tensor_name);
-    yw_name(y, "name_b", mb, t->b, tensor_name);
-    nnav_yw_key(y, "type_a");
-    if (t->a == NNAV_NONE)
-        nnav_yw_null(y);
-    else {
-        nnav_tensor_shape_format(ma, t->a, buf, sizeof buf);
-        nnav_yw_cstr(y, buf);
+    char na[NAMEBUF], nb[NAMEBUF], ta[512], tb[512], wd[256], x[64], y[64], z[64], at[1600];
+    char p[2][2 * NAMEBUF + 1100], tail[6 * NAMEBUF], ty[7 * NAMEBUF], line[2000];
+    if (t->a != NNAV_NONE) {
+        esc(nnav_tensor_get(ma, t->a)->name, na, sizeof na);
+        nnav_tensor_shape_format(ma, t->a, ta, sizeof ta);
     }
-    nnav_yw_key(y, "type_b");
-    if (t->b == NNAV_NONE)
-        nnav_yw_null(y);
-    else {
-        nnav_tensor_shape_format(mb, t->b, buf, sizeof buf);
-        nnav_yw_cstr(y, buf);
+    if (t->b != NNAV_NONE) {
+        esc(nnav_tensor_get(mb, t->b)->name, nb, sizeof nb);
+        nnav_tensor_shape_format(mb, t->b, tb, sizeof tb);
     }
+    int changed = t->a != NNAV_NONE && t->b != NNAV_NONE;
+    const char *parts[2];
+    size_t np = 0;
+    if (changed && (t->what & NNAV_DIFF_RENAMED))
+        snprintf(p[np], sizeof p[np], "renamed %s -> %s", na, nb), parts[np] = p[np], np++;
+    if (changed && (t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE)))
+        snprintf(p[np], sizeof p[np], "%s %s -> %s",
+                 words(t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE), ", ", wd, sizeof wd), ta, tb),
+            parts[np] = p[np], np++;
+    change_tail(tail, sizeof tail, parts, np,
+                changed ? t->what & (NNAV_DIFF_VALUES | NNAV_DIFF_UNREAD) : 0);
+    snprintf(ty, sizeof ty, "  %s%s%s", t->b != NNAV_NONE ? tb : ta, changed ? " " : "", tail);
+    nnav_rw_map(w, 0);
+    nnav_rw_sentence(w);
+    nnav_rw_key(w, "change");
+    rw_words(w, t->what, t->a == NNAV_NONE ? "+ initializer " : t->b == NNAV_NONE ? "- initializer "
+                                                                                 : "~ initializer ");
+    rw_name(w, "name_a", NULL, ma, t->a, tensor_name, NULL);
+    rw_name(w, "name_b", "", mb, t->b, tensor_name, t->b != NNAV_NONE ? nb : na);
+    nnav_rw_key_as(w, "type_a", NULL);
+    t->a == NNAV_NONE ? nnav_rw_null(w, NULL) : nnav_rw_cstr(w, ta, NULL);
+    nnav_rw_key(w, "type_b");
+    t->b == NNAV_NONE ? nnav_rw_null(w, ty) : nnav_rw_cstr(w, tb, ty);
+    nnav_rw_sentence_end(w);
     if (t->what & NNAV_DIFF_VALUES) {
         const nnav_tensor *tn = nnav_tensor_get(mb, t->b);
-        nnav_yw_key(y, "elements");
+        char all[48], cnt[48];
         if (tn->nelems == UINT64_MAX)
-            nnav_yw_null(y);
+            snprintf(all, sizeof all, "?");
         else
-            nnav_yw_uint(y, tn->nelems);
-        nnav_yw_key(y, "differing_elements");
-        nnav_yw_uint(y, t->ndiff);
-        nnav_yw_key(y, "max_abs");
-        nnav_yw_double(y, t->max_abs);
-        nnav_yw_key(y, "max_abs_index");
-        nnav_yw_uint(y, t->at_abs);
-        nnav_yw_key(y, "max_abs_at");
-        yw_coords(y, mb, t->b, t->at_abs);
-        nnav_yw_key(y, "value_a");
-        nnav_yw_double(y, t->a_at_abs);
-        nnav_yw_key(y, "value_b");
-        nnav_yw_double(y, t->b_at_abs);
-        nnav_yw_key(y, "max_rel");
-        if (t->max_rel < 0)
-            nnav_yw_null(y);
-        else
-            nnav_yw_double(y, t->max_rel);
-        if (t->max_rel >= 0) {
-            nnav_yw_key(y, "max_rel_index");
-            nnav_yw_uint(y, t->at_rel);
-            nnav_yw_key(y, "max_rel_at");
-            yw_coords(y, mb, t->b, t->at_rel);
+            nnav_text_commas(tn->nelems, all, sizeof all);
+        nnav_text_commas(t->ndiff, cnt, sizeof cnt);
+        nnav_rw_sentence(w);
+        nnav_rw_key_as(w, "elements", NULL);
+        tn->nelems == UINT64_MAX ? nnav_rw_null(w, NULL) : nnav_rw_uint(w, tn->nelems, NULL);
+        snprintf(line, sizeof line, "    %s of %s element%s differ%s", cnt, all, pl(tn->nelems),
+                 t->ndiff == 1 ? "s" : "");
+        nnav_rw_key(w, "differing_elements"), nnav_rw_uint(w, t->ndiff, line);
+        nnav_rw_sentence_end(w);
+        nnav_rw_sentence(w);
+        snprintf(line, sizeof line, "    largest absolute difference %s at %s: %s -> %s",
+                 numf(t->max_abs, t->narrow, x, sizeof x), coords(mb, t->b, t->at_abs, at, sizeof at),
+                 numf(t->a_at_abs, t->narrow, y, sizeof y), numf(t->b_at_abs, t->narrow, z, sizeof z));
+        nnav_rw_key(w, "max_abs"), nnav_rw_double(w, t->max_abs, line);
+        nnav_rw_key_as(w, "max_abs_index", NULL), nnav_rw_uint(w, t->at_abs, NULL);
+        nnav_rw_key_as(w, "max_abs_at", NULL), rw_coords(w, mb, t->b, t->at_abs);
+        nnav_rw_key_as(w, "value_a", NULL), nnav_rw_double(w, t->a_at_abs, NULL);
+        nnav_rw_key_as(w, "value_b", NULL), nnav_rw_double(w, t->b_at_abs, NULL);
+        nnav_rw_sentence_end(w);
+        nnav_rw_sentence(w);
+        if (t->max_rel < 0) {
+            nnav_rw_key_as(w, "max_rel", NULL), nnav_rw_null(w, NULL);
+        } else {
+            snprintf(line, sizeof line, "    largest relative difference %s at %s",
+                     numf(t->max_rel, t->narrow, x, sizeof x), coords(mb, t->b, t->at_rel, at, sizeof at));
+            nnav_rw_key(w, "max_rel"), nnav_rw_double(w, t->max_rel, line);
+            nnav_rw_key_as(w, "max_rel_index", NULL), nnav_rw_uint(w, t->at_rel, NULL);
+            nnav_rw_key_as(w, "max_rel_at", NULL), rw_coords(w, mb, t->b, t->at_rel);
         }
+        nnav_rw_sentence_end(w);
     }
-    if (t->what & NNAV_DIFF_UNREAD)
-        yw_text(y, "note", t->note);
-    nnav_yw_map_end(y);
+    if (t->what & NNAV_DIFF_UNREAD) {
+        nnav_rw_sentence(w);
+        snprintf(line, sizeof line, "    values not compared: %s", t->note ? t->note : "");
+        rw_text(w, "note", t->note, t->note ? line : NULL);
+        nnav_rw_sentence_end(w);
+    }
+    nnav_rw_map_end(w);
 }
 
-static int yaml_report(const nnav_diff *d, const char *pa, const char *pb)
+/* A graph input or output that differs: "+ input NAME  TYPE", or "~ output
+ * NAME  renamed OLD -> NEW dtype, shape A -> B". */
+enum { IO_KIND, IO_CHANGE, IO_NAME_A, IO_NAME_B, IO_TYPE_A, IO_TYPE_B, IO_REST };
+static const nnav_rw_col io_cols[] = {
+    [IO_KIND] = {"kind", 0, 0, NULL, 0, NULL},
+    [IO_CHANGE] = {"change", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [IO_NAME_A] = {"name_a", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [IO_NAME_B] = {"name_b", 0, 0, NULL, 0, NULL},
+    [IO_TYPE_A] = {"type_a", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [IO_TYPE_B] = {"type_b", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [IO_REST] = {NULL, 0, 0, "", 0, NULL},
+};
+static const nnav_rw_table io_table = {
+    .cols = io_cols, .ncols = sizeof io_cols / sizeof *io_cols, .sep = " "};
+
+static void rw_io(nnav_rw *w, const nnav_diff *d, const nnav_diff_graph *g)
+{
+    const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
+    char na[NAMEBUF], nb[NAMEBUF], ta[512], tb[512], wd[256], kind[32], rest[3 * NAMEBUF + 1400];
+    char fa[4096], fb[4096]; /* the types whole (the text's are cut at 511 bytes) */
+    nnav_rw_table_begin(w, "io", &io_table);
+    for (uint32_t i = 0; i < g->io_count; i++) {
+        const nnav_diff_io *io = nnav_diff_io_get(d, g->io_first + i);
+        if (!io)
+            continue;
+        const char *k = io->output ? "output" : "input";
+        if (io->a != NNAV_NONE) {
+            esc(nnav_value_get(ma, io->a)->name, na, sizeof na);
+            nnav_value_type_format(ma, io->a, ta, sizeof ta);
+            nnav_value_type_format(ma, io->a, fa, sizeof fa);
+        }
+        if (io->b != NNAV_NONE) {
+            esc(nnav_value_get(mb, io->b)->name, nb, sizeof nb);
+            nnav_value_type_format(mb, io->b, tb, sizeof tb);
+            nnav_value_type_format(mb, io->b, fb, sizeof fb);
+        }
+        snprintf(kind, sizeof kind, "%c %s", io->a == NNAV_NONE ? '+' : io->b == NNAV_NONE ? '-' : '~', k);
+        if (io->a == NNAV_NONE) {
+            snprintf(rest, sizeof rest, "  %s", tb[0] ? tb : "?");
+        } else if (io->b == NNAV_NONE) {
+            snprintf(rest, sizeof rest, "  %s", ta[0] ? ta : "?");
+        } else {
+            size_t l = (size_t)snprintf(rest, sizeof rest, " ");
+            if ((io->what & NNAV_DIFF_RENAMED) && l < sizeof rest)
+                l += (size_t)snprintf(rest + l, sizeof rest - l, " renamed %s -> %s", na, nb);
+            if ((io->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE | NNAV_DIFF_TYPE)) && l < sizeof rest)
+                snprintf(rest + l, sizeof rest - l, " %s %s -> %s",
+                         words(io->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE | NNAV_DIFF_TYPE), ", ", wd,
+                               sizeof wd), ta[0] ? ta : "?", tb[0] ? tb : "?");
+        }
+        nnav_rw_row(w);
+        nnav_rw_cell_cstr(w, IO_KIND, k, kind);
+        nnav_rw_cell_list(w, IO_CHANGE, NULL);
+        for (unsigned bit = 0; nnav_diff_word(bit); bit++)
+            if (io->what & (1u << bit))
+                nnav_rw_cstr(w, nnav_diff_word(bit), NULL);
+        nnav_rw_cell_list_end(w);
+        io->a == NNAV_NONE ? nnav_rw_cell_null(w, IO_NAME_A, NULL)
+                           : nnav_rw_cell_span(w, IO_NAME_A, value_name(ma, io->a), NULL);
+        io->b == NNAV_NONE ? nnav_rw_cell_null(w, IO_NAME_B, na)
+                           : nnav_rw_cell_span(w, IO_NAME_B, value_name(mb, io->b), nb);
+        io->a == NNAV_NONE ? nnav_rw_cell_null(w, IO_TYPE_A, NULL) : nnav_rw_cell_cstr(w, IO_TYPE_A, fa, NULL);
+        io->b == NNAV_NONE ? nnav_rw_cell_null(w, IO_TYPE_B, NULL) : nnav_rw_cell_cstr(w, IO_TYPE_B, fb, NULL);
+        nnav_rw_cell_null(w, IO_REST, rest);
+        nnav_rw_row_end(w);
+    }
+    nnav_rw_table_end(w);
+}
+
+/* Operators by change (YAML only: the text's summary line says it). */
+enum { OP_OP, OP_DOMAIN, OP_ADDED, OP_REMOVED, OP_RENAMED, OP_CHANGED, OP_WHAT };
+static const nnav_rw_col opsum_cols[] = {
+    [OP_OP] = {"op", 0, 0, NULL, 0, NULL},
+    [OP_DOMAIN] = {"domain", 0, 0, NULL, 0, NULL},
+    [OP_ADDED] = {"added", 0, 0, NULL, 0, NULL},
+    [OP_REMOVED] = {"removed", 0, 0, NULL, 0, NULL},
+    [OP_RENAMED] = {"renamed", 0, 0, NULL, 0, NULL},
+    [OP_CHANGED] = {"changed", 0, 0, NULL, 0, NULL},
+    [OP_WHAT] = {"changed_what", 0, 0, NULL, 0, NULL},
+};
+static const nnav_rw_table opsum_table = {
+    .cols = opsum_cols, .ncols = sizeof opsum_cols / sizeof *opsum_cols, .sep = " ", .flow = 1};
+
+/* A model fact that differs: "~ KEY: A -> B". */
+enum { FA_KEY, FA_A, FA_B };
+static const nnav_rw_col fact_cols[] = {
+    [FA_KEY] = {"key", 0, 0, NULL, 0, NULL},
+    [FA_A] = {"a", 0, 0, NULL, 0, NULL},
+    [FA_B] = {"b", 0, 0, " -> ", 0, NULL},
+};
+static const nnav_rw_table fact_table = {
+    .cols = fact_cols, .ncols = sizeof fact_cols / sizeof *fact_cols, .sep = " ", .flow = 1};
+
+static void rw_fact_cell(nnav_rw *w, size_t col, const char *s, const char *text)
+{
+    if (s)
+        nnav_rw_cell_cstr(w, col, s, text);
+    else
+        nnav_rw_cell_null(w, col, text);
+}
+
+/* The report: the summary line and the files, the totals, the model facts,
+ * then a hunk per graph with a difference (as `git diff`); YAML the same
+ * facts with exact numbers, and the operators by change. */
+static int report(const nnav_diff *d, const char *pa, const char *pb, int yaml)
 {
     const nnav_model *ma = nnav_diff_model(d, 0), *mb = nnav_diff_model(d, 1);
     const nnav_diff_totals *t = nnav_diff_totals_get(d);
-    nnav_yw yw, *y = &yw;
-    char buf[4096];
-    if (nnav_yw_open(y, stdout) < 0)
+    char sum[4096], a[1024], b[1024], line[6400], c[48];
+    nnav_rw w;
+    if (nnav_rw_open(&w, stdout, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return -1;
-    nnav_yw_map(y);
-    nnav_yw_key(y, "a");
-    nnav_yw_cstr(y, pa);
-    nnav_yw_key(y, "b");
-    nnav_yw_cstr(y, pb);
-    nnav_yw_key(y, "differences");
-    nnav_yw_bool(y, nnav_diff_any(d));
-    nnav_diff_summary(d, buf, sizeof buf);
-    yw_text(y, "summary", buf);
-    nnav_yw_key(y, "totals");
-    nnav_yw_map(y);
-    static const char *const tk[] = {"nodes_a", "nodes_b", "same", "added", "removed", "renamed",
-                                     "changed", "graphs_added", "graphs_removed", "io_changed",
-                                     "initializers_added", "initializers_removed",
-                                     "initializers_renamed", "initializers_changed",
-                                     "bytes_compared", "facts_changed"};
-    const uint64_t tv[] = {t->nodes_a, t->nodes_b, t->same, t->added, t->removed, t->renamed,
-                           t->changed, t->graphs_added, t->graphs_removed, t->io_changed,
-                           t->tensors_added, t->tensors_removed, t->tensors_renamed,
-                           t->tensors_changed, t->bytes_compared, t->facts};
-    for (size_t i = 0; i < sizeof tv / sizeof *tv; i++) {
-        nnav_yw_key(y, tk[i]);
-        nnav_yw_uint(y, tv[i]);
+    nnav_diff_summary(d, sum, sizeof sum);
+    nnav_text_escape_cstr(pa, a, sizeof a);
+    nnav_text_escape_cstr(pb, b, sizeof b);
+    snprintf(line, sizeof line, "%s\nA: %s\nB: %s\n", sum, a, b); /* the text's heading */
+    nnav_rw_text(&w, line);
+    nnav_rw_map(&w, 0);
+    nnav_rw_key_as(&w, "a", NULL), nnav_rw_cstr(&w, pa, NULL);
+    nnav_rw_key_as(&w, "b", NULL), nnav_rw_cstr(&w, pb, NULL);
+    nnav_rw_key_as(&w, "differences", NULL), nnav_rw_bool(&w, nnav_diff_any(d), NULL);
+    rw_text(&w, "summary", sum, NULL);
+    nnav_rw_key_as(&w, "totals", NULL);
+    nnav_rw_map(&w, 0);
+    /* "nodes: 415 -> 446; 12 same, 56 added, 25 removed, 18 renamed, 360 changed" */
+    nnav_rw_sentence(&w);
+    nnav_text_commas(t->nodes_a, c, sizeof c);
+    snprintf(line, sizeof line, "nodes: %s -> ", c);
+    nnav_rw_key(&w, "nodes_a"), nnav_rw_uint(&w, t->nodes_a, line);
+    nnav_text_commas(t->nodes_b, c, sizeof c);
+    snprintf(line, sizeof line, "%s; ", c);
+    nnav_rw_key(&w, "nodes_b"), nnav_rw_uint(&w, t->nodes_b, line);
+    static const char *const nk[] = {"same", "added", "removed", "renamed", "changed"};
+    const uint64_t nv[] = {t->same, t->added, t->removed, t->renamed, t->changed};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(line, sizeof line, "%llu %s%s", (unsigned long long)nv[i], nk[i], i < 4 ? ", " : "");
+        nnav_rw_key(&w, nk[i]), nnav_rw_uint(&w, nv[i], line);
     }
-    nnav_yw_map_end(y);
-    nnav_yw_key(y, "ops");
-    nnav_yw_seq(y);
+    nnav_rw_sentence_end(&w);
+    /* The graphs' counts: in text the third line, after the initializers'. */
+    nnav_rw_key_as(&w, "graphs_added", NULL), nnav_rw_uint(&w, t->graphs_added, NULL);
+    nnav_rw_key_as(&w, "graphs_removed", NULL), nnav_rw_uint(&w, t->graphs_removed, NULL);
+    nnav_rw_key_as(&w, "io_changed", NULL), nnav_rw_uint(&w, t->io_changed, NULL);
+    /* "initializers: 37 added, 25 removed, 0 renamed, 243 changed; 2,432 bytes compared" */
+    nnav_rw_sentence(&w);
+    static const char *const ik[] = {"initializers_added", "initializers_removed",
+                                     "initializers_renamed", "initializers_changed"};
+    const uint64_t iv[] = {t->tensors_added, t->tensors_removed, t->tensors_renamed, t->tensors_changed};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(line, sizeof line, "%s%llu %s%s", i ? "" : "initializers: ", (unsigned long long)iv[i],
+                 ik[i] + strlen("initializers_"), i < 3 ? ", " : "; ");
+        nnav_rw_key(&w, ik[i]), nnav_rw_uint(&w, iv[i], line);
+    }
+    nnav_text_commas(t->bytes_compared, c, sizeof c);
+    snprintf(line, sizeof line, "%s byte%s compared", c, pl(t->bytes_compared));
+    nnav_rw_key(&w, "bytes_compared"), nnav_rw_uint(&w, t->bytes_compared, line);
+    nnav_rw_sentence_end(&w);
+    nnav_rw_key_as(&w, "facts_changed", NULL), nnav_rw_uint(&w, t->facts, NULL);
+    nnav_rw_map_end(&w);
+    snprintf(line, sizeof line, "graphs: %llu added, %llu removed; graph inputs/outputs changed: %llu; "
+             "model facts changed: %u\n", (unsigned long long)t->graphs_added,
+             (unsigned long long)t->graphs_removed, (unsigned long long)t->io_changed, t->facts);
+    nnav_rw_text(&w, line);
+    nnav_rw_table_begin(&w, "ops", &opsum_table);
+    nnav_rw_table_hide_text(&w);
     for (size_t i = 0; i < nnav_diff_opsum_count(d); i++) {
         const nnav_diff_opsum *o = nnav_diff_opsum_get(d, i);
-        nnav_yw_map_flow(y);
-        nnav_yw_key(y, "op");
-        nnav_yw_span(y, o->op);
-        nnav_yw_key(y, "domain");
-        nnav_yw_span(y, o->domain);
-        nnav_yw_key(y, "added");
-        nnav_yw_uint(y, o->added);
-        nnav_yw_key(y, "removed");
-        nnav_yw_uint(y, o->removed);
-        nnav_yw_key(y, "renamed");
-        nnav_yw_uint(y, o->renamed);
-        nnav_yw_key(y, "changed");
-        nnav_yw_uint(y, o->changed);
-        nnav_yw_key(y, "changed_what");
-        yw_words(y, o->changed_what);
-        nnav_yw_map_end(y);
+        nnav_rw_row(&w);
+        nnav_rw_cell_span(&w, OP_OP, o->op, NULL);
+        nnav_rw_cell_span(&w, OP_DOMAIN, o->domain, NULL);
+        nnav_rw_cell_uint(&w, OP_ADDED, o->added, NULL);
+        nnav_rw_cell_uint(&w, OP_REMOVED, o->removed, NULL);
+        nnav_rw_cell_uint(&w, OP_RENAMED, o->renamed, NULL);
+        nnav_rw_cell_uint(&w, OP_CHANGED, o->changed, NULL);
+        nnav_rw_cell_list(&w, OP_WHAT, NULL);
+        for (unsigned bit = 0; nnav_diff_word(bit); bit++)
+            if (o->changed_what & (1u << bit))
+                nnav_rw_cstr(&w, nnav_diff_word(bit), NULL);
+        nnav_rw_cell_list_end(&w);
+        nnav_rw_row_end(&w);
     }
-    nnav_yw_seq_end(y);
-    nnav_yw_key(y, "facts");
-    nnav_yw_seq(y);
+    nnav_rw_table_end(&w);
+    if (nnav_diff_fact_count(d))
+        nnav_rw_text(&w, "\nmodel facts:\n");
+    nnav_rw_table_begin(&w, "facts", &fact_table);
     for (size_t i = 0; i < nnav_diff_fact_count(d); i++) {
         const nnav_diff_fact *f = nnav_diff_fact_get(d, i);
-        nnav_yw_map_flow(y);
-        yw_text(y, "key", f->key);
-        yw_text(y, "a", f->a);
-        yw_text(y, "b", f->b);
-        nnav_yw_map_end(y);
+        snprintf(line, sizeof line, "~ %s:", f->key ? f->key : "");
+        nnav_rw_row(&w);
+        rw_fact_cell(&w, FA_KEY, f->key, line);
+        rw_fact_cell(&w, FA_A, f->a, f->a ? NULL : "(none)");
+        rw_fact_cell(&w, FA_B, f->b, f->b ? NULL : "(none)");
+        nnav_rw_row_end(&w);
     }
-    nnav_yw_seq_end(y);
-    nnav_yw_key(y, "graphs");
-    nnav_yw_seq(y);
+    nnav_rw_table_end(&w);
+    nnav_rw_key_as(&w, "graphs", NULL);
+    nnav_rw_seq_tight(&w);
     for (size_t i = 0; i < nnav_diff_graph_count(d); i++) {
         const nnav_diff_graph *g = nnav_diff_graph_get(d, i);
         if (!g->what && !g->node_count && !g->io_count && !g->tensor_count)
             continue;
-        nnav_yw_map(y);
-        nnav_yw_key(y, "path_a");
-        if (g->a == NNAV_NONE)
-            nnav_yw_null(y);
+        graph_path(ma, g->a, a, sizeof a);
+        graph_path(mb, g->b, b, sizeof b);
+        if (g->what & NNAV_DIFF_ADDED)
+            snprintf(line, sizeof line, "\n@@ graph %s (only on B) @@", b);
+        else if (g->what & NNAV_DIFF_REMOVED)
+            snprintf(line, sizeof line, "\n@@ graph %s (only on A) @@", a);
+        else if (strcmp(a, b))
+            snprintf(line, sizeof line, "\n@@ graph %s on A, %s on B @@", a, b);
         else
-            nnav_yw_cstr(y, graph_path(ma, g->a, buf, sizeof buf));
-        nnav_yw_key(y, "path_b");
-        if (g->b == NNAV_NONE)
-            nnav_yw_null(y);
-        else
-            nnav_yw_cstr(y, graph_path(mb, g->b, buf, sizeof buf));
-        nnav_yw_key(y, "change");
-        yw_words(y, g->what);
-        static const char *const gk[] = {"same", "added", "removed", "renamed", "changed"};
+            snprintf(line, sizeof line, "\n@@ graph %s @@", b);
+        nnav_rw_map(&w, 0);
+        nnav_rw_sentence(&w);
+        nnav_rw_key(&w, "path_a");
+        g->a == NNAV_NONE ? nnav_rw_null(&w, line) : nnav_rw_cstr(&w, a, line);
+        nnav_rw_key_as(&w, "path_b", NULL);
+        g->b == NNAV_NONE ? nnav_rw_null(&w, NULL) : nnav_rw_cstr(&w, b, NULL);
+        nnav_rw_key_as(&w, "change", NULL), rw_words(&w, g->what, "");
+        nnav_rw_sentence_end(&w);
+        /* "nodes: 12 same, 56 added, 25 removed, 18 renamed, 360 changed" */
+        nnav_rw_sentence(&w);
         const uint32_t gv[] = {g->same, g->added, g->removed, g->renamed, g->changed};
         for (size_t k = 0; k < 5; k++) {
-            nnav_yw_key(y, gk[k]);
-            nnav_yw_uint(y, gv[k]);
+            snprintf(line, sizeof line, "%s%u %s%s", k ? "" : "nodes: ", gv[k], nk[k], k < 4 ? ", " : "");
+            nnav_rw_key(&w, nk[k]), nnav_rw_uint(&w, gv[k], line);
         }
-        nnav_yw_key(y, "io");
-        nnav_yw_seq(y);
-        for (uint32_t k = 0; k < g->io_count; k++) {
-            const nnav_diff_io *io = nnav_diff_io_get(d, g->io_first + k);
-            nnav_yw_map(y);
-            nnav_yw_key(y, "kind");
-            nnav_yw_cstr(y, io->output ? "output" : "input");
-            nnav_yw_key(y, "change");
-            yw_words(y, io->what);
-            yw_name(y, "name_a", ma, io->a, value_name);
-            yw_name(y, "name_b", mb, io->b, value_name);
-            nnav_yw_key(y, "type_a");
-            if (io->a == NNAV_NONE)
-                nnav_yw_null(y);
-            else {
-                nnav_value_type_format(ma, io->a, buf, sizeof buf);
-                nnav_yw_cstr(y, buf);
-            }
-            nnav_yw_key(y, "type_b");
-            if (io->b == NNAV_NONE)
-                nnav_yw_null(y);
-            else {
-                nnav_value_type_format(mb, io->b, buf, sizeof buf);
-                nnav_yw_cstr(y, buf);
-            }
-            nnav_yw_map_end(y);
-        }
-        nnav_yw_seq_end(y);
-        nnav_yw_key(y, "nodes");
-        nnav_yw_seq(y);
+        nnav_rw_sentence_end(&w);
+        rw_io(&w, d, g);
+        nnav_rw_key_as(&w, "nodes", NULL);
+        nnav_rw_seq_tight(&w);
         for (uint32_t k = 0; k < g->node_count; k++)
-            yaml_node(y, d, nnav_diff_node_get(d, g->node_first + k));
-        nnav_yw_seq_end(y);
-        nnav_yw_key(y, "initializers");
-        nnav_yw_seq(y);
+            rw_node(&w, d, nnav_diff_node_get(d, g->node_first + k));
+        nnav_rw_seq_end(&w);
+        nnav_rw_key_as(&w, "initializers", NULL);
+        nnav_rw_seq_tight(&w);
         for (uint32_t k = 0; k < g->tensor_count; k++)
-            yaml_tensor(y, d, nnav_diff_tensor_get(d, g->tensor_first + k));
-        nnav_yw_seq_end(y);
-        nnav_yw_map_end(y);
+            rw_tensor(&w, d, nnav_diff_tensor_get(d, g->tensor_first + k));
+        nnav_rw_seq_end(&w);
+        nnav_rw_map_end(&w);
     }
-    nnav_yw_seq_end(y);
-    nnav_yw_map_end(y);
-    return nnav_yw_close(y);
+    nnav_rw_seq_end(&w);
+    nnav_rw_map_end(&w);
+    return nnav_rw_close(&w);
 }
 
 /* ---- the command ---- */
@@ -731,13 +682,10 @@ int cmd_diff(const nnav_model *unused, const opts *o)
         rc = EXIT_BADINPUT;
     } else {
         rc = nnav_diff_any(d) ? 1 : 0;
-        if (o->yaml) {
-            if (yaml_report(d, pa, pb) < 0) {
-                fprintf(stderr, "nnav diff: could not write the YAML\n");
-                rc = EXIT_BADINPUT;
-            }
-        } else
-            text_report(d, pa, pb);
+        if (report(d, pa, pb, o->yaml) < 0 && o->yaml) {
+            fprintf(stderr, "nnav diff: could not write the YAML\n");
+            rc = EXIT_BADINPUT;
+        }
         nnav_diff_free(d);
     }
     for (int side = 0; side < 2; side++) {

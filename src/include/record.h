@@ -78,6 +78,8 @@ typedef struct nnav_rw {
     int keycol;           /* text: a map's key column */
     int keycols[8], depth; /* text: the enclosing maps' key columns */
     int in_list, items;   /* text: a list on the current key's line, its items so far */
+    int list_cut;         /* text: the open list shows no more items */
+    int list_as;          /* text: the open list was shown as a scalar (nnav_rw_list_as) */
     int hide;             /* text: the current key's value is not shown */
     int in_line;          /* text: in a line (nnav_rw_line) or a sentence */
     int line_out;         /* text: a sentence has shown something */
@@ -127,8 +129,15 @@ void nnav_rw_int(nnav_rw *w, int64_t v, const char *text);
 void nnav_rw_cstr(nnav_rw *w, const char *s, const char *text);
 void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text);
 void nnav_rw_null(nnav_rw *w, const char *text); /* text: "null" without a form */
+void nnav_rw_double(nnav_rw *w, double v, const char *text); /* YAML as nnav_yw_double */
 void nnav_rw_list(nnav_rw *w);
 void nnav_rw_list_end(nnav_rw *w);
+/* Text: the open list's shown items end here, text written after them
+ * (", ... (300 in all)"); the items that follow are YAML's only. */
+void nnav_rw_list_cut(nnav_rw *w, const char *text);
+/* A list whose text is text, shown where a scalar's would be (its items
+ * are YAML's only); ended by nnav_rw_list_end. */
+void nnav_rw_list_as(nnav_rw *w, const char *text);
 /* A sequence of maps: YAML a block sequence; in text, nothing of its own
  * but an empty line between two of its maps. */
 void nnav_rw_seq(nnav_rw *w);

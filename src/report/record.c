@@ -114,6 +114,8 @@ static void text_scalar(nnav_rw *w, const char *text)
         }
     } else if (w->hide) {
         w->hide = w->in_list;
+    } else if (w->in_list && w->list_cut) {
+        return;
     } else if (w->in_line) {
         fputs(text, w->out);
         w->line_out |= text[0] != 0;
@@ -192,6 +194,18 @@ void nnav_rw_count(nnav_rw *w, double v, const char *text)
     text_scalar(w, text ? text : b);
 }
 
+void nnav_rw_double(nnav_rw *w, double v, const char *text)
+{
+    char b[64];
+    if (w->form == NNAV_RW_YAML) {
+        if (w->cell_list >= 0)
+            nnav_yw_double(w->y, v);
+        return;
+    }
+    snprintf(b, sizeof b, "%.17g", v);
+    text_scalar(w, text ? text : b);
+}
+
 void nnav_rw_null(nnav_rw *w, const char *text)
 {
     if (w->form == NNAV_RW_YAML) {
@@ -211,6 +225,28 @@ void nnav_rw_list(nnav_rw *w)
     w->items = 0;
 }
 
+void nnav_rw_list_as(nnav_rw *w, const char *text)
+{
+    if (w->form == NNAV_RW_YAML) {
+        nnav_yw_seq_flow(w->y);
+        return;
+    }
+    text_scalar(w, text);
+    w->in_list = 1;
+    w->items = 0;
+    w->list_cut = 1;
+    w->list_as = 1;
+}
+
+void nnav_rw_list_cut(nnav_rw *w, const char *text)
+{
+    if (w->form == NNAV_RW_YAML || !w->in_list)
+        return;
+    if (!w->hide && !w->list_cut)
+        fputs(text, w->out);
+    w->list_cut = 1;
+}
+
 void nnav_rw_list_end(nnav_rw *w)
 {
     if (w->form == NNAV_RW_YAML) {
@@ -218,6 +254,11 @@ void nnav_rw_list_end(nnav_rw *w)
         return;
     }
     w->in_list = 0;
+    w->list_cut = 0;
+    if (w->list_as) {
+        w->list_as = 0;
+        return;
+    }
     if (w->hide)
         w->hide = 0;
     else

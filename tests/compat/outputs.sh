@@ -89,6 +89,19 @@ for m in "${models[@]}"; do
         n=$((n + 2))
     done
 done
+# diff: each model against the next one of the list and against itself,
+# both forms (a pair of two formats is refused in words).
+prev=""
+for m in "${models[@]}"; do
+    if [ -n "$prev" ]; then
+        runf "diff.$prev.$m" diff "$prev" "$m"
+        runf "diff.$prev.$m.yaml" diff "$prev" "$m" --yaml
+        runf "diff.$prev.$m.nv" diff "$prev" "$m" --no-values --declutter
+        n=$((n + 3))
+    fi
+    runf "diff.$m.self" diff "$m" "$m" --yaml
+    prev=$m
+done
 # The operator reference, no model: every operator of the table, newest and
 # at opsets before, within and past it; the list; a name it lacks.
 runf "op.list" op --list

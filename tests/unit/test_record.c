@@ -474,6 +474,84 @@ static void test_cap_least_hidden_row(void **state)
     }
 }
 
+/* Lists cut short in text and lists shown as words, doubles, a tight
+ * sequence, a nested map's key column given back at its end, and a writer
+ * nested in another's YAML document. */
+static char *write_lists(int form, nnav_yw *outer, FILE *f)
+{
+    nnav_rw w;
+    if (outer)
+        nnav_rw_nest(&w, outer);
+    else
+        assert_int_equal(nnav_rw_open(&w, f, form), 0);
+    nnav_rw_map(&w, 6);
+    nnav_rw_key(&w, "in");
+    nnav_rw_list(&w);
+    nnav_rw_cstr(&w, "a", NULL);
+    nnav_rw_list_cut(&w, ", ... (3 in all)");
+    nnav_rw_cstr(&w, "b", NULL);
+    nnav_rw_cstr(&w, "c", NULL);
+    nnav_rw_list_end(&w);
+    nnav_rw_key(&w, "what");
+    nnav_rw_list_as(&w, "+ node");
+    nnav_rw_cstr(&w, "added", NULL);
+    nnav_rw_list_end(&w);
+    nnav_rw_key(&w, "x"), nnav_rw_double(&w, 0.25, "a quarter");
+    nnav_rw_key_as(&w, "seq", NULL);
+    nnav_rw_seq_tight(&w);
+    for (int i = 0; i < 2; i++) {
+        nnav_rw_map(&w, 2);
+        nnav_rw_key(&w, "n"), nnav_rw_int(&w, i, NULL);
+        nnav_rw_map_end(&w);
+    }
+    nnav_rw_seq_end(&w);
+    nnav_rw_key(&w, "end"), nnav_rw_cstr(&w, "z", NULL);
+    nnav_rw_map_end(&w);
+    assert_int_equal(nnav_rw_close(&w), 0);
+    return NULL;
+}
+
+static void test_lists_nest(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    write_lists(NNAV_RW_TEXT, NULL, f);
+    fclose(f);
+    assert_string_equal(buf, "in     a, ... (3 in all)\n"
+                             "what   + node\n"
+                             "x      a quarter\n"
+                             "n  0\n"
+                             "n  1\n"
+                             "end    z\n");
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    write_lists(NNAV_RW_YAML, NULL, f);
+    fclose(f);
+    const char *yaml = "in: [a, b, c]\nwhat: [added]\nx: 0.25\nseq:\n- n: 0\n- n: 1\nend: z\n";
+    assert_string_equal(buf, yaml);
+    free(buf);
+    /* Nested: the same keys inside another writer's map. */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    nnav_yw y;
+    assert_int_equal(nnav_yw_open(&y, f), 0);
+    nnav_yw_map(&y);
+    nnav_yw_key(&y, "outer");
+    write_lists(NNAV_RW_YAML, &y, NULL);
+    nnav_yw_map_end(&y);
+    assert_int_equal(nnav_yw_close(&y), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "in: [a, b, c]"));
+    assert_non_null(strstr(buf, "end: z"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -486,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_most_and_list_text),
         cmocka_unit_test(test_sentence_head_hidden),
         cmocka_unit_test(test_cap_least_hidden_row),
+        cmocka_unit_test(test_lists_nest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
