@@ -290,38 +290,38 @@ int cmd_tensors(const nnav_model *m, const opts *o)
             vrc = EXIT_BADINPUT;
     }
     nnav_rw_table_end(&w);
-    /* The totals: YAML keys; in text the line below. */
-    nnav_rw_key_as(&w, "count", NULL), nnav_rw_uint(&w, nr, NULL);
-    nnav_rw_key_as(&w, "total_bytes", NULL), nnav_rw_uint(&w, total, NULL);
-    nnav_rw_key_as(&w, "parameters", NULL), nnav_rw_uint(&w, params, NULL);
-    nnav_rw_map_end(&w);
-    if (nnav_rw_close(&w) < 0) {
-        free(rows);
-        return EXIT_BADINPUT;
-    }
-    if (o->yaml) {
-        free(rows);
-        return vrc;
-    }
+    /* The totals: "12 tensors, 1,234 bytes (1.2 KiB), 300 parameters". */
     print_bytes(total, by, sizeof by);
     nnav_report_bytes(total, sh, sizeof sh);
     print_bytes(params, st, sizeof st);
-    printf("%zu tensor%s, %s byte%s (%s), %s parameter%s\n", nr, pl(nr), by, pl(total), sh, st,
-           pl(params));
+    char line[512];
+    nnav_rw_sentence(&w);
+    snprintf(line, sizeof line, "%zu tensor%s, ", nr, pl(nr));
+    nnav_rw_key(&w, "count"), nnav_rw_uint(&w, nr, line);
+    snprintf(line, sizeof line, "%s byte%s (%s), ", by, pl(total), sh);
+    nnav_rw_key(&w, "total_bytes"), nnav_rw_uint(&w, total, line);
+    snprintf(line, sizeof line, "%s parameter%s", st, pl(params));
+    nnav_rw_key(&w, "parameters"), nnav_rw_uint(&w, params, line);
+    nnav_rw_sentence_end(&w);
     /* Weights a Constant node holds are parameters too (summary, info and
-     * the explorer's pane count them): say where they are. */
+     * the explorer's pane count them): the text says where they are. */
     uint64_t ce = 0, ke = 0;
     uint32_t cn = 0;
-    for (uint32_t gi = o->all ? 0 : g; !o->constants && !o->name && gi < nnav_graph_count(m) &&
-                                       (o->all || gi == g); gi++) {
+    for (uint32_t gi = o->all ? 0 : g; !o->yaml && !o->constants && !o->name &&
+                                       gi < nnav_graph_count(m) && (o->all || gi == g); gi++) {
         cn += nnav_tfacts_constant_weights(m, gi, NULL, &ke);
         ce = ke > UINT64_MAX - ce ? UINT64_MAX : ce + ke;
     }
     if (cn) {
         print_bytes(ce, st, sizeof st);
-        printf("%u weight%s held by %s (%s parameter%s): --constants lists %s\n", cn, pl(cn),
-               cn == 1 ? "a Constant node" : "Constant nodes", st, pl(ce), cn == 1 ? "it" : "them");
+        snprintf(line, sizeof line, "%u weight%s held by %s (%s parameter%s): --constants lists %s\n",
+                 cn, pl(cn), cn == 1 ? "a Constant node" : "Constant nodes", st, pl(ce),
+                 cn == 1 ? "it" : "them");
+        nnav_rw_text(&w, line);
     }
+    nnav_rw_map_end(&w);
+    if (nnav_rw_close(&w) < 0)
+        vrc = EXIT_BADINPUT;
     free(rows);
     return vrc;
 }

@@ -25,40 +25,29 @@ typedef struct typed_run {
     uint8_t *seen;
 } typed_run;
 
-/* With --yaml, w is opened on a map whose `key` holds a sequence; with w
- * NULL the caller opens its own writer. */
-static int typed_run_begin(typed_run *t, nnav_yw *w, const nnav_model *m, const opts *o,
-                           const char *cmd, int want_seen, const char *key)
+/* The graphs asked for, the typed view and (want_seen) the byte per
+ * value: 0, or the exit status after saying why. */
+static int typed_run_begin(typed_run *t, const nnav_model *m, const opts *o, const char *cmd,
+                           int want_seen)
 {
     *t = (typed_run){0};
     int rc = graph_range(m, o, cmd, &t->first, &t->end);
     if (rc)
         return rc;
     if ((want_seen && !(t->seen = calloc((size_t)nnav_value_count(m) + 1, 1))) ||
-        !(t->s = shapes_of(m, o)) || (w && o->yaml && nnav_yw_open(w, stdout) < 0)) {
+        !(t->s = shapes_of(m, o))) {
         nnav_shapes_free(t->s);
         free(t->seen);
         return EXIT_BADINPUT;
     }
-    if (w && o->yaml) {
-        nnav_yw_map(w);
-        nnav_yw_key(w, key);
-        nnav_yw_seq(w);
-    }
     return 0;
 }
 
-/* Frees the run and, with --yaml, ends the document after the caller's
- * closing keys: rc, or EXIT_BADINPUT when it could not be written. */
-static int typed_run_end(typed_run *t, nnav_yw *w, const opts *o, int rc)
+/* Frees the run; returns rc. */
+static int typed_run_end(typed_run *t, int rc)
 {
     nnav_shapes_free(t->s);
     free(t->seen);
-    if (w && o->yaml) {
-        nnav_yw_map_end(w);
-        if (nnav_yw_close(w) < 0 && rc == 0)
-            rc = EXIT_BADINPUT;
-    }
     return rc;
 }
 
@@ -230,11 +219,11 @@ int cmd_shapes(const nnav_model *m, const opts *o)
 {
     typed_run t;
     nnav_rw w;
-    int rc = typed_run_begin(&t, NULL, m, o, "shapes", 1, NULL);
+    int rc = typed_run_begin(&t, m, o, "shapes", 1);
     if (rc)
         return rc;
     if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
-        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
+        return typed_run_end(&t, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
     char path[2048], nm[1100], ty[1100], ft[1100], fs[1200], wy[4200];
@@ -294,7 +283,7 @@ int cmd_shapes(const nnav_model *m, const opts *o)
     nnav_rw_map_end(&w);
     if (nnav_rw_close(&w) < 0 && rc == 0)
         rc = EXIT_BADINPUT;
-    return typed_run_end(&t, NULL, o, rc);
+    return typed_run_end(&t, rc);
 }
 
 /* cost's tables. What each body adds (YAML every such node; text its
@@ -349,11 +338,11 @@ int cmd_cost(const nnav_model *m, const opts *o)
 {
     typed_run t;
     nnav_rw w;
-    int rc = typed_run_begin(&t, NULL, m, o, "cost", 0, NULL);
+    int rc = typed_run_begin(&t, m, o, "cost", 0);
     if (rc)
         return rc;
     if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
-        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
+        return typed_run_end(&t, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
     char path[2048], a[64], b[64], c[64], d[64], opb[1100], nm[1100], line[3200];
@@ -497,7 +486,7 @@ int cmd_cost(const nnav_model *m, const opts *o)
     nnav_rw_map_end(&w);
     if (nnav_rw_close(&w) < 0 && rc == 0)
         rc = EXIT_BADINPUT;
-    return typed_run_end(&t, NULL, o, rc);
+    return typed_run_end(&t, rc);
 }
 
 /* How a TensorFlow signature tensor contradicts the value it names (fact f):
@@ -905,11 +894,11 @@ int cmd_check(const nnav_model *m, const opts *o)
 {
     typed_run t;
     nnav_rw w;
-    int rc = typed_run_begin(&t, NULL, m, o, "check", 1, NULL);
+    int rc = typed_run_begin(&t, m, o, "check", 1);
     if (rc)
         return rc;
     if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
-        return typed_run_end(&t, NULL, o, EXIT_BADINPUT);
+        return typed_run_end(&t, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
     uint64_t checked = 0, agree = 0, bad = 0;
@@ -998,7 +987,7 @@ int cmd_check(const nnav_model *m, const opts *o)
     nnav_rw_map_end(&w);
     if (nnav_rw_close(&w) < 0 && rc == 0)
         rc = EXIT_BADINPUT;
-    rc = typed_run_end(&t, NULL, o, rc);
+    rc = typed_run_end(&t, rc);
     if (rc == 0 && bad) {
         fprintf(stderr, "nnav check: %llu value%s whose type in the file contradicts what its "
                         "producer gives\n", (unsigned long long)bad, bad == 1 ? "" : "s");

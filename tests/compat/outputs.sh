@@ -48,7 +48,7 @@ n=0
 for m in "${models[@]}"; do
     adv=0; case $m in adv_*) adv=1 ;; esac
     for c in "info" "info --yaml" "tree" "tree --yaml" "nodes" "nodes --yaml" "nodes --shapes" \
-             "nodes --declutter" "tensors --all --constants" "tensors --all --yaml" \
+             "nodes --declutter" "tensors --all" "tensors --all --constants" "tensors --all --yaml" \
              "tensors --all --constants --values 6" "tensors --all --constants --values 6 --yaml" \
              "shapes --all" "shapes --all --yaml" "cost" "cost --all --nodes" "cost --yaml" \
              "summary" "summary --yaml" "summary --declutter" "check --all" "check --all --yaml" \
