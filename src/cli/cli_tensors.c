@@ -60,92 +60,6 @@ static void warn_text(uint32_t w, char *buf, size_t n)
         strncat(buf, " data-in-the-wrong-field-for-its-type", n - strlen(buf) - 1);
 }
 
-/* Values on request: the first n and min/max/mean over all elements. Reads the
- * payload (and opens external data) only here. */
-static int tensor_values(const nnav_model *m, uint32_t t, long n, nnav_yw *w)
-{
-    const nnav_tensor *tt = nnav_tensor_get(m, t);
-    size_t want = (size_t)n;
-    double *v = calloc(want + 1, sizeof *v);
-    int64_t *iv = calloc(want + 1, sizeof *iv);
-    nnav_span *sv = calloc(want + 1, sizeof *sv);
-    nnav_values vals = {.v = v, .s = sv, .i = iv};
-    nnav_error err;
-    char buf[1100], why[256], num[3][64];
-    int rc = 0;
-    if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
-        snprintf(why, sizeof why, "the dims are malformed");
-    if (!v || !sv || !iv) {
-        free(v);
-        free(iv);
-        free(sv);
-        return -1;
-    }
-    if (nnav_tensor_values(m, t, want, 1, &vals, &err) < 0) {
-        char msg[2048];
-        nnav_error_format(&err, nnav_model_facts_get(m)->path, msg, sizeof msg);
-        fprintf(stderr, "nnav tensors: %s\n", msg);
-        rc = -1;
-        if (w)
-            nnav_yw_key(w, "values_error"), nnav_yw_cstr(w, err.msg);
-        else
-            printf("    values: (%s)\n", err.msg);
-    } else if (w) {
-        nnav_yw_key(w, "values");
-        nnav_yw_seq_flow(w);
-        /* Integer types as integers, exactly (a uint64 unsigned). */
-        for (size_t i = 0; i < vals.count; i++)
-            tt->dtype == 8       ? nnav_yw_span(w, sv[i])
-            : !vals.is_int       ? nnav_yw_double(w, v[i])
-            : vals.is_unsigned   ? nnav_yw_uint(w, (uint64_t)iv[i])
-                                 : nnav_yw_int(w, iv[i]);
-        nnav_yw_seq_end(w);
-        if (vals.has_stats && vals.is_int) {
-            nnav_yw_key(w, "min");
-            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imin) : nnav_yw_int(w, vals.imin);
-            nnav_yw_key(w, "max");
-            vals.is_unsigned ? nnav_yw_uint(w, (uint64_t)vals.imax) : nnav_yw_int(w, vals.imax);
-            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
-        } else if (vals.has_stats) {
-            nnav_yw_key(w, "min"), nnav_yw_double(w, vals.min);
-            nnav_yw_key(w, "max"), nnav_yw_double(w, vals.max);
-            nnav_yw_key(w, "mean"), nnav_yw_double(w, vals.mean);
-        }
-        if (vals.nan_count)
-            nnav_yw_key(w, "nan_count"), nnav_yw_uint(w, vals.nan_count);
-    } else {
-        printf("    values:");
-        if (vals.count == 0)
-            printf(" none%s%s%s", tt->nelems == UINT64_MAX ? " (" : vals.total ? " stored" :
-                   " (no elements)", tt->nelems == UINT64_MAX ? why : "",
-                   tt->nelems == UINT64_MAX ? ")" : "");
-        for (size_t i = 0; i < vals.count; i++) {
-            if (tt->dtype == 8)
-                printf("%s \"%s\"", i ? "," : "", esc(sv[i], buf, sizeof buf));
-            else if (vals.is_int) /* exactly, not through a double */
-                printf("%s %s", i ? "," : "", (nnav_values_format(&vals, 0, i, num[0], 64), num[0]));
-            else
-                printf("%s %.9g", i ? "," : "", v[i]);
-        }
-        if (vals.total > vals.count)
-            printf("%s (%llu in all)", vals.count ? ", ..." : "", (unsigned long long)vals.total);
-        printf("\n");
-        if (vals.has_stats && vals.is_int) {
-            nnav_values_format(&vals, 1, 0, num[0], sizeof num[0]);
-            nnav_values_format(&vals, 2, 0, num[1], sizeof num[1]);
-            nnav_values_format(&vals, 3, 0, num[2], sizeof num[2]);
-            printf("    min %s  max %s  mean %s\n", num[0], num[1], num[2]);
-        } else if (vals.has_stats)
-            printf("    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
-        if (vals.nan_count)
-            printf("    %llu NaN\n", (unsigned long long)vals.nan_count);
-    }
-    free(v);
-    free(iv);
-    free(sv);
-    return rc;
-}
-
 /* "(NODE.ATTR)" for a tensor an attribute holds (NODE as node_label shows
  * it: the escaped name, or #INDEX when it has none), "" for any other: how
  * the table names an unnamed one, and what --name accepts for it. */
@@ -164,22 +78,138 @@ static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t
 }
 
 /* The table: YAML keys in the columns' order; in text NAME SHAPE BYTES
- * STORAGE [GRAPH] [WARNING: ...], as the lines have always been. */
-enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_GRAPH, C_WARN };
+ * STORAGE [GRAPH] [WARNING: ...], as the lines have always been, and the
+ * values (on request) on lines under their row. */
+enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_GRAPH, C_CONST, C_NODE,
+       C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_VERR, C_VALUES, C_MIN, C_MAX, C_MEAN, C_NAN };
 static const nnav_rw_col tensors_cols[] = {
-    [C_NAME] = {"name", 36, 0, NULL, 0},
-    [C_SHAPE] = {NULL, 24, 0, NULL, 0},
-    [C_DTYPE] = {"data_type", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [C_DIMS] = {"dims", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [C_STORAGE] = {"storage", 0, 0, "  ", 0},
-    [C_BYTES] = {"bytes", 12, NNAV_RW_RIGHT, " ", 0},
-    [C_GRAPH] = {"graph", 0, 0, "  ", 0},
-    [C_WARN] = {"warnings", 0, 0, "  WARNING: ", 0},
+    [C_NAME] = {"name", 36, 0, NULL, 0, NULL},
+    [C_SHAPE] = {NULL, 24, 0, NULL, 0, NULL},
+    [C_DTYPE] = {"data_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_DIMS] = {"dims", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_STORAGE] = {"storage", 0, 0, "  ", 0, NULL},
+    [C_BYTES] = {"bytes", 12, NNAV_RW_RIGHT, " ", 0, NULL},
+    [C_GRAPH] = {"graph", 0, 0, "  ", 0, NULL},
+    /* Where an attribute's tensor is held: the node's raw name and its
+     * index (an unnamed node has only the index), the attribute's name. */
+    [C_CONST] = {"constant", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_NODE] = {"node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_NODE_INDEX] = {"node_index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_ATTR] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_SHOWN] = {"shown_as", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_WARN] = {"warnings", 0, 0, "  WARNING: ", 0, NULL},
+    /* The values (--values N): the text's lines are the row's note. */
+    [C_VERR] = {"values_error", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_VALUES] = {"values", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_MIN] = {"min", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_MAX] = {"max", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_MEAN] = {"mean", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_NAN] = {"nan_count", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
 };
 static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_GRAPH, C_WARN};
 static const nnav_rw_table tensors_table = {
     .cols = tensors_cols, .ncols = sizeof tensors_cols / sizeof *tensors_cols, .sep = " ",
     .text_order = tensors_text_order, .ntext = sizeof tensors_text_order};
+
+/* Values on request, as the open row's last cells: the first n and
+ * min/max/mean over all elements; in text the lines under the row,
+ * "    values: 0.1, 0.2, ... (1728 in all)". Reads the payload (and opens
+ * external data) only here. -1 when they cannot be read, what went wrong
+ * in fault (for stderr, after the row). */
+static int tensor_values(nnav_rw *w, const nnav_model *m, uint32_t t, long n, char *fault,
+                         size_t fn)
+{
+    const nnav_tensor *tt = nnav_tensor_get(m, t);
+    size_t want = (size_t)n;
+    double *v = calloc(want + 1, sizeof *v);
+    int64_t *iv = calloc(want + 1, sizeof *iv);
+    nnav_span *sv = calloc(want + 1, sizeof *sv);
+    nnav_values vals = {.v = v, .s = sv, .i = iv};
+    nnav_error err;
+    char buf[1100], why[256], num[3][64], line[400];
+    int rc = 0;
+    if (!nnav_tensor_dims_problem(m, t, why, sizeof why))
+        snprintf(why, sizeof why, "the dims are malformed");
+    if (!v || !sv || !iv) {
+        free(v);
+        free(iv);
+        free(sv);
+        return -1;
+    }
+    if (nnav_tensor_values(m, t, want, 1, &vals, &err) < 0) {
+        char msg[2048];
+        nnav_error_format(&err, nnav_model_facts_get(m)->path, fault, fn);
+        nnav_rw_cell_cstr(w, C_VERR, err.msg, NULL);
+        snprintf(msg, sizeof msg, "    values: (%s)\n", err.msg);
+        nnav_rw_row_note(w, msg);
+        free(v);
+        free(iv);
+        free(sv);
+        return -1;
+    }
+    /* Integer types as integers, exactly (a uint64 unsigned); text as
+     * nnav_values_format writes them, floats with 9 digits. */
+    nnav_rw_row_note(w, "    values:");
+    if (vals.count == 0) {
+        snprintf(line, sizeof line, " none%s%s%s", tt->nelems == UINT64_MAX ? " (" : vals.total ? " stored" :
+                 " (no elements)", tt->nelems == UINT64_MAX ? why : "", tt->nelems == UINT64_MAX ? ")" : "");
+        nnav_rw_row_note(w, line);
+    }
+    nnav_rw_cell_list(w, C_VALUES, NULL);
+    for (size_t i = 0; i < vals.count; i++) {
+        if (tt->dtype == 8) {
+            snprintf(line, sizeof line, "%s \"", i ? "," : "");
+            nnav_rw_row_note(w, line);
+            nnav_rw_row_note(w, esc(sv[i], buf, sizeof buf));
+            nnav_rw_row_note(w, "\"");
+            nnav_rw_span(w, sv[i], NULL);
+        } else if (vals.is_int) {
+            snprintf(line, sizeof line, "%s %s", i ? "," : "", (nnav_values_format(&vals, 0, i, num[0], 64), num[0]));
+            nnav_rw_row_note(w, line);
+            vals.is_unsigned ? nnav_rw_uint(w, (uint64_t)iv[i], NULL) : nnav_rw_int(w, iv[i], NULL);
+        } else {
+            snprintf(line, sizeof line, "%s %.9g", i ? "," : "", v[i]);
+            nnav_rw_row_note(w, line);
+            nnav_rw_double(w, v[i], NULL);
+        }
+    }
+    nnav_rw_cell_list_end(w);
+    if (vals.total > vals.count) {
+        snprintf(line, sizeof line, "%s (%llu in all)", vals.count ? ", ..." : "", (unsigned long long)vals.total);
+        nnav_rw_row_note(w, line);
+    }
+    nnav_rw_row_note(w, "\n");
+    if (vals.has_stats && vals.is_int) {
+        nnav_values_format(&vals, 1, 0, num[0], sizeof num[0]);
+        nnav_values_format(&vals, 2, 0, num[1], sizeof num[1]);
+        nnav_values_format(&vals, 3, 0, num[2], sizeof num[2]);
+        snprintf(line, sizeof line, "    min %s  max %s  mean %s\n", num[0], num[1], num[2]);
+        nnav_rw_row_note(w, line);
+        if (vals.is_unsigned) {
+            nnav_rw_cell_uint(w, C_MIN, (uint64_t)vals.imin, NULL);
+            nnav_rw_cell_uint(w, C_MAX, (uint64_t)vals.imax, NULL);
+        } else {
+            nnav_rw_cell_int(w, C_MIN, vals.imin, NULL);
+            nnav_rw_cell_int(w, C_MAX, vals.imax, NULL);
+        }
+        nnav_rw_cell_double(w, C_MEAN, vals.mean, NULL);
+    } else if (vals.has_stats) {
+        snprintf(line, sizeof line, "    min %.9g  max %.9g  mean %.9g\n", vals.min, vals.max, vals.mean);
+        nnav_rw_row_note(w, line);
+        nnav_rw_cell_double(w, C_MIN, vals.min, NULL);
+        nnav_rw_cell_double(w, C_MAX, vals.max, NULL);
+        nnav_rw_cell_double(w, C_MEAN, vals.mean, NULL);
+    }
+    if (vals.nan_count) {
+        snprintf(line, sizeof line, "    %llu NaN\n", (unsigned long long)vals.nan_count);
+        nnav_rw_row_note(w, line);
+        nnav_rw_cell_uint(w, C_NAN, vals.nan_count, NULL);
+    }
+    free(v);
+    free(iv);
+    free(sv);
+    return rc;
+}
 
 int cmd_tensors(const nnav_model *m, const opts *o)
 {
@@ -238,7 +268,6 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         free(rows);
         return EXIT_BADINPUT;
     }
-    nnav_yw *yw = nnav_rw_yw(&w); /* YAML only: where a tensor is held, its values */
     nnav_rw_map(&w, 0);
     nnav_rw_table_begin(&w, "tensors", &tensors_table);
     for (size_t i = 0; i < nr; i++) {
@@ -268,26 +297,24 @@ int cmd_tensors(const nnav_model *m, const opts *o)
             nnav_graph_path(m, t->graph, gp, sizeof gp);
             nnav_rw_cell_cstr(&w, C_GRAPH, gp, NULL);
         }
-        if (yw && t->owner == NNAV_TOWN_ATTRIBUTE) {
-            /* Where it is held: the node's raw name and its index (an
-             * unnamed node has only the index), the attribute's name. */
+        if (t->owner == NNAV_TOWN_ATTRIBUTE) {
             const nnav_attr *at = nnav_attr_get(m, t->owner_id);
-            nnav_yw_key(yw, "constant"), nnav_yw_bool(yw, 1);
+            nnav_rw_cell_bool(&w, C_CONST, 1, NULL);
             if (at->node != NNAV_NONE) {
-                nnav_yw_key(yw, "node"), nnav_yw_span(yw, nnav_node_get(m, at->node)->name);
-                nnav_yw_key(yw, "node_index"), nnav_yw_uint(yw, nnav_node_index(m, at->node));
-                nnav_yw_key(yw, "attribute"), nnav_yw_span(yw, at->name);
-                nnav_yw_key(yw, "shown_as"), nnav_yw_cstr(yw, held_label(m, rows[i].tensor, hl, sizeof hl));
+                nnav_rw_cell_span(&w, C_NODE, nnav_node_get(m, at->node)->name, NULL);
+                nnav_rw_cell_uint(&w, C_NODE_INDEX, nnav_node_index(m, at->node), NULL);
+                nnav_rw_cell_span(&w, C_ATTR, at->name, NULL);
+                nnav_rw_cell_cstr(&w, C_SHOWN, held_label(m, rows[i].tensor, hl, sizeof hl), NULL);
             }
         }
         if (wt[0])
             nnav_rw_cell_cstr(&w, C_WARN, wt + 1, NULL);
-        /* Values: YAML keys of the row; text lines under it. */
-        if (yw && o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, yw) < 0)
+        char fault[2048] = "";
+        if (o->values >= 0 && tensor_values(&w, m, rows[i].tensor, o->values, fault, sizeof fault) < 0)
             vrc = EXIT_BADINPUT;
         nnav_rw_row_end(&w);
-        if (!yw && o->values >= 0 && tensor_values(m, rows[i].tensor, o->values, NULL) < 0)
-            vrc = EXIT_BADINPUT;
+        if (fault[0]) /* after the row, as before its values were cells */
+            fprintf(stderr, "nnav tensors: %s\n", fault);
     }
     nnav_rw_table_end(&w);
     /* The totals: "12 tensors, 1,234 bytes (1.2 KiB), 300 parameters". */

@@ -98,6 +98,8 @@ typedef struct nnav_rw {
     size_t row_len, row_cap;
     int cell_ok;          /* text: the open cell has its place in row */
     int row_hidden;       /* text: the open row is not shown (nor measured) */
+    char *note;           /* text: lines to write under the open row (grown, freed at close) */
+    size_t note_len, note_cap;
     int failed;
 } nnav_rw;
 
@@ -178,6 +180,10 @@ void nnav_rw_table_least(nnav_rw *w, size_t col, int width);
 /* Text: the open row is not shown, nor measured (a row YAML lists that
  * the text folds into another). */
 void nnav_rw_row_hide_text(nnav_rw *w);
+/* Text: lines written under the open row's line when it ends (its
+ * values, say), as they are; YAML nothing: the facts they tell are the
+ * row's cells. */
+void nnav_rw_row_note(nnav_rw *w, const char *text);
 /* Text: the open table shows nothing (its rows are YAML's only). */
 void nnav_rw_table_hide_text(nnav_rw *w);
 /* Text: a line of the columns' headings, aligned as a row is (on the pass
@@ -195,6 +201,7 @@ void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text);
 void nnav_rw_cell_cstr(nnav_rw *w, size_t col, const char *s, const char *text);
 void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text);
 void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text);
+void nnav_rw_cell_double(nnav_rw *w, size_t col, double v, const char *text);
 void nnav_rw_cell_bool(nnav_rw *w, size_t col, int v, const char *text);
 void nnav_rw_cell_count(nnav_rw *w, size_t col, double v, const char *text); /* as nnav_rw_count */
 /* A null cell: YAML null; text shows text, or nothing (absent) when NULL. */

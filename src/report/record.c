@@ -33,6 +33,9 @@ int nnav_rw_close(nnav_rw *w)
     free(w->row);
     w->row = NULL;
     w->row_cap = 0;
+    free(w->note);
+    w->note = NULL;
+    w->note_cap = 0;
     if (w->form == NNAV_RW_YAML && w->nested)
         return w->failed ? -1 : 0;
     if (w->form == NNAV_RW_YAML)
@@ -394,6 +397,7 @@ void nnav_rw_row(nnav_rw *w)
     w->next_col = 0;
     w->row_len = 0;
     w->row_hidden = 0;
+    w->note_len = 0;
     for (size_t i = 0; i < w->t->ncols; i++)
         w->cell[i] = -1;
     if (w->form == NNAV_RW_YAML)
@@ -437,8 +441,33 @@ void nnav_rw_row_end(nnav_rw *w)
         nnav_yw_map_end(w->y);
         return;
     }
-    if (!w->measuring && !w->t_hidden && !w->row_hidden)
+    if (!w->measuring && !w->t_hidden && !w->row_hidden) {
         text_row(w);
+        if (w->note_len)
+            fwrite(w->note, 1, w->note_len, w->out);
+    }
+    w->note_len = 0;
+}
+
+void nnav_rw_row_note(nnav_rw *w, const char *text)
+{
+    size_t len = strlen(text);
+    if (w->form == NNAV_RW_YAML || !w->t || w->measuring)
+        return;
+    if (w->note_len + len > w->note_cap) {
+        size_t cap = w->note_cap ? w->note_cap : 256;
+        while (cap < w->note_len + len && cap <= SIZE_MAX / 2)
+            cap *= 2;
+        char *p = cap >= w->note_len + len ? realloc(w->note, cap) : NULL;
+        if (!p) {
+            w->failed = 1;
+            return;
+        }
+        w->note = p;
+        w->note_cap = cap;
+    }
+    memcpy(w->note + w->note_len, text, len);
+    w->note_len += len;
 }
 
 static void cell_open(nnav_rw *w, size_t col);
@@ -604,6 +633,21 @@ void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text)
     }
     char b[32];
     snprintf(b, sizeof b, "%lld", (long long)v);
+    text_cell(w, col, c, text ? text : b);
+}
+
+void nnav_rw_cell_double(nnav_rw *w, size_t col, double v, const char *text)
+{
+    const nnav_rw_col *c = cell_col(w, col);
+    if (!c)
+        return;
+    if (w->form == NNAV_RW_YAML) {
+        if (c->key)
+            nnav_yw_key(w->y, c->key), nnav_yw_double(w->y, v);
+        return;
+    }
+    char b[64];
+    snprintf(b, sizeof b, "%.17g", v);
     text_cell(w, col, c, text ? text : b);
 }
 
