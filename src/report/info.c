@@ -321,7 +321,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         const nnav_opset *op = nnav_opset_get(m, i);
         nnav_rw_row(w);
         nnav_rw_cell_span(w, OS_DOMAIN, op->domain, NULL);
-        nnav_rw_cell_uint(w, OS_VERSION, (uint64_t)op->version, NULL);
+        nnav_rw_cell_int(w, OS_VERSION, op->version, NULL);
         nnav_rw_row_end(w);
     }
     nnav_rw_table_end(w);

@@ -435,6 +435,10 @@ def small_cases():
     c["attr_malformed.onnx"] = model(graph(
         nodes=[node("Custom", ["x"], ["y"], "custom", attrs=attrs, domain="x")],
         inputs=["x"], outputs=["y"]), extra=fb(8, opset("x", 1)))
+    # An opset_import whose version is negative: signed wherever it is shown.
+    c["opset_negative.onnx"] = model(graph(
+        nodes=[node("Relu", ["x"], ["y"], "r")], inputs=["x"], outputs=["y"]),
+        extra=fb(8, opset("neg.domain", -5)))
     # A string tensor of hostile strings, and one whose count disagrees.
     st = cat(fv(1, 3), fv(2, 8), fb(8, "w")) + b"".join(fb(6, h) for h in HOSTILE[:3])
     c["string_tensor_hostile.onnx"] = one_init(st)
