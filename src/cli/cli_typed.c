@@ -454,10 +454,13 @@ int cmd_cost(const nnav_model *m, const opts *o)
                 for (uint32_t i = 0; i < gr->node_count; i++) {
                     const nnav_node *nd = nnav_node_get(m, gr->node_first + i);
                     const nnav_cost *nc = nnav_shapes_node_cost(s, gr->node_first + i);
-                    nnav_text_si(nc->macs, a, sizeof a);
-                    nnav_text_si(nc->flops, b, sizeof b);
-                    nnav_text_si((double)nc->params, c, sizeof c);
-                    nnav_report_bytes(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes, d, sizeof d);
+                    if (nnav_rw_shows(&w)) { /* the figures' words: not measured */
+                        nnav_text_si(nc->macs, a, sizeof a);
+                        nnav_text_si(nc->flops, b, sizeof b);
+                        nnav_text_si((double)nc->params, c, sizeof c);
+                        nnav_report_bytes(nc->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)nc->out_bytes,
+                                          d, sizeof d);
+                    }
                     nnav_rw_row(&w);
                     nnav_rw_cell_uint(&w, N_INDEX, i, NULL);
                     nnav_rw_cell_span(&w, N_NAME, nd->name, nd->name.n ? esc(nd->name, nm, sizeof nm) : "-");

@@ -112,6 +112,10 @@ void nnav_rw_nest(nnav_rw *w, nnav_yw *outer);
 /* Ends the output: 0, or -1 when anything could not be written. */
 int nnav_rw_close(nnav_rw *w);
 int nnav_rw_yaml(const nnav_rw *w); /* 1 when writing YAML */
+/* 1 when a display form given now can be shown (text, not a measuring
+ * pass): a caller may skip formatting what would be dropped. A measured
+ * column's display is needed on the measuring pass too. */
+int nnav_rw_shows(const nnav_rw *w);
 /* The YAML writer when writing YAML, else NULL: for a YAML-only fact the
  * core writes itself (declutter's folded inputs), inside an open row. */
 nnav_yw *nnav_rw_yw(nnav_rw *w);

@@ -48,6 +48,11 @@ int nnav_rw_yaml(const nnav_rw *w)
     return w->form == NNAV_RW_YAML;
 }
 
+int nnav_rw_shows(const nnav_rw *w)
+{
+    return w->form == NNAV_RW_TEXT && !w->measuring;
+}
+
 nnav_yw *nnav_rw_yw(nnav_rw *w)
 {
     return w->form == NNAV_RW_YAML ? w->y : NULL;
@@ -137,7 +142,8 @@ void nnav_rw_uint(nnav_rw *w, uint64_t v, const char *text)
             nnav_yw_uint(w->y, v);
         return;
     }
-    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    if (!text)
+        snprintf(b, sizeof b, "%llu", (unsigned long long)v);
     text_scalar(w, text ? text : b);
 }
 
@@ -149,7 +155,8 @@ void nnav_rw_int(nnav_rw *w, int64_t v, const char *text)
             nnav_yw_int(w->y, v);
         return;
     }
-    snprintf(b, sizeof b, "%lld", (long long)v);
+    if (!text)
+        snprintf(b, sizeof b, "%lld", (long long)v);
     text_scalar(w, text ? text : b);
 }
 
@@ -171,7 +178,8 @@ void nnav_rw_span(nnav_rw *w, nnav_span s, const char *text)
             nnav_yw_span(w->y, s);
         return;
     }
-    nnav_text_escape(s.p, s.n, b, sizeof b);
+    if (!text)
+        nnav_text_escape(s.p, s.n, b, sizeof b);
     text_scalar(w, text ? text : b);
 }
 
@@ -193,7 +201,8 @@ void nnav_rw_count(nnav_rw *w, double v, const char *text)
             nnav_report_yaml_count(w->y, v);
         return;
     }
-    snprintf(b, sizeof b, "%.17g", v);
+    if (!text)
+        snprintf(b, sizeof b, "%.17g", v);
     text_scalar(w, text ? text : b);
 }
 
@@ -205,7 +214,8 @@ void nnav_rw_double(nnav_rw *w, double v, const char *text)
             nnav_yw_double(w->y, v);
         return;
     }
-    snprintf(b, sizeof b, "%.17g", v);
+    if (!text)
+        snprintf(b, sizeof b, "%.17g", v);
     text_scalar(w, text ? text : b);
 }
 
@@ -406,6 +416,14 @@ void nnav_rw_row(nnav_rw *w)
 
 /* Text: the row's cells in the text's order, each padded to its column's
  * width before the separator that follows it; nothing after the last. */
+/* n spaces, without a format string (a row writes many). */
+static void spaces(FILE *f, int n)
+{
+    static const char sp[] = "                                ";
+    for (; n > 0; n -= (int)sizeof sp - 1)
+        fwrite(sp, 1, n < (int)sizeof sp - 1 ? (size_t)n : sizeof sp - 1, f);
+}
+
 static void text_row(nnav_rw *w)
 {
     const nnav_rw_table *t = w->t;
@@ -420,12 +438,15 @@ static void text_row(nnav_rw *w)
         const char *text = w->row + w->cell[col];
         if ((t->cols[col].flags & NNAV_RW_SKIP_EMPTY) && !text[0])
             continue;
-        if (printed++)
-            fprintf(w->out, "%*s%s", pad, "", t->cols[col].sep ? t->cols[col].sep : t->sep);
-        int cols = nnav_text_cols(text);
+        if (printed++) {
+            spaces(w->out, pad);
+            fputs(t->cols[col].sep ? t->cols[col].sep : t->sep, w->out);
+        }
+        /* A cell as wide as its column needs no counting of its columns. */
+        int cols = w->widths[col] > 0 ? nnav_text_cols(text) : 0;
         pad = w->widths[col] > cols ? w->widths[col] - cols : 0;
         if (t->cols[col].flags & NNAV_RW_RIGHT) {
-            fprintf(w->out, "%*s", pad, "");
+            spaces(w->out, pad);
             pad = 0;
         }
         fputs(text, w->out);
@@ -570,7 +591,8 @@ static void cell_close(nnav_rw *w, size_t col, const nnav_rw_col *c)
 /* Text: measure the cell, or keep it for the end of the row. */
 static void text_cell(nnav_rw *w, size_t col, const nnav_rw_col *c, const char *text)
 {
-    if (c->width == NNAV_RW_NOTEXT)
+    /* A measuring pass keeps nothing of a column it does not measure. */
+    if (c->width == NNAV_RW_NOTEXT || (w->measuring && !(c->flags & NNAV_RW_MEASURE)))
         return;
     cell_open(w, col);
     row_put(w, text);
@@ -587,8 +609,11 @@ void nnav_rw_cell_uint(nnav_rw *w, size_t col, uint64_t v, const char *text)
             nnav_yw_key(w->y, c->key), nnav_yw_uint(w->y, v);
         return;
     }
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
     char b[32];
-    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    if (!text)
+        snprintf(b, sizeof b, "%llu", (unsigned long long)v);
     text_cell(w, col, c, text ? text : b);
 }
 
@@ -615,6 +640,8 @@ void nnav_rw_cell_span(nnav_rw *w, size_t col, nnav_span s, const char *text)
             nnav_yw_key(w->y, c->key), nnav_yw_span(w->y, s);
         return;
     }
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
     char b[4096];
     if (!text)
         nnav_text_escape(s.p, s.n, b, sizeof b);
@@ -631,8 +658,11 @@ void nnav_rw_cell_int(nnav_rw *w, size_t col, int64_t v, const char *text)
             nnav_yw_key(w->y, c->key), nnav_yw_int(w->y, v);
         return;
     }
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
     char b[32];
-    snprintf(b, sizeof b, "%lld", (long long)v);
+    if (!text)
+        snprintf(b, sizeof b, "%lld", (long long)v);
     text_cell(w, col, c, text ? text : b);
 }
 
@@ -646,8 +676,11 @@ void nnav_rw_cell_double(nnav_rw *w, size_t col, double v, const char *text)
             nnav_yw_key(w->y, c->key), nnav_yw_double(w->y, v);
         return;
     }
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
     char b[64];
-    snprintf(b, sizeof b, "%.17g", v);
+    if (!text)
+        snprintf(b, sizeof b, "%.17g", v);
     text_cell(w, col, c, text ? text : b);
 }
 
@@ -674,8 +707,11 @@ void nnav_rw_cell_count(nnav_rw *w, size_t col, double v, const char *text)
             nnav_yw_key(w->y, c->key), nnav_report_yaml_count(w->y, v);
         return;
     }
+    if (c->width == NNAV_RW_NOTEXT)
+        return;
     char b[64];
-    snprintf(b, sizeof b, "%.17g", v);
+    if (!text)
+        snprintf(b, sizeof b, "%.17g", v);
     text_cell(w, col, c, text ? text : b);
 }
 

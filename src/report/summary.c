@@ -188,8 +188,10 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     }
     what_text(m, t, d, sc, what, sizeof what);
     out_text(s, t, sc, ty, sizeof ty);
-    nnav_text_commas(sc->params, pa, sizeof pa);
-    nnav_text_si(sc->macs, ma, sizeof ma);
+    if (nnav_rw_shows(w)) { /* the figures' words: not measured */
+        nnav_text_commas(sc->params, pa, sizeof pa);
+        nnav_text_si(sc->macs, ma, sizeof ma);
+    }
     int rc = 0;
     nnav_rw_row(w);
     if (hidden)
