@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # outputs.sh - every command's output (text and YAML, stdout, stderr and exit
-# status) on every sample, corpus and adversarial model, one file per run, so
-# that two builds can be compared byte for byte. A refactor that must not
+# status) on every sample, corpus and adversarial model (diff on pairs of
+# them, op on every operator of the table), one file per run, so that two
+# builds can be compared byte for byte. A refactor that must not
 # change behaviour is proved by:
 #
 #   tests/compat/outputs.sh OLD_BUILD/nnav /tmp/before
