@@ -26,13 +26,6 @@ const char *esc(nnav_span s, char *buf, size_t n)
     return buf;
 }
 
-/* s, then spaces up to w display columns (at least one). */
-void put_padded(const char *s, int w)
-{
-    int pad = w - nnav_text_cols(s);
-    printf("%s%*s", s, pad > 1 ? pad : 1, "");
-}
-
 /* The plural ending for a count: "1 node", "2 nodes". */
 const char *pl(uint64_t n)
 {
@@ -146,7 +139,7 @@ void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n)
              c->known ? "" : ")");
 }
 
-/* The four cost keys (nnav_report_cost_keys's) whose text is cost_text's
+/* The four cost keys (macs, flops, params, output_bytes) whose text is cost_text's
  * line, a piece each; over, when not NULL, is the text instead of them all
  * (a figure past what can be counted). */
 void rw_cost(nnav_rw *w, const nnav_cost *c, const char *why, const char *over)

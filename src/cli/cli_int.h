@@ -74,7 +74,6 @@ int finish(const nnav_model *m, int rc);
 
 /* ---- cli_common.c: text ---- */
 const char *esc(nnav_span s, char *buf, size_t n);
-void put_padded(const char *s, int w);
 const char *pl(uint64_t n);
 void print_bytes(uint64_t b, char *buf, size_t n);
 const char *op_name(const nnav_model *m, uint32_t id, char *buf, size_t n);

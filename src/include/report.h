@@ -32,8 +32,6 @@ const char *nnav_report_op(nnav_span op_type, nnav_span domain, char *buf, size_
 
 /* Exact counts in YAML: an integer when the double holds one, else the double. */
 void nnav_report_yaml_count(nnav_yw *w, double v);
-/* The keys macs, flops, params, output_bytes of a cost, into the open map. */
-void nnav_report_cost_keys(nnav_yw *w, const nnav_cost *c);
 /* How many of a graph's nodes have partial costs: their shapes are not all known. */
 uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr);
 

@@ -60,14 +60,6 @@ void nnav_report_yaml_count(nnav_yw *w, double v)
         nnav_yw_double(w, v);
 }
 
-void nnav_report_cost_keys(nnav_yw *w, const nnav_cost *c)
-{
-    nnav_yw_key(w, "macs"), nnav_report_yaml_count(w, c->macs);
-    nnav_yw_key(w, "flops"), nnav_report_yaml_count(w, c->flops);
-    nnav_yw_key(w, "params"), nnav_yw_uint(w, c->params);
-    nnav_yw_key(w, "output_bytes"), nnav_report_yaml_count(w, c->out_bytes);
-}
-
 /* How many of a graph's nodes have partial costs: their shapes are not all known. */
 uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr)
 {
