@@ -27,12 +27,12 @@ static const char *hit_kind(uint8_t k)
  * index and op type, and graph. */
 enum { F_KIND, F_NAME, F_INDEX, F_OP_TYPE, F_WHAT, F_GRAPH };
 static const nnav_rw_col find_cols[] = {
-    [F_KIND] = {"kind", 12, 0, NULL, 0},
-    [F_NAME] = {"name", 40, NNAV_RW_MEASURE, NULL, 0},
-    [F_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [F_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [F_WHAT] = {NULL, 24, NNAV_RW_MEASURE, NULL, 0},
-    [F_GRAPH] = {"graph", 0, 0, NULL, 0},
+    [F_KIND] = {"kind", 12, 0, NULL, 0, NULL},
+    [F_NAME] = {"name", 40, NNAV_RW_MEASURE, NULL, 0, NULL},
+    [F_INDEX] = {"index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_WHAT] = {NULL, 24, NNAV_RW_MEASURE, NULL, 0, NULL},
+    [F_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
 };
 static const nnav_rw_table find_table = {
     .cols = find_cols, .ncols = sizeof find_cols / sizeof *find_cols, .sep = " ", .flow = 1};

@@ -41,21 +41,21 @@ static void owner_text(const nnav_model *m, uint32_t g, char *buf, size_t n)
 enum { T_PATH, T_KIND, T_NAME, T_DEPTH, T_OWNER_NODE, T_OWNER_INDEX, T_OWNER_OP, T_ATTRIBUTE,
        T_LIST_INDEX, T_FN_DOMAIN, T_FN_NAME, T_OVERLOAD, T_NODES, T_BELOW, T_OWNER };
 static const nnav_rw_col tree_cols[] = {
-    [T_PATH] = {"path", 0, 0, NULL, 0},
-    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY, NULL, 0},
-    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_NODES] = {"nodes", 0, 0, NULL, 0},
-    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [T_OWNER] = {NULL, 0, 0, NULL, 0},
+    [T_PATH] = {"path", 0, 0, NULL, 0, NULL},
+    [T_KIND] = {"kind", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_NAME] = {"name", 0, NNAV_RW_SKIP_EMPTY, NULL, 0, NULL},
+    [T_DEPTH] = {"depth", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_OWNER_NODE] = {"owner_node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_OWNER_INDEX] = {"owner_index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_OWNER_OP] = {"owner_op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_ATTRIBUTE] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_LIST_INDEX] = {"list_index", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_FN_DOMAIN] = {"function_domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_FN_NAME] = {"function_name", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_OVERLOAD] = {"overload", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_NODES] = {"nodes", 0, 0, NULL, 0, NULL},
+    [T_BELOW] = {"nodes_below", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [T_OWNER] = {NULL, 0, 0, NULL, 0, NULL},
 };
 static const uint8_t tree_text_order[] = {T_PATH, T_OWNER, T_NODES, T_NAME};
 static const nnav_rw_table tree_table = {
@@ -175,14 +175,14 @@ static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t fir
  * and with --declutter what the hidden nodes folded. */
 enum { N_INDEX, N_OP, N_OP_TYPE, N_DOMAIN, N_NAME, N_INPUT, N_OUTPUT, N_TYPES };
 static const nnav_rw_col nodes_cols[] = {
-    [N_INDEX] = {"index", 6, NNAV_RW_RIGHT, NULL, 0},
-    [N_OP] = {NULL, 20, NNAV_RW_MEASURE, "  ", 40},
-    [N_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [N_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [N_NAME] = {"name", 28, NNAV_RW_MEASURE, NULL, 96},
-    [N_INPUT] = {"input", 0, 0, NULL, 0},
-    [N_OUTPUT] = {"output", 0, 0, " -> ", 0},
-    [N_TYPES] = {"output_types", 0, 0, "", 0},
+    [N_INDEX] = {"index", 6, NNAV_RW_RIGHT, NULL, 0, NULL},
+    [N_OP] = {NULL, 20, NNAV_RW_MEASURE, "  ", 40, NULL},
+    [N_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [N_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [N_NAME] = {"name", 28, NNAV_RW_MEASURE, NULL, 96, NULL},
+    [N_INPUT] = {"input", 0, 0, NULL, 0, NULL},
+    [N_OUTPUT] = {"output", 0, 0, " -> ", 0, NULL},
+    [N_TYPES] = {"output_types", 0, 0, "", 0, NULL},
 };
 static const nnav_rw_table nodes_table = {
     .cols = nodes_cols, .ncols = sizeof nodes_cols / sizeof *nodes_cols, .sep = " "};

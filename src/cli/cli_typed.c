@@ -204,13 +204,13 @@ static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
  * not whole; YAML has its element type and shape besides. */
 enum { S_NAME, S_TYPE, S_ELEM, S_SHAPE, S_SOURCE, S_FILE, S_WHY };
 static const nnav_rw_col shapes_cols[] = {
-    [S_NAME] = {"name", 36, 0, NULL, 0},
-    [S_TYPE] = {"type", 30, 0, NULL, 0},
-    [S_ELEM] = {"elem_type", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [S_SHAPE] = {"shape", NNAV_RW_NOTEXT, 0, NULL, 0},
-    [S_SOURCE] = {"source", 0, 0, NULL, 0},
-    [S_FILE] = {"file", 0, 0, "  ", 0},
-    [S_WHY] = {"why", 0, 0, "  ", 0},
+    [S_NAME] = {"name", 36, 0, NULL, 0, NULL},
+    [S_TYPE] = {"type", 30, 0, NULL, 0, NULL},
+    [S_ELEM] = {"elem_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [S_SHAPE] = {"shape", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [S_SOURCE] = {"source", 0, 0, NULL, 0, NULL},
+    [S_FILE] = {"file", 0, 0, "  ", 0, NULL},
+    [S_WHY] = {"why", 0, 0, "  ", 0, NULL},
 };
 static const nnav_rw_table shapes_table = {
     .cols = shapes_cols, .ncols = sizeof shapes_cols / sizeof *shapes_cols, .sep = " "};

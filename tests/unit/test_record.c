@@ -195,7 +195,7 @@ static const nnav_rw_col dcols[] = {
     [D_N] = {"n", 4, NNAV_RW_RIGHT, NULL, 0, NULL},
     [D_DIMS] = {"dims", 0, 0, NULL, 0, NULL},
     [D_ELEM] = {"elem", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [D_NOTE] = {"note", 0, 0, "  ", 0},
+    [D_NOTE] = {"note", 0, 0, "  ", 0, NULL},
 };
 static const nnav_rw_table dtable = {.cols = dcols, .ncols = 5, .sep = " "};
 
