@@ -325,6 +325,54 @@ nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls);
  * first or only one, or the format has no such thing. An alias holds no
  * parameters of its own (torch's parameters() yields the object once). */
 uint32_t nnav_tensor_alias(const nnav_model *m, uint32_t t);
+/* ---- a format's own facts ----
+ * What a reader knows of a model that the neutral index has no field for (a
+ * GGUF file's key-value metadata, safetensors' __metadata__, a config.json
+ * beside the weights, a TFLite model's metadata), in the file's order, each
+ * a key under a section. `info` shows them (YAML: each section a map under
+ * its key; text: the section's title, then a line a detail), the explorer's
+ * `i` with it, and `nnav meta FILE KEY` one whole value.
+ *
+ * Calling rules: i < nnav_detail_count(m). A reader gives a section's
+ * details one after another, and no key twice in one section. Spans are
+ * bytes from the file (escape them before a terminal) unless `own` says
+ * they are the reader's own words. An ARRAY detail's items are read one at
+ * a time with nnav_detail_item (never all at open). */
+enum {
+    NNAV_DV_TEXT = 1, /* s: a string */
+    NNAV_DV_INT,      /* i */
+    NNAV_DV_UINT,     /* u */
+    NNAV_DV_FLOAT,    /* f */
+    NNAV_DV_BOOL,     /* i: 0 or 1 */
+    NNAV_DV_ARRAY,    /* count items of type `elem` ("string", "int32", "array") */
+    NNAV_DV_NULL,
+};
+typedef struct nnav_detail {
+    const char *section; /* its YAML key ("metadata", "config"), static text, never NULL */
+    const char *title;   /* the section's heading in text ("metadata (42 keys)"), static or
+                            the reader's; NULL: the section itself */
+    nnav_span key;
+    uint8_t kind;        /* NNAV_DV_* */
+    uint8_t own;         /* key and s are the reader's words (safe), not the file's bytes */
+    nnav_span s;
+    int64_t i;
+    uint64_t u;
+    double f;
+    uint64_t count;      /* ARRAY: its items */
+    const char *elem;    /* ARRAY: what each item is, static text */
+    uint64_t offset;     /* where its value is in the file */
+} nnav_detail;
+
+uint32_t nnav_detail_count(const nnav_model *m);
+/* 0, or -1 past the end. */
+int nnav_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out);
+/* Item k of ARRAY detail i, as a detail of its own (key empty): 0, or -1
+ * with err set (past its end, a fault in the file). */
+int nnav_detail_item(const nnav_model *m, uint32_t i, uint64_t k, nnav_detail *out,
+                     nnav_error *err);
+/* The detail whose section.key (or key alone) is `name`; NNAV_NONE when none. */
+uint32_t nnav_detail_find(const nnav_model *m, const char *name);
+
 /* Position within its graph: id - graph's node_first (a graph's nodes are
  * consecutive ids). */
 uint32_t nnav_node_index(const nnav_model *m, uint32_t node);

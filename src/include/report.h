@@ -74,4 +74,13 @@ void nnav_pt_info_write(struct nnav_rw *w, const nnav_model *m);
 struct nnav_pt_scan;
 void nnav_pt_scan_write(struct nnav_rw *w, const struct nnav_pt_scan *s, const char *indent);
 
+/* A format's own facts (nnav_detail_get) into w's open map: each section
+ * a map under its YAML key (an ARRAY as {type, count, items: the first 16});
+ * in text the section's title, then "  KEY  VALUE" a line (the first 60). */
+void nnav_details_write(struct nnav_rw *w, const nnav_model *m);
+/* Detail i whole (`nnav meta`): its section, key and value; an ARRAY's
+ * type, count and every item (text: "INDEX VALUE" a line). -1 with err set
+ * when an item cannot be read (what was written stays). */
+int nnav_detail_write_one(struct nnav_rw *w, const nnav_model *m, uint32_t i, nnav_error *err);
+
 #endif

@@ -110,6 +110,12 @@ typedef struct nnav_reader {
     /* The tensor t is another name of (nnav_tensor_alias()'s contract);
      * NULL: the format has no such thing. */
     uint32_t (*tensor_alias)(const nnav_model *m, uint32_t t);
+    /* The format's own facts (nnav_detail_get()'s contract): how many, the
+     * i-th, and item k of an ARRAY one. NULL: none. */
+    uint32_t (*detail_count)(const nnav_model *m);
+    int (*detail_get)(const nnav_model *m, uint32_t i, nnav_detail *out);
+    int (*detail_item)(const nnav_model *m, uint32_t i, uint64_t k, nnav_detail *out,
+                       nnav_error *err);
 } nnav_reader;
 
 #endif

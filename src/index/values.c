@@ -894,3 +894,52 @@ nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
     *cls = (nnav_span){0};
     return m->reader->module_at ? m->reader->module_at(m, i, cls) : (nnav_span){0};
 }
+
+uint32_t nnav_detail_count(const nnav_model *m)
+{
+    return m->reader->detail_count ? m->reader->detail_count(m) : 0;
+}
+
+int nnav_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= nnav_detail_count(m) || m->reader->detail_get(m, i, out) < 0)
+        return -1;
+    return 0;
+}
+
+int nnav_detail_item(const nnav_model *m, uint32_t i, uint64_t k, nnav_detail *out,
+                     nnav_error *err)
+{
+    memset(out, 0, sizeof *out);
+    memset(err, 0, sizeof *err);
+    nnav_detail d;
+    if (nnav_detail_get(m, i, &d) < 0 || d.kind != NNAV_DV_ARRAY || !m->reader->detail_item) {
+        nnav_err_set(err, 0, 0, "not a list of values");
+        return -1;
+    }
+    if (k >= d.count) {
+        nnav_err_set(err, d.offset, 1, "item %llu of a list of %llu", (unsigned long long)k,
+                     (unsigned long long)d.count);
+        return -1;
+    }
+    return m->reader->detail_item(m, i, k, out, err);
+}
+
+uint32_t nnav_detail_find(const nnav_model *m, const char *name)
+{
+    size_t n = strlen(name);
+    uint32_t c = nnav_detail_count(m), hit = NNAV_NONE;
+    for (uint32_t i = 0; i < c; i++) {
+        nnav_detail d;
+        if (nnav_detail_get(m, i, &d) < 0)
+            continue;
+        size_t sn = strlen(d.section);
+        if (nnav_span_eq(d.key, name, n))
+            return i;
+        if (hit == NNAV_NONE && n > sn + 1 && !memcmp(name, d.section, sn) && name[sn] == '.' &&
+            nnav_span_eq(d.key, name + sn + 1, n - sn - 1))
+            hit = i;
+    }
+    return hit;
+}

@@ -501,6 +501,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     nnav_rw_table_end(w);
     nnav_sparse_warnings(m, 0, nnav_graph_count(m), w, 0);
     tf_info(w, m);
+    nnav_details_write(w, m); /* the format's own facts */
     /* The text's own place for the unknown fields and the ops. */
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
         const nnav_unknown *u = nnav_unknown_get(m, i);
