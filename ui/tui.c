@@ -274,7 +274,7 @@ static void draw_header(ui *u)
     }
     char name[512];
     ui_base_name(u->path, name, sizeof name);
-    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, nnav_format_name(f->format));
+    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, f->format_name);
     char warn[600];
     if (pt_banner(u->m, warn, sizeof warn)) {
         attr_t e = draw_attr(R_ERROR) | A_BOLD;

@@ -690,7 +690,7 @@ int nnav_export_yaml(const nnav_model *m, const nnav_selection *sel, const nnav_
     }
     nnav_yw_map(&w);
     nnav_yw_key(&w, "source"), nnav_yw_cstr(&w, fa->path);
-    nnav_yw_key(&w, "format"), nnav_yw_cstr(&w, nnav_format_name(fa->format));
+    nnav_yw_key(&w, "format"), nnav_yw_cstr(&w, fa->format_name);
     nnav_yw_key(&w, "ir_version");
     fa->ir_version >= 0 ? nnav_yw_int(&w, fa->ir_version) : nnav_yw_null(&w);
     yw_kv_span(&w, "producer_name", fa->producer_name);

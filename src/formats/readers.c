@@ -363,7 +363,15 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         nnav_err_set(err, 0, 0, "the file is empty: not a model");
         goto fail;
     }
-    if (nnav_pt_sniff(m->map.base, m->map.size)) {
+    for (size_t i = 0; i < sizeof readers / sizeof *readers && !m->reader; i++)
+        if (readers[i]->sniff && readers[i]->sniff(m->map.base, m->map.size, m->path,
+                                                   m->format_reason, sizeof m->format_reason)) {
+            m->reader = readers[i];
+            m->facts.format = NNAV_FMT_OTHER;
+        }
+    if (m->reader) {
+        /* the reader's own format: its sniff said why */
+    } else if (nnav_pt_sniff(m->map.base, m->map.size)) {
         m->facts.format = NNAV_FMT_PYTORCH;
         snprintf(m->format_reason, sizeof m->format_reason,
                  "read as a PyTorch checkpoint: a zip whose entries are a torch.save archive's");
@@ -377,11 +385,14 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
         m->facts.format = nnav_sniff_proto(m, m->format_reason, sizeof m->format_reason);
     }
     m->facts.format_reason = m->format_reason;
-    m->reader = nnav_reader_for(m->facts.format);
+    if (!m->reader)
+        m->reader = nnav_reader_for(m->facts.format);
     if (!m->reader) {
         nnav_err_set(err, 0, 0, "no reader for %s", nnav_format_name(m->facts.format));
         goto fail;
     }
+    m->facts.format_name = m->facts.format == NNAV_FMT_OTHER ? m->reader->name
+                                                             : nnav_format_name(m->facts.format);
     if (m->reader->index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
         goto fail;
     if (nnav_map_truncated(&m->map)) {

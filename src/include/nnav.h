@@ -54,6 +54,8 @@ typedef enum nnav_format {
     NNAV_FMT_TF_METAGRAPH,
     NNAV_FMT_TF_GRAPHDEF,
     NNAV_FMT_PYTORCH,       /* torch.save's zip checkpoint (ptscan.h: what loading it runs) */
+    NNAV_FMT_OTHER,         /* a reader that knows its own files (reader.h's sniff):
+                               facts.format_name says which */
 } nnav_format;
 const char *nnav_format_name(nnav_format f);
 
@@ -249,6 +251,7 @@ typedef struct nnav_model nnav_model;
 
 typedef struct nnav_model_facts {
     nnav_format format;
+    const char *format_name;   /* "ONNX", "TensorFlow SavedModel": the reading's name */
     const char *format_reason; /* why this reading was chosen */
     int64_t ir_version;        /* -1 when absent */
     nnav_span producer_name, producer_version, domain, doc_string, graph_name;

@@ -17,6 +17,7 @@ const char *nnav_format_name(nnav_format f)
     case NNAV_FMT_TF_METAGRAPH: return "TensorFlow MetaGraphDef";
     case NNAV_FMT_TF_GRAPHDEF: return "TensorFlow GraphDef";
     case NNAV_FMT_PYTORCH: return "PyTorch checkpoint";
+    case NNAV_FMT_OTHER: return "another format";
     }
     return "unknown";
 }

@@ -31,6 +31,12 @@ enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's', NNAV_AK_MSG
 typedef struct nnav_reader {
     const char *name;  /* "ONNX", "TensorFlow" */
     uint32_t formats;  /* bit 1u << f for each nnav_format it reads */
+    /* A reader of NNAV_FMT_OTHER: whether the mapped bytes (p, n; the file
+     * at path) are its format's, 1 with why in reason ("read as ...");
+     * asked before every other reading, so it must be sure (a magic number,
+     * a header that parses), and must read nothing past a small prefix.
+     * The model's facts.format_name is then the reader's name. */
+    int (*sniff)(const uint8_t *p, uint64_t n, const char *path, char *reason, size_t rn);
 
     int (*index)(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
     void (*free)(nnav_model *m);

@@ -288,8 +288,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     snprintf(line, sizeof line, "%s (%s bytes)", a, b);
     nnav_rw_key(w, "file"), nnav_rw_cstr(w, f->path, line);
     nnav_rw_key_as(w, "file_size", NULL), nnav_rw_uint(w, f->file_size, NULL);
-    snprintf(line, sizeof line, "%s (%s)", nnav_format_name(f->format), f->format_reason);
-    nnav_rw_key(w, "format"), nnav_rw_cstr(w, nnav_format_name(f->format), line);
+    snprintf(line, sizeof line, "%s (%s)", f->format_name, f->format_reason);
+    nnav_rw_key(w, "format"), nnav_rw_cstr(w, f->format_name, line);
     nnav_rw_key_as(w, "format_reason", NULL), nnav_rw_cstr(w, f->format_reason, NULL);
     nnav_rw_key_as(w, "ir_version", f->ir_version >= 0 || onnx ? "ir_version" : NULL);
     f->ir_version >= 0 ? nnav_rw_int(w, f->ir_version, NULL) : nnav_rw_null(w, "(absent)");

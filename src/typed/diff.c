@@ -223,7 +223,7 @@ static void compare_facts(nnav_diff *d)
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
     const nnav_model_facts *fa = nnav_model_facts_get(ma), *fb = nnav_model_facts_get(mb);
     if (fa->format != fb->format)
-        fact(d, "format", nnav_format_name(fa->format), nnav_format_name(fb->format));
+        fact(d, "format", fa->format_name, fb->format_name);
     fact_int(d, "ir_version", fa->ir_version, fb->ir_version);
     fact_span(d, "producer_name", fa->producer_name, fb->producer_name);
     fact_span(d, "producer_version", fa->producer_version, fb->producer_version);
@@ -1905,10 +1905,12 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
     *out = NULL;
     memset(err, 0, sizeof *err);
     nnav_format fa = nnav_model_facts_get(a)->format, fb = nnav_model_facts_get(b)->format;
-    if (family(fa) != family(fb)) {
+    if (family(fa) != family(fb) ||
+        (fa == NNAV_FMT_OTHER && strcmp(nnav_model_facts_get(a)->format_name,
+                                        nnav_model_facts_get(b)->format_name) != 0)) {
         snprintf(err->msg, sizeof err->msg,
                  "cannot compare %s with %s: the two models must be of one format",
-                 nnav_format_name(fa), nnav_format_name(fb));
+                 nnav_model_facts_get(a)->format_name, nnav_model_facts_get(b)->format_name);
         err->kind = NNAV_ERR_USAGE;
         return -1;
     }
