@@ -485,6 +485,8 @@ void detail_stats(ui *u, pane *p)
     d->stats_tensor = t;
     if (d->stats_err[0])
         ui_message(u, R_ERROR, "min/max/mean: %s", d->stats_err);
+    else if (d->stats.stats_refused)
+        ui_message(u, 0, "no statistics: a view whose elements repeat far past its storage's");
     else if (!d->stats.has_stats)
         ui_message(u, 0, "no statistics for this element type");
     else {

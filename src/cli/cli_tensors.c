@@ -200,6 +200,9 @@ static int tensor_values(nnav_rw *w, const nnav_model *m, uint32_t t, long n, ch
         nnav_rw_cell_double(w, C_MAX, vals.max, NULL);
         nnav_rw_cell_double(w, C_MEAN, vals.mean, NULL);
     }
+    if (vals.stats_refused)
+        nnav_rw_row_note(w, "    stats: not computed: a view whose elements repeat far past "
+                            "the elements its storage holds\n");
     if (vals.nan_count) {
         snprintf(line, sizeof line, "    %llu NaN\n", (unsigned long long)vals.nan_count);
         nnav_rw_row_note(w, line);

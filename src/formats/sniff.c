@@ -146,7 +146,7 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
         {"\x1f\x8b", 2, 0, "a gzip-compressed file: gunzip it first (gunzip -k FILE)"},
         {"\xfd" "7zXZ\0", 6, 0, "an xz-compressed file: unxz it first (unxz -k FILE)"},
         {"\x28\xb5\x2f\xfd", 4, 0, "a zstd-compressed file: decompress it first (zstd -d FILE)"},
-        {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE)"},
+        {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE); a PyTorch checkpoint of torch before 0.4 is one: `nnav scan FILE` lists what loading it would run"},
         {"TFL3", 4, 4, "a TensorFlow Lite model (FlatBuffers), which nnav does not read: "
                        "nnav reads ONNX and TensorFlow GraphDef/SavedModel files"},
         {"GGUF", 4, 0, "a GGUF model (llama.cpp), which nnav does not read"},

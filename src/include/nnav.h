@@ -600,6 +600,10 @@ typedef struct nnav_values {
     int64_t *i;
     int is_int, is_unsigned;
     int64_t imin, imax;
+    /* Stats were asked for and not computed: a view whose elements repeat
+     * (overlapping strides) far past the elements its storage holds, whose
+     * stats would cost its logical count. */
+    int stats_refused;
 } nnav_values;
 int nnav_tensor_values(const nnav_model *m, uint32_t t, size_t want, int stats,
                        nnav_values *out, nnav_error *err);

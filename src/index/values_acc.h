@@ -118,6 +118,7 @@ static inline void nnav_acc_init(nnav_acc *a, nnav_values *out, int32_t dtype, u
     out->is_int = nnav_dtype_is_int(dtype);
     out->is_unsigned = dtype == NNAV_DT_UINT64;
     out->imin = out->imax = 0;
+    out->stats_refused = 0;
     *a = (nnav_acc){.out = out,
                     .want = want,
                     .stats = stats && dtype != NNAV_DT_STRING,

@@ -12,6 +12,7 @@ it was not."""
 import io
 import struct
 import sys
+import tarfile
 import zipfile
 
 
@@ -99,6 +100,130 @@ def make(marker, big=True):
                               storages=(b"\0" * (64 << 20),), deflate=("0",))
     # a legacy (torch < 1.6) checkpoint's start: its magic number pickled
     f["legacy.pt"] = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19.\x80\x02M\xe9\x03."
+    f.update(legacy_cases(cmd))
+    f.update(bomb_cases())
+    return f
+
+
+# ---- issue 29: code where a scanner stopping at the first non-PROTO pickle
+# would not look, and pickles whose walk costs more than their bytes ----
+
+MAGIC2 = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."  # protocol 2, as torch writes it
+MAGIC0 = b"L119547037146038801333356L\n."                 # the same number in protocol 0
+VERSION2 = b"\x80\x02M\xe9\x03."
+VERSION0 = b"I1001\n."
+SYSINFO2 = (b"\x80\x02}(" + u("protocol_version") + b"M\xe9\x03" + u("little_endian") + b"\x88" +
+            u("type_sizes") + b"}(" + u("short") + b"K\x02" + u("int") + b"K\x04" + u("long") +
+            b"K\x04uu.")
+# {'w': tensor} as torch < 1.6 pickled it: the storage's persistent id has
+# a sixth item, its view metadata (None)
+LTENSOR = (glob("torch._utils", "_rebuild_tensor_v2") + b"(" +
+           b"(" + u("storage") + glob("torch", "FloatStorage") + u("0") + u("cpu") +
+           b"K\x04Nt" + b"Q" + b"K\x00" + b"K\x02K\x02\x86" + b"K\x02K\x01\x86" + b"\x89" +
+           glob("collections", "OrderedDict") + b")R" + b"tR")
+OBJECT2 = b"\x80\x02}(" + u("w") + LTENSOR + b"u."
+KEYS2 = b"\x80\x02]" + u("0") + b"a."
+STORAGE = struct.pack("<Q", 4) + WEIGHTS
+
+
+def p0_call(cmd):
+    """posix.system(cmd) in protocol 0, its result left on the stack."""
+    return b"cposix\nsystem\n(S'" + cmd.encode() + b"'\ntR"
+
+
+def legacy(magic=MAGIC2, version=VERSION2, sysinfo=SYSINFO2, obj=OBJECT2, keys=KEYS2,
+           storages=STORAGE):
+    return magic + version + sysinfo + obj + keys + storages
+
+
+def legacy_cases(cmd):
+    f = {}
+    f["legacy_clean.pt"] = legacy()
+    # the object pickle in protocol 0: {'w': posix.system(cmd)}, no storages
+    f["legacy_p0_object.pt"] = legacy(obj=b"(dS'w'\n" + p0_call(cmd) + b"s.", keys=b"(l.",
+                                      storages=b"")
+    # the magic number's pickle runs the call, drops it (POP) and gives the number
+    f["legacy_p0_magic.pt"] = legacy(magic=p0_call(cmd) + b"0" + MAGIC0)
+    # the version and sys_info in protocol 0 and 1, a call in sys_info
+    f["legacy_p1_sysinfo.pt"] = legacy(
+        version=VERSION0,
+        sysinfo=p0_call(cmd) + b"0}(U\rlittle_endianI01\nu.")
+    # the storage keys' pickle: a call, dropped, then the list
+    f["legacy_p0_keys.pt"] = legacy(keys=p0_call(cmd) + b"0(lS'0'\na.")
+    # a zip checkpoint with a second pickle beside data.pkl that torch.load
+    # does not read, but a loader of the archive's .pkl files would
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w", zipfile.ZIP_STORED) as z:
+        def put(name, data):
+            z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+        put("archive/data.pkl", b"\x80\x02}(" + u("w") + TENSOR + b"u.")
+        put("archive/data/0", WEIGHTS)
+        put("archive/extra.pkl", b"\x80\x02" + glob("posix", "system") + u(cmd) + b"\x85R.")
+        put("archive/version", b"3\n")
+    f["zip_second_pkl.pt"] = b.getvalue()
+    # a tar checkpoint (torch < 0.4): the call in its pickle member, after
+    # the storages and tensors members with none
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        def add(name, data):
+            ti = tarfile.TarInfo(name)
+            ti.size, ti.mtime = len(data), 0
+            t.addfile(ti, io.BytesIO(data))
+        add("storages", b"\x80\x02K\x01." +
+            b"\x80\x02(" + u("0") + u("cpu") + glob("torch", "FloatStorage") + b"t." +
+            STORAGE + b"\x80\x02]." )
+        add("tensors", b"\x80\x02K\x00.")
+        add("pickle", b"\x80\x02}(" + u("x") + glob("posix", "system") + u(cmd) + b"\x85Ru.")
+    f["tar_pickle.pt"] = b.getvalue()
+    # a pickle file of two: a clean one, then one in protocol 0 that calls
+    f["two_pickles.pkl"] = b"\x80\x02K\x01." + p0_call(cmd) + b"."
+    # a checkpoint whose call names a global and a key with terminal escapes
+    f["escapes.pt"] = zipped(b"\x80\x02}(" + u("w\x1b]0;PWNED\x07") + TENSOR + u("x") +
+                             glob("posix\x1b]0;PWNED\x07\x1b[31m", "system") + u(cmd) +
+                             b"\x85R" + b"u.")
+    return f
+
+
+def binput(i):
+    return b"q" + bytes([i]) if i < 256 else b"r" + struct.pack("<I", i)
+
+
+def binget(i):
+    return b"h" + bytes([i]) if i < 256 else b"j" + struct.pack("<I", i)
+
+
+def bomb_cases():
+    f = {}
+    # memo chains: level i is [level i-1, level i-1, level i-2], a tensor at
+    # the bottom: 2^200 and more key paths from 5 KB
+    body = TENSOR + binput(0) + b"0" + TENSOR + binput(1) + b"0"
+    for i in range(2, 250):
+        body += b"(" + binget(i - 1) + binget(i - 1) + binget(i - 2) + b"l" + binput(i) + b"0"
+    f["bomb_memo.pt"] = zipped(b"\x80\x02}(" + u("w") + body + binget(249) + b"u.")
+    # DUP chains: (x, x) of (x, x) ... 250 deep from 500 bytes
+    f["bomb_dup.pt"] = zipped(b"\x80\x02}(" + u("w") + TENSOR + b"2\x86" * 250 + b"u.")
+    # a list that holds itself 2,000 times (4 KB)
+    f["bomb_selflist.pt"] = zipped(b"\x80\x02]q\x00(" + b"h\x00" * 2000 + b"e.")
+    # a dict that holds itself under 40 keys, and a tensor
+    body = b"\x80\x02}q\x00(" + u("w") + TENSOR
+    for i in range(40):
+        body += u("k%d" % i) + b"h\x00"
+    f["bomb_selfdict.pt"] = zipped(body + b"u.")
+    # a storage of one float viewed as 2^20 x 2^20 elements with strides 0
+    st0 = (glob("torch._utils", "_rebuild_tensor_v2") + b"(" +
+           b"(" + u("storage") + glob("torch", "FloatStorage") + u("0") + u("cpu") +
+           b"K\x01t" + b"Q" + b"K\x00" + b"J\x00\x00\x10\x00J\x00\x00\x10\x00\x86" +
+           b"K\x00K\x00\x86" + b"\x89" + glob("collections", "OrderedDict") + b")R" + b"tR")
+    f["bomb_stride0.pt"] = zipped(b"\x80\x02}(" + u("w") + st0 + b"u.",
+                                  storages=(struct.pack("<f", 2.5),))
+    # windows that overlap: 4096 x 4096 elements with strides (1, 1) over a
+    # storage of 8192: 16 million logical elements from 32 KB
+    ov = (glob("torch._utils", "_rebuild_tensor_v2") + b"(" +
+          b"(" + u("storage") + glob("torch", "FloatStorage") + u("0") + u("cpu") +
+          b"M\x00\x20t" + b"Q" + b"K\x00" + b"M\x00\x10M\x00\x10\x86" +
+          b"K\x01K\x01\x86" + b"\x89" + glob("collections", "OrderedDict") + b")R" + b"tR")
+    f["bomb_overlap.pt"] = zipped(b"\x80\x02}(" + u("w") + ov + b"u.",
+                                  storages=(struct.pack("<8192f", *range(8192)),))
     return f
 
 

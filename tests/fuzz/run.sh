@@ -38,6 +38,9 @@ fi
 # tests/cli/pt_checkpoint.sh has made them in this build.
 find "$build"/tests/tmp -path '*pt_checkpoint*' -type f \( -name '*.pkl' -o -name '*.pt' \) -size -2M \
     -exec sh -c 'cp "$1" "$2/pt_$(basename "$1")"' _ {} "$seeds" \; 2> /dev/null || true
+# ...and the hostile pickles of the adversarial suite (legacy checkpoints
+# with code in any of their five pickles, tar checkpoints, reference bombs).
+cp "$here"/../adversarial/cases/pt_* "$seeds"/ 2> /dev/null || true
 [ -d "$here/regressions" ] && cp "$here"/regressions/* "$seeds"/ 2> /dev/null || true
 passed=0 failed=0
 for t in "${targets[@]}"; do

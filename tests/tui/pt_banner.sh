@@ -44,6 +44,25 @@ quit_clean
 [ -e "$mark" ] && fail "$mark exists: a pickle's command ran"
 pass "hostile checkpoint: banner, status line, details"
 
+# Code in a legacy checkpoint's magic-number pickle (protocol 0, issue 29):
+# the explorer reads the five pickles `nnav scan` reads and says DANGER.
+start 140 30 "$dir/legacy_p0_magic.pt"
+wait_for "Initializers"
+wait_for "DANGER: torch.load would run 1 call: posix.system('touch $mark')"
+quit_clean
+pass "legacy checkpoint with code in its magic pickle: banner"
+
+# Escapes in a global's module and a key: shown escaped, never obeyed.
+start 140 30 "$dir/escapes.pt"
+wait_for "Initializers"
+wait_for 'DANGER: torch.load would run 1 call: posix\x1B]0;PWNED\x07\x1B[31m.system'
+title=$(tm display-message -p -t "$TUI_S" '#{pane_title}')
+case "$title" in *PWNED*) fail "the file set the terminal title" ;; esac
+tm capture-pane -p -t "$TUI_S" | LC_ALL=C grep -q $'\e' && fail "an ESC byte reached the pane"
+quit_clean
+[ -e "$mark" ] && fail "$mark exists: a pickle's command ran"
+pass "escapes in a pickle's names: shown escaped"
+
 start 140 30 "$dir/clean.pt"
 wait_for "Initializers"
 wait_for "PyTorch checkpoint"

@@ -23,6 +23,7 @@ static void run_bytes(res *r, const void *bytes, size_t n)
     r->st.base = r->buf;
     r->st.what = "t";
     r->rc = pk_run(&r->st, (nnav_span){r->buf, n}, NULL, &r->err);
+    pk_calls_fix(&r->st); /* as pt_pickles_read does once every pickle has run */
 }
 #define RUN(r, lit) run_bytes((r), (lit), sizeof(lit) - 1)
 
@@ -155,6 +156,31 @@ static void test_dangerous_call(void **s)
     done(&r);
 }
 
+/* torch's legacy magic number, however pickled (issue 29): LONG1 as torch
+ * writes it (under protocol 2 or 4), protocol 0's text with a sign. */
+static void test_legacy_magic(void **s)
+{
+    (void)s;
+    static const char *const yes[] = {
+        "\x80\x02\x8a\x0al\xfc\x9c" "F\xf9 j\xa8P\x19.", "\x80\x04\x8a\x0al\xfc\x9c" "F\xf9 j\xa8P\x19.",
+        "L119547037146038801333356L\n.", "L+119547037146038801333356\n.",
+        "I119547037146038801333356\n."};
+    static const char *const no[] = {
+        "\x80\x02\x8a\x0al\xfc\x9c" "F\xf9 j\xa8P\x18.", "L119547037146038801333357L\n.",
+        "L-119547037146038801333356L\n.", "\x80\x02M\xe9\x03.", "\x80\x02U\x01L."};
+    for (size_t k = 0; k < 5; k++) {
+        res r;
+        run_bytes(&r, yes[k], strlen(yes[k]));
+        assert_int_equal(r.rc, 0);
+        assert_true(pk_is_magic(&r.st, r.st.root));
+        done(&r);
+        run_bytes(&r, no[k], strlen(no[k]));
+        assert_int_equal(r.rc, 0);
+        assert_false(pk_is_magic(&r.st, r.st.root));
+        done(&r);
+    }
+}
+
 static void test_memo_and_marks(void **s)
 {
     (void)s;
@@ -202,7 +228,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_protocol0),     cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_tensor),        cmocka_unit_test(test_dangerous_call),
-        cmocka_unit_test(test_memo_and_marks), cmocka_unit_test(test_every_prefix),
+        cmocka_unit_test(test_memo_and_marks), cmocka_unit_test(test_legacy_magic), cmocka_unit_test(test_every_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -633,6 +633,17 @@ static int int_obj(run *r, int kind, int64_t v, int big)
     return push(r, id);
 }
 
+/* An int past 64 bits: its encoding kept (how: PK_BIG_LE, PK_BIG_TEXT). */
+static int big_obj(run *r, nnav_span enc, int how)
+{
+    uint32_t id = new_obj(r, PK_INT);
+    if (id == NNAV_NONE)
+        return -1;
+    r->st->objs.v[id].big = (uint8_t)how;
+    r->st->objs.v[id].s = enc;
+    return push(r, id);
+}
+
 static int bytes_op(run *r, int kind, int lenbytes, const char *op)
 {
     if (need(r, (uint64_t)lenbytes, op))
@@ -656,7 +667,7 @@ static int long_op(run *r, uint64_t k)
     if (k == 0)
         return int_obj(r, PK_INT, 0, 0);
     if (k > 8)
-        return int_obj(r, PK_INT, 0, 1);
+        return big_obj(r, (nnav_span){p, k}, PK_BIG_LE);
     uint64_t u = leu(p, (int)k);
     if (k < 8 && (p[k - 1] & 0x80))
         u |= UINT64_MAX << (8 * k);
@@ -784,13 +795,13 @@ static int step(run *r, uint8_t c, int *stop)
         if (nnav_span_eqs(s, "01") || nnav_span_eqs(s, "00"))
             return int_obj(r, PK_BOOL, s.p[1] == '1', 0);
         if (parse_int(s, &v))
-            return int_obj(r, PK_INT, 0, 1);
+            return big_obj(r, s, PK_BIG_TEXT);
         return int_obj(r, PK_INT, v, 0);
     case 'L':
         if (line(r, &s, "LONG"))
             return -1;
         if (parse_int(s, &v))
-            return int_obj(r, PK_INT, 0, 1);
+            return big_obj(r, s, PK_BIG_TEXT);
         return int_obj(r, PK_INT, v, 0);
     case 'F': {
         char buf[64];
@@ -1026,12 +1037,45 @@ int pk_run(pk_state *st, nnav_span s, uint64_t *end, nnav_error *err)
     }
     if (end)
         *end = off_of(&r, r.p);
-    for (uint32_t i = 0; i < st->globals.n; i++)
-        st->globals.v[i].call = pk_call_text(st, i);
     nnav_vec_free(r.stack);
     nnav_vec_free(r.marks);
     nnav_vec_free(r.memo);
     return rc;
+}
+
+void pk_calls_fix(pk_state *st)
+{
+    for (uint32_t i = 0; i < st->globals.n; i++)
+        st->globals.v[i].call = pk_call_text(st, i);
+}
+
+/* torch's legacy MAGIC_NUMBER, 0x1950a86a20f9469cfc6c, in either spelling:
+ * LONG1/LONG4's little-endian bytes (a sign byte of 0 may follow), or
+ * protocol 0's decimal text (a sign and the L suffix may be there; leading
+ * zeros, which Python refuses, are taken too: a scan errs on the side of
+ * reading more pickles). */
+int pk_is_magic(const pk_state *st, uint32_t id)
+{
+    static const uint8_t le[10] = {0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
+    static const char dec[] = "119547037146038801333356";
+    if (id >= st->objs.n || st->objs.v[id].kind != PK_INT)
+        return 0;
+    const pk_obj *o = &st->objs.v[id];
+    nnav_span s = o->s;
+    if (o->big == PK_BIG_LE) {
+        while (s.n > sizeof le && s.p[s.n - 1] == 0)
+            s.n--;
+        return s.n == sizeof le && !memcmp(s.p, le, sizeof le);
+    }
+    if (o->big != PK_BIG_TEXT)
+        return 0;
+    if (s.n && s.p[s.n - 1] == 'L')
+        s.n--;
+    if (s.n && s.p[0] == '+')
+        s.p++, s.n--;
+    while (s.n > 1 && s.p[0] == '0')
+        s.p++, s.n--;
+    return s.n == sizeof dec - 1 && !memcmp(s.p, dec, s.n);
 }
 
 void pk_free(pk_state *st)

@@ -46,8 +46,8 @@ typedef struct pt_rd {
     NNAV_VEC(int64_t) strides;
     NNAV_VEC(uint32_t) storage_of; /* per tensor: its storage object */
     NNAV_VEC(uint32_t) obj_of;     /* per tensor: its tensor object in the pickle */
-    nnav_pt_scan scan;
-    char entry[300], entry2[300]; /* the pickles' entry names: data.pkl, constants.pkl */
+    pt_pickles pks;  /* every pickle of the file, run (pickles.c): what the scan lists */
+    char entry[300]; /* the object pickle's name: "archive/data.pkl" */
     NNAV_VEC(char *) data; /* key path, NUL, value text: entries not tensors */
     nnav_span archive; /* "archive": the folder data.pkl is in; "legacy" for the legacy format */
     int legacy;        /* torch < 1.6: rd->zip holds one made-up entry per storage */
@@ -55,7 +55,6 @@ typedef struct pt_rd {
     NNAV_VEC(uint32_t) code; /* zip entries of ARCHIVE/code/ but the .debug_pkl ones */
     NNAV_VEC(pt_modcls) mods; /* each module object's key path and class, in walk order */
     uint32_t *mods_by_path;   /* mods' indices sorted by path, for the lookup */
-    uint64_t visits;
 } pt_rd;
 
 static int perr(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
@@ -84,14 +83,25 @@ static int name_has(const uint8_t *p, uint64_t n, const char *w)
     return 0;
 }
 
-/* torch.save before 1.6: its first pickle, the magic number
- * 0x1950a86a20f9469cfc6c as a LONG1 under PROTO 2. */
-static const uint8_t legacy_magic[14] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
-                                         0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
+/* torch.save before 1.6: its first pickle is the magic number (torch
+ * writes it as a LONG1 under PROTO 2; a pickle of any protocol that makes
+ * the number is read by torch.load alike). Only a prefix is run. */
+static int legacy_first(const uint8_t *p, uint64_t n)
+{
+    pk_state st;
+    memset(&st, 0, sizeof st);
+    st.base = p;
+    st.what = "pickle";
+    nnav_error e;
+    int is = pk_run(&st, (nnav_span){p, n < 65536 ? n : 65536}, NULL, &e) == 0 &&
+             pk_is_magic(&st, st.root);
+    pk_free(&st);
+    return is;
+}
 
 int nnav_pt_sniff(const uint8_t *p, uint64_t n)
 {
-    if (n >= sizeof legacy_magic && !memcmp(p, legacy_magic, sizeof legacy_magic))
+    if (n && p[0] != 'P' && legacy_first(p, n))
         return 1;
     if (n < 30 || memcmp(p, "PK\3\4", 4))
         return 0;
@@ -114,7 +124,39 @@ typedef struct walkctx {
     char path[1024];
     size_t n;
     nnav_error *err;
+    /* What the walk may cost (issue 29): shared objects are walked once per
+     * key path that reaches them, so a pickle of a few KB can reach one
+     * tensor 2^200 ways; the steps and the bytes of names it makes are held
+     * to a multiple of the pickles' size, and a cycle is named once. */
+    uint64_t steps, step_budget, bytes, byte_budget;
+    uint8_t *onpath;  /* per object: a container on the current key path */
+    uint32_t *at_n;   /* per object on it: the path's length where it was entered */
 } walkctx;
+
+/* The walk is past its budget: the pickle is refused, at the object it was
+ * walking. */
+static __attribute__((noinline)) int bomb(walkctx *w, uint32_t id)
+{
+    const pk_state *st = &w->rd->pk;
+    uint64_t off = id < st->objs.n ? st->objs.v[id].off : 0;
+    char path[400], what[120];
+    snprintf(path, sizeof path, "%s@%llu", w->rd->entry, (unsigned long long)off);
+    if (w->steps > w->step_budget)
+        snprintf(what, sizeof what, "more than %llu steps", (unsigned long long)w->step_budget);
+    else
+        snprintf(what, sizeof what, "more than %llu bytes of key paths",
+                 (unsigned long long)w->byte_budget);
+    return perr(w->err, off, path,
+                "its %u objects are reached over and over through shared references (%s to "
+                "name them): refused as a reference bomb", st->objs.n, what);
+}
+
+static int spend(walkctx *w, uint64_t steps, uint64_t bytes, uint32_t id)
+{
+    w->steps += steps;
+    w->bytes += bytes;
+    return w->steps > w->step_budget || w->bytes > w->byte_budget ? bomb(w, id) : 0;
+}
 
 static int is_contiguous(const int64_t *dims, const int64_t *st, uint32_t nd)
 {
@@ -135,6 +177,8 @@ static int add_tensor(walkctx *w, uint32_t id)
     pt_rd *rd = w->rd;
     const pk_state *st = &rd->pk;
     const pk_obj *o = &st->objs.v[id];
+    if (spend(w, 1, w->n + 64, id) < 0)
+        return -1;
     char *name = malloc(w->n + 1);
     char **slot = name ? nnav_vec_push(rd->names) : NULL;
     if (!slot) {
@@ -238,7 +282,7 @@ static int add_tensor(walkctx *w, uint32_t id)
  * *module: the dict is a module's (it has _parameters or _modules, or the
  * class is a TorchScript one), whose bookkeeping is not named. NNAV_NONE:
  * nothing to walk. */
-static uint32_t fields_of(const pk_state *st, uint32_t id, int *module)
+static uint32_t fields_of(const pk_state *st, uint32_t id, int *module, uint64_t *steps)
 {
     const pk_obj *o = &st->objs.v[id];
     *module = 0;
@@ -259,6 +303,7 @@ static uint32_t fields_of(const pk_state *st, uint32_t id, int *module)
     for (uint32_t l = st->objs.v[d].head; l != NNAV_NONE && !*module;
          l = st->links.v[l].next) {
         const pk_obj *k = &st->objs.v[st->links.v[l].obj];
+        ++*steps;
         *module = k->kind == PK_STR &&
                   (nnav_span_eqs(k->s, "_parameters") || nnav_span_eqs(k->s, "_modules"));
         if ((l = st->links.v[l].next) == NNAV_NONE)
@@ -269,10 +314,11 @@ static uint32_t fields_of(const pk_state *st, uint32_t id, int *module)
 
 /* Whether a container holds a tensor, a list, a dict, a tuple or an object
  * with state. */
-static int holds_more(const pk_state *st, const pk_obj *o)
+static int holds_more(const pk_state *st, const pk_obj *o, uint64_t *steps)
 {
     for (uint32_t l = o->head; l != NNAV_NONE; l = st->links.v[l].next) {
         const pk_obj *v = &st->objs.v[st->links.v[l].obj];
+        ++*steps;
         if (v->kind == PK_TENSOR || v->kind == PK_DICT || v->kind == PK_LIST ||
             v->kind == PK_TUPLE || (v->kind == PK_OBJ && v->state != NNAV_NONE))
             return 1;
@@ -281,13 +327,11 @@ static int holds_more(const pk_state *st, const pk_obj *o)
 }
 
 /* An entry that is no tensor, kept as text under its key path. */
-static int add_data(walkctx *w, uint32_t id)
+static int add_text(walkctx *w, const char *v)
 {
     pt_rd *rd = w->rd;
     if (rd->data.n >= 1000)
         return 0;
-    char v[400];
-    pk_render(&rd->pk, id, v, sizeof v);
     size_t vn = strlen(v);
     char *e = malloc(w->n + 1 + vn + 1);
     char **slot = e ? nnav_vec_push(rd->data) : NULL;
@@ -302,6 +346,15 @@ static int add_data(walkctx *w, uint32_t id)
     return 0;
 }
 
+static int add_data(walkctx *w, uint32_t id)
+{
+    if (w->rd->data.n >= 1000)
+        return 0;
+    char v[400];
+    pk_render(&w->rd->pk, id, v, sizeof v);
+    return add_text(w, v);
+}
+
 /* A module object at the walk's key path: its class (the global its
  * object was made from) kept for nnav_module_class. */
 static int add_module(walkctx *w, uint32_t obj)
@@ -311,6 +364,8 @@ static int add_module(walkctx *w, uint32_t obj)
     const pk_obj *c = o->a != NNAV_NONE ? &st->objs.v[o->a] : NULL;
     if (!c || c->kind != PK_GLOBAL || w->rd->mods.n >= (1u << 22))
         return 0;
+    if (spend(w, 1, w->n + 32, obj) < 0)
+        return -1;
     char *p = malloc(w->n + 1);
     pt_modcls *e = p ? nnav_vec_push(w->rd->mods) : NULL;
     if (!e) {
@@ -390,21 +445,51 @@ static nnav_span pt_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
     return (nnav_span){(const uint8_t *)rd->mods.v[i].path, rd->mods.v[i].n};
 }
 
+static int walk_in(walkctx *w, uint32_t id, int depth, int module);
+
+/* A container inside itself: named once, as where it points back to (out
+ * of walk's frame: the walk recurses, its frames stay small). */
+static __attribute__((noinline)) int back_ref(walkctx *w, uint32_t c)
+{
+    char v[400], p[300];
+    nnav_text_escape((const uint8_t *)w->path, w->at_n[c] > 200 ? 200 : w->at_n[c], p, sizeof p);
+    snprintf(v, sizeof v, "<a reference back to %s%s>", w->at_n[c] ? "" : "the top", p);
+    return add_text(w, v);
+}
+
 static int walk(walkctx *w, uint32_t id, int depth)
 {
     pt_rd *rd = w->rd;
     const pk_state *st = &rd->pk;
-    if (++rd->visits > (1u << 22) || depth > PK_MAX_DEPTH)
-        return 0; /* a shared structure read over and over: the rest is not named */
+    if (depth > PK_MAX_DEPTH)
+        return 0; /* nested past any model's modules: the rest is not named */
+    if (spend(w, 1, 0, id) < 0)
+        return -1;
     if (st->objs.v[id].kind == PK_TENSOR)
         return w->m->tensors.n < (1u << 24) ? add_tensor(w, id) : 0;
     int module;
     uint32_t obj = id;
-    id = fields_of(st, id, &module);
-    if (id == NNAV_NONE)
+    uint64_t looked = 0;
+    uint32_t c = fields_of(st, id, &module, &looked);
+    if (spend(w, looked, 0, id) < 0)
+        return -1;
+    if (c == NNAV_NONE)
         return 0;
+    if (w->onpath[c])
+        return back_ref(w, c);
     if (module && add_module(w, obj) < 0)
         return -1;
+    w->onpath[c] = 1;
+    w->at_n[c] = (uint32_t)w->n;
+    int rc = walk_in(w, c, depth, module);
+    w->onpath[c] = 0;
+    return rc;
+}
+
+static int walk_in(walkctx *w, uint32_t id, int depth, int module)
+{
+    pt_rd *rd = w->rd;
+    const pk_state *st = &rd->pk;
     const pk_obj *o = &st->objs.v[id];
     size_t keep = w->n;
     uint32_t k = 0;
@@ -449,9 +534,12 @@ static int walk(walkctx *w, uint32_t id, int depth)
         }
         int sub;
         uint8_t vk = st->objs.v[v].kind;
-        uint32_t vf = vk == PK_TENSOR ? NNAV_NONE : fields_of(st, v, &sub);
+        uint64_t looked = 1;
+        uint32_t vf = vk == PK_TENSOR ? NNAV_NONE : fields_of(st, v, &sub, &looked);
         int leaf = vk != PK_TENSOR &&
-                   (vf == NNAV_NONE || (vk != PK_OBJ && !holds_more(st, &st->objs.v[vf])));
+                   (vf == NNAV_NONE || (vk != PK_OBJ && !holds_more(st, &st->objs.v[vf], &looked)));
+        if (spend(w, looked, 0, v) < 0)
+            return -1;
         if (leaf && depth > 8)
             continue;
         size_t need = (w->n ? 1 : 0) + key.n;
@@ -470,26 +558,6 @@ static int walk(walkctx *w, uint32_t id, int depth)
 }
 
 /* ---- the reader ---- */
-
-/* The scan of the pickles read so far: the globals from g0 on were met in
- * the pickle named entry (a string that lives as long as rd). */
-static void fill_scan(pt_rd *rd, uint32_t g0, const char *entry, int failed, const nnav_error *e)
-{
-    nnav_pt_scan *s = &rd->scan;
-    s->count = rd->pk.globals.n;
-    s->g = rd->pk.globals.v;
-    s->would_run = 0;
-    for (uint32_t i = 0; i < s->count; i++) {
-        if (i >= g0)
-            rd->pk.globals.v[i].entry = entry;
-        s->would_run += rd->pk.globals.v[i].op && !rd->pk.globals.v[i].allowed;
-    }
-    s->pickles++;
-    s->torchscript = rd->torchscript;
-    if (failed && e && !s->failed)
-        s->err = *e;
-    s->failed |= failed;
-}
 
 static int by_storage(const void *a, const void *b)
 {
@@ -605,34 +673,19 @@ static int keyed_cmp(const void *a, const void *b)
 static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err)
 {
     const uint8_t *base = m->map.base;
-    uint64_t n = m->map.size, at = 0;
+    uint64_t n = m->map.size, at = rd->pks.end;
     uint32_t roots[5];
     nnav_span spans[5];
-    static const char *const what[5] = {"legacy magic pickle", "legacy version pickle",
-                                        "legacy sys_info pickle", "legacy object pickle",
-                                        "legacy storage-key pickle"};
     pk_state *st = &rd->pk;
-    st->base = base;
-    for (int k = 0; k < 5; k++) {
-        uint64_t end = 0;
-        if (at >= n)
-            return perr(err, at, what[k], "the file ends before this pickle");
-        st->what = what[k];
-        snprintf(rd->entry, sizeof rd->entry, "%s", what[k]);
-        spans[k] = (nnav_span){base + at, n - at};
-        if (pk_run(st, spans[k], &end, err) < 0) {
-            rd->scan.pickles = (uint32_t)k;
-            fill_scan(rd, 0, rd->entry, 1, err);
+    for (uint32_t k = 0; k < 5; k++) {
+        const pt_pickle *pk = k < rd->pks.v.n ? &rd->pks.v.v[k] : NULL;
+        if (!pk || pk->root == NNAV_NONE) {
+            *err = pk && pk->err ? *pk->err : rd->pks.scan.err;
             return -1;
         }
-        if (end <= at || end > n)
-            return perr(err, at, what[k], "a pickle that does not end inside the file");
-        spans[k].n = end - at;
-        roots[k] = st->root;
-        at = end;
+        roots[k] = pk->root;
+        spans[k] = pk->bytes;
     }
-    rd->scan.pickles = 4;
-    fill_scan(rd, 0, rd->entry, 0, NULL);
     snprintf(rd->entry, sizeof rd->entry, "legacy object pickle");
     const pk_obj *ver = roots[1] < st->objs.n ? &st->objs.v[roots[1]] : NULL;
     if (!ver || ver->kind != PK_INT || ver->big || ver->i != 1001)
@@ -733,6 +786,10 @@ static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err
         e->method = 0;
         at += 8 + cnt * item;
     }
+    if (pt_zip_index(&rd->zip) < 0) {
+        rc = perr(err, 0, "pt", "out of memory");
+        goto out;
+    }
     rd->archive = (nnav_span){(const uint8_t *)"legacy", 6};
     rd->legacy = 1;
     st->root = roots[3];
@@ -753,7 +810,17 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     nnav_span ps;
     uint64_t g_off = 0;
     uint32_t data_root, const_root = NNAV_NONE;
-    if (m->map.size >= sizeof legacy_magic && !memcmp(base, legacy_magic, sizeof legacy_magic)) {
+    /* Every pickle first, as the scan reads them: what the model's scan
+     * lists is what `nnav scan` lists. */
+    if (pt_pickles_read(base, m->map.size, &rd->zip, &rd->pk, &rd->pks, err) < 0)
+        return -1;
+    if (rd->pks.kind == PT_FILE_TAR)
+        return perr(err, 0, "tar", "a tar checkpoint (torch before 0.4), which nnav does not "
+                                   "open: `nnav scan FILE` lists what loading it would run");
+    if (rd->pks.kind == PT_FILE_STREAM)
+        return perr(err, 0, "pickle", "a pickle whose first value is not torch's legacy magic "
+                                      "number: not a checkpoint");
+    if (rd->pks.kind == PT_FILE_LEGACY) {
         if (legacy_read(m, rd, &ps, err) < 0)
             return -1;
         snprintf(m->format_reason, sizeof m->format_reason,
@@ -761,8 +828,6 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         g_off = (uint64_t)(ps.p - base);
         goto graph;
     }
-    if (pt_zip_read(base, m->map.size, &rd->zip, err) < 0)
-        return -1;
     /* ARCHIVE/data.pkl: the first entry named data.pkl one folder deep. */
     const pt_zip_entry *pkl = NULL, *cpkl = NULL;
     int old_ts = 0;
@@ -805,30 +870,24 @@ static int pt_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                      sizeof rd->entry);
     if (pt_zip_data(base, pkl, &ps, err) < 0)
         return -1;
-    rd->pk.base = base;
-    rd->pk.what = rd->entry;
-    rd->pk.torchscript = (uint8_t)rd->torchscript;
-    if (pk_run(&rd->pk, ps, NULL, err) < 0) {
-        fill_scan(rd, 0, rd->entry, 1, err);
-        return -1;
-    }
-    fill_scan(rd, 0, rd->entry, 0, NULL);
-    data_root = rd->pk.root;
-    if (cpkl) {
-        nnav_span cs;
-        uint32_t g0 = rd->pk.globals.n;
-        nnav_text_escape(cpkl->name.p, cpkl->name.n > 200 ? 200 : cpkl->name.n, rd->entry2,
-                         sizeof rd->entry2);
-        rd->pk.what = rd->entry2;
-        if (pt_zip_data(base, cpkl, &cs, err) < 0)
-            return -1;
-        if (pk_run(&rd->pk, cs, NULL, err) < 0) {
-            fill_scan(rd, g0, rd->entry2, 1, err);
+    /* The pickles torch.load (and torch.jit.load) read must be whole. */
+    const pt_pickle *dp = pt_pickles_find(&rd->pks, (uint32_t)(pkl - rd->zip.e.v));
+    const pt_pickle *cp = cpkl ? pt_pickles_find(&rd->pks, (uint32_t)(cpkl - rd->zip.e.v)) : NULL;
+    for (int k = 0; k < 2; k++) {
+        const pt_pickle *q = k ? cp : dp;
+        if ((k == 0 || cpkl) && (!q || q->root == NNAV_NONE)) {
+            nnav_span tmp;
+            if (q && q->err)
+                *err = *q->err;
+            else if (q || pt_zip_data(base, k ? cpkl : pkl, &tmp, err) == 0)
+                perr(err, 0, "pt", "a pickle that was not read");
             return -1;
         }
-        fill_scan(rd, g0, rd->entry2, 0, NULL);
-        const_root = rd->pk.root;
-        rd->pk.root = data_root;
+    }
+    data_root = dp->root;
+    rd->pk.root = data_root;
+    if (cp) {
+        const_root = cp->root;
         snprintf(m->format_reason, sizeof m->format_reason,
                  "read as a TorchScript archive (torch.jit.save): its tensors; its code "
                  "files are listed, not run");
@@ -846,12 +905,25 @@ graph:;
     g->offset = g_off;
     *gs = ps;
     walkctx w = {.m = m, .rd = rd, .dir = "data", .err = err};
+    /* Its budget: a few steps per object and link, names a multiple of the
+     * pickles' bytes (a checkpoint's names are shorter than its pickle). */
+    uint64_t pbytes = 0;
+    for (uint32_t i = 0; i < rd->pks.v.n; i++)
+        pbytes += rd->pks.v.v[i].bytes.n;
+    w.step_budget = 4 * ((uint64_t)rd->pk.objs.n + rd->pk.links.n) + 65536;
+    w.byte_budget = 16 * pbytes + (1u << 20);
+    w.onpath = calloc((size_t)rd->pk.objs.n + 1, 1);
+    w.at_n = malloc(((size_t)rd->pk.objs.n + 1) * sizeof *w.at_n);
+    if (!w.onpath || !w.at_n) {
+        free(w.onpath);
+        free(w.at_n);
+        return perr(err, 0, "pt", "out of memory");
+    }
     if (rd->pk.objs.v[rd->pk.root].kind == PK_TENSOR) /* torch.save(tensor) */
         w.n = (size_t)snprintf(w.path, sizeof w.path, "tensor");
-    if (walk(&w, rd->pk.root, 0) < 0)
-        return -1;
-    if (sort_modules(rd) < 0)
-        return perr(err, 0, "pt", "out of memory");
+    int wrc = walk(&w, rd->pk.root, 0);
+    if (wrc == 0 && sort_modules(rd) < 0)
+        wrc = perr(err, 0, "pt", "out of memory");
     /* The constants, named as the code names them: CONSTANTS.c0, c1... */
     const pk_obj *ct = const_root != NNAV_NONE ? &rd->pk.objs.v[const_root] : NULL;
     w.dir = "constants";
@@ -861,10 +933,12 @@ graph:;
          l = rd->pk.links.v[l].next, ci++) {
         uint32_t v = rd->pk.links.v[l].obj;
         w.n = (size_t)snprintf(w.path, sizeof w.path, "CONSTANTS.c%u", ci);
-        int rc = rd->pk.objs.v[v].kind == PK_TENSOR ? walk(&w, v, 0) : add_data(&w, v);
-        if (rc < 0)
-            return -1;
+        wrc = wrc < 0 ? wrc : rd->pk.objs.v[v].kind == PK_TENSOR ? walk(&w, v, 0) : add_data(&w, v);
     }
+    free(w.onpath);
+    free(w.at_n);
+    if (wrc < 0)
+        return -1;
     g = &m->graphs.v[0];
     g->init_first = 0;
     g->init_count = m->tensors.n;
@@ -918,6 +992,7 @@ static void pt_free(nnav_model *m)
     free(rd->mods_by_path);
     pt_zip_free(&rd->zip);
     pk_free(&rd->pk);
+    pt_pickles_free(&rd->pks);
     free(rd);
     m->rd = NULL;
 }
@@ -937,7 +1012,7 @@ const char *nnav_pt_call_op_name(uint8_t op)
 
 const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m)
 {
-    return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->scan : NULL;
+    return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->pks.scan : NULL;
 }
 
 uint32_t nnav_pt_data_count(const nnav_model *m)
@@ -972,6 +1047,30 @@ nnav_span nnav_pt_code_get(const nnav_model *m, uint32_t i, uint64_t *bytes, int
 
 /* ---- values ---- */
 
+/* The elements of a view (offset, dims, strides, all checked to lie in the
+ * storage d) row-major into a, until it is done. */
+static void pt_view_walk(const nnav_tensor *tt, nnav_span d, int64_t offset, const int64_t *dims,
+                         const int64_t *sd, uint64_t item, nnav_acc *a)
+{
+    uint32_t nd = tt->ndims;
+    uint64_t idx[64] = {0}, n = 1;
+    for (uint32_t k = 0; k < nd; k++)
+        n *= (uint64_t)dims[k]; /* at most the view's element count */
+    nnav_tensor one = *tt;
+    one.nelems = 1;
+    for (uint64_t i = 0; i < n && !nnav_acc_done(a); i++) {
+        uint64_t el = (uint64_t)offset;
+        for (uint32_t k = 0; k < nd; k++)
+            el += idx[k] * (uint64_t)sd[k];
+        nnav_acc_raw(&one, (nnav_span){d.p + el * item, item}, a);
+        for (uint32_t k = nd; k-- > 0;) {
+            if (++idx[k] < (uint64_t)dims[k])
+                break;
+            idx[k] = 0;
+        }
+    }
+}
+
 static int pt_values(const nnav_model *m, uint32_t t, size_t want, int stats, nnav_values *out,
                      nnav_error *err)
 {
@@ -998,25 +1097,46 @@ static int pt_values(const nnav_model *m, uint32_t t, size_t want, int stats, nn
     } else {
         if (!ti->fits)
             return perr(err, off, rd->entry, "a view whose strides reach past its storage");
-        /* Element by element, row-major over its dims, through its strides. */
+        /* Element by element, row-major over its dims, through its
+         * strides: the first `want` only. A view may reach its storage's
+         * elements many times (a stride of 0, windows that overlap), so
+         * its logical count can pass any storage's: the stats walk the
+         * view without its stride-0 dims, each element of which the full
+         * view holds equally often (the same min, max and mean; NaNs
+         * counted that many times), and are refused when even that walk
+         * would pass the storage's elements several times over. */
         uint32_t nd = tt->ndims;
         const int64_t *dims = m->dims.v + tt->dims_first, *sd = rd->strides.v + ti->stride_first;
-        uint64_t idx[64] = {0}, item = nnav_dtype_bits(tt->dtype) / 8;
+        uint64_t item = nnav_dtype_bits(tt->dtype) / 8;
         if (nd > 64)
             return perr(err, off, rd->entry, "a view of more than 64 dimensions");
-        nnav_tensor one = *tt;
-        one.nelems = 1;
-        for (uint64_t i = 0; i < tt->nelems && !nnav_acc_done(&a); i++) {
-            uint64_t el = (uint64_t)ti->offset;
-            for (uint32_t k = 0; k < nd; k++)
-                el += idx[k] * (uint64_t)sd[k];
-            nnav_acc_raw(&one, (nnav_span){d.p + el * item, item}, &a);
-            for (uint32_t k = nd; k-- > 0;) {
-                if (++idx[k] < (uint64_t)dims[k])
-                    break;
-                idx[k] = 0;
-            }
+        uint64_t rep = 1, stored = item ? d.n / item : 0;
+        int64_t rdims[64];
+        for (uint32_t k = 0; k < nd; k++) {
+            rdims[k] = dims[k];
+            if (sd[k] == 0 && dims[k] > 1)
+                rep *= (uint64_t)dims[k], rdims[k] = 1; /* <= nelems: no overflow */
         }
+        uint64_t red = rep ? tt->nelems / rep : 0;
+        nnav_acc_init(&a, out, tt->dtype, tt->nelems, want, 0, nnav_dtype_components(tt->dtype));
+        pt_view_walk(tt, d, ti->offset, dims, sd, item, &a);
+        if (stats && red > 4 * stored + 4096) {
+            out->stats_refused = 1;
+        } else if (stats) {
+            nnav_values sv;
+            memset(&sv, 0, sizeof sv);
+            nnav_acc sa;
+            nnav_acc_init(&sa, &sv, tt->dtype, tt->nelems, 0, 1, nnav_dtype_components(tt->dtype));
+            pt_view_walk(tt, d, ti->offset, rdims, sd, item, &sa);
+            nnav_acc_end(&sa);
+            out->has_stats = sv.has_stats;
+            out->min = sv.min, out->max = sv.max, out->mean = sv.mean;
+            out->imin = sv.imin, out->imax = sv.imax;
+            out->nan_count = sv.nan_count * rep;
+        }
+        if (nnav_map_truncated(&m->map))
+            return perr(err, 0, "", "the model file shrank while its values were read");
+        return 0;
     }
     if (nnav_map_truncated(&m->map))
         return perr(err, 0, "", "the model file shrank while its values were read");
@@ -1082,32 +1202,8 @@ typedef struct scan_owned {
     nnav_map map;
     pt_zip zip;
     pk_state pk;
-    NNAV_VEC(char *) names;
+    pt_pickles pks;
 } scan_owned;
-
-static int scan_one(scan_owned *s, nnav_span bytes, const char *what, uint64_t *end)
-{
-    uint32_t g0 = s->pk.globals.n;
-    char *nm = strdup(what);
-    char **slot = nm ? nnav_vec_push(s->names) : NULL;
-    if (!slot) {
-        free(nm);
-        return -1;
-    }
-    *slot = nm;
-    s->pk.what = nm;
-    nnav_error e;
-    memset(&e, 0, sizeof e);
-    int rc = pk_run(&s->pk, bytes, end, &e);
-    for (uint32_t i = g0; i < s->pk.globals.n; i++)
-        s->pk.globals.v[i].entry = nm;
-    s->pub.pickles++;
-    if (rc < 0 && !s->pub.failed) {
-        s->pub.failed = 1;
-        s->pub.err = e;
-    }
-    return rc;
-}
 
 int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
 {
@@ -1123,67 +1219,27 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
     }
     const uint8_t *p = s->map.base;
     uint64_t n = s->map.size;
-    s->pk.base = p;
     if (n == 0 || !p) {
         perr(err, 0, "", "the file is empty: nothing to scan");
         err->has_offset = 0;
         goto fail;
     }
-    if (n >= 4 && (!memcmp(p, "PK\3\4", 4) || !memcmp(p, "PK\5\6", 4))) {
-        if (pt_zip_read(p, n, &s->zip, err) < 0)
-            goto fail;
-        /* A TorchScript archive: torch.jit.load reads its pickles. */
-        for (uint32_t k = 0; k < s->zip.e.n; k++) {
-            nnav_span nm = s->zip.e.v[k].name;
-            const uint8_t *sl = memchr(nm.p, '/', (size_t)nm.n);
-            nnav_span rest = sl ? (nnav_span){sl + 1, nm.n - (uint64_t)(sl + 1 - nm.p)}
-                                : (nnav_span){0};
-            if (nnav_span_eqs(rest, "constants.pkl") || (rest.n > 5 && !memcmp(rest.p, "code/", 5)))
-                s->pk.torchscript = 1;
-        }
-        for (uint32_t k = 0; k < s->zip.e.n; k++) {
-            const pt_zip_entry *e = &s->zip.e.v[k];
-            if (e->name.n < 4 || memcmp(e->name.p + e->name.n - 4, ".pkl", 4))
-                continue;
-            char what[300];
-            nnav_text_escape(e->name.p, e->name.n > 200 ? 200 : e->name.n, what, sizeof what);
-            nnav_span d;
-            nnav_error e2;
-            if (pt_zip_data(p, e, &d, &e2) < 0) {
-                if (!s->pub.failed)
-                    s->pub.failed = 1, s->pub.err = e2;
-                continue;
-            }
-            scan_one(s, d, what, NULL);
-        }
-        if (!s->pub.pickles && !s->pub.failed) {
-            perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
-            err->has_offset = 0;
-            goto fail;
-        }
-    } else {
-        /* Pickle streams one after another, the next starting with PROTO;
-         * a legacy checkpoint holds five, then its storages' raw bytes
-         * (which may well start with 0x80: they are not read as one). */
-        uint64_t at = 0;
-        int legacy = n >= sizeof legacy_magic && !memcmp(p, legacy_magic, sizeof legacy_magic);
-        do {
-            uint64_t end = 0;
-            if (scan_one(s, (nnav_span){p + at, n - at}, "pickle", &end) < 0 || end <= at)
-                break;
-            at = end;
-        } while (at < n && p[at] == 0x80 && s->pub.pickles < (legacy ? 5u : 64u));
-        if (s->pub.failed && s->pub.pickles == 1 && !s->pk.globals.n && s->pub.err.offset == 0) {
-            perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
-            err->has_offset = 0;
-            goto fail;
-        }
+    /* The same reading of the same pickles as opening the checkpoint. */
+    if (pt_pickles_read(p, n, &s->zip, &s->pk, &s->pks, err) < 0)
+        goto fail;
+    const pt_pickles *ps = &s->pks;
+    if (ps->kind == PT_FILE_ZIP && !ps->scan.pickles && !ps->scan.failed) {
+        perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
+        err->has_offset = 0;
+        goto fail;
     }
-    s->pub.torchscript = s->pk.torchscript;
-    s->pub.g = s->pk.globals.v;
-    s->pub.count = s->pk.globals.n;
-    for (uint32_t i = 0; i < s->pub.count; i++)
-        s->pub.would_run += s->pk.globals.v[i].op && !s->pk.globals.v[i].allowed;
+    if (ps->kind == PT_FILE_STREAM && ps->scan.failed && ps->scan.pickles == 1 &&
+        !s->pk.globals.n && ps->scan.err.offset == 0) {
+        perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
+        err->has_offset = 0;
+        goto fail;
+    }
+    s->pub = ps->scan;
     *out = &s->pub;
     return 0;
 fail:
@@ -1196,9 +1252,7 @@ void nnav_pt_scan_free(nnav_pt_scan *pub)
     scan_owned *s = (scan_owned *)pub;
     if (!s)
         return;
-    for (uint32_t i = 0; i < s->names.n; i++)
-        free(s->names.v[i]);
-    nnav_vec_free(s->names);
+    pt_pickles_free(&s->pks);
     pt_zip_free(&s->zip);
     pk_free(&s->pk);
     nnav_map_close(&s->map);

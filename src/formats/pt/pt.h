@@ -26,9 +26,12 @@ typedef struct pt_zip_entry {
     uint16_t method;   /* 0 stored; 8 deflate; anything else named by number */
 } pt_zip_entry;
 
+typedef struct pt_zip_named { nnav_span name; uint32_t k; } pt_zip_named;
+
 typedef struct pt_zip {
     NNAV_VEC(pt_zip_entry) e;
     uint64_t cd_off, cd_size;
+    pt_zip_named *by_name; /* the entries sorted by name, for pt_zip_find */
 } pt_zip;
 
 /* The zip's central directory read from the map: every entry bounds-checked
@@ -36,7 +39,9 @@ typedef struct pt_zip {
  * overlapping another or the directory). Entries are not read. */
 int pt_zip_read(const uint8_t *base, uint64_t n, pt_zip *z, nnav_error *err);
 void pt_zip_free(pt_zip *z);
-/* The entry named exactly so; NULL when none. */
+/* (Re)sort the entries by name: after entries are added by hand. -1: out of memory. */
+int pt_zip_index(pt_zip *z);
+/* The entry named exactly so (the first of several); NULL when none. */
 const pt_zip_entry *pt_zip_find(const pt_zip *z, const char *name, size_t len);
 /* A stored entry's bytes in the map; -1 with err set for a compressed one. */
 int pt_zip_data(const uint8_t *base, const pt_zip_entry *e, nnav_span *out, nnav_error *err);
@@ -50,18 +55,21 @@ enum pk_kind {
 
 typedef struct pk_obj {
     uint8_t kind;
-    uint8_t big;       /* PK_INT: did not fit 64 bits */
+    uint8_t big;       /* PK_INT: did not fit 64 bits (PK_BIG_LE, PK_BIG_TEXT: s its encoding) */
     uint32_t head, tail; /* containers: first and last link (NNAV_NONE: empty) */
     uint32_t count;
     uint32_t a, b;     /* GLOBAL: its global entry; OBJ: callable, args; TENSOR: storage */
     int64_t i;         /* INT, BOOL; STORAGE: numel; TENSOR: storage offset */
     double f;
-    nnav_span s;       /* STR, BYTES (STR from protocol 0 text as written); STORAGE: key */
+    nnav_span s;       /* STR, BYTES (STR from protocol 0 text as written); STORAGE: key;
+                          a big INT's bytes or text */
     int32_t dtype;     /* STORAGE, TENSOR */
     uint32_t size, stride; /* TENSOR: tuple objects */
     uint32_t state;    /* OBJ: what BUILD gave it (NNAV_NONE: nothing) */
     uint64_t off;      /* where it was made, in the file */
 } pk_obj;
+
+enum { PK_BIG_LE = 1, PK_BIG_TEXT = 2 };
 
 typedef struct pk_link { uint32_t obj, next; } pk_link;
 
@@ -92,11 +100,50 @@ enum {
  * STOP. */
 int pk_run(pk_state *st, nnav_span s, uint64_t *end, nnav_error *err);
 void pk_free(pk_state *st);
+/* Point each global's call at its text: once all pickles are run (the text
+ * buffer moves as it grows). */
+void pk_calls_fix(pk_state *st);
+/* Whether object id is torch's legacy magic number, however pickled. */
+int pk_is_magic(const pk_state *st, uint32_t id);
 /* Object id as Python would write it (escaped, cut at about 300 bytes). */
 void pk_render(const pk_state *st, uint32_t id, char *buf, size_t n);
 /* The call text of global i (escaped), or NULL. */
 const char *pk_call_text(const pk_state *st, uint32_t i);
 /* The dtype a typed storage class names (torch.FloatStorage...), 0: none. */
 int32_t pk_storage_dtype(nnav_span name);
+
+/* ---- pickles.c ---- */
+
+enum { PT_FILE_ZIP = 1, PT_FILE_LEGACY, PT_FILE_TAR, PT_FILE_STREAM };
+
+typedef struct pt_pickle {
+    const char *what;  /* its name in errors and the scan: "archive/data.pkl" (escaped),
+                          "legacy object pickle", "pickle", "pickle 2", "tar pickle" */
+    nnav_span bytes;   /* from its first opcode to after its STOP (or to its fault) */
+    uint32_t root;     /* what it makes; NNAV_NONE: it stopped at a fault */
+    uint32_t entry;    /* its zip entry, NNAV_NONE for none */
+    uint32_t g0;       /* its globals: from this one of st's on */
+    nnav_error *err;   /* its fault (owned), NULL */
+} pt_pickle;
+
+typedef struct pt_pickles {
+    uint8_t kind;      /* PT_FILE_* */
+    NNAV_VEC(pt_pickle) v;
+    NNAV_VEC(char *) names;
+    uint64_t end;      /* pickles in a row: the offset after the last (a legacy
+                          checkpoint's storages start there) */
+    nnav_pt_scan scan; /* every global of every pickle; failed, err: the first fault */
+} pt_pickles;
+
+/* Find and run every pickle of the file p, n (the map) into st, as
+ * pickles.c's header says; z gets a zip's directory. A pickle's fault is no
+ * error: it is kept on the pickle and in ps->scan, and the others are still
+ * read. -1 with err set only when a zip's directory cannot be read or
+ * memory runs out. */
+int pt_pickles_read(const uint8_t *p, uint64_t n, pt_zip *z, pk_state *st, pt_pickles *ps,
+                    nnav_error *err);
+/* The pickle read from zip entry k; NULL. */
+const pt_pickle *pt_pickles_find(const pt_pickles *ps, uint32_t entry);
+void pt_pickles_free(pt_pickles *ps);
 
 #endif

@@ -164,16 +164,56 @@ int pt_zip_read(const uint8_t *base, uint64_t n, pt_zip *z, nnav_error *err)
             return zerr(err, at, "zip", m);
         }
     free(s);
+    if (pt_zip_index(z) < 0)
+        return zerr(err, 0, "zip", "out of memory");
     return 0;
 }
 
-void pt_zip_free(pt_zip *z) { nnav_vec_free(z->e); }
+void pt_zip_free(pt_zip *z)
+{
+    nnav_vec_free(z->e);
+    free(z->by_name);
+    z->by_name = NULL;
+}
+
+static int name_cmp(nnav_span a, const uint8_t *b, uint64_t bn)
+{
+    int c = memcmp(a.p, b, (size_t)(a.n < bn ? a.n : bn));
+    return c ? c : (a.n > bn) - (a.n < bn);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    const pt_zip_named *a = x, *b = y;
+    int c = name_cmp(a->name, b->name.p, b->name.n);
+    return c ? c : (a->k > b->k) - (a->k < b->k); /* of equal names, the first first */
+}
+
+int pt_zip_index(pt_zip *z)
+{
+    free(z->by_name);
+    z->by_name = malloc(((size_t)z->e.n + 1) * sizeof *z->by_name);
+    if (!z->by_name)
+        return -1;
+    for (uint32_t k = 0; k < z->e.n; k++)
+        z->by_name[k] = (pt_zip_named){z->e.v[k].name, k};
+    qsort(z->by_name, z->e.n, sizeof *z->by_name, by_name);
+    return 0;
+}
 
 const pt_zip_entry *pt_zip_find(const pt_zip *z, const char *name, size_t len)
 {
-    for (uint32_t k = 0; k < z->e.n; k++)
-        if (nnav_span_eq(z->e.v[k].name, name, len))
-            return &z->e.v[k];
+    size_t lo = 0, hi = z->by_name ? z->e.n : 0;
+    while (lo < hi) { /* the first of equal names */
+        size_t mid = lo + (hi - lo) / 2;
+        if (name_cmp(z->by_name[mid].name, (const uint8_t *)name, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < (z->by_name ? z->e.n : 0) &&
+        !name_cmp(z->by_name[lo].name, (const uint8_t *)name, len))
+        return &z->e.v[z->by_name[lo].k];
     return NULL;
 }
 
