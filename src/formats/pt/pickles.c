@@ -211,62 +211,68 @@ static int64_t count_of(const pk_state *st, uint32_t id)
     return o && o->kind == PK_INT && !o->big && o->i >= 0 ? o->i : -1;
 }
 
+/* A tar member's pickle at *at, read into st: its count when cnt is not
+ * NULL, else its item k (0: the member's one pickle); *at moves past it.
+ * 0: read; 1: a fault (kept in the scan), the member's walk stops there;
+ * -1 out of memory. */
+static int member_pickle(pt_pickles *ps, pk_state *st, uint64_t *at, uint64_t end,
+                         const char *member, int64_t k, int64_t *cnt, nnav_error *err)
+{
+    char what[64];
+    if (k)
+        snprintf(what, sizeof what, "tar %s pickle %lld", member, (long long)k);
+    else
+        snprintf(what, sizeof what, "tar %s pickle", member);
+    if (*at >= end) {
+        fault(ps, *at, what, "the member ends before this pickle");
+        return 1;
+    }
+    uint64_t stop = 0;
+    int rc = run_one(ps, st, (nnav_span){st->base + *at, end - *at}, what, NNAV_NONE, 0, &stop,
+                     err);
+    if (rc)
+        return rc == -2 ? -1 : 1;
+    if (cnt && (*cnt = count_of(st, st->root)) < 0) {
+        fault(ps, *at, what, "the count is not a non-negative int");
+        return 1;
+    }
+    *at = stop;
+    return 0;
+}
+
 /* The tar's storages member: count, per storage (key, location, type) and
  * its 8-byte element count and bytes, then the views. */
 static int tar_storages(pt_pickles *ps, pk_state *st, nnav_span m, nnav_error *err)
 {
     const uint8_t *base = st->base;
-    uint64_t at = (uint64_t)(m.p - base), end = at + m.n, stop = 0;
-    char what[64];
-    int rc = run_one(ps, st, (nnav_span){base + at, end - at}, "tar storages pickle", NNAV_NONE,
-                     0, &stop, err);
-    if (rc)
-        return rc == -2 ? -1 : 0;
-    int64_t cnt = count_of(st, st->root);
-    if (cnt < 0) {
-        fault(ps, at, "tar storages pickle", "the storage count is not a non-negative int");
-        return 0;
-    }
-    at = stop;
-    for (int64_t i = 0; i < cnt; i++) {
-        snprintf(what, sizeof what, "tar storages pickle %lld", (long long)i + 1);
-        if (at >= end) {
-            fault(ps, at, what, "the member ends before this storage's pickle");
-            return 0;
-        }
-        rc = run_one(ps, st, (nnav_span){base + at, end - at}, what, NNAV_NONE, 0, &stop, err);
-        if (rc)
-            return rc == -2 ? -1 : 0;
+    uint64_t at = (uint64_t)(m.p - base), end = at + m.n;
+    int64_t cnt = 0;
+    int rc = member_pickle(ps, st, &at, end, "storages", 0, &cnt, err);
+    for (int64_t i = 0; rc == 0 && i < cnt; i++) {
+        if ((rc = member_pickle(ps, st, &at, end, "storages", i + 1, NULL, err)) != 0)
+            break;
         uint32_t ty = item_of(st, st->root, 2);
         int32_t dt = ty != NNAV_NONE && st->objs.v[ty].kind == PK_GLOBAL
                          ? pk_storage_dtype(st->globals.v[st->objs.v[ty].a].name) : 0;
         unsigned bits = dt ? nnav_dtype_bits(dt) : 0;
-        if (!bits || bits % 8) {
-            fault(ps, stop, what, "a storage type of unknown element size: where the next "
-                                  "pickle starts is not known");
-            return 0;
-        }
-        at = stop;
-        if (end - at < 8) {
-            fault(ps, at, what, "the member ends inside the storage's 8-byte element count");
-            return 0;
-        }
         uint64_t k = 0;
-        for (int b = 7; b >= 0; b--)
-            k = k << 8 | base[at + (uint64_t)b];
-        if (k > (end - at - 8) / (bits / 8)) {
-            fault(ps, at, what, "the storage's elements run past the end of the member");
+        if (bits && bits % 8 == 0 && end - at >= 8)
+            for (int b = 7; b >= 0; b--)
+                k = k << 8 | base[at + (uint64_t)b];
+        if (!bits || bits % 8) {
+            fault(ps, at, "tar storages", "a storage type of unknown element size: where the "
+                                          "next pickle starts is not known");
+            return 0;
+        }
+        if (end - at < 8 || k > (end - at - 8) / (bits / 8)) {
+            fault(ps, at, "tar storages", "a storage's elements run past the end of the member");
             return 0;
         }
         at += 8 + k * (bits / 8);
     }
-    if (at >= end) {
-        fault(ps, at, "tar storages views pickle", "the member ends before the views' pickle");
-        return 0;
-    }
-    rc = run_one(ps, st, (nnav_span){base + at, end - at}, "tar storages views pickle", NNAV_NONE,
-                 0, NULL, err);
-    return rc == -2 ? -1 : 0;
+    if (rc == 0)
+        rc = member_pickle(ps, st, &at, end, "storages views", 0, NULL, err);
+    return rc < 0 ? -1 : 0;
 }
 
 /* The tar's tensors member: count, per tensor (key, storage id, type) and
@@ -274,41 +280,23 @@ static int tar_storages(pt_pickles *ps, pk_state *st, nnav_span m, nnav_error *e
 static int tar_tensors(pt_pickles *ps, pk_state *st, nnav_span m, nnav_error *err)
 {
     const uint8_t *base = st->base;
-    uint64_t at = (uint64_t)(m.p - base), end = at + m.n, stop = 0;
-    char what[64];
-    int rc = run_one(ps, st, (nnav_span){base + at, end - at}, "tar tensors pickle", NNAV_NONE,
-                     0, &stop, err);
-    if (rc)
-        return rc == -2 ? -1 : 0;
-    int64_t cnt = count_of(st, st->root);
-    if (cnt < 0) {
-        fault(ps, at, "tar tensors pickle", "the tensor count is not a non-negative int");
-        return 0;
-    }
-    at = stop;
-    for (int64_t i = 0; i < cnt; i++) {
-        snprintf(what, sizeof what, "tar tensors pickle %lld", (long long)i + 1);
-        if (at >= end) {
-            fault(ps, at, what, "the member ends before this tensor's pickle");
-            return 0;
-        }
-        rc = run_one(ps, st, (nnav_span){base + at, end - at}, what, NNAV_NONE, 0, &stop, err);
-        if (rc)
-            return rc == -2 ? -1 : 0;
-        at = stop;
-        if (end - at < 8) {
-            fault(ps, at, what, "the member ends inside the tensor's dimension count");
-            return 0;
-        }
-        uint32_t nd = (uint32_t)base[at] | (uint32_t)base[at + 1] << 8 |
-                      (uint32_t)base[at + 2] << 16 | (uint32_t)base[at + 3] << 24;
+    uint64_t at = (uint64_t)(m.p - base), end = at + m.n;
+    int64_t cnt = 0;
+    int rc = member_pickle(ps, st, &at, end, "tensors", 0, &cnt, err);
+    for (int64_t i = 0; rc == 0 && i < cnt; i++) {
+        if ((rc = member_pickle(ps, st, &at, end, "tensors", i + 1, NULL, err)) != 0)
+            break;
+        uint32_t nd = end - at >= 8 ? (uint32_t)base[at] | (uint32_t)base[at + 1] << 8 |
+                                          (uint32_t)base[at + 2] << 16 |
+                                          (uint32_t)base[at + 3] << 24
+                                    : UINT32_MAX;
         if (nd > 64 || end - at - 8 < 16ull * nd + 8) {
-            fault(ps, at, what, "the tensor's dims run past the end of the member");
+            fault(ps, at, "tar tensors", "a tensor's dims run past the end of the member");
             return 0;
         }
         at += 8 + 16ull * nd + 8;
     }
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 /* Whether the file is a tar (torch.load tries it first), and if so its
