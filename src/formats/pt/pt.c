@@ -680,7 +680,12 @@ static int legacy_read(nnav_model *m, pt_rd *rd, nnav_span *obj, nnav_error *err
     for (uint32_t k = 0; k < 5; k++) {
         const pt_pickle *pk = k < rd->pks.v.n ? &rd->pks.v.v[k] : NULL;
         if (!pk || pk->root == NNAV_NONE) {
-            *err = pk && pk->err ? *pk->err : rd->pks.scan.err;
+            if (pk && pk->err)
+                *err = *pk->err;
+            else if (rd->pks.scan.failed)
+                *err = rd->pks.scan.err;
+            else
+                perr(err, at, "legacy checkpoint", "fewer than its five pickles");
             return -1;
         }
         roots[k] = pk->root;
