@@ -149,10 +149,11 @@ static const option_row options[] = {
     {"external", 'E', 0, "inline|keep", C(EXPORT), "ONNX: external data inline (default) or in "
      "FILE.data"},
     {"dim", 'D', 0, "NAME=N", C(NODE), "take the named dimension NAME as N in the cost "
-     "(repeatable)"},
-    {"dim", 'D', 0, "NAME=N", C(SHAPES), "take the named dimension NAME as N (repeatable)"},
+     "(repeatable; NAME=N,NAME=N)"},
+    {"dim", 'D', 0, "NAME=N", C(SHAPES), "take the named dimension NAME as N (repeatable; "
+     "NAME=N,NAME=N)"},
     {"dim", 'D', 0, "NAME=N", C(COST) | C(SUMMARY), "take the named dimension NAME as N in costs "
-     "(default 1; repeatable)"},
+     "(default 1; repeatable; NAME=N,NAME=N)"},
     {"opset", 'q', 0, "N", C(OP), "the version in force at opset N (default: the newest; "
      "with --model,\nthe model's)"},
     {"domain", 'r', 0, "D", C(OP), "the operator's domain (default: ai.onnx, then the others)"},
@@ -292,6 +293,55 @@ int nnav_cli_run(int argc, char **argv)
 
 /* Parses command k's options and runs it; *ran is set once the command
  * itself runs (a status from before is the command line's). */
+/* --dim names the model does not have (no value's type holds the symbol):
+ * an error naming the model's dims (status 2, as any name the model
+ * lacks), 0 when every one is there. */
+static int unknown_dims(const nnav_model *m, const opts *o, const char *cmd)
+{
+    nnav_span seen[12];
+    size_t nseen = 0, more = 0;
+    uint8_t *found = calloc(o->n_bind + 1, 1);
+    if (!found)
+        return 0;
+    for (uint32_t i = 0; i < nnav_vinfo_count(m); i++) {
+        const nnav_vinfo *vi = nnav_vinfo_get(m, i);
+        nnav_type t;
+        if (!vi->type.p || nnav_type_decode(m, vi->type, &t) < 0)
+            continue;
+        for (int64_t a = 0; a < t.rank && a < NNAV_TYPE_DIMS_MAX; a++) {
+            nnav_span sy = t.syms[a];
+            if (!sy.p || !sy.n)
+                continue;
+            for (size_t b = 0; b < o->n_bind; b++)
+                found[b] |= nnav_span_eq(sy, o->bind[b].name, strlen(o->bind[b].name));
+            size_t k = 0;
+            while (k < nseen && !nnav_span_eq(seen[k], (const char *)sy.p, (size_t)sy.n))
+                k++;
+            if (k == nseen && nseen < sizeof seen / sizeof *seen)
+                seen[nseen++] = sy;
+            else if (k == nseen)
+                more = 1;
+        }
+    }
+    int rc = 0;
+    for (size_t b = 0; b < o->n_bind && !rc; b++) {
+        if (found[b])
+            continue;
+        char hint[1200], e[200];
+        size_t h = (size_t)snprintf(hint, sizeof hint, "%s", nseen ? "the model's named dims are "
+                                                                   : "the model has no named dims");
+        for (size_t k = 0; k < nseen && h < sizeof hint; k++) {
+            nnav_text_escape(seen[k].p, seen[k].n > 60 ? 60 : (size_t)seen[k].n, e, sizeof e);
+            h += (size_t)snprintf(hint + h, sizeof hint - h, "%s%s", k ? ", " : "", e);
+        }
+        if (more && h < sizeof hint)
+            snprintf(hint + h, sizeof hint - h, " and more");
+        rc = not_found(cmd, m, "dim", o->bind[b].name, hint);
+    }
+    free(found);
+    return rc;
+}
+
 static int run_command(int k, int argc, char **argv, int *ran)
 {
     const command *cmd = &commands[k];
@@ -364,20 +414,24 @@ static int run_command(int k, int argc, char **argv, int *ran)
                 return usage_error(cmd->name, "--opset takes a version from 1 to 100000, not '%s'",
                                    optarg);
             break;
-        case 'D': {
-            /* NAME=N: the name as the file spells it (up to the last '='). */
-            const char *eq = strrchr(optarg, '=');
-            long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
-            if (!eq || eq == optarg || !eq[1] || *end || v < 0 || v > (1ll << 40))
-                return usage_error(cmd->name, "--dim takes NAME=N with N from 0 to 2^40, not '%s'",
-                                   optarg);
-            if (o.n_bind == sizeof o.bind / sizeof *o.bind)
-                return usage_error(cmd->name, "at most 64 --dim options%s", NULL);
-            /* argv outlives the run: cut the name in place. */
-            optarg[eq - optarg] = 0;
-            o.bind[o.n_bind++] = (nnav_bind){optarg, v};
+        case 'D':
+            /* NAME=N[,NAME=N...]: each name as the file spells it (up to
+             * its last '='). argv outlives the run: cut in place. */
+            for (char *one = optarg, *next; one; one = next) {
+                next = strchr(one, ',');
+                if (next)
+                    *next++ = 0;
+                char *eq = strrchr(one, '=');
+                long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
+                if (!eq || eq == one || !eq[1] || *end || v < 0 || v > (1ll << 40))
+                    return usage_error(cmd->name, "--dim takes NAME=N (or NAME=N,NAME=N) with N "
+                                       "from 0 to 2^40, not '%s'", one);
+                if (o.n_bind == sizeof o.bind / sizeof *o.bind)
+                    return usage_error(cmd->name, "at most 64 --dim bindings%s", "");
+                *eq = 0;
+                o.bind[o.n_bind++] = (nnav_bind){one, v};
+            }
             break;
-        }
         case 'd': case 'M': {
             long v = strtol(optarg, &end, 10);
             if (*end || end == optarg || v < 0 || v > 100000000)
@@ -433,6 +487,13 @@ static int run_command(int k, int argc, char **argv, int *ran)
     if (nnav_model_open(o.model, &oo, &m, &err) < 0)
         return fail_model(o.model, &err);
     *ran = 1;
+    if (o.n_bind) {
+        int bad = unknown_dims(m, &o, cmd->name);
+        if (bad) {
+            nnav_model_close(m);
+            return bad;
+        }
+    }
     int rc = cmd->run(m, &o);
     if (nnav_model_links_refused(m))
         fprintf(stderr, "nnav %s: a data file was refused for a symbolic link on its way; "

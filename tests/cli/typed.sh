@@ -197,6 +197,17 @@ PY
     expect_status 0 "$NNAV_BIN" cost "$T/sym.onnx"
     grep -q '^graph /: 1 node, 3.89 k MACs' "$OUT" || fail "N taken as 1: $(head -1 "$OUT")"
     grep -q '^assumed (named dims in costs; --dim NAME=N sets them): N=1$' "$OUT" || fail "assumed N=1 said: $(tail -1 "$OUT")"
+    # A --dim the model does not have is an error naming the model's dims
+    # (issue 30, item 9), never ignored; several in one argument all count.
+    expect_status 2 "$NNAV_BIN" cost "$T/sym.onnx" --dim M=8
+    grep -qF "no dim named 'M'; the model's named dims are N" "$ERR" || fail "--dim M=8: $(cat "$ERR")"
+    expect_status 2 "$NNAV_BIN" shapes "$S/cnn.onnx" --dim N=8
+    grep -qF "no dim named 'N'; the model has no named dims" "$ERR" || fail "--dim on cnn.onnx: $(cat "$ERR")"
+    expect_status 2 "$NNAV_BIN" cost "$T/sym.onnx" --dim N=8,M=2
+    grep -qF "no dim named 'M'" "$ERR" || fail "--dim N=8,M=2: $(cat "$ERR")"
+    expect_status 1 "$NNAV_BIN" cost "$T/sym.onnx" --dim N=8,M
+    expect_status 0 "$NNAV_BIN" cost "$T/sym.onnx" --dim N=2,N=8
+    grep -q '^assumed (named dims in costs; --dim NAME=N sets them): N=8$' "$OUT" || fail "the last of N=2,N=8 binds: $(tail -1 "$OUT")"
     expect_status 0 "$NNAV_BIN" cost "$T/sym.onnx" --dim N=8 --yaml
     if [ -n "$py" ]; then
         "$py" -c 'import sys,yaml; d=yaml.safe_load(open(sys.argv[1])); assert d["graphs"][0]["macs"]==8*3888 and d["assumed"]=="N=8", d' "$OUT" ||
