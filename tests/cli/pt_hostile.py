@@ -136,6 +136,17 @@ def legacy(magic=MAGIC2, version=VERSION2, sysinfo=SYSINFO2, obj=OBJECT2, keys=K
     return magic + version + sysinfo + obj + keys + storages
 
 
+def tarred(*members):
+    """A tar of (name, bytes) members, dated 0: the same bytes every run."""
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size, ti.mtime = len(data), 0
+            t.addfile(ti, io.BytesIO(data))
+    return b.getvalue()
+
+
 def legacy_cases(cmd):
     f = {}
     f["legacy_clean.pt"] = legacy()
@@ -163,32 +174,20 @@ def legacy_cases(cmd):
     f["zip_second_pkl.pt"] = b.getvalue()
     # a tar checkpoint (torch < 0.4): the call in its pickle member, after
     # the storages and tensors members with none
-    b = io.BytesIO()
-    with tarfile.open(fileobj=b, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        def add(name, data):
-            ti = tarfile.TarInfo(name)
-            ti.size, ti.mtime = len(data), 0
-            t.addfile(ti, io.BytesIO(data))
-        add("storages", b"\x80\x02K\x01." +
-            b"\x80\x02(" + u("0") + u("cpu") + glob("torch", "FloatStorage") + b"t." +
-            STORAGE + b"\x80\x02]." )
-        add("tensors", b"\x80\x02K\x00.")
-        add("pickle", b"\x80\x02}(" + u("x") + glob("posix", "system") + u(cmd) + b"\x85Ru.")
-    f["tar_pickle.pt"] = b.getvalue()
+    f["tar_pickle.pt"] = tarred(
+        ("storages", b"\x80\x02K\x01." +
+         b"\x80\x02(" + u("0") + u("cpu") + glob("torch", "FloatStorage") + b"t." + STORAGE +
+         b"\x80\x02]."),
+        ("tensors", b"\x80\x02K\x00."),
+        ("pickle", b"\x80\x02}(" + u("x") + glob("posix", "system") + u(cmd) + b"\x85Ru."))
     # ...and one whose second storage's pickle calls, past the first's bytes
-    b = io.BytesIO()
-    with tarfile.open(fileobj=b, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        def add(name, data):
-            ti = tarfile.TarInfo(name)
-            ti.size, ti.mtime = len(data), 0
-            t.addfile(ti, io.BytesIO(data))
-        add("storages", b"\x80\x02K\x02." +
-            b"\x80\x02(" + u("0") + u("cpu") + glob("torch", "FloatStorage") + b"t." + STORAGE +
-            p0_call(cmd) + b"0(S'1'\nS'cpu'\n" + glob("torch", "FloatStorage") + b"t." + STORAGE +
-            b"\x80\x02].")
-        add("tensors", b"\x80\x02K\x00.")
-        add("pickle", b"\x80\x02}.")
-    f["tar_storage_call.pt"] = b.getvalue()
+    f["tar_storage_call.pt"] = tarred(
+        ("storages", b"\x80\x02K\x02." +
+         b"\x80\x02(" + u("0") + u("cpu") + glob("torch", "FloatStorage") + b"t." + STORAGE +
+         p0_call(cmd) + b"0(S'1'\nS'cpu'\n" + glob("torch", "FloatStorage") + b"t." + STORAGE +
+         b"\x80\x02]."),
+        ("tensors", b"\x80\x02K\x00."),
+        ("pickle", b"\x80\x02}."))
     # a pickle file of two: a clean one, then one in protocol 0 that calls
     f["two_pickles.pkl"] = b"\x80\x02K\x01." + p0_call(cmd) + b"."
     # a checkpoint whose call names a global and a key with terminal escapes
