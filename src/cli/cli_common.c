@@ -134,30 +134,39 @@ void cost_text(const nnav_cost *c, const char *why, char *buf, size_t n)
     nnav_text_si(c->flops, b, sizeof b);
     nnav_text_si((double)c->params, p, sizeof p);
     nnav_report_bytes(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
-    snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s out%s%s%s", a, b, p, o,
+    char bu[48] = "";
+    if (c->buffers) {
+        nnav_text_si((double)c->buffers, bu, sizeof bu - 10);
+        strcat(bu, " buffers, ");
+    }
+    snprintf(buf, n, "%s MACs, %s FLOPs, %s params, %s%s out%s%s%s", a, b, p, bu, o,
              c->known ? "" : " (partial: ", c->known ? "" : why ? why : "shapes missing",
              c->known ? "" : ")");
 }
 
-/* The four cost keys (macs, flops, params, output_bytes) whose text is cost_text's
+/* The cost keys (macs, flops, params, buffers, output_bytes) whose text is cost_text's
  * line, a piece each; over, when not NULL, is the text instead of them all
  * (a figure past what can be counted). */
 void rw_cost(nnav_rw *w, const nnav_cost *c, const char *why, const char *over)
 {
-    char a[48], b[48], p[48], o[600];
+    char a[48], b[48], p[48], bu[48], o[600];
     nnav_text_si(c->macs, a, sizeof a);
     nnav_text_si(c->flops, b, sizeof b);
     nnav_text_si((double)c->params, p, sizeof p);
+    nnav_text_si((double)c->buffers, bu, sizeof bu);
     nnav_report_bytes(c->out_bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)c->out_bytes, o, sizeof o);
-    size_t k = strlen(a), l = strlen(b), q = strlen(p), r = strlen(o);
+    size_t k = strlen(a), l = strlen(b), q = strlen(p), r = strlen(o), t = strlen(bu);
     snprintf(a + k, sizeof a - k, " MACs, ");
     snprintf(b + l, sizeof b - l, " FLOPs, ");
     snprintf(p + q, sizeof p - q, " params, ");
+    snprintf(bu + t, sizeof bu - t, " buffers, ");
     snprintf(o + r, sizeof o - r, " out%s%s%s", c->known ? "" : " (partial: ",
              c->known ? "" : why ? why : "shapes missing", c->known ? "" : ")");
     nnav_rw_key(w, "macs"), nnav_rw_count(w, c->macs, over ? over : a);
     nnav_rw_key_as(w, "flops", over ? NULL : ""), nnav_rw_count(w, c->flops, b);
     nnav_rw_key_as(w, "params", over ? NULL : ""), nnav_rw_uint(w, c->params, p);
+    /* Buffers (BatchNorm statistics, scope.h) in text only where there are. */
+    nnav_rw_key_as(w, "buffers", over || !c->buffers ? NULL : ""), nnav_rw_uint(w, c->buffers, bu);
     nnav_rw_key_as(w, "output_bytes", over ? NULL : ""), nnav_rw_count(w, c->out_bytes, o);
 }
 

@@ -43,13 +43,21 @@ static int trow_name(const void *a, const void *b)
     return (x->tensor > y->tensor) - (x->tensor < y->tensor);
 }
 
-static void warn_text(uint32_t w, char *buf, size_t n)
+static void warn_text(const nnav_model *m, uint32_t t, uint32_t w, char *buf, size_t n)
 {
     buf[0] = 0;
     if (w & NNAV_TW_SIZE_MISMATCH)
         strncat(buf, " stored-size-differs-from-dims", n - strlen(buf) - 1);
-    if (w & NNAV_TW_BAD_DIMS)
+    if (w & NNAV_TW_BAD_DIMS) {
+        /* Which: "bad-dims (negative dimension -1 at dims[0])" */
+        char why[256];
         strncat(buf, " bad-dims", n - strlen(buf) - 1);
+        if (nnav_tensor_dims_problem(m, t, why, sizeof why)) {
+            strncat(buf, " (", n - strlen(buf) - 1);
+            strncat(buf, why, n - strlen(buf) - 1);
+            strncat(buf, ")", n - strlen(buf) - 1);
+        }
+    }
     if (w & NNAV_TW_BAD_DTYPE)
         strncat(buf, " unknown-dtype", n - strlen(buf) - 1);
     if (w & NNAV_TW_BAD_EXTERNAL)
@@ -80,7 +88,7 @@ static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t
 /* The table: YAML keys in the columns' order; in text NAME SHAPE BYTES
  * STORAGE [GRAPH] [WARNING: ...], as the lines have always been, and the
  * values (on request) on lines under their row. */
-enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_GRAPH, C_CONST, C_NODE,
+enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_ROLE, C_GRAPH, C_CONST, C_NODE,
        C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_VERR, C_VALUES, C_MIN, C_MAX, C_MEAN, C_NAN };
 static const nnav_rw_col tensors_cols[] = {
     [C_NAME] = {"name", 36, 0, NULL, 0, NULL},
@@ -89,6 +97,7 @@ static const nnav_rw_col tensors_cols[] = {
     [C_DIMS] = {"dims", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_STORAGE] = {"storage", 0, 0, "  ", 0, NULL},
     [C_BYTES] = {"bytes", 12, NNAV_RW_RIGHT, " ", 0, NULL},
+    [C_ROLE] = {"role", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_GRAPH] = {"graph", 0, 0, "  ", 0, NULL},
     /* Where an attribute's tensor is held: the node's raw name and its
      * index (an unnamed node has only the index), the attribute's name. */
@@ -249,8 +258,14 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         qsort(rows, nr, sizeof *rows, trow_size);
     else if (o->sort)
         qsort(rows, nr, sizeof *rows, trow_name);
-    uint64_t total = 0, params = 0;
+    uint64_t total = 0, params = 0, buffers = 0, consts = 0;
     int vrc = 0;
+    uint8_t *roles = nnav_tensor_roles(m);
+    if (!roles) {
+        free(rows);
+        fprintf(stderr, "nnav tensors: out of memory\n");
+        return EXIT_BADINPUT;
+    }
     if (o->name && nr == 0) {
         free(rows);
         return not_found("tensors", m, "initializer", o->name,
@@ -260,10 +275,11 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     for (size_t i = 0; i < nr; i++) {
         total += rows[i].bytes == UINT64_MAX ? 0 : rows[i].bytes;
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
-        /* Parameters as info and summary count them: weights, not shapes,
-         * indices or strings. */
-        uint64_t ne = nnav_tensor_is_weight(m, rows[i].tensor) ? t->nelems : 0;
-        params = ne > UINT64_MAX - params ? UINT64_MAX : params + ne;
+        /* Parameters as info and summary count them (scope.h): weights,
+         * not shapes, indices or strings; buffers and constants apart. */
+        uint8_t r = roles[rows[i].tensor];
+        uint64_t ne = r ? t->nelems : 0, *to = r == 1 ? &params : r == 2 ? &buffers : &consts;
+        *to = ne > UINT64_MAX - *to ? UINT64_MAX : *to + ne;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
     nnav_rw w;
@@ -277,7 +293,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         const nnav_tensor *t = nnav_tensor_get(m, rows[i].tensor);
         nnav_tfacts_shape(&rows[i], sh, sizeof sh);
         nnav_tfacts_storage(m, &rows[i], st, sizeof st);
-        warn_text(t->warn, wt, sizeof wt);
+        warn_text(m, rows[i].tensor, t->warn, wt, sizeof wt);
         esc(t->name, nm, sizeof nm);
         if (!t->name.n && held_label(m, rows[i].tensor, hl, sizeof hl)[0])
             snprintf(nm, sizeof nm, "%s", hl);
@@ -296,6 +312,12 @@ int cmd_tensors(const nnav_model *m, const opts *o)
             print_bytes(rows[i].bytes, by, sizeof by);
             nnav_rw_cell_uint(&w, C_BYTES, rows[i].bytes, by);
         }
+        static const char *const ROLE[] = {NULL, "parameter", "buffer", "constant"};
+        uint8_t r = roles[rows[i].tensor];
+        if (r >= 1 && r <= 3)
+            nnav_rw_cell_cstr(&w, C_ROLE, ROLE[r], NULL);
+        else
+            nnav_rw_cell_null(&w, C_ROLE, NULL);
         if (o->all) {
             nnav_graph_path(m, t->graph, gp, sizeof gp);
             nnav_rw_cell_cstr(&w, C_GRAPH, gp, NULL);
@@ -332,7 +354,37 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     nnav_rw_key(&w, "total_bytes"), nnav_rw_uint(&w, total, line);
     snprintf(line, sizeof line, "%s parameter%s", st, pl(params));
     nnav_rw_key(&w, "parameters"), nnav_rw_uint(&w, params, line);
+    print_bytes(buffers, st, sizeof st);
+    snprintf(line, sizeof line, ", %s buffer element%s", st, pl(buffers));
+    nnav_rw_key_as(&w, "buffers", buffers ? "" : NULL), nnav_rw_uint(&w, buffers, line);
+    print_bytes(consts, st, sizeof st);
+    snprintf(line, sizeof line, ", %s constant element%s (neither)", st, pl(consts));
+    nnav_rw_key_as(&w, "constant_weights", consts ? "" : NULL), nnav_rw_uint(&w, consts, line);
     nnav_rw_sentence_end(&w);
+    /* The model's count (info, summary) is by name: a listing of whole
+     * graphs says why the two differ, when they do. */
+    if (!o->name && !o->constants && !o->yaml) {
+        uint64_t pm, pa, ph, mn = 0, k, b;
+        nnav_params_by_graph(m, &pm, &pa, &ph);
+        for (uint32_t gi = o->all ? 0 : g; gi < nnav_graph_count(m) && (o->all || gi == g); gi++) {
+            nnav_scopes_merged(m, gi, &k, &b);
+            mn += k;
+        }
+        uint64_t want = o->all ? pa : g == 0 ? pm : params;
+        uint64_t held = 0;
+        for (uint32_t gi = o->all ? 0 : g; gi < nnav_graph_count(m) && (o->all || gi == g); gi++) {
+            uint64_t ke = 0;
+            nnav_tfacts_constant_weights(m, gi, NULL, &ke);
+            held += ke;
+        }
+        if (want != params + held && mn) {
+            print_bytes(want, st, sizeof st);
+            snprintf(line, sizeof line, "%s parameters by name (info, summary): %llu name%s share%s a "
+                     "stored tensor with an equal one, merged by the exporter\n", st,
+                     (unsigned long long)mn, mn == 1 ? "" : "s", mn == 1 ? "s" : "");
+            nnav_rw_text(&w, line);
+        }
+    }
     /* Weights a Constant node holds are parameters too (summary, info and
      * the explorer's pane count them): the text says where they are. */
     uint64_t ce = 0, ke = 0;
@@ -352,6 +404,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     nnav_rw_map_end(&w);
     if (nnav_rw_close(&w) < 0)
         vrc = EXIT_BADINPUT;
+    free(roles);
     free(rows);
     return vrc;
 }

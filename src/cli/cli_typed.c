@@ -364,9 +364,12 @@ int cmd_cost(const nnav_model *m, const opts *o)
         nnav_shapes_graph_cost(s, g, &own);
         const nnav_whole *wh = nnav_wcost_graph(wc, g);
         nnav_whole_to_cost(wh, &tot);
-        tot.params = own.params;
-        if (g == 0)
-            nnav_model_params(m, &tot.params, NULL);
+        tot.params = own.params, tot.buffers = own.buffers;
+        if (g == 0) {
+            nnav_weights wt;
+            nnav_model_weights(m, &wt);
+            tot.params = wt.params, tot.buffers = wt.buffers;
+        }
         nnav_op_count *ops = nnav_op_histogram(m, gr->node_first, gr->node_count, s, &nops);
         if (!ops) {
             fprintf(stderr, "nnav cost: out of memory\n");
@@ -486,6 +489,16 @@ int cmd_cost(const nnav_model *m, const opts *o)
     nnav_rw_key_as(&w, "assumed", shortened[0] && rc == 0 ? "" : NULL);
     assumed[0] ? nnav_rw_cstr(&w, assumed, line) : nnav_rw_null(&w, line);
     nnav_rw_sentence_end(&w);
+    /* A default that made a shape negative: which, and a dim that works. */
+    char dim[160], neg[2048], negl[2100];
+    int negative = nnav_report_negative(s, dim, sizeof dim, neg, sizeof neg);
+    nnav_rw_key_as(&w, "negative_shapes", NULL), nnav_rw_bool(&w, negative, NULL);
+    nnav_rw_key_as(&w, "suggested_dim", NULL);
+    dim[0] ? nnav_rw_cstr(&w, dim, NULL) : nnav_rw_null(&w, NULL);
+    if (negative && rc == 0) {
+        snprintf(negl, sizeof negl, "%s\n", neg);
+        nnav_rw_text(&w, negl);
+    }
     nnav_rw_map_end(&w);
     if (nnav_rw_close(&w) < 0 && rc == 0)
         rc = EXIT_BADINPUT;

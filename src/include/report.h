@@ -34,6 +34,11 @@ const char *nnav_report_op(nnav_span op_type, nnav_span domain, char *buf, size_
 void nnav_report_yaml_count(nnav_yw *w, double v);
 /* How many of a graph's nodes have partial costs: their shapes are not all known. */
 uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr);
+/* When a shape is negative at the dims costs assumed (shape.h,
+ * nnav_shapes_negative): 1, the sentence that says so and what to set into
+ * buf, and the working binding ("sequence=64", "" when none found) into
+ * dim; else 0 and both "". */
+int nnav_report_negative(const nnav_shapes *s, char *dim, size_t dn, char *buf, size_t n);
 
 /* One op type of a histogram. */
 typedef struct nnav_op_count {

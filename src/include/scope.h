@@ -42,7 +42,18 @@
  * consumed only by those Identity nodes does not count itself (its names
  * do). So the counts equal PyTorch's sum(p.numel()) over the module. A
  * parameter counts in the deepest scope holding all of its consumers (the
- * root when it has none, or is a graph output).
+ * root when it has none, or is a graph output), looking through the nodes
+ * that only pass it on converted or reshaped (Cast, Reshape, Expand,
+ * Transpose...: the format's NNAV_WROLE_PASS, opset_rules.h): a weight is
+ * booked where it is used.
+ *
+ * What a weight is comes from the inputs that read it (the format's
+ * input_role, opset_rules.h): a parameter unless every node reading it
+ * reads it as something else, namely a buffer (BatchNormalization's running
+ * mean and variance, TensorFlow's moving statistics: torch's and Keras's
+ * non-trainable buffers) or a constant that is neither (an RNN's initial
+ * state, which torch makes at run time, Resize scales, Pad and Clip
+ * bounds). Buffers are counted beside parameters; constants in neither.
  *
  * Identical siblings: each scope whose parent has more than one child gets
  * a 64-bit structural hash of its subtree's nodes in scope order: op type,
@@ -74,6 +85,7 @@ typedef struct nnav_scope {
     uint32_t nodes_total; /* nodes of its subtree */
     uint64_t params;      /* parameter elements of its subtree, by the rule above */
     uint64_t param_names; /* parameters (names) counted in its subtree */
+    uint64_t buffers;     /* buffer elements of its subtree (BatchNorm statistics) */
     double macs, flops;   /* sums of nnav_shapes_node_cost over its subtree */
     uint32_t in_first, in_count;   /* values entering it (not parameters), into nnav_scope_values() */
     uint32_t out_first, out_count; /* values it makes that are used outside it, or graph outputs */
@@ -150,5 +162,36 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
  * counted once in the graph that defines it. One pass over values, nodes and
  * graphs; zeros when out of memory. names may be NULL. */
 void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names);
+
+/* The whole model's weights by the rules above, as nnav_model_params counts
+ * them: parameters, buffers (a checkpoint's by their names), and constants
+ * of a weight type that are neither; elements and names of each. */
+typedef struct nnav_weights {
+    uint64_t params, param_names;
+    uint64_t buffers, buffer_names;
+    uint64_t consts, const_names;
+} nnav_weights;
+void nnav_model_weights(const nnav_model *m, nnav_weights *w);
+
+/* The weight tensor node n reads at input `slot` (its value v), looking
+ * back through the nodes that pass it on (Identity, Cast, Reshape...: at
+ * most 8), and
+ * *role what it is there: an NNAV_WROLE_* of opset_rules.h (0 a parameter,
+ * 1 a buffer, 2 a constant). NNAV_NONE when it reads no weight, and when n
+ * itself is such a node: a forwarded weight is its reader's. */
+/* Layers of graph `graph` into which the exporter folded a normalisation
+ * (a BatchNorm into the Conv before it: torch.onnx's eval-mode export),
+ * by the format's signs of it; 0 when none or the format leaves none. One
+ * pass over the graph's values and nodes. The sentence that says so, once,
+ * the same in every face, into buf. */
+uint32_t nnav_folded_norms(const nnav_model *m, uint32_t graph);
+const char *nnav_folded_norms_text(uint32_t n, char *buf, size_t size);
+
+/* By tensor id: 0 when it holds no weight, else 1 + what it is by the rule
+ * above (1 a parameter, 2 a buffer, 3 a constant), the strongest part any
+ * of its names plays. One pass; free() it; NULL when out of memory. */
+uint8_t *nnav_tensor_roles(const nnav_model *m);
+
+uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role);
 
 #endif

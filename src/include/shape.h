@@ -94,7 +94,8 @@ typedef struct nnav_fact {
 typedef struct nnav_cost {
     double macs;        /* multiply-accumulates (Conv, ConvTranspose, MatMul, Gemm, Einsum...) */
     double flops;       /* 2 per MAC, plus elementwise and reduction work */
-    uint64_t params;    /* elements of the initializers it reads */
+    uint64_t params;    /* elements of the parameters it reads (scope.h) */
+    uint64_t buffers;   /* elements of the buffers it reads (BatchNorm statistics) */
     double out_bytes;   /* bytes of its outputs */
     uint8_t known;      /* 0: shapes missing, the figures are partial */
     uint8_t symbolic;   /* a symbolic dim was taken at its bound value */
@@ -160,6 +161,19 @@ void nnav_shapes_assumed(const nnav_shapes *s, char *buf, size_t n);
  * as "unk__123" or "Addoutput_dim_0") took 1: "batch=1 and 37 generated
  * dims = 1". "" when none. */
 void nnav_shapes_assumed_short(const nnav_shapes *s, char *buf, size_t n);
+/* Values whose shape, at the bound dims, has a size below zero (a named
+ * dim taken at 1 where the model needs more: a Conv over sequence=1): how
+ * many; the first one's id in *value (NNAV_NONE when none). Linear. */
+uint64_t nnav_shapes_negative(const nnav_shapes *s, uint32_t *value);
+/* Up to this many nodes nnav_shapes_suggest tries bindings. */
+#define NNAV_SUGGEST_MAX 20000u
+/* A value for a named dim the caller did not bind, one that occurs in the
+ * first negative shape, that leaves no shape negative: the least power of
+ * two from 2 to 65536, the other bindings as given. Infers the model again
+ * per try (at most 16 per such dim), so only for models of at most
+ * NNAV_SUGGEST_MAX nodes. 1 with the dim's name in name (n bytes) and the
+ * value, else 0. */
+int nnav_shapes_suggest(const nnav_shapes *s, char *name, size_t n, int64_t *value);
 /* The model the shapes were inferred for. */
 const nnav_model *nnav_shapes_model(const nnav_shapes *s);
 

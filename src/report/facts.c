@@ -69,6 +69,35 @@ uint64_t nnav_report_partial_nodes(const nnav_shapes *s, const nnav_graph *gr)
     return n;
 }
 
+int nnav_report_negative(const nnav_shapes *s, char *dim, size_t dn, char *buf, size_t n)
+{
+    uint32_t v;
+    uint64_t k = nnav_shapes_negative(s, &v);
+    if (dn)
+        dim[0] = 0;
+    if (n)
+        buf[0] = 0;
+    if (!k)
+        return 0;
+    char name[256], ty[1024], nm[128];
+    int64_t x = 0;
+    const nnav_model *m = nnav_shapes_model(s);
+    nnav_span vn = nnav_value_get(m, v)->name;
+    nnav_text_escape(vn.p, (size_t)vn.n, name, sizeof name);
+    nnav_shapes_value_format(s, v, ty, sizeof ty);
+    if (nnav_shapes_suggest(s, nm, sizeof nm, &x)) {
+        snprintf(dim, dn, "%s=%lld", nm, (long long)x);
+        snprintf(buf, n, "%llu value%s with a negative size at the assumed dims, first %s %s: "
+                 "%s (unset) must be larger; --dim %s gives none", (unsigned long long)k,
+                 k == 1 ? "" : "s", name, ty, nm, dim);
+    } else {
+        snprintf(buf, n, "%llu value%s with a negative size at the assumed dims, first %s %s: "
+                 "set the dims it names with --dim", (unsigned long long)k, k == 1 ? "" : "s",
+                 name, ty);
+    }
+    return 1;
+}
+
 static int op_cmp(const void *a, const void *b)
 {
     const nnav_op_count *x = a, *y = b;

@@ -271,7 +271,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     uint64_t partial = 0;
     char assumed[1024] = "";
     nnav_whole whole = {0};
-    int have_cost = s != NULL;
+    int have_cost = s != NULL, negative = 0;
+    char negdim[160] = "", negtext[2048] = "";
     if (s) {
         nnav_shapes_whole_cost(s, 0, &cost, &whole);
         if (yaml)
@@ -279,6 +280,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         else
             nnav_shapes_assumed_short(s, assumed, sizeof assumed);
         partial = nnav_report_partial_nodes(s, nnav_graph_get(m, 0));
+        negative = nnav_report_negative(s, negdim, sizeof negdim, negtext, sizeof negtext);
         nnav_shapes_free(s);
     }
     int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
@@ -388,6 +390,21 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     nnav_rw_key_as(w, "parameters_main_graph", "parameters"), nnav_rw_uint(w, pm, line);
     nnav_rw_key_as(w, "parameters_all_graphs", NULL), nnav_rw_uint(w, pa, NULL);
     nnav_rw_key_as(w, "parameters_in_constants", NULL), nnav_rw_uint(w, ph, NULL);
+    /* Beside them: buffers (BatchNorm statistics) and weight-typed
+     * constants that are neither (scope.h), and a folded BatchNorm. */
+    nnav_weights wt;
+    nnav_model_weights(m, &wt);
+    nnav_text_commas(wt.buffers, a, sizeof a);
+    snprintf(line, sizeof line, "%s elements in %llu tensor%s (running statistics: buffers, not parameters)",
+             a, (unsigned long long)wt.buffer_names, wt.buffer_names == 1 ? "" : "s");
+    nnav_rw_key_as(w, "buffers", wt.buffers ? "buffers" : NULL), nnav_rw_uint(w, wt.buffers, line);
+    nnav_text_commas(wt.consts, a, sizeof a);
+    snprintf(line, sizeof line, "%s elements in %llu weight-typed tensor%s that are neither (initial states, scales, bounds)",
+             a, (unsigned long long)wt.const_names, wt.const_names == 1 ? "" : "s");
+    nnav_rw_key_as(w, "constant_weights", wt.consts ? "not params" : NULL), nnav_rw_uint(w, wt.consts, line);
+    uint32_t folded = nnav_folded_norms(m, 0);
+    nnav_folded_norms_text(folded, line, sizeof line);
+    nnav_rw_key_as(w, "folded_norms", folded ? "folded" : NULL), nnav_rw_uint(w, folded, line);
     nnav_text_commas(t.elems_main, a, sizeof a);
     nnav_text_commas(t.elems, b, sizeof b);
     snprintf(line, sizeof line, "%-14s %s initializer elements in the main graph, %s in all graphs\n",
@@ -431,7 +448,14 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         nnav_rw_key_as(w, "overflow", NULL), nnav_rw_bool(w, whole.overflow, NULL);
         nnav_rw_key_as(w, "assumed", NULL);
         assumed[0] ? nnav_rw_cstr(w, assumed, NULL) : nnav_rw_null(w, NULL);
+        nnav_rw_key_as(w, "negative_shapes", NULL), nnav_rw_bool(w, negative, NULL);
+        nnav_rw_key_as(w, "suggested_dim", NULL);
+        negdim[0] ? nnav_rw_cstr(w, negdim, NULL) : nnav_rw_null(w, NULL);
         nnav_rw_line_end(w);
+        if (negative) {
+            snprintf(line, sizeof line, "%-14s %s\n", "", negtext);
+            nnav_rw_text(w, line);
+        }
     } else if (!eager) {
         snprintf(line, sizeof line, "%-14s not computed for over %u nodes, so that info stays "
                  "instant: 'nnav cost' computes it\n", "compute", NNAV_SHAPES_EAGER_MAX);

@@ -148,7 +148,7 @@ static int cell_path(nnav_rw *w, size_t col, const nnav_scopes *t, uint32_t id)
  * class/op and output columns as wide as their widest shown cell, up to a
  * cap (a wild name overflows its column). */
 enum { C_PATH, C_NAME, C_DEPTH, C_CLASS, C_OUT, C_NODES, C_OWN, C_DECL, C_CHILDREN, C_PARAMS,
-       C_PNAMES, C_MACS, C_FLOPS, C_SAME, C_REPEATS };
+       C_PNAMES, C_BUFFERS, C_MACS, C_FLOPS, C_SAME, C_REPEATS };
 static const nnav_rw_col scope_cols[] = {
     [C_PATH] = {"path", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_NAME] = {"name", 5, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, 72, "scope"},
@@ -161,19 +161,19 @@ static const nnav_rw_col scope_cols[] = {
     [C_CHILDREN] = {"children", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_PARAMS] = {"params", 15, NNAV_RW_RIGHT, NULL, 0, "params"},
     [C_PNAMES] = {"param_names", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_BUFFERS] = {"buffers", 11, NNAV_RW_RIGHT, NULL, 0, "buffers"}, /* text: when there are any */
     [C_MACS] = {"macs", 9, NNAV_RW_RIGHT, NULL, 0, "MACs"},
     [C_FLOPS] = {"flops", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_SAME] = {"identical_to", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_REPEATS] = {"repeats", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
 };
-static const nnav_rw_table scope_table = {
-    .cols = scope_cols, .ncols = sizeof scope_cols / sizeof *scope_cols, .sep = "  "};
+#define SCOPE_NCOLS (sizeof scope_cols / sizeof *scope_cols)
 
 static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, const nnav_scopes *t,
                      const nnav_declutter *d, uint32_t i, uint32_t k, uint32_t last, int hidden,
                      const char *gpath)
 {
-    char name[1400], nm2[700], what[600], ty[600], pa[40], ma[40];
+    char name[1400], nm2[700], what[600], ty[600], pa[40], bu[40], ma[40];
     const nnav_scope *sc = nnav_scope_get(t, i);
     size_t o = (size_t)snprintf(name, sizeof name, "%*s", (int)(2 * sc->depth), "");
     if (!i) {
@@ -190,6 +190,7 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     out_text(s, t, sc, ty, sizeof ty);
     if (nnav_rw_shows(w)) { /* the figures' words: not measured */
         nnav_text_commas(sc->params, pa, sizeof pa);
+        nnav_text_commas(sc->buffers, bu, sizeof bu);
         nnav_text_si(sc->macs, ma, sizeof ma);
     }
     int rc = 0;
@@ -212,6 +213,7 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     nnav_rw_cell_uint(w, C_CHILDREN, sc->child_count, NULL);
     nnav_rw_cell_uint(w, C_PARAMS, sc->params, pa);
     nnav_rw_cell_uint(w, C_PNAMES, sc->param_names, NULL);
+    nnav_rw_cell_uint(w, C_BUFFERS, sc->buffers, bu);
     nnav_rw_cell_count(w, C_MACS, sc->macs, ma);
     nnav_rw_cell_count(w, C_FLOPS, sc->flops, NULL);
     if (sc->same_as != NNAV_NONE && rc == 0 && nnav_rw_yaml(w))
@@ -251,8 +253,9 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
         nnav_rw_key_as(&w, "decluttered", NULL), nnav_rw_uint(&w, nnav_declutter_hidden_count(d), NULL);
     nnav_rw_key_as(&w, "params", NULL), nnav_rw_uint(&w, root->params, NULL);
     nnav_rw_key_as(&w, "param_names", NULL), nnav_rw_uint(&w, root->param_names, NULL);
-    if (nnav_scopes_buffers(t)) /* a checkpoint's (scope.h); never in another format */
-        nnav_rw_key_as(&w, "buffer_elements", NULL), nnav_rw_uint(&w, nnav_scopes_buffers(t), NULL);
+    nnav_rw_key_as(&w, "buffer_elements", NULL), nnav_rw_uint(&w, nnav_scopes_buffers(t), NULL);
+    uint32_t folded = nnav_folded_norms(m, graph);
+    nnav_rw_key_as(&w, "folded_norms", NULL), nnav_rw_uint(&w, folded, NULL);
     nnav_rw_key_as(&w, "macs", NULL);
     wh->overflow ? nnav_rw_null(&w, NULL) : nnav_rw_count(&w, root->macs, NULL);
     nnav_rw_key_as(&w, "flops", NULL);
@@ -261,6 +264,12 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
     nnav_rw_key_as(&w, "per_iteration", NULL), nnav_rw_bool(&w, wh->per_iter, NULL);
     nnav_rw_key_as(&w, "overflow", NULL), nnav_rw_bool(&w, wh->overflow, NULL);
     int rc = 0;
+    /* The buffers column in text only where there are buffers. */
+    nnav_rw_col cols[SCOPE_NCOLS];
+    memcpy(cols, scope_cols, sizeof cols);
+    if (!nnav_scopes_buffers(t))
+        cols[C_BUFFERS].width = NNAV_RW_NOTEXT;
+    const nnav_rw_table scope_table = {.cols = cols, .ncols = SCOPE_NCOLS, .sep = "  "};
     nnav_rw_table_begin(&w, "scopes", &scope_table);
     nnav_rw_table_least(&w, C_NAME, (int)strlen(gpath));
     for (int pass = 0; pass < nnav_rw_table_passes(&w) && rc == 0; pass++) {
@@ -288,7 +297,7 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
     nnav_rw_table_end(&w);
     nnav_rw_map_end(&w);
     /* "total: N nodes in S scopes, P params (K names), A MACs, B FLOPs" */
-    char p[40], a[40], b[40], nn[40], nsc[40], dc[64] = "", bu[120] = "";
+    char p[40], a[40], b[40], nn[40], nsc[40], dc[64] = "", bu[120] = "", fo[300] = "";
     nnav_text_commas(root->params, p, sizeof p);
     nnav_text_si(root->macs, a, sizeof a);
     nnav_text_si(root->flops, b, sizeof b);
@@ -301,18 +310,20 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
     }
     if (wh->overflow)
         snprintf(a, sizeof a, "over 9.2 E"), snprintf(b, sizeof b, "over 9.2 E");
-    if (nnav_scopes_buffers(t)) { /* a checkpoint's BatchNorm statistics (scope.h) */
+    if (nnav_scopes_buffers(t)) { /* BatchNorm statistics (scope.h) */
         char e[40];
         nnav_text_commas(nnav_scopes_buffers(t), e, sizeof e);
         snprintf(bu, sizeof bu, ", %s buffer elements not counted (module buffers)", e);
     }
+    if (folded)
+        snprintf(fo, sizeof fo, "%s\n", nnav_folded_norms_text(folded, line, sizeof line));
     snprintf(line, sizeof line, "total: %s node%s%s in %s scope%s, %s param%s (%llu name%s), %s MACs, "
-             "%s FLOPs%s%s%s%s%s\n", nn, root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s",
+             "%s FLOPs%s%s%s%s%s\n%s", nn, root->nodes_total == 1 ? "" : "s", dc, nsc, ns == 1 ? "" : "s",
              p, root->params == 1 ? "" : "s", (unsigned long long)root->param_names,
              root->param_names == 1 ? "" : "s", a, b, bu,
              wh->per_iter ? " (a loop of unknown trip count counted once: per iteration)" : "",
              wh->known ? "" : " (partial: ", wh->known ? "" : s ? nnav_whole_why(wh) : "no shapes",
-             wh->known ? "" : ")");
+             wh->known ? "" : ")", fo);
     if (rc == 0)
         nnav_rw_text(&w, line);
     return nnav_rw_close(&w) < 0 || rc ? -1 : 0;

@@ -28,6 +28,16 @@ enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL,
        COST_RNN, COST_GRU, COST_LSTM, /* ONNX recurrent ops: 1, 3, 4 gates */
        COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS };
 
+/* The part a stored weight plays where a node reads it (scope.h): a
+ * parameter the framework learns, a buffer it keeps beside them (running
+ * statistics), or a constant that is neither (an RNN's initial state, the
+ * scales of a Resize). */
+enum { NNAV_WROLE_PARAM = 0, NNAV_WROLE_BUFFER, NNAV_WROLE_CONST,
+       /* Input 0 only: the node passes it on, in another type, shape or
+        * order, as its first output (Identity, Cast, Reshape, Expand...):
+        * what it is comes from that output's readers. */
+       NNAV_WROLE_PASS };
+
 typedef struct nnav_opset_rules {
     const char *constant_op; /* holds its tensor in attribute "value" */
     const char *identity_op; /* forwards its one input under a new name */
@@ -45,6 +55,15 @@ typedef struct nnav_opset_rules {
      * (shape_ops*.c), looked up by the engine. */
     int (*rule)(struct nnav_ictx *ix);
     uint8_t (*cost_class)(nnav_span op); /* a COST_* */
+    /* The NNAV_WROLE_* of what node n reads at input `slot`. */
+    uint8_t (*input_role)(const nnav_model *m, uint32_t n, uint32_t slot);
+    /* Node n of graph g holds a normalisation the exporter folded into it
+     * (a Conv whose weights the exporter computed); `kept` says whether
+     * graph g names its other weights by module path, the sign that the
+     * exporter kept what it did not fold. NULL: the format's exporters
+     * leave no such sign. */
+    int (*folded_norm)(const nnav_model *m, uint32_t n, int kept);
+    int (*names_kept)(const nnav_model *m, uint32_t g);
 } nnav_opset_rules;
 
 extern const nnav_opset_rules nnav_rules_onnx, nnav_rules_tf;

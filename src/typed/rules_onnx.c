@@ -2,7 +2,9 @@
  * ops with bodies, its cost classes. The shape rules themselves are the
  * shape_ops*.c files' nnav_shape_rules, looked up by the engine. */
 #include <stddef.h>
+#include <string.h>
 
+#include "model.h"
 #include "opset_rules.h"
 
 static const char *const NO_FLOPS[] = {
@@ -51,6 +53,83 @@ static nnav_body_kind onnx_body_kind(nnav_span op)
     return NNAV_BODY_OTHER;
 }
 
+/* Inputs that hold no learned parameter, as torch.onnx writes them:
+ * BatchNormalization's running mean and variance (torch's buffers), a
+ * recurrent op's sequence lengths and initial states (zeros torch makes at
+ * run time), and the roi, scales and sizes, pads, bounds of the ops that
+ * take them as inputs. A weight passed on by a node that only converts or
+ * reshapes it (input 0 of Identity, Cast, Reshape, Expand...) is what that
+ * node's readers make of it: torch expands an RNN's zero initial state to
+ * the batch (and slices it per layer) before the RNN reads it. */
+static uint8_t onnx_input_role(const nnav_model *m, uint32_t n, uint32_t slot)
+{
+    static const struct { const char *op; uint8_t role; uint8_t mask; } K[] = {
+        {"BatchNormalization", NNAV_WROLE_BUFFER, 1u << 3 | 1u << 4},
+        {"RNN", NNAV_WROLE_CONST, 1u << 4 | 1u << 5},
+        {"GRU", NNAV_WROLE_CONST, 1u << 4 | 1u << 5},
+        {"LSTM", NNAV_WROLE_CONST, 1u << 4 | 1u << 5 | 1u << 6},
+        {"Resize", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3},
+        {"Upsample", NNAV_WROLE_CONST, 1u << 1},
+        {"Pad", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3},
+        {"Clip", NNAV_WROLE_CONST, 1u << 1 | 1u << 2}};
+    static const char *const PASS[] = {"Identity", "Cast", "Reshape", "Expand", "Transpose",
+                                        "Unsqueeze", "Squeeze", "Flatten", "Tile", "Slice"};
+    if (slot == 0)
+        for (size_t i = 0; i < sizeof PASS / sizeof *PASS; i++)
+            if (onnx_is_op(m, n, PASS[i]))
+                return NNAV_WROLE_PASS;
+    if (slot >= 8)
+        return NNAV_WROLE_PARAM;
+    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
+        if (K[i].mask >> slot & 1u && onnx_is_op(m, n, K[i].op))
+            return K[i].role;
+    return NNAV_WROLE_PARAM;
+}
+
+/* torch.onnx names an initializer it made itself "onnx::<Op>_<n>", and one
+ * that is a module's parameter by its path ("layer1.0.conv1.weight"). When
+ * it folds a BatchNorm into the Conv before it (an eval-mode export, its
+ * default) the Conv's weight and its new bias are made (the bias may then
+ * be merged with an equal one of any name), so a Conv with a bias whose
+ * weight was made, in a graph that keeps the other parameters' names, held
+ * a BatchNorm. */
+static int made_by_exporter(const nnav_model *m, uint32_t v)
+{
+    /* Through the Identity nodes of merged equal initializers. */
+    for (int k = 0; k < 8 && v < m->values.n && m->values.v[v].kind == NNAV_VAL_NODE; k++) {
+        uint32_t p = m->values.v[v].producer;
+        if (p >= m->nodes.n || !m->nodes.v[p].in_count || !onnx_is_op(m, p, "Identity"))
+            return 0;
+        v = m->refs.v[m->nodes.v[p].in_first].value;
+    }
+    if (v >= m->values.n || m->values.v[v].kind != NNAV_VAL_INITIALIZER)
+        return 0;
+    nnav_span nm = m->values.v[v].name;
+    return nm.n > 6 && memcmp(nm.p, "onnx::", 6) == 0;
+}
+
+static int onnx_names_kept(const nnav_model *m, uint32_t g)
+{
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (val->graph != g || val->kind != NNAV_VAL_INITIALIZER)
+            continue;
+        nnav_span nm = val->name;
+        if ((nm.n > 7 && memcmp(nm.p + nm.n - 7, ".weight", 7) == 0) ||
+            (nm.n > 5 && memcmp(nm.p + nm.n - 5, ".bias", 5) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+static int onnx_folded_norm(const nnav_model *m, uint32_t n, int kept)
+{
+    const nnav_node *nd = &m->nodes.v[n];
+    return kept && nd->in_count >= 3 && onnx_is_op(m, n, "Conv") &&
+           made_by_exporter(m, m->refs.v[nd->in_first + 1].value) &&
+           m->refs.v[nd->in_first + 2].value != NNAV_NONE;
+}
+
 const nnav_opset_rules nnav_rules_onnx = {
     .constant_op = "Constant",
     .identity_op = "Identity",
@@ -62,4 +141,7 @@ const nnav_opset_rules nnav_rules_onnx = {
     .body_kind = onnx_body_kind,
     .rule = NULL,
     .cost_class = nnav_onnx_cost_class,
+    .input_role = onnx_input_role,
+    .folded_norm = onnx_folded_norm,
+    .names_kept = onnx_names_kept,
 };

@@ -123,6 +123,25 @@ static nnav_body_kind tf_body_kind(nnav_span op)
     return NNAV_BODY_OTHER;
 }
 
+/* A fused batch norm's mean and variance (inputs 3 and 4) are Keras's
+ * non-trainable moving statistics: buffers, not parameters. Input 0 of a
+ * node that only converts or reshapes is passed on (opset_rules.h). */
+static uint8_t tf_input_role(const nnav_model *m, uint32_t n, uint32_t slot)
+{
+    nnav_span op = nnav_node_get(m, n)->op;
+    static const char *const PASS[] = {"Identity", "Cast", "Reshape", "Transpose", "ExpandDims",
+                                        "Squeeze", "Tile", "BroadcastTo", "Slice", "StridedSlice"};
+    if (slot == 0)
+        for (size_t i = 0; i < sizeof PASS / sizeof *PASS; i++)
+            if (nnav_span_eqs(op, PASS[i]))
+                return NNAV_WROLE_PASS;
+    if ((slot == 3 || slot == 4) &&
+        (nnav_span_eqs(op, "FusedBatchNorm") || nnav_span_eqs(op, "FusedBatchNormV2") ||
+         nnav_span_eqs(op, "FusedBatchNormV3")))
+        return NNAV_WROLE_BUFFER;
+    return NNAV_WROLE_PARAM;
+}
+
 const nnav_opset_rules nnav_rules_tf = {
     .constant_op = "Const",
     .identity_op = "Identity",
@@ -134,4 +153,5 @@ const nnav_opset_rules nnav_rules_tf = {
     .body_kind = tf_body_kind,
     .rule = tf_rule,
     .cost_class = tf_cost_class,
+    .input_role = tf_input_role,
 };

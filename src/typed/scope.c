@@ -1,6 +1,7 @@
 /* scope.c - the module hierarchy of a graph (see scope.h for the rules). */
 #include "scope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,103 @@ static uint32_t *param_tensors(const nnav_model *m, uint32_t g)
 oom:
     free(pt), free(state), free(stack);
     return NULL;
+}
+
+/* ---- what a weight is to the nodes that read it ---- */
+
+#define NNAV_TROLE_NONE_ 0 /* nnav_tensor_roles: no weight */
+
+/* Forwarders followed from a reader back to the weight it reads. */
+#define FORWARD_MAX 8u
+
+/* Node n passes its first input on as its first output (NNAV_WROLE_PASS:
+ * an Identity, a Cast of a weight stored in one type and used in another,
+ * a Reshape or Expand of it...). */
+static int forwarder(const nnav_model *m, const nnav_opset_rules *R, uint32_t n)
+{
+    const nnav_node *nd = &m->nodes.v[n];
+    return nd->in_count >= 1 && nd->out_count >= 1 && !nnav_ref_control(m, nd->in_first) &&
+           R->input_role(m, n, 0) == NNAV_WROLE_PASS;
+}
+
+/* The input a forwarder's first output u comes from, in u's graph, or
+ * NNAV_NONE when u is no forwarder's first output. */
+static uint32_t forwarded_from(const nnav_model *m, const nnav_opset_rules *R, uint32_t u)
+{
+    const nnav_value *val = &m->values.v[u];
+    uint32_t p = val->producer;
+    if (val->kind != NNAV_VAL_NODE || p >= m->nodes.n || !forwarder(m, R, p) ||
+        m->refs.v[m->nodes.v[p].out_first].value != u)
+        return NNAV_NONE;
+    uint32_t in = m->refs.v[m->nodes.v[p].in_first].value;
+    return in < m->values.n && m->values.v[in].graph == val->graph ? in : NNAV_NONE;
+}
+
+/* The counted weight value a node's input u reads (pt[] holds a tensor for
+ * it): u itself, else back through at most FORWARD_MAX forwarders whose
+ * outputs hold none (a Cast's; an Identity of a parameter is a name of its
+ * own). NNAV_NONE when it reads no weight. */
+static uint32_t read_weight_value(const nnav_model *m, const nnav_opset_rules *R,
+                                  const uint32_t *pt, uint32_t u)
+{
+    for (uint32_t k = 0; u < m->values.n && k <= FORWARD_MAX; k++) {
+        if (pt[u] != NNAV_NONE)
+            return u;
+        u = forwarded_from(m, R, u);
+    }
+    return NNAV_NONE;
+}
+
+/* roles[v]: the NNAV_WROLE_* of the weight value v holds, from the inputs
+ * that read it (through forwarders, opset_rules.h's input_role): a
+ * parameter when any node reads it as one or no node reads it, else a
+ * buffer when one reads it as one, else a constant. One pass over every
+ * node's inputs, each followed back at most FORWARD_MAX steps. NULL when out
+ * of memory. */
+static uint8_t *param_roles(const nnav_model *m, const uint32_t *pt)
+{
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    uint8_t *roles = calloc((size_t)m->values.n + 1, 1);
+    if (!roles)
+        return NULL;
+    for (uint32_t n = 0; n < m->nodes.n; n++) {
+        const nnav_node *nd = &m->nodes.v[n];
+        if (forwarder(m, R, n))
+            continue; /* its output's readers say */
+        for (uint32_t k = 0; k < nd->in_count; k++) {
+            uint32_t r = nd->in_first + k, u = m->refs.v[r].value;
+            if (u == NNAV_NONE || nnav_ref_control(m, r))
+                continue;
+            uint32_t w = read_weight_value(m, R, pt, u);
+            if (w != NNAV_NONE)
+                roles[w] |= (uint8_t)(1u << R->input_role(m, n, k));
+        }
+    }
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        uint8_t b = roles[v];
+        roles[v] = !b || b & (1u << NNAV_WROLE_PARAM) ? NNAV_WROLE_PARAM
+                   : b & (1u << NNAV_WROLE_BUFFER)    ? NNAV_WROLE_BUFFER
+                                                      : NNAV_WROLE_CONST;
+    }
+    return roles;
+}
+
+uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role)
+{
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    *role = NNAV_WROLE_PARAM;
+    if (n >= m->nodes.n || forwarder(m, R, n))
+        return NNAV_NONE;
+    for (uint32_t k = 0; v < m->values.n && k <= FORWARD_MAX; k++) {
+        uint32_t t = nnav_value_weight(m, v);
+        if (t != NNAV_NONE) {
+            *role = R->input_role(m, n, slot);
+            return t;
+        }
+        /* An Identity of a parameter, a Cast or Reshape of one... */
+        v = forwarded_from(m, R, v);
+    }
+    return NNAV_NONE;
 }
 
 /* The node of graph g a consumer belongs to: itself, or the node whose body
@@ -747,15 +845,20 @@ static int push_pair(pairvec *pv, uint32_t s, uint32_t v)
     return 0;
 }
 
-static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
-                        const nnav_scopes *t, uint32_t *place, anc_memo *am)
+/* The readers of value x in graph g, for param_counts: each real reader's
+ * scope joins *place (real counts them); a forwarder of x whose output holds
+ * no counted name (a Cast, a Reshape, an Identity of a Cast) is looked through to its
+ * output's readers, at most FORWARD_MAX deep, so the weight is booked where
+ * it is used. An Identity naming a parameter anew counts in *fwd. -1 out of
+ * memory. */
+static int place_readers(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
+                         uint32_t x, const nnav_scopes *t, uint32_t *place, uint32_t *real,
+                         uint32_t *fwd, anc_memo *am, uint32_t depth)
 {
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
-    const nnav_value *val = &m->values.v[v];
-    uint32_t nc, real = 0, fwd = 0, first = m->graphs.v[g].node_first;
+    uint32_t nc, first = m->graphs.v[g].node_first;
     int oom = 0;
-    const uint32_t *cons = nnav_value_consumers(m, v, &nc);
-    *place = 0;
+    const uint32_t *cons = nnav_value_consumers(m, x, &nc);
     for (uint32_t k = 0; k < nc; k++) {
         uint32_t cn = consumer_in(m, g, cons[k], am, &oom);
         if (oom)
@@ -763,18 +866,41 @@ static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uin
         if (cn == NNAV_NONE)
             continue;
         const nnav_node *nd = &m->nodes.v[cn];
-        if (identity_node(m, R, cn) && m->refs.v[nd->in_first].value == v &&
-            m->refs.v[nd->out_first].value != NNAV_NONE &&
-            pt[m->refs.v[nd->out_first].value] == pt[v]) {
-            fwd++;
-            continue;
+        if (cn == cons[k] && forwarder(m, R, cn) && m->refs.v[nd->in_first].value == x) {
+            uint32_t out = m->refs.v[nd->out_first].value;
+            if (out != NNAV_NONE && out < m->values.n && pt[out] == pt[v] && x == v &&
+                identity_node(m, R, cn)) {
+                (*fwd)++;
+                continue;
+            }
+            uint32_t oc = 0;
+            if (out != NNAV_NONE && out < m->values.n && pt[out] == NNAV_NONE &&
+                depth < FORWARD_MAX && !m->values.v[out].is_output) {
+                (void)nnav_value_consumers(m, out, &oc);
+                if (oc) {
+                    if (place_readers(m, g, pt, v, out, t, place, real, fwd, am, depth + 1) < 0)
+                        return -1;
+                    continue;
+                }
+            }
         }
         if (t) {
             uint32_t cs = t->node_scope[cn - first];
-            *place = real ? lca(t->sc, *place, cs) : cs;
+            *place = *real ? lca(t->sc, *place, cs) : cs;
         }
-        real++;
+        (*real)++;
     }
+    return 0;
+}
+
+static int param_counts(const nnav_model *m, uint32_t g, const uint32_t *pt, uint32_t v,
+                        const nnav_scopes *t, uint32_t *place, anc_memo *am)
+{
+    const nnav_value *val = &m->values.v[v];
+    uint32_t real = 0, fwd = 0;
+    *place = 0;
+    if (place_readers(m, g, pt, v, v, t, place, &real, &fwd, am, 0) < 0)
+        return -1;
     if (!real && fwd && !val->is_output)
         return 0;
     if (!real || val->is_output)
@@ -787,6 +913,16 @@ static int counts_alone(const nnav_model *m, const uint32_t *pt, uint32_t v);
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* A counted weight of `role` and n elements, into the scope that holds it:
+ * a parameter or a buffer; a constant is neither. */
+static void book(nnav_scope *x, uint8_t role, uint64_t n)
+{
+    if (role == NNAV_WROLE_PARAM)
+        x->params = sat_add(x->params, n), x->param_names++;
+    else if (role == NNAV_WROLE_BUFFER)
+        x->buffers = sat_add(x->buffers, n);
 }
 
 /* Weights defined below the tree's graph g: in its bodies at any depth
@@ -805,6 +941,7 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
     uint32_t *gplace = malloc((size_t)ng * sizeof *gplace);
     uint32_t *fplace = malloc(((size_t)nf + 1) * sizeof *fplace);
     uint32_t *pt = NULL;
+    uint8_t *roles = NULL;
     int oom = 0, rc = -1;
     if (!gplace || !fplace)
         goto out;
@@ -840,7 +977,7 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
         if (m->graphs.v[r].kind == NNAV_GRAPH_FUNCTION && f < nf)
             gplace[x] = fplace[f] != NNAV_NONE ? fplace[f] : g == 0 ? 0 : NNAV_NONE;
     }
-    if (!(pt = param_tensors(m, NNAV_NONE)))
+    if (!(pt = param_tensors(m, NNAV_NONE)) || !(roles = param_roles(m, pt)))
         goto out;
     for (uint32_t v = 0; v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
@@ -849,12 +986,11 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
         uint32_t place = gplace[val->graph];
         if (place == NNAV_NONE || !counts_alone(m, pt, v))
             continue;
-        t->sc[place].params = sat_add(t->sc[place].params, m->tensors.v[pt[v]].nelems);
-        t->sc[place].param_names++;
+        book(&t->sc[place], roles[v], m->tensors.v[pt[v]].nelems);
     }
     rc = 0;
 out:
-    free(pt), free(fplace), free(gplace);
+    free(roles), free(pt), free(fplace), free(gplace);
     return rc;
 }
 
@@ -880,6 +1016,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint32_t *stamp_in = NULL, *stamp_out = NULL;
     uint8_t *outer = NULL;
     uint64_t *dup = NULL; /* a checkpoint's tied weights: per scope, what it counts twice */
+    uint8_t *roles = NULL; /* by value: what its weight is (param_roles) */
     pairvec ins = {0}, outs = {0};
     anc_memo am = {0};
     int oom = 0;
@@ -1057,7 +1194,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             if (m->refs.v[nd->out_first + k].value != NNAV_NONE)
                 t->slot[m->refs.v[nd->out_first + k].value] = k;
     }
-    if (!(t->ptensor = param_tensors(m, graph)))
+    if (!(t->ptensor = param_tensors(m, graph)) || !(roles = param_roles(m, t->ptensor)))
         goto oom;
     /* A checkpoint's tensor counts in the scope its key path names, but a
      * buffer (scope.h). A tied weight (one tensor under two key paths)
@@ -1084,8 +1221,11 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (m->tensors.v[pt].role == NNAV_TROLE_CONSTANT)
             continue; /* a TorchScript constant: no module's */
         if (is_buffer(&m->tensors.v[pt], last)) {
-            if (nnav_tensor_alias(m, pt) == NNAV_NONE)
+            if (nnav_tensor_alias(m, pt) == NNAV_NONE) {
                 t->buffers = sat_add(t->buffers, m->tensors.v[pt].nelems);
+                t->sc[t->cv_scope[k]].buffers =
+                    sat_add(t->sc[t->cv_scope[k]].buffers, m->tensors.v[pt].nelems);
+            }
             continue;
         }
         uint32_t sc = t->cv_scope[k], orig = nnav_tensor_alias(m, pt);
@@ -1112,8 +1252,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             goto oom;
         if (!k)
             continue;
-        t->sc[place].params = sat_add(t->sc[place].params, m->tensors.v[pt].nelems);
-        t->sc[place].param_names++;
+        book(&t->sc[place], roles[v], m->tensors.v[pt].nelems);
     }
     if (body_params(m, t, &am) < 0)
         goto oom;
@@ -1124,6 +1263,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         p->flops += x->flops;
         p->params = sat_add(p->params, x->params);
         p->param_names += x->param_names;
+        p->buffers = sat_add(p->buffers, x->buffers);
         if (dup)
             dup[x->parent] = sat_add(dup[x->parent], dup[i]);
     }
@@ -1216,14 +1356,14 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         goto oom;
 
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles);
     nnav_vec_free(ins), nnav_vec_free(outs);
     return t;
 oom:
     nnav_hashtab_free(&h);
     nnav_vec_free(cr);
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles);
     nnav_vec_free(ins), nnav_vec_free(outs);
     nnav_scopes_free(t);
     return NULL;
@@ -1241,7 +1381,7 @@ void nnav_scopes_free(nnav_scopes *t)
 
 uint32_t nnav_scopes_count(const nnav_scopes *t) { return t->n; }
 
-uint64_t nnav_scopes_buffers(const nnav_scopes *t) { return t->buffers; }
+uint64_t nnav_scopes_buffers(const nnav_scopes *t) { return t->n ? t->sc[0].buffers : t->buffers; }
 
 const nnav_scope *nnav_scope_get(const nnav_scopes *t, uint32_t id)
 {
@@ -1406,9 +1546,10 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     uint64_t a = 0, b = 0, c = 0;
     uint32_t *pt = param_tensors(m, NNAV_NONE);
-    for (uint32_t v = 0; pt && v < m->values.n; v++) {
+    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    for (uint32_t v = 0; roles && v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
-        if (pt[v] == NNAV_NONE || !counts_alone(m, pt, v))
+        if (pt[v] == NNAV_NONE || roles[v] != NNAV_WROLE_PARAM || !counts_alone(m, pt, v))
             continue;
         uint64_t ne = m->tensors.v[pt[v]].nelems;
         b = sat_add(b, ne);
@@ -1418,31 +1559,110 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
             constant_tensor(m, R, val->producer) == pt[v])
             c = sat_add(c, ne);
     }
+    free(roles);
     free(pt);
     *main = a, *all = b, *held = c;
 }
 
-void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names)
+void nnav_model_weights(const nnav_model *m, nnav_weights *w)
 {
-    uint64_t e = 0, k = 0;
+    memset(w, 0, sizeof *w);
     uint8_t *in = calloc((size_t)m->graphs.n + 1, 1);
     uint32_t *pt = in ? param_tensors(m, NNAV_NONE) : NULL;
-    if (pt) {
+    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    if (roles) {
         graphs_in_model(m, in);
         for (uint32_t v = 0; v < m->values.n; v++) {
             const nnav_value *val = &m->values.v[v];
             if (pt[v] == NNAV_NONE || val->graph >= m->graphs.n || in[val->graph] != 1)
                 continue;
+            const nnav_tensor *tt = &m->tensors.v[pt[v]];
+            uint64_t ne = tt->nelems;
+            if (checkpoint_nonparam(m, tt)) {
+                /* A checkpoint's buffer by its name; a tied name is the
+                 * other's, a TorchScript constant no module's. */
+                if (tt->role != NNAV_TROLE_CONSTANT && is_buffer(tt, last_comp(tt->name)) &&
+                    nnav_tensor_alias(m, pt[v]) == NNAV_NONE)
+                    w->buffers = sat_add(w->buffers, ne), w->buffer_names++;
+                continue;
+            }
             if (!counts_alone(m, pt, v))
                 continue;
-            uint64_t ne = m->tensors.v[pt[v]].nelems;
-            e = ne > UINT64_MAX - e ? UINT64_MAX : e + ne;
-            k++;
+            if (roles[v] == NNAV_WROLE_PARAM)
+                w->params = sat_add(w->params, ne), w->param_names++;
+            else if (roles[v] == NNAV_WROLE_BUFFER)
+                w->buffers = sat_add(w->buffers, ne), w->buffer_names++;
+            else
+                w->consts = sat_add(w->consts, ne), w->const_names++;
         }
     }
+    free(roles);
     free(pt);
     free(in);
-    *elems = e;
+}
+
+void nnav_model_params(const nnav_model *m, uint64_t *elems, uint64_t *names)
+{
+    nnav_weights w;
+    nnav_model_weights(m, &w);
+    *elems = w.params;
     if (names)
-        *names = k;
+        *names = w.param_names;
+}
+
+uint32_t nnav_folded_norms(const nnav_model *m, uint32_t graph)
+{
+    const nnav_opset_rules *R = nnav_opset_rules_of(m);
+    if (!R->folded_norm || graph >= m->graphs.n)
+        return 0;
+    const nnav_graph *g = &m->graphs.v[graph];
+    int kept = R->names_kept(m, graph);
+    uint32_t k = 0;
+    for (uint32_t i = 0; kept && i < g->node_count; i++)
+        k += R->folded_norm(m, g->node_first + i, kept) != 0;
+    return k;
+}
+
+const char *nnav_folded_norms_text(uint32_t n, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "BatchNorm folded into the preceding Conv by the exporter (%u Conv layer%s): "
+             "counts are the file's, not the framework's",
+             n, n == 1 ? "" : "s");
+    return buf;
+}
+
+uint8_t *nnav_tensor_roles(const nnav_model *m)
+{
+    uint8_t *tr = malloc((size_t)m->tensors.n + 1);
+    uint32_t *pt = tr ? param_tensors(m, NNAV_NONE) : NULL;
+    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    if (!roles) {
+        free(pt), free(tr);
+        return NULL;
+    }
+    /* Each tensor by the strongest part any of its names plays: a
+     * parameter, else a buffer, else a constant. */
+    static const uint8_t rank[] = {[NNAV_TROLE_NONE_] = 0, [NNAV_WROLE_PARAM + 1] = 3,
+                                   [NNAV_WROLE_BUFFER + 1] = 2, [NNAV_WROLE_CONST + 1] = 1};
+    for (uint32_t t = 0; t < m->tensors.n; t++)
+        tr[t] = NNAV_TROLE_NONE_;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        uint32_t t = pt[v];
+        if (t == NNAV_NONE || t >= m->tensors.n)
+            continue;
+        uint8_t r = (uint8_t)(roles[v] + 1);
+        if (checkpoint_nonparam(m, &m->tensors.v[t]))
+            r = is_buffer(&m->tensors.v[t], last_comp(m->tensors.v[t].name)) ? NNAV_WROLE_BUFFER + 1
+                                                                              : NNAV_WROLE_CONST + 1;
+        if (rank[r] > rank[tr[t]])
+            tr[t] = r;
+    }
+    /* A weight no counted name holds (a Constant's tensor read by nothing
+     * but forwarders...): a parameter, as nnav_tensor_is_weight says. */
+    for (uint32_t t = 0; t < m->tensors.n; t++)
+        if (tr[t] == NNAV_TROLE_NONE_ && nnav_tensor_is_weight(m, t))
+            tr[t] = NNAV_WROLE_PARAM + 1;
+    free(roles), free(pt);
+    return tr;
 }

@@ -9,6 +9,7 @@
  * `_output_shapes`) seeds the pass; a node's inferred outputs are then
  * compared with what the file says of them, so that disagreements can be
  * listed, and where a rule is missing the file's word is carried on. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1866,10 +1867,14 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         uint32_t v = in_value(&ix, i);
         if (v == NNAV_NONE)
             continue;
-        /* Weights by scope.h's rule: not a trip count, a shape or an index. */
-        uint32_t t = nnav_value_weight(m, v);
-        if (t != NNAV_NONE)
+        /* Weights by scope.h's rule: not a trip count, a shape or an index;
+         * through the Identity or Cast that forwards one; a buffer apart. */
+        int role;
+        uint32_t t = nnav_read_weight(m, n, i, v, &role);
+        if (t != NNAV_NONE && role == NNAV_WROLE_PARAM)
             c->params += m->tensors.v[t].nelems;
+        else if (t != NNAV_NONE && role == NNAV_WROLE_BUFFER)
+            c->buffers += m->tensors.v[t].nelems;
     }
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);
@@ -2002,6 +2007,7 @@ void nnav_shapes_graph_cost(const nnav_shapes *S, uint32_t graph, nnav_cost *out
         out->macs += c->macs;
         out->flops += c->flops;
         out->params += c->params;
+        out->buffers += c->buffers;
         out->out_bytes += c->out_bytes;
         out->known &= c->known;
         out->symbolic |= c->symbolic;
@@ -2026,6 +2032,82 @@ void nnav_shapes_assumed(const nnav_shapes *S, char *buf, size_t n)
             nnav_sb_printf(&b, "%s%.*s=%lld", b.o ? ", " : "", (int)s->len, S->text.v + s->off,
                            (long long)s->eval);
     }
+}
+
+uint64_t nnav_shapes_negative(const nnav_shapes *S, uint32_t *value)
+{
+    uint64_t k = 0;
+    *value = NNAV_NONE;
+    for (uint32_t v = 0; v < S->m->values.n; v++) {
+        const nnav_fact *f = &S->facts[v];
+        /* Every named dim has a number (bound, or 1), so a symbolic size
+         * without one went below zero (or past int64) on the way. */
+        for (int32_t i = 0; f->rank > 0 && i < f->rank; i++) {
+            nnav_dim d = S->dims.v[f->dims + i];
+            if (nnav_dim_is_sym(d) && nnav_dim_eval(S, d) < 0) {
+                if (!k++)
+                    *value = v;
+                break;
+            }
+        }
+    }
+    return k;
+}
+
+/* Whether identifier `name` occurs in text t as a whole word. */
+static int word_in(const char *t, const char *name, size_t n)
+{
+    for (const char *p = t; (p = strstr(p, name)) != NULL; p++) {
+        int before = p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+int nnav_shapes_suggest(const nnav_shapes *S, char *name, size_t n, int64_t *value)
+{
+    uint32_t v;
+    if (!n || !nnav_shapes_negative(S, &v) || S->m->nodes.n > NNAV_SUGGEST_MAX)
+        return 0;
+    char ty[1024];
+    nnav_fact_format(S, &S->facts[v], ty, sizeof ty);
+    nnav_bind *b = calloc(S->n_bind + 1, sizeof *b);
+    if (!b)
+        return 0;
+    for (size_t i = 0; i < S->n_bind; i++)
+        b[i] = S->bind[i];
+    int found = 0;
+    for (uint32_t i = 0; i < S->strs.n && !found; i++) {
+        const sd_str *a = &S->strs.v[i];
+        if (!a->atom || a->len >= n)
+            continue;
+        memcpy(name, S->text.v + a->off, a->len);
+        name[a->len] = 0;
+        int given = 0;
+        for (size_t j = 0; j < S->n_bind; j++)
+            given |= strcmp(S->bind[j].name, name) == 0;
+        if (given || !word_in(ty, name, a->len))
+            continue;
+        /* The least power of two that leaves no size below zero. */
+        b[S->n_bind].name = name;
+        for (int64_t x = 2; x <= 65536 && !found; x *= 2) {
+            b[S->n_bind].value = x;
+            nnav_shapes_opts o = {b, S->n_bind + 1};
+            nnav_shapes *T = nnav_shapes_infer(S->m, &o);
+            uint32_t w;
+            if (!T)
+                break;
+            if (!nnav_shapes_negative(T, &w))
+                found = 1, *value = x;
+            nnav_shapes_free(T);
+        }
+    }
+    free(b);
+    if (!found)
+        name[0] = 0;
+    return found;
 }
 
 /* A name a person gave a dim ("batch", "seq_len", "N"), as opposed to an

@@ -53,11 +53,13 @@ fi
 # of a weight type (not int32/int64/uint32/uint64/bool/string) held by an
 # initializer, a sparse initializer or a Constant node (more than one
 # element), each Identity of one a parameter of its own, and one that only
-# such Identity nodes read (not a graph output) not counted itself.
+# such Identity nodes read (not a graph output) not counted itself; buffers
+# (BatchNorm statistics) and constants (initial states...) apart, by the
+# inputs that read them (tests/cli/param_rule.py).
 for f in "${files[@]}"; do
     expect_status 0 "$NNAV_BIN" info "$f" --yaml
     "$py" - "$f" "$OUT" <<'PY' || fail "$f: info's weight figures differ from the ONNX package's"
-import sys, yaml
+import os, sys, yaml
 import numpy as np
 import onnx
 m = onnx.load(sys.argv[1], load_external_data=False)
@@ -92,56 +94,16 @@ def weights(gs):
 T = onnx.TensorProto
 NOT_WEIGHT = {T.UNDEFINED, T.INT32, T.INT64, T.UINT32, T.UINT64, T.BOOL, T.STRING}
 
-def readers(g):
-    """Names each node of g reads, its bodies' nodes counted as g's node."""
-    out = []
-    for n in g.node:
-        names = set(n.input)
-        for a in n.attribute:
-            for b in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
-                names |= {x for sub in graphs(b) for m2 in sub.node for x in m2.input}
-        out.append((n, names))
-    return out
+# The parameter rule, written again from the protobuf (tests/cli/param_rule.py).
+sys.path.insert(0, os.path.join(os.environ["NNAV_SRC"], "tests", "cli"))
+import param_rule
+fbodies = [g0 for f in m.functions for n in f.node for a in n.attribute
+           for g0 in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs))]
+W = param_rule.weights(roots + fbodies)
 
-def rule_params(gs):
-    total = 0
-    for g in gs:
-        held = {}
-        for t in g.initializer:
-            if t.data_type not in NOT_WEIGHT:
-                held[t.name] = int(np.prod(t.dims))
-        for s in g.sparse_initializer:
-            if s.values.data_type not in NOT_WEIGHT:
-                held[s.values.name] = int(np.prod(s.values.dims))
-        for n in g.node:
-            if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and n.output:
-                for a in n.attribute:
-                    if a.name == "value" and a.type == onnx.AttributeProto.TENSOR and \
-                            a.t.data_type not in NOT_WEIGHT and int(np.prod(a.t.dims)) > 1:
-                        held[n.output[0]] = int(np.prod(a.t.dims))
-        changed = True
-        while changed:  # Identity chains
-            changed = False
-            for n in g.node:
-                if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.input and \
-                        n.output and n.input[0] in held and n.output[0] not in held:
-                    held[n.output[0]] = held[n.input[0]]
-                    changed = True
-        outputs = {o.name for o in g.output}
-        rd = readers(g)
-        for name, k in held.items():
-            fwd = real = 0
-            for n, names in rd:
-                if name not in names:
-                    continue
-                if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.input[:1] == [name] \
-                        and n.output and n.output[0] in held:
-                    fwd += 1
-                else:
-                    real += 1
-            if real or not fwd or name in outputs:
-                total += k
-    return total
+def rule_params(name):
+    return sum(k for gi, _, k, counted, role in W
+               if counted and role == "parameter" and (name == "all_graphs" or gi == 0))
 
 main = [m.graph]
 problems = []
@@ -150,7 +112,7 @@ for name, gs in (("main_graph", main), ("all_graphs", every)):
     n_init = sum(len(g.initializer) for g in gs)
     n_sparse = sum(len(g.sparse_initializer) for g in gs)
     want = {f"counts.initializers_{name}": n_init, f"counts.sparse_initializers_{name}": n_sparse,
-            f"initializer_elements_{name}": params, f"parameters_{name}": rule_params(gs)}
+            f"initializer_elements_{name}": params, f"parameters_{name}": rule_params(name)}
     if nbytes is not None:
         want[f"initializer_bytes_{name}"] = nbytes
     for k, v in want.items():

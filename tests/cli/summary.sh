@@ -22,44 +22,15 @@ if [ -z "$py" ]; then
     exit 77
 fi
 
-# A parameter count by the rule of scope.h, from the ONNX package's view:
-# weight-typed initializers, Constant tensors of more than one element, and
-# Identity names of either; a value only Identity-forwarded does not count.
+# A parameter count by the rule of scope.h, from the ONNX package's view
+# (tests/cli/param_rule.py: weights, their Identity names, buffers and
+# constants by the inputs that read them).
 cat > "$T/oracle.py" <<'EOF'
-import sys, onnx, numpy as np
-from onnx import numpy_helper
-NOT_W = {0, 6, 7, 8, 9, 12, 13}
+import os, sys, onnx
+sys.path.insert(0, os.path.join(os.environ["NNAV_SRC"], "tests", "cli"))
+import param_rule
 m = onnx.load(sys.argv[1], load_external_data=False)
-g = m.graph
-src = {}  # value name -> element count of the weight it holds
-for t in g.initializer:
-    if t.data_type not in NOT_W:
-        src[t.name] = int(np.prod(t.dims)) if len(t.dims) else 1
-for s in g.sparse_initializer:
-    if s.values.data_type not in NOT_W:
-        src[s.values.name] = int(np.prod(s.dims)) if len(s.dims) else 1
-consumers = {}
-for n in g.node:
-    for i in n.input:
-        consumers.setdefault(i, []).append(n)
-for n in g.node:  # node order is topological in these files
-    if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
-        for a in n.attribute:
-            if a.name == "value" and a.t.data_type not in NOT_W:
-                k = int(np.prod(a.t.dims)) if len(a.t.dims) else 1
-                if k > 1:
-                    src[n.output[0]] = k
-    if n.op_type == "Identity" and n.input and n.input[0] in src and n.output:
-        src[n.output[0]] = src[n.input[0]]
-outs = {o.name for o in g.output}
-total = 0
-for v, k in src.items():
-    cs = consumers.get(v, [])
-    fwd = [c for c in cs if c.op_type == "Identity" and c.input[0] == v and c.output[0] in src]
-    if cs and len(fwd) == len(cs) and v not in outs:
-        continue
-    total += k
-print(total)
+print(param_rule.counts(param_rule.model_graphs(m))[0])
 EOF
 
 # ---- a ViT-like stack of N identical layers ----

@@ -96,12 +96,12 @@ onnx.save(m, f"{out}/func.onnx")
 print("func.onnx", 2 * 16, 16)
 
 # BatchNormalization in inference: a scale and a shift per element, one MAC
-# each (as TensorFlow's FusedBatchNorm); scale, B, mean and var are 4 x 3
-# params. [1,3,4,4]: 48 MACs.
+# each (as TensorFlow's FusedBatchNorm); scale and B are 2 x 3 params, mean
+# and var torch's buffers (not parameters). [1,3,4,4]: 48 MACs.
 save("bn.onnx", helper.make_graph(
     [helper.make_node("BatchNormalization", ["X", "s", "b", "mu", "var"], ["Y"])], "bnm",
     [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 3, 4, 4])],
     [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 3, 4, 4])],
     [w("s", [3], 9), w("b", [3], 10), w("mu", [3], 11),
      numpy_helper.from_array(np.ones(3, np.float32), "var")]))
-print("bn.onnx", 1 * 3 * 4 * 4, 4 * 3)
+print("bn.onnx", 1 * 3 * 4 * 4, 2 * 3)
