@@ -13,7 +13,13 @@ extern const nnav_op_schema nnav_opschema_onnx[];
 extern const size_t nnav_opschema_onnx_count;
 extern const char nnav_opschema_origin[];
 extern const int nnav_opschema_generator_version;
-/* ai.onnx, ai.onnx.ml, ai.onnx.preview.training: the newest version of each. */
-extern const int32_t nnav_opschema_domain_max[3];
+/* The domains the table holds, sorted by name, each with its newest
+ * version (the highest since_version of any of its operators). */
+typedef struct nnav_op_domain {
+    const char *name;
+    int32_t max;
+} nnav_op_domain;
+extern const nnav_op_domain nnav_opschema_domains[];
+extern const size_t nnav_opschema_domain_count;
 
 #endif
