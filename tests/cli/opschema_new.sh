@@ -17,7 +17,11 @@
 # none skipped); a broken one must be refused by ONNX Runtime when it loads
 # and be exit 2 in nnav check with that rule's finding on that node.
 # Then nnav op shows the new schemas: RMSNormalization, Attention (both),
-# GroupNormalization, com.microsoft.MatMulNBits in its spellings.
+# GroupNormalization, com.microsoft.MatMulNBits in its spellings. Last,
+# every com.microsoft operator of the table is probed (opschema_probe_gen.py)
+# for ONNX Runtime's own argument counts and attributes, which must be the
+# table's but where opschema_probe_allow.txt says why not (the doc the table
+# was generated from is older than the runtime).
 # Skipped, saying so, without node and onnxruntime-node (see ort_oracle.sh).
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -146,5 +150,64 @@ if not want <= names or any(x["versions"] != [1] for x in lst):
 for b in bad:
     print("FAIL: " + b[:600])
 sys.exit(bool(bad))
+PY
+# Every com.microsoft operator of the table against ONNX Runtime's own
+# schema: two probe models each (opschema_probe_gen.py) that it refuses,
+# naming the input and output count ranges it wants; those must be the
+# table's, and it must name no attribute of the table unknown or of another
+# type, nor one the table does not require as missing.
+"$py" "$here/opschema_probe_gen.py" "$NNAV_BIN" "$T/probe" > /dev/null || { echo "FAIL: opschema_probe_gen.py"; exit 1; }
+"$node" "$here/ort_oracle.js" "$pkg" "$T/probe/probes.json" "$T/probe.json" 2> "$T/probe.err" ||
+    { echo "FAIL: ort_oracle.js (probes): $(head -5 "$T/probe.err")"; exit 1; }
+CHECKS=$((CHECKS + 1))
+"$py" - "$T/probe/probes.json" "$T/probe.json" "$here/opschema_probe_allow.txt" <<'PY' || fail "the table's com.microsoft schemas against ONNX Runtime's"
+import json, re, sys
+probes, ort = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+allow = {}
+for line in open(sys.argv[3]):
+    if line.strip() and not line.startswith("#"):
+        op, kind, reason = line.rstrip("\n").split(" ", 2)
+        assert reason.strip(), line
+        allow[(op, kind)] = reason
+used, bad, agree = set(), 0, 0
+count = re.compile(r"has (input|output) size (\d+) not in range \[min=(\d+), max=(\d+)\]")
+for p in probes:
+    op, t, err = p["op"], p["table"], ort[p["id"]].get("error", "")
+    why = None
+    m = count.search(err)
+    if ("Unrecognized attribute" in err or "Required attribute" in err or
+            ("Node(probe)" in err and "attribute" in err.lower() and "type" in err.lower())):
+        why = "ONNX Runtime on an attribute: " + err[-200:]
+    elif "not a registered function/op" in err or "No Op registered" in err:
+        why = "ONNX Runtime does not know it: " + err[-200:]
+    elif m:
+        kind, got = m.group(1), (int(m.group(3)), int(m.group(4)))
+        want = (t["min_" + kind], t["max_" + kind])
+        if got != want:
+            why = "%s counts: ONNX Runtime %s, the table %s" % (kind, got, want)
+    elif p["probe"] == "counts_in":
+        # No count said: right only where the table takes 0 inputs and 1 output.
+        if t["min_input"] > 0 or not t["min_output"] <= 1 <= t["max_output"]:
+            why = "ONNX Runtime said no count (the table: %d+ inputs, %d+ outputs): %s" % (
+                t["min_input"], t["min_output"], err[-200:])
+    elif t["min_output"] > 0:
+        why = "ONNX Runtime said no output count (the table's minimum is %d): %s" % (
+            t["min_output"], err[-200:])
+    if why is None:
+        agree += 1
+        continue
+    k = next((k for k in ((op, m.group(1)) if m else None, (op, "counts")) if k in allow), None)
+    if k:
+        used.add(k)
+        continue
+    bad += 1
+    print("FAIL: %s %s: %s" % (op, p["probe"], why))
+for k in sorted(set(allow) - used):
+    bad += 1
+    print("FAIL: opschema_probe_allow.txt lists %s %s, which agrees now: drop it" % k)
+ops = len({p["op"] for p in probes})
+print("%d com.microsoft operators probed: %d of %d probes agree with ONNX Runtime, %d listed as newer in it"
+      % (ops, agree, len(probes), len(used)))
+sys.exit(bad > 0)
 PY
 finish
