@@ -10,10 +10,10 @@
  *   ai.onnx RMSNormalization-23 epsilon = 1e-05
  *   ai.onnx Swish-24 alpha = 1.0
  */
-#include <math.h>
 #include <stddef.h>
 
 #include "opschema.h"
+#include "opschema_pool.h"
 #include "opschema_table.h"
 
 /* The generator version this table was written by; CMakeLists.txt
@@ -21,916 +21,6 @@
 #define NNAV_OPSCHEMA_GENERATOR_VERSION 3
 const int nnav_opschema_generator_version = NNAV_OPSCHEMA_GENERATOR_VERSION;
 const char nnav_opschema_origin[] = "onnx 1.22.0 docs, onnxruntime 1.24.0 ContribOperators.md";
-
-static const char *const t0[] = {"tensor(double)", "tensor(float)", "tensor(float16)"};
-static const nnav_op_formal f1[] = {{"X", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f2[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a3[] = {{"consumed_inputs", 7, 0, 0, {0}}};
-static const nnav_op_tc c4[] = {{"T", t0, 3}};
-static const char *const t5[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c6[] = {{"T", t5, 11}};
-static const char *const t7[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c8[] = {{"T", t7, 12}};
-static const nnav_op_formal f9[] = {{"input", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f10[] = {{"output", "T", NNAV_OPF_SINGLE, 1}};
-static const char *const t11[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)"};
-static const nnav_op_tc c12[] = {{"T", t11, 4}};
-static const nnav_op_formal f13[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f14[] = {{"C", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a15[] = {{"axis", 2, 0, 0, {0}}, {"broadcast", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"consumed_inputs", 7, 0, 0, {0}}};
-static const char *const t16[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)", "tensor(uint32)", "tensor(uint64)"};
-static const nnav_op_attr a17[] = {{"axis", 2, 0, 0, {0}}, {"broadcast", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c18[] = {{"T", t16, 7}};
-static const char *const t19[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)", "tensor(uint32)", "tensor(uint64)"};
-static const nnav_op_tc c20[] = {{"T", t19, 8}};
-static const char *const t21[] = {"tensor(int64)"};
-static const nnav_op_formal f22[] = {{"theta", "T1", NNAV_OPF_SINGLE, 1}, {"size", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f23[] = {{"grid", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a24[] = {{"align_corners", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c25[] = {{"T1", t11, 4}, {"T2", t21, 1}};
-static const char *const t26[] = {"tensor(bool)"};
-static const nnav_op_formal f27[] = {{"C", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c28[] = {{"T", t26, 1}, {"T1", t26, 1}};
-static const nnav_op_formal f29[] = {{"data", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f30[] = {{"reduced", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a31[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"keepdims", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a32[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"keepdims", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"select_last_index", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const char *const t33[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_formal f34[] = {{"Q", "T1", NNAV_OPF_SINGLE, 1}, {"K", "T1", NNAV_OPF_SINGLE, 1}, {"V", "T2", NNAV_OPF_SINGLE, 1}, {"attn_mask", "U", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T1", NNAV_OPF_OPTIONAL, 1}, {"past_value", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f35[] = {{"Y", "T1", NNAV_OPF_SINGLE, 1}, {"present_key", "T1", NNAV_OPF_OPTIONAL, 1}, {"present_value", "T2", NNAV_OPF_OPTIONAL, 1}, {"qk_matmul_output", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a36[] = {{"is_causal", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"kv_num_heads", 2, 0, 0, {0}}, {"q_num_heads", 2, 0, 0, {0}}, {"qk_matmul_output_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"scale", 1, 0, 0, {0}}, {"softcap", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"softmax_precision", 2, 0, 0, {0}}};
-static const nnav_op_tc c37[] = {{"T1", t11, 4}, {"T2", t11, 4}, {"U", t33, 13}};
-static const nnav_op_formal f38[] = {{"Q", "T1", NNAV_OPF_SINGLE, 1}, {"K", "T1", NNAV_OPF_SINGLE, 1}, {"V", "T2", NNAV_OPF_SINGLE, 1}, {"attn_mask", "U", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T1", NNAV_OPF_OPTIONAL, 1}, {"past_value", "T2", NNAV_OPF_OPTIONAL, 1}, {"nonpad_kv_seqlen", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a39[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a40[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"count_include_pad", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a41[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"ceil_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"count_include_pad", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a42[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"ceil_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"count_include_pad", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"dilations", 7, 0, 0, {0}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f43[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scale", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"mean", "T", NNAV_OPF_SINGLE, 1}, {"var", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f44[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"mean", "T", NNAV_OPF_OPTIONAL, 1}, {"var", "T", NNAV_OPF_OPTIONAL, 1}, {"saved_mean", "T", NNAV_OPF_OPTIONAL, 1}, {"saved_var", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a45[] = {{"consumed_inputs", 7, 1, 0, {0}}, {"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"is_test", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"momentum", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}, {"spatial", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a46[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"is_test", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"momentum", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}, {"spatial", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a47[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"momentum", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}, {"spatial", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a48[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"momentum", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}};
-static const nnav_op_formal f49[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scale", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"input_mean", "U", NNAV_OPF_SINGLE, 1}, {"input_var", "U", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f50[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"running_mean", "U", NNAV_OPF_OPTIONAL, 1}, {"running_var", "U", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a51[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"momentum", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}, {"training_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c52[] = {{"T", t11, 4}, {"U", t11, 4}};
-static const nnav_op_formal f53[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scale", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T1", NNAV_OPF_SINGLE, 1}, {"input_mean", "T2", NNAV_OPF_SINGLE, 1}, {"input_var", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f54[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"running_mean", "T2", NNAV_OPF_OPTIONAL, 1}, {"running_var", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c55[] = {{"T", t11, 4}, {"T1", t11, 4}, {"T2", t11, 4}};
-static const nnav_op_formal f56[] = {{"input", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f57[] = {{"output", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a58[] = {{"dtype", 2, 0, 0, {0}}, {"seed", 1, 0, 0, {0}}};
-static const nnav_op_tc c59[] = {{"T1", t0, 3}, {"T2", t33, 13}};
-static const nnav_op_tc c60[] = {{"T1", t11, 4}, {"T2", t33, 13}};
-static const char *const t61[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_attr a62[] = {{"to", 2, 1, 0, {0}}};
-static const nnav_op_tc c63[] = {{"T1", t61, 25}, {"T2", t61, 25}};
-static const char *const t64[] = {"tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_formal f65[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"Y", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f66[] = {{"Z", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a67[] = {{"direction", 3, 1, 0, {0}}};
-static const nnav_op_tc c68[] = {{"T", t64, 4}};
-static const char *const t69[] = {"tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c70[] = {{"T", t69, 8}};
-static const char *const t71[] = {"tensor(int32)", "tensor(int64)"};
-static const nnav_op_formal f72[] = {{"size", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a73[] = {{"output_datatype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"periodic", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c74[] = {{"T1", t71, 2}, {"T2", t7, 12}};
-static const char *const t75[] = {"tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_attr a76[] = {{"to", 3, 1, 0, {0}}};
-static const nnav_op_tc c77[] = {{"T1", t75, 12}, {"T2", t75, 12}};
-static const char *const t78[] = {"tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c79[] = {{"T1", t78, 13}, {"T2", t78, 13}};
-static const char *const t80[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c81[] = {{"T1", t80, 14}, {"T2", t80, 14}};
-static const char *const t82[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_attr a83[] = {{"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"to", 2, 1, 0, {0}}};
-static const nnav_op_tc c84[] = {{"T1", t82, 18}, {"T2", t82, 18}};
-static const char *const t85[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c86[] = {{"T1", t85, 20}, {"T2", t85, 20}};
-static const char *const t87[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c88[] = {{"T1", t87, 21}, {"T2", t87, 21}};
-static const char *const t89[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_attr a90[] = {{"round_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "up"}}, {"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"to", 2, 1, 0, {0}}};
-static const nnav_op_tc c91[] = {{"T1", t89, 22}, {"T2", t89, 22}};
-static const char *const t92[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c93[] = {{"T1", t92, 24}, {"T2", t92, 24}};
-static const nnav_op_formal f94[] = {{"input", "T1", NNAV_OPF_SINGLE, 1}, {"target_type", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a95[] = {{"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a96[] = {{"round_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "up"}}, {"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const char *const t97[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)"};
-static const nnav_op_formal f98[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"weight", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}, {"past_state", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f99[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present_state", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a100[] = {{"activation", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "none"}}};
-static const nnav_op_tc c101[] = {{"T", t97, 3}};
-static const char *const t102[] = {"tensor(float)"};
-static const nnav_op_attr a103[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}};
-static const nnav_op_tc c104[] = {{"T", t102, 1}};
-static const char *const t105[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_formal f106[] = {{"input_data", "T", NNAV_OPF_SINGLE, 1}, {"shape", "Tind", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f107[] = {{"output_data", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a108[] = {{"axes", 7, 0, 0, {0}}};
-static const nnav_op_tc c109[] = {{"T", t105, 16}, {"Tind", t71, 2}};
-static const nnav_op_attr a110[] = {{"consumed_inputs", 7, 0, 0, {0}}, {"max", 1, 0, 0, {0}}, {"min", 1, 0, 0, {0}}};
-static const nnav_op_attr a111[] = {{"max", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 3.4028234663852886e+38}}, {"min", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = -3.4028234663852886e+38}}};
-static const nnav_op_formal f112[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"min", "T", NNAV_OPF_OPTIONAL, 1}, {"max", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f113[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"image_shape", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"block_shape", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a114[] = {{"dilations", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_tc c115[] = {{"T", t105, 16}};
-static const char *const t116[] = {"tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_formal f117[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"condition", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a118[] = {{"axis", 2, 0, 0, {0}}};
-static const nnav_op_tc c119[] = {{"T", t116, 15}, {"T1", t26, 1}};
-static const nnav_op_formal f120[] = {{"inputs", "T", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_formal f121[] = {{"concat_result", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a122[] = {{"axis", 2, 1, 0, {0}}};
-static const nnav_op_tc c123[] = {{"T", t116, 15}};
-static const char *const t124[] = {"seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))"};
-static const nnav_op_formal f125[] = {{"input_sequence", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a126[] = {{"axis", 2, 1, 0, {0}}, {"new_axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c127[] = {{"S", t124, 15}, {"T", t116, 15}};
-static const nnav_op_attr a128[] = {{"value", 4, 1, 0, {0}}};
-static const nnav_op_attr a129[] = {{"sparse_value", 11, 0, 0, {0}}, {"value", 4, 0, 0, {0}}};
-static const nnav_op_attr a130[] = {{"sparse_value", 11, 0, 0, {0}}, {"value", 4, 0, 0, {0}}, {"value_float", 1, 0, 0, {0}}, {"value_floats", 6, 0, 0, {0}}, {"value_int", 2, 0, 0, {0}}, {"value_ints", 7, 0, 0, {0}}, {"value_string", 3, 0, 0, {0}}, {"value_strings", 8, 0, 0, {0}}};
-static const char *const t131[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c132[] = {{"T", t131, 20}};
-static const char *const t133[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c134[] = {{"T", t133, 22}};
-static const char *const t135[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c136[] = {{"T", t135, 23}};
-static const char *const t137[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c138[] = {{"T", t137, 24}};
-static const char *const t139[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c140[] = {{"T", t139, 26}};
-static const nnav_op_attr a141[] = {{"value", 4, 0, 0, {0}}};
-static const nnav_op_tc c142[] = {{"T1", t21, 1}, {"T2", t75, 12}};
-static const char *const t143[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c144[] = {{"T1", t21, 1}, {"T2", t143, 17}};
-static const char *const t145[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c146[] = {{"T1", t21, 1}, {"T2", t145, 19}};
-static const char *const t147[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c148[] = {{"T1", t21, 1}, {"T2", t147, 20}};
-static const char *const t149[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c150[] = {{"T1", t21, 1}, {"T2", t149, 21}};
-static const char *const t151[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c152[] = {{"T1", t21, 1}, {"T2", t151, 23}};
-static const nnav_op_formal f153[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a154[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"kernel_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const char *const t155[] = {"tensor(int8)", "tensor(uint8)"};
-static const char *const t156[] = {"tensor(int32)"};
-static const nnav_op_formal f157[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"w", "T2", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T1", NNAV_OPF_OPTIONAL, 1}, {"w_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f158[] = {{"y", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c159[] = {{"T1", t155, 2}, {"T2", t155, 2}, {"T3", t156, 1}};
-static const nnav_op_attr a160[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"kernel_shape", 7, 0, 0, {0}}, {"output_padding", 7, 0, 0, {0}}, {"output_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f161[] = {{"x", "T", NNAV_OPF_SINGLE, 1}, {"axis", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f162[] = {{"y", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a163[] = {{"exclusive", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"reverse", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c164[] = {{"T", t19, 8}, {"T2", t71, 2}};
-static const char *const t165[] = {"tensor(double)", "tensor(float)", "tensor(int32)", "tensor(int64)", "tensor(uint32)", "tensor(uint64)"};
-static const nnav_op_tc c166[] = {{"T", t165, 6}, {"T2", t71, 2}};
-static const nnav_op_formal f167[] = {{"input", "T1", NNAV_OPF_SINGLE, 1}, {"dft_length", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f168[] = {{"output", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a169[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"inverse", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"onesided", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c170[] = {{"T1", t11, 4}, {"T2", t71, 2}};
-static const nnav_op_formal f171[] = {{"input", "T1", NNAV_OPF_SINGLE, 1}, {"dft_length", "T2", NNAV_OPF_OPTIONAL, 1}, {"axis", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a172[] = {{"inverse", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"onesided", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_formal f173[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"offset", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"mask", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a174[] = {{"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"kernel_shape", 7, 0, 0, {0}}, {"offset_group", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a175[] = {{"blocksize", 2, 1, 0, {0}}};
-static const nnav_op_attr a176[] = {{"blocksize", 2, 1, 0, {0}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "DCR"}}};
-static const char *const t177[] = {"tensor(int32)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_formal f178[] = {{"x", "T", NNAV_OPF_SINGLE, 1}, {"x_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f179[] = {{"y", "tensor(float)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c180[] = {{"T", t177, 3}};
-static const nnav_op_attr a181[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const char *const t182[] = {"tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int32)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_formal f183[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"x_scale", "T2", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f184[] = {{"y", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c185[] = {{"T1", t182, 7}, {"T2", t97, 3}};
-static const char *const t186[] = {"tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_attr a187[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"block_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c188[] = {{"T1", t186, 11}, {"T2", t97, 3}};
-static const char *const t189[] = {"tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_attr a190[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"block_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"output_dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c191[] = {{"T1", t189, 12}, {"T2", t97, 3}, {"T3", t97, 3}};
-static const char *const t192[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)", "tensor(float8e8m0)"};
-static const nnav_op_tc c193[] = {{"T1", t189, 12}, {"T2", t192, 4}, {"T3", t97, 3}};
-static const char *const t194[] = {"tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint2)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_tc c195[] = {{"T1", t194, 14}, {"T2", t192, 4}, {"T3", t97, 3}};
-static const nnav_op_formal f196[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a197[] = {{"consumed_inputs", 7, 0, 0, {0}}, {"is_test", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"ratio", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}};
-static const nnav_op_attr a198[] = {{"is_test", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"ratio", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}};
-static const nnav_op_attr a199[] = {{"ratio", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}};
-static const nnav_op_formal f200[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c201[] = {{"T", t0, 3}, {"T1", t26, 1}};
-static const nnav_op_formal f202[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"ratio", "T1", NNAV_OPF_OPTIONAL, 1}, {"training_mode", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f203[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a204[] = {{"seed", 2, 0, 0, {0}}};
-static const nnav_op_tc c205[] = {{"T", t0, 3}, {"T1", t0, 3}, {"T2", t26, 1}};
-static const nnav_op_tc c206[] = {{"T", t11, 4}, {"T1", t0, 3}, {"T2", t26, 1}};
-static const char *const t207[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)"};
-static const nnav_op_tc c208[] = {{"T", t207, 8}, {"T1", t207, 8}, {"T2", t26, 1}};
-static const char *const t209[] = {"tensor(uint8)"};
-static const nnav_op_formal f210[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f211[] = {{"y", "T2", NNAV_OPF_SINGLE, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c212[] = {{"T1", t102, 1}, {"T2", t209, 1}};
-static const nnav_op_formal f213[] = {{"Inputs", "T", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_formal f214[] = {{"Output", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a215[] = {{"equation", 3, 1, 0, {0}}};
-static const nnav_op_attr a216[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"consumed_inputs", 7, 0, 0, {0}}};
-static const char *const t217[] = {"tensor(bool)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_tc c218[] = {{"T", t217, 3}, {"T1", t26, 1}};
-static const nnav_op_tc c219[] = {{"T", t75, 12}, {"T1", t26, 1}};
-static const nnav_op_tc c220[] = {{"T", t33, 13}, {"T1", t26, 1}};
-static const nnav_op_tc c221[] = {{"T", t80, 14}, {"T1", t26, 1}};
-static const nnav_op_formal f222[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"shape", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a223[] = {{"dtype", 2, 0, 0, {0}}, {"k", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c224[] = {{"T1", t33, 13}, {"T2", t33, 13}};
-static const nnav_op_formal f225[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"R", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"sequence_lens", "T1", NNAV_OPF_OPTIONAL, 1}, {"initial_h", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f226[] = {{"Y", "T", NNAV_OPF_OPTIONAL, 1}, {"Y_h", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a227[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "foward"}}, {"hidden_size", 2, 0, 0, {0}}, {"output_sequence", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c228[] = {{"T", t0, 3}, {"T1", t156, 1}};
-static const nnav_op_formal f229[] = {{"Y", "T", NNAV_OPF_OPTIONAL, 1}, {"Y_h", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a230[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"linear_before_reset", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"output_sequence", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a231[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"linear_before_reset", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a232[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"layout", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"linear_before_reset", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c233[] = {{"T", t11, 4}, {"T1", t156, 1}};
-static const nnav_op_formal f234[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"indices", "Tind", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a235[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c236[] = {{"T", t116, 15}, {"Tind", t71, 2}};
-static const nnav_op_formal f237[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"indices", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a238[] = {{"batch_dims", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a239[] = {{"approximate", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "none"}}};
-static const nnav_op_formal f240[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"C", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a241[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"broadcast", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"transA", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"transB", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a242[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"transA", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"transB", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_formal f243[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"C", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a244[] = {{"p", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 2.0}}};
-static const nnav_op_attr a245[] = {{"p", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 2LL}}};
-static const nnav_op_tc c246[] = {{"T", t5, 11}, {"T1", t26, 1}};
-static const nnav_op_tc c247[] = {{"T", t7, 12}, {"T1", t26, 1}};
-static const nnav_op_formal f248[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"grid", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f249[] = {{"Y", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a250[] = {{"align_corners", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "bilinear"}}, {"padding_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "zeros"}}};
-static const nnav_op_tc c251[] = {{"T1", t116, 15}, {"T2", t0, 3}};
-static const nnav_op_attr a252[] = {{"align_corners", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "linear"}}, {"padding_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "zeros"}}};
-static const nnav_op_tc c253[] = {{"T1", t105, 16}, {"T2", t11, 4}};
-static const nnav_op_formal f254[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scale", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a255[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"num_groups", 2, 1, 0, {0}}, {"stash_type", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a256[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.20000000298023224}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}, {"consumed_inputs", 7, 0, 0, {0}}};
-static const nnav_op_attr a257[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.20000000298023224}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}};
-static const nnav_op_attr a258[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}};
-static const char *const t259[] = {"seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_formal f260[] = {{"input", "V", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f261[] = {{"output", "V", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c262[] = {{"V", t259, 31}};
-static const char *const t263[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c264[] = {{"V", t263, 61}};
-static const char *const t265[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c266[] = {{"V", t265, 65}};
-static const char *const t267[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c268[] = {{"V", t267, 67}};
-static const char *const t269[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c270[] = {{"V", t269, 68}};
-static const char *const t271[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c272[] = {{"V", t271, 69}};
-static const char *const t273[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c274[] = {{"V", t273, 71}};
-static const nnav_op_formal f275[] = {{"cond", "B", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f276[] = {{"outputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a277[] = {{"else_branch", 5, 1, 0, {0}}, {"then_branch", 5, 1, 0, {0}}};
-static const nnav_op_tc c278[] = {{"V", t116, 15}, {"B", t26, 1}};
-static const char *const t279[] = {"seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c280[] = {{"V", t279, 30}, {"B", t26, 1}};
-static const char *const t281[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c282[] = {{"V", t281, 64}, {"B", t26, 1}};
-static const char *const t283[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(float8e4m3fn))", "optional(tensor(float8e4m3fnuz))", "optional(tensor(float8e5m2))", "optional(tensor(float8e5m2fnuz))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(float8e4m3fn))", "seq(tensor(float8e4m3fnuz))", "seq(tensor(float8e5m2))", "seq(tensor(float8e5m2fnuz))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c284[] = {{"V", t283, 76}, {"B", t26, 1}};
-static const char *const t285[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(float8e4m3fn))", "optional(tensor(float8e4m3fnuz))", "optional(tensor(float8e5m2))", "optional(tensor(float8e5m2fnuz))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int4))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint4))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(float8e4m3fn))", "seq(tensor(float8e4m3fnuz))", "seq(tensor(float8e5m2))", "seq(tensor(float8e5m2fnuz))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int4))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint4))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c286[] = {{"V", t285, 82}, {"B", t26, 1}};
-static const char *const t287[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(float4e2m1))", "optional(tensor(float8e4m3fn))", "optional(tensor(float8e4m3fnuz))", "optional(tensor(float8e5m2))", "optional(tensor(float8e5m2fnuz))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int4))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint4))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(float4e2m1))", "seq(tensor(float8e4m3fn))", "seq(tensor(float8e4m3fnuz))", "seq(tensor(float8e5m2))", "seq(tensor(float8e5m2fnuz))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int4))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint4))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c288[] = {{"V", t287, 85}, {"B", t26, 1}};
-static const char *const t289[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(float4e2m1))", "optional(tensor(float8e4m3fn))", "optional(tensor(float8e4m3fnuz))", "optional(tensor(float8e5m2))", "optional(tensor(float8e5m2fnuz))", "optional(tensor(float8e8m0))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int4))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint4))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(float4e2m1))", "seq(tensor(float8e4m3fn))", "seq(tensor(float8e4m3fnuz))", "seq(tensor(float8e5m2))", "seq(tensor(float8e5m2fnuz))", "seq(tensor(float8e8m0))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int4))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint4))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c290[] = {{"V", t289, 88}, {"B", t26, 1}};
-static const char *const t291[] = {"optional(seq(tensor(bfloat16)))", "optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bfloat16))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(float4e2m1))", "optional(tensor(float8e4m3fn))", "optional(tensor(float8e4m3fnuz))", "optional(tensor(float8e5m2))", "optional(tensor(float8e5m2fnuz))", "optional(tensor(float8e8m0))", "optional(tensor(int16))", "optional(tensor(int2))", "optional(tensor(int32))", "optional(tensor(int4))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint2))", "optional(tensor(uint32))", "optional(tensor(uint4))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(float4e2m1))", "seq(tensor(float8e4m3fn))", "seq(tensor(float8e4m3fnuz))", "seq(tensor(float8e5m2))", "seq(tensor(float8e5m2fnuz))", "seq(tensor(float8e8m0))", "seq(tensor(int16))", "seq(tensor(int2))", "seq(tensor(int32))", "seq(tensor(int4))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint2))", "seq(tensor(uint32))", "seq(tensor(uint4))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bfloat16)", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float8e8m0)", "tensor(int16)", "tensor(int2)", "tensor(int32)", "tensor(int4)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint2)", "tensor(uint32)", "tensor(uint4)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c292[] = {{"V", t291, 94}, {"B", t26, 1}};
-static const nnav_op_formal f293[] = {{"encoded_stream", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f294[] = {{"image", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a295[] = {{"pixel_format", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "RGB"}}};
-static const nnav_op_tc c296[] = {{"T1", t209, 1}, {"T2", t209, 1}};
-static const nnav_op_formal f297[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"scale", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a298[] = {{"consumed_inputs", 7, 0, 0, {0}}, {"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}};
-static const nnav_op_attr a299[] = {{"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}};
-static const char *const t300[] = {"tensor(double)", "tensor(float)"};
-static const nnav_op_formal f301[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f302[] = {{"Y", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a303[] = {{"detect_negative", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"detect_positive", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c304[] = {{"T1", t300, 2}, {"T2", t26, 1}};
-static const nnav_op_tc c305[] = {{"T1", t207, 8}, {"T2", t26, 1}};
-static const nnav_op_tc c306[] = {{"T1", t0, 3}, {"T2", t26, 1}};
-static const nnav_op_tc c307[] = {{"T1", t11, 4}, {"T2", t26, 1}};
-static const nnav_op_attr a308[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-05}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.75}}, {"bias", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"size", 2, 1, 0, {0}}};
-static const nnav_op_formal f309[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"R", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"sequence_lens", "T1", NNAV_OPF_OPTIONAL, 1}, {"initial_h", "T", NNAV_OPF_OPTIONAL, 1}, {"initial_c", "T", NNAV_OPF_OPTIONAL, 1}, {"P", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f310[] = {{"Y", "T", NNAV_OPF_OPTIONAL, 1}, {"Y_h", "T", NNAV_OPF_OPTIONAL, 1}, {"Y_c", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a311[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"input_forget", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"output_sequence", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a312[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"input_forget", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a313[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"input_forget", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"layout", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const char *const t314[] = {"tensor(bfloat16)", "tensor(float)"};
-static const nnav_op_formal f315[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"Scale", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f316[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"Mean", "U", NNAV_OPF_OPTIONAL, 1}, {"InvStdDev", "U", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a317[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999747378752e-06}}, {"stash_type", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c318[] = {{"T", t11, 4}, {"U", t314, 2}};
-static const nnav_op_attr a319[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.009999999776482582}}, {"consumed_inputs", 7, 0, 0, {0}}};
-static const nnav_op_attr a320[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.009999999776482582}}};
-static const nnav_op_formal f321[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_SINGLE, 1}, {"value", "T", NNAV_OPF_SINGLE, 1}, {"past_state", "S", NNAV_OPF_OPTIONAL, 1}, {"decay", "T", NNAV_OPF_OPTIONAL, 1}, {"beta", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f322[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present_state", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a323[] = {{"chunk_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 64LL}}, {"kv_num_heads", 2, 1, 0, {0}}, {"q_num_heads", 2, 1, 0, {0}}, {"scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"update_rule", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "gated_delta"}}};
-static const nnav_op_tc c324[] = {{"T", t97, 3}, {"S", t97, 3}};
-static const nnav_op_formal f325[] = {{"M", "I", NNAV_OPF_OPTIONAL, 1}, {"cond", "B", NNAV_OPF_OPTIONAL, 1}, {"v_initial", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f326[] = {{"v_final_and_scan_outputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a327[] = {{"body", 5, 1, 0, {0}}};
-static const nnav_op_tc c328[] = {{"V", t116, 15}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c329[] = {{"V", t279, 30}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c330[] = {{"V", t281, 64}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c331[] = {{"V", t283, 76}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c332[] = {{"V", t285, 82}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c333[] = {{"V", t287, 85}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c334[] = {{"V", t289, 88}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_tc c335[] = {{"V", t291, 94}, {"I", t21, 1}, {"B", t26, 1}};
-static const nnav_op_attr a336[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"p", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 2LL}}};
-static const nnav_op_attr a337[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"kernel_shape", 7, 0, 0, {0}}, {"p", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 2.0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a338[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"kernel_shape", 7, 1, 0, {0}}, {"p", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 2LL}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a339[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"ceil_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"dilations", 7, 0, 0, {0}}, {"kernel_shape", 7, 1, 0, {0}}, {"p", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 2LL}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f340[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"a_zero_point", "T1", NNAV_OPF_OPTIONAL, 1}, {"b_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f341[] = {{"Y", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f342[] = {{"data_0", "T", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_formal f343[] = {{"max", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f344[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"Indices", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a345[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"storage_order", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_tc c346[] = {{"T", t0, 3}, {"I", t21, 1}};
-static const nnav_op_attr a347[] = {{"auto_pad", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NOTSET"}}, {"ceil_mode", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"dilations", 7, 0, 0, {0}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"storage_order", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"strides", 7, 0, 0, {0}}};
-static const char *const t348[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_tc c349[] = {{"T", t348, 5}, {"I", t21, 1}};
-static const char *const t350[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_tc c351[] = {{"T", t350, 6}, {"I", t21, 1}};
-static const nnav_op_formal f352[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"rois", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a353[] = {{"pooled_shape", 7, 1, 0, {0}}, {"spatial_scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}};
-static const nnav_op_formal f354[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"I", "T2", NNAV_OPF_SINGLE, 1}, {"output_shape", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a355[] = {{"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_tc c356[] = {{"T1", t0, 3}, {"T2", t21, 1}};
-static const nnav_op_formal f357[] = {{"mean", "T", NNAV_OPF_SINGLE, 1}};
-static const int64_t di358[] = {0LL, 2LL, 3LL};
-static const nnav_op_attr a359[] = {{"axes", 7, 0, 1, {.kind = NNAV_ATTR_INTS, .count = 3, .ints = di358}}};
-static const nnav_op_formal f360[] = {{"num_mel_bins", "T1", NNAV_OPF_SINGLE, 1}, {"dft_length", "T1", NNAV_OPF_SINGLE, 1}, {"sample_rate", "T1", NNAV_OPF_SINGLE, 1}, {"lower_edge_hertz", "T2", NNAV_OPF_SINGLE, 1}, {"upper_edge_hertz", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f361[] = {{"output", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a362[] = {{"output_datatype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c363[] = {{"T1", t71, 2}, {"T2", t11, 4}, {"T3", t7, 12}};
-static const nnav_op_formal f364[] = {{"min", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a365[] = {{"fmod", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a366[] = {{"dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 6LL}}, {"sample_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"seed", 1, 0, 0, {0}}};
-static const nnav_op_tc c367[] = {{"T1", t0, 3}, {"T2", t71, 2}};
-static const char *const t368[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)"};
-static const nnav_op_tc c369[] = {{"T", t368, 7}};
-static const char *const t370[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)"};
-static const nnav_op_tc c371[] = {{"T", t370, 8}};
-static const nnav_op_formal f372[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"target", "Tind", NNAV_OPF_SINGLE, 1}, {"weight", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f373[] = {{"loss", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a374[] = {{"ignore_index", 2, 0, 0, {0}}, {"reduction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "mean"}}};
-static const nnav_op_tc c375[] = {{"T", t0, 3}, {"Tind", t71, 2}};
-static const nnav_op_tc c376[] = {{"T", t11, 4}, {"Tind", t71, 2}};
-static const nnav_op_formal f377[] = {{"boxes", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"scores", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"max_output_boxes_per_class", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"iou_threshold", "tensor(float)", NNAV_OPF_OPTIONAL, 1}, {"score_threshold", "tensor(float)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f378[] = {{"selected_indices", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a379[] = {{"center_point_box", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_formal f380[] = {{"Y", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c381[] = {{"T", t26, 1}};
-static const nnav_op_formal f382[] = {{"indices", "T1", NNAV_OPF_SINGLE, 1}, {"depth", "T2", NNAV_OPF_SINGLE, 1}, {"values", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c383[] = {{"T1", t5, 11}, {"T2", t5, 11}, {"T3", t116, 15}};
-static const char *const t384[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))"};
-static const nnav_op_formal f385[] = {{"input", "V", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f386[] = {{"output", "O", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a387[] = {{"type", 13, 0, 0, {0}}};
-static const nnav_op_tc c388[] = {{"V", t279, 30}, {"O", t384, 30}};
-static const nnav_op_formal f389[] = {{"input", "O", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c390[] = {{"O", t384, 30}, {"V", t279, 30}};
-static const char *const t391[] = {"optional(seq(tensor(bool)))", "optional(seq(tensor(complex128)))", "optional(seq(tensor(complex64)))", "optional(seq(tensor(double)))", "optional(seq(tensor(float)))", "optional(seq(tensor(float16)))", "optional(seq(tensor(int16)))", "optional(seq(tensor(int32)))", "optional(seq(tensor(int64)))", "optional(seq(tensor(int8)))", "optional(seq(tensor(string)))", "optional(seq(tensor(uint16)))", "optional(seq(tensor(uint32)))", "optional(seq(tensor(uint64)))", "optional(seq(tensor(uint8)))", "optional(tensor(bool))", "optional(tensor(complex128))", "optional(tensor(complex64))", "optional(tensor(double))", "optional(tensor(float))", "optional(tensor(float16))", "optional(tensor(int16))", "optional(tensor(int32))", "optional(tensor(int64))", "optional(tensor(int8))", "optional(tensor(string))", "optional(tensor(uint16))", "optional(tensor(uint32))", "optional(tensor(uint64))", "optional(tensor(uint8))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))", "tensor(bool)", "tensor(complex128)", "tensor(complex64)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(string)", "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c392[] = {{"O", t391, 60}, {"V", t279, 30}};
-static const nnav_op_formal f393[] = {{"output", "B", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c394[] = {{"O", t384, 30}, {"B", t26, 1}};
-static const nnav_op_formal f395[] = {{"input", "O", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c396[] = {{"O", t391, 60}, {"B", t26, 1}};
-static const nnav_op_formal f397[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"slope", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a398[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "constant"}}, {"paddings", 7, 1, 0, {0}}, {"value", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}};
-static const nnav_op_attr a399[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "constant"}}, {"pads", 7, 1, 0, {0}}, {"value", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}};
-static const nnav_op_formal f400[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"pads", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"constant_value", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a401[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "constant"}}};
-static const nnav_op_formal f402[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"pads", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"constant_value", "T", NNAV_OPF_OPTIONAL, 1}, {"axes", "Tind", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c403[] = {{"T", t133, 22}, {"Tind", t71, 2}};
-static const nnav_op_tc c404[] = {{"T", t135, 23}, {"Tind", t71, 2}};
-static const nnav_op_tc c405[] = {{"T", t137, 24}, {"Tind", t71, 2}};
-static const nnav_op_tc c406[] = {{"T", t139, 26}, {"Tind", t71, 2}};
-static const char *const t407[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_formal f408[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"Y", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c409[] = {{"T", t407, 5}, {"T1", t5, 11}};
-static const char *const t410[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_tc c411[] = {{"T", t410, 6}, {"T1", t5, 11}};
-static const nnav_op_tc c412[] = {{"T", t410, 6}, {"T1", t7, 12}};
-static const nnav_op_formal f413[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"x_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T1", NNAV_OPF_SINGLE, 1}, {"w", "T2", NNAV_OPF_SINGLE, 1}, {"w_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"w_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T3", NNAV_OPF_SINGLE, 1}, {"B", "T4", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c414[] = {{"T1", t155, 2}, {"T2", t155, 2}, {"T3", t155, 2}, {"T4", t156, 1}};
-static const nnav_op_formal f415[] = {{"a", "T1", NNAV_OPF_SINGLE, 1}, {"a_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"a_zero_point", "T1", NNAV_OPF_SINGLE, 1}, {"b", "T2", NNAV_OPF_SINGLE, 1}, {"b_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"b_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c416[] = {{"T1", t155, 2}, {"T2", t155, 2}, {"T3", t155, 2}};
-static const char *const t417[] = {"tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_formal f418[] = {{"a", "T1", NNAV_OPF_SINGLE, 1}, {"a_scale", "TS", NNAV_OPF_SINGLE, 1}, {"a_zero_point", "T1", NNAV_OPF_SINGLE, 1}, {"b", "T2", NNAV_OPF_SINGLE, 1}, {"b_scale", "TS", NNAV_OPF_SINGLE, 1}, {"b_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"y_scale", "TS", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c419[] = {{"TS", t97, 3}, {"T1", t417, 6}, {"T2", t417, 6}, {"T3", t417, 6}};
-static const char *const t420[] = {"tensor(float)", "tensor(int32)"};
-static const nnav_op_formal f421[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c422[] = {{"T1", t420, 2}, {"T2", t155, 2}};
-static const char *const t423[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)", "tensor(int32)"};
-static const nnav_op_formal f424[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"y_scale", "T1", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a425[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c426[] = {{"T1", t423, 4}, {"T2", t417, 6}};
-static const char *const t427[] = {"tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_attr a428[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"block_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"output_dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c429[] = {{"T1", t423, 4}, {"T2", t427, 10}};
-static const char *const t430[] = {"tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_formal f431[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"y_scale", "T2", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T3", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a432[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"block_size", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"output_dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"precision", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"saturate", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c433[] = {{"T1", t423, 4}, {"T2", t423, 4}, {"T3", t430, 11}};
-static const char *const t434[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)", "tensor(float8e8m0)", "tensor(int32)"};
-static const nnav_op_tc c435[] = {{"T1", t423, 4}, {"T2", t434, 5}, {"T3", t430, 11}};
-static const char *const t436[] = {"tensor(float4e2m1)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(int16)", "tensor(int2)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint2)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_tc c437[] = {{"T1", t423, 4}, {"T2", t434, 5}, {"T3", t436, 13}};
-static const nnav_op_formal f438[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scale", "V", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f439[] = {{"Y", "V", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c440[] = {{"T", t11, 4}, {"V", t11, 4}};
-static const char *const ds441[] = {"Tanh", "Tanh"};
-static const nnav_op_attr a442[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 1, {.kind = NNAV_ATTR_STRINGS, .count = 2, .strings = ds441}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"output_sequence", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a443[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 1, {.kind = NNAV_ATTR_STRINGS, .count = 2, .strings = ds441}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}};
-static const nnav_op_attr a444[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 1, {.kind = NNAV_ATTR_STRINGS, .count = 2, .strings = ds441}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "forward"}}, {"hidden_size", 2, 0, 0, {0}}, {"layout", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a445[] = {{"dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"mean", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"seed", 1, 0, 0, {0}}, {"shape", 7, 1, 0, {0}}};
-static const nnav_op_attr a446[] = {{"dtype", 2, 0, 0, {0}}, {"mean", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"seed", 1, 0, 0, {0}}};
-static const nnav_op_attr a447[] = {{"dtype", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"high", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"low", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"seed", 1, 0, 0, {0}}, {"shape", 7, 1, 0, {0}}};
-static const nnav_op_attr a448[] = {{"dtype", 2, 0, 0, {0}}, {"high", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}, {"low", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"seed", 1, 0, 0, {0}}};
-static const char *const t449[] = {"tensor(double)", "tensor(float)", "tensor(int16)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_formal f450[] = {{"start", "T", NNAV_OPF_SINGLE, 1}, {"limit", "T", NNAV_OPF_SINGLE, 1}, {"delta", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c451[] = {{"T", t449, 5}};
-static const char *const t452[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int16)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_attr a453[] = {{"stash_type", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c454[] = {{"T", t452, 7}};
-static const nnav_op_formal f455[] = {{"reduced", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a456[] = {{"axes", 7, 0, 0, {0}}, {"keepdims", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_formal f457[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"axes", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a458[] = {{"keepdims", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"noop_with_empty_axes", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const char *const t459[] = {"tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c460[] = {{"T", t459, 9}};
-static const char *const t461[] = {"tensor(bfloat16)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c462[] = {{"T", t461, 10}};
-static const char *const t463[] = {"tensor(bfloat16)", "tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)", "tensor(int8)", "tensor(uint32)", "tensor(uint64)", "tensor(uint8)"};
-static const nnav_op_tc c464[] = {{"T", t463, 11}};
-static const char *const t465[] = {"tensor(string)"};
-static const nnav_op_attr a466[] = {{"pattern", 3, 0, 0, {0}}};
-static const nnav_op_tc c467[] = {{"T1", t465, 1}, {"T2", t26, 1}};
-static const nnav_op_formal f468[] = {{"reshaped", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a469[] = {{"consumed_inputs", 7, 0, 0, {0}}, {"shape", 7, 0, 0, {0}}};
-static const nnav_op_formal f470[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"shape", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a471[] = {{"allowzero", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_formal f472[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"scales", "tensor(float)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a473[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "nearest"}}};
-static const nnav_op_formal f474[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"roi", "T2", NNAV_OPF_SINGLE, 1}, {"scales", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"sizes", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a475[] = {{"coordinate_transformation_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "half_pixel"}}, {"cubic_coeff_a", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = -0.75}}, {"exclude_outside", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"extrapolation_value", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "nearest"}}, {"nearest_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "round_prefer_floor"}}};
-static const nnav_op_formal f476[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"roi", "T2", NNAV_OPF_OPTIONAL, 1}, {"scales", "tensor(float)", NNAV_OPF_OPTIONAL, 1}, {"sizes", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c477[] = {{"T1", t105, 16}, {"T2", t0, 3}};
-static const nnav_op_attr a478[] = {{"antialias", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"axes", 7, 0, 0, {0}}, {"coordinate_transformation_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "half_pixel"}}, {"cubic_coeff_a", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = -0.75}}, {"exclude_outside", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"extrapolation_value", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"keep_aspect_ratio_policy", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "stretch"}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "nearest"}}, {"nearest_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "round_prefer_floor"}}};
-static const nnav_op_formal f479[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"sequence_lens", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a480[] = {{"batch_axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"time_axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_formal f481[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"rois", "T1", NNAV_OPF_SINGLE, 1}, {"batch_indices", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a482[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "avg"}}, {"output_height", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"output_width", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"sampling_ratio", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"spatial_scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}};
-static const nnav_op_attr a483[] = {{"coordinate_transformation_mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "half_pixel"}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "avg"}}, {"output_height", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"output_width", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"sampling_ratio", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"spatial_scale", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0}}};
-static const nnav_op_formal f484[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"cos_cache", "T", NNAV_OPF_SINGLE, 1}, {"sin_cache", "T", NNAV_OPF_SINGLE, 1}, {"position_ids", "M", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a485[] = {{"interleaved", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"num_heads", 2, 0, 0, {0}}, {"rotary_embedding_dim", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c486[] = {{"T", t97, 3}, {"M", t21, 1}};
-static const nnav_op_formal f487[] = {{"signal", "T1", NNAV_OPF_SINGLE, 1}, {"frame_step", "T2", NNAV_OPF_SINGLE, 1}, {"window", "T1", NNAV_OPF_OPTIONAL, 1}, {"frame_length", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a488[] = {{"onesided", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_formal f489[] = {{"sequence_lens", "I", NNAV_OPF_OPTIONAL, 1}, {"initial_state_and_scan_inputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f490[] = {{"final_state_and_scan_outputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a491[] = {{"body", 5, 1, 0, {0}}, {"directions", 7, 0, 0, {0}}, {"num_scan_inputs", 2, 1, 0, {0}}};
-static const nnav_op_tc c492[] = {{"I", t21, 1}, {"V", t116, 15}};
-static const nnav_op_formal f493[] = {{"initial_state_and_scan_inputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a494[] = {{"body", 5, 1, 0, {0}}, {"num_scan_inputs", 2, 1, 0, {0}}, {"scan_input_axes", 7, 0, 0, {0}}, {"scan_input_directions", 7, 0, 0, {0}}, {"scan_output_axes", 7, 0, 0, {0}}, {"scan_output_directions", 7, 0, 0, {0}}};
-static const nnav_op_tc c495[] = {{"V", t116, 15}};
-static const nnav_op_tc c496[] = {{"V", t105, 16}};
-static const nnav_op_tc c497[] = {{"V", t131, 20}};
-static const nnav_op_tc c498[] = {{"V", t133, 22}};
-static const nnav_op_tc c499[] = {{"V", t135, 23}};
-static const nnav_op_tc c500[] = {{"V", t137, 24}};
-static const nnav_op_tc c501[] = {{"V", t139, 26}};
-static const nnav_op_formal f502[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"indices", "Tind", NNAV_OPF_SINGLE, 1}, {"updates", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a503[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"reduction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "none"}}};
-static const nnav_op_formal f504[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"indices", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"updates", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a505[] = {{"reduction", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "none"}}};
-static const nnav_op_attr a506[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.673200011253357}}, {"consumed_inputs", 7, 0, 0, {0}}, {"gamma", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0506999492645264}}};
-static const nnav_op_attr a507[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.6732631921768188}}, {"gamma", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 1.0507010221481323}}};
-static const nnav_op_formal f508[] = {{"input_sequence", "S", NNAV_OPF_SINGLE, 1}, {"position", "I", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f509[] = {{"tensor", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c510[] = {{"S", t124, 15}, {"T", t116, 15}, {"I", t71, 2}};
-static const nnav_op_formal f511[] = {{"output_sequence", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c512[] = {{"T", t116, 15}, {"S", t124, 15}};
-static const nnav_op_formal f513[] = {{"output", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a514[] = {{"dtype", 2, 0, 0, {0}}};
-static const nnav_op_tc c515[] = {{"S", t124, 15}};
-static const nnav_op_formal f516[] = {{"input_sequence", "S", NNAV_OPF_SINGLE, 1}, {"position", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c517[] = {{"S", t124, 15}, {"I", t71, 2}};
-static const nnav_op_formal f518[] = {{"input_sequence", "S", NNAV_OPF_SINGLE, 1}, {"tensor", "T", NNAV_OPF_SINGLE, 1}, {"position", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c519[] = {{"T", t116, 15}, {"S", t124, 15}, {"I", t71, 2}};
-static const nnav_op_formal f520[] = {{"length", "I", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c521[] = {{"S", t124, 15}, {"I", t21, 1}};
-static const nnav_op_formal f522[] = {{"input_sequence", "S", NNAV_OPF_SINGLE, 1}, {"additional_inputs", "V", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f523[] = {{"out_sequence", "S", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_tc c524[] = {{"S", t124, 15}, {"V", t279, 30}};
-static const nnav_op_formal f525[] = {{"shape", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c526[] = {{"T", t116, 15}, {"T1", t21, 1}};
-static const nnav_op_tc c527[] = {{"T", t105, 16}, {"T1", t21, 1}};
-static const nnav_op_attr a528[] = {{"end", 2, 0, 0, {0}}, {"start", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_tc c529[] = {{"T", t131, 20}, {"T1", t21, 1}};
-static const nnav_op_tc c530[] = {{"T", t133, 22}, {"T1", t21, 1}};
-static const nnav_op_tc c531[] = {{"T", t135, 23}, {"T1", t21, 1}};
-static const nnav_op_tc c532[] = {{"T", t137, 24}, {"T1", t21, 1}};
-static const nnav_op_tc c533[] = {{"T", t139, 26}, {"T1", t21, 1}};
-static const nnav_op_attr a534[] = {{"bias", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"lambd", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.5}}};
-static const nnav_op_attr a535[] = {{"axes", 7, 0, 0, {0}}, {"ends", 7, 1, 0, {0}}, {"starts", 7, 1, 0, {0}}};
-static const nnav_op_formal f536[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"starts", "Tind", NNAV_OPF_SINGLE, 1}, {"ends", "Tind", NNAV_OPF_SINGLE, 1}, {"axes", "Tind", NNAV_OPF_OPTIONAL, 1}, {"steps", "Tind", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f537[] = {{"scores", "T", NNAV_OPF_SINGLE, 1}, {"labels", "Tind", NNAV_OPF_SINGLE, 1}, {"weights", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f538[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"log_prob", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f539[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"split", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f540[] = {{"outputs...", "T", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_attr a541[] = {{"axis", 2, 0, 0, {0}}, {"split", 7, 0, 0, {0}}};
-static const nnav_op_formal f542[] = {{"outputs", "T", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_attr a543[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"split", 7, 0, 0, {0}}};
-static const nnav_op_formal f544[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"split", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a545[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"num_outputs", 2, 0, 0, {0}}};
-static const nnav_op_formal f546[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"split", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c547[] = {{"T", t116, 15}, {"I", t71, 2}, {"S", t124, 15}};
-static const char *const t548[] = {"seq(tensor(bfloat16))", "seq(tensor(bool))", "seq(tensor(complex128))", "seq(tensor(complex64))", "seq(tensor(double))", "seq(tensor(float))", "seq(tensor(float16))", "seq(tensor(int16))", "seq(tensor(int32))", "seq(tensor(int64))", "seq(tensor(int8))", "seq(tensor(string))", "seq(tensor(uint16))", "seq(tensor(uint32))", "seq(tensor(uint64))", "seq(tensor(uint8))"};
-static const nnav_op_tc c549[] = {{"T", t105, 16}, {"I", t71, 2}, {"S", t548, 16}};
-static const nnav_op_formal f550[] = {{"squeezed", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c551[] = {{"T", t465, 1}};
-static const nnav_op_formal f552[] = {{"X", "tensor(string)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f553[] = {{"Y", "tensor(string)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a554[] = {{"case_change_action", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"is_case_sensitive", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"locale", 3, 0, 0, {0}}, {"stopwords", 8, 0, 0, {0}}};
-static const nnav_op_formal f555[] = {{"Y", "T2", NNAV_OPF_SINGLE, 1}, {"Z", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a556[] = {{"delimiter", 3, 0, 0, {0}}, {"maxsplit", 2, 0, 0, {0}}};
-static const nnav_op_tc c557[] = {{"T1", t465, 1}, {"T2", t465, 1}, {"T3", t21, 1}};
-static const nnav_op_formal f558[] = {{"sum", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f559[] = {{"past_cache", "T", NNAV_OPF_SINGLE, 1}, {"update", "T", NNAV_OPF_SINGLE, 1}, {"write_indices", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f560[] = {{"present_cache", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a561[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -2LL}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "linear"}}};
-static const char *const t562[] = {"tensor(int32)", "tensor(int64)", "tensor(string)"};
-static const nnav_op_attr a563[] = {{"max_gram_length", 2, 1, 0, {0}}, {"max_skip_count", 2, 1, 0, {0}}, {"min_gram_length", 2, 1, 0, {0}}, {"mode", 3, 1, 0, {0}}, {"ngram_counts", 7, 1, 0, {0}}, {"ngram_indexes", 7, 1, 0, {0}}, {"pool_int64s", 7, 0, 0, {0}}, {"pool_strings", 8, 0, 0, {0}}, {"weights", 6, 0, 0, {0}}};
-static const nnav_op_tc c564[] = {{"T", t562, 3}, {"T1", t102, 1}};
-static const nnav_op_formal f565[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"tiles", "T", NNAV_OPF_SINGLE, 1}, {"axis", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c566[] = {{"T", t0, 3}, {"T1", t21, 1}};
-static const nnav_op_formal f567[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"repeats", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f568[] = {{"Values", "T", NNAV_OPF_SINGLE, 1}, {"Indices", "I", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a569[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"k", 2, 1, 0, {0}}};
-static const nnav_op_formal f570[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"K", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a571[] = {{"axis", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"largest", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"sorted", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c572[] = {{"T", t5, 11}, {"I", t21, 1}};
-static const nnav_op_tc c573[] = {{"T", t7, 12}, {"I", t21, 1}};
-static const nnav_op_formal f574[] = {{"transposed", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a575[] = {{"perm", 7, 0, 0, {0}}};
-static const nnav_op_formal f576[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"k", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a577[] = {{"upper", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_formal f578[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"indices", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"inverse_indices", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"counts", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a579[] = {{"axis", 2, 0, 0, {0}}, {"sorted", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_formal f580[] = {{"expanded", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a581[] = {{"axes", 7, 1, 0, {0}}};
-static const nnav_op_formal f582[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"axes", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const char *const t583[] = {"tensor(bool)", "tensor(double)", "tensor(float)", "tensor(float16)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_attr a584[] = {{"height_scale", 1, 1, 0, {0}}, {"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "nearest"}}, {"width_scale", 1, 1, 0, {0}}};
-static const nnav_op_tc c585[] = {{"T", t583, 6}};
-static const nnav_op_attr a586[] = {{"mode", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "nearest"}}, {"scales", 6, 1, 0, {0}}};
-static const nnav_op_formal f587[] = {{"condition", "B", NNAV_OPF_SINGLE, 1}, {"X", "T", NNAV_OPF_SINGLE, 1}, {"Y", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c588[] = {{"B", t26, 1}, {"T", t116, 15}};
-static const nnav_op_tc c589[] = {{"B", t26, 1}, {"T", t105, 16}};
-static const char *const t590[] = {"tensor(double)", "tensor(float)", "tensor(int32)", "tensor(int64)", "tensor(string)"};
-static const nnav_op_formal f591[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"Y", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c592[] = {{"T", t590, 5}};
-static const char *const t593[] = {"tensor(double)", "tensor(float)", "tensor(int32)", "tensor(int64)"};
-static const nnav_op_attr a594[] = {{"threshold", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}};
-static const nnav_op_tc c595[] = {{"T", t593, 4}};
-static const char *const t596[] = {"map(int64, float)", "map(int64, string)"};
-static const char *const t597[] = {"tensor(float)", "tensor(int64)", "tensor(string)"};
-static const nnav_op_attr a598[] = {{"cast_to", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "TO_FLOAT"}}, {"map_form", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "DENSE"}}, {"max_map", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_tc c599[] = {{"T1", t596, 2}, {"T2", t597, 3}};
-static const char *const t600[] = {"tensor(int64)", "tensor(string)"};
-static const nnav_op_attr a601[] = {{"cats_int64s", 7, 0, 0, {0}}, {"cats_strings", 8, 0, 0, {0}}, {"default_int64", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"default_string", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "_Unused"}}};
-static const nnav_op_tc c602[] = {{"T1", t600, 2}, {"T2", t600, 2}};
-static const char *const t603[] = {"map(int64, double)", "map(int64, float)", "map(int64, string)", "map(string, double)", "map(string, float)", "map(string, int64)"};
-static const char *const t604[] = {"tensor(double)", "tensor(float)", "tensor(int64)", "tensor(string)"};
-static const nnav_op_attr a605[] = {{"int64_vocabulary", 7, 0, 0, {0}}, {"string_vocabulary", 8, 0, 0, {0}}};
-static const nnav_op_tc c606[] = {{"T1", t603, 6}, {"T2", t604, 4}};
-static const nnav_op_formal f607[] = {{"X", "T1", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_formal f608[] = {{"Y", "tensor(float)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a609[] = {{"inputdimensions", 7, 0, 0, {0}}};
-static const nnav_op_tc c610[] = {{"T1", t593, 4}};
-static const nnav_op_attr a611[] = {{"imputed_value_floats", 6, 0, 0, {0}}, {"imputed_value_int64s", 7, 0, 0, {0}}, {"replaced_value_float", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"replaced_value_int64", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}};
-static const nnav_op_attr a612[] = {{"classes_strings", 8, 0, 0, {0}}, {"default_int64", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"default_string", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "_Unused"}}};
-static const nnav_op_attr a613[] = {{"default_float", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = -0.0}}, {"default_int64", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"default_string", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "_Unused"}}, {"keys_floats", 6, 0, 0, {0}}, {"keys_int64s", 7, 0, 0, {0}}, {"keys_strings", 8, 0, 0, {0}}, {"values_floats", 6, 0, 0, {0}}, {"values_int64s", 7, 0, 0, {0}}, {"values_strings", 8, 0, 0, {0}}};
-static const nnav_op_tc c614[] = {{"T1", t597, 3}, {"T2", t597, 3}};
-static const char *const t615[] = {"tensor(double)", "tensor(float)", "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(string)"};
-static const nnav_op_attr a616[] = {{"default_float", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = -0.0}}, {"default_int64", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = -1LL}}, {"default_string", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "_Unused"}}, {"default_tensor", 4, 0, 0, {0}}, {"keys_floats", 6, 0, 0, {0}}, {"keys_int64s", 7, 0, 0, {0}}, {"keys_strings", 8, 0, 0, {0}}, {"keys_tensor", 4, 0, 0, {0}}, {"values_floats", 6, 0, 0, {0}}, {"values_int64s", 7, 0, 0, {0}}, {"values_strings", 8, 0, 0, {0}}, {"values_tensor", 4, 0, 0, {0}}};
-static const nnav_op_tc c617[] = {{"T1", t615, 6}, {"T2", t615, 6}};
-static const nnav_op_formal f618[] = {{"Y", "T2", NNAV_OPF_SINGLE, 1}, {"Z", "tensor(float)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a619[] = {{"classlabels_ints", 7, 0, 0, {0}}, {"classlabels_strings", 8, 0, 0, {0}}, {"coefficients", 6, 1, 0, {0}}, {"intercepts", 6, 0, 0, {0}}, {"multi_class", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}};
-static const nnav_op_tc c620[] = {{"T1", t593, 4}, {"T2", t600, 2}};
-static const nnav_op_attr a621[] = {{"coefficients", 6, 0, 0, {0}}, {"intercepts", 6, 0, 0, {0}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"targets", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a622[] = {{"norm", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "MAX"}}};
-static const nnav_op_attr a623[] = {{"cats_int64s", 7, 0, 0, {0}}, {"cats_strings", 8, 0, 0, {0}}, {"zeros", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}};
-static const nnav_op_attr a624[] = {{"classlabels_ints", 7, 0, 0, {0}}, {"classlabels_strings", 8, 0, 0, {0}}, {"coefficients", 6, 0, 0, {0}}, {"kernel_params", 6, 0, 0, {0}}, {"kernel_type", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "LINEAR"}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"prob_a", 6, 0, 0, {0}}, {"prob_b", 6, 0, 0, {0}}, {"rho", 6, 0, 0, {0}}, {"support_vectors", 6, 0, 0, {0}}, {"vectors_per_class", 7, 0, 0, {0}}};
-static const nnav_op_attr a625[] = {{"coefficients", 6, 0, 0, {0}}, {"kernel_params", 6, 0, 0, {0}}, {"kernel_type", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "LINEAR"}}, {"n_supports", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"one_class", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"rho", 6, 0, 0, {0}}, {"support_vectors", 6, 0, 0, {0}}};
-static const nnav_op_attr a626[] = {{"offset", 6, 0, 0, {0}}, {"scale", 6, 0, 0, {0}}};
-static const nnav_op_attr a627[] = {{"aggregate_function", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 1LL}}, {"leaf_targetids", 7, 1, 0, {0}}, {"leaf_weights", 4, 1, 0, {0}}, {"membership_values", 4, 0, 0, {0}}, {"n_targets", 2, 0, 0, {0}}, {"nodes_falseleafs", 7, 1, 0, {0}}, {"nodes_falsenodeids", 7, 1, 0, {0}}, {"nodes_featureids", 7, 1, 0, {0}}, {"nodes_hitrates", 4, 0, 0, {0}}, {"nodes_missing_value_tracks_true", 7, 0, 0, {0}}, {"nodes_modes", 4, 1, 0, {0}}, {"nodes_splits", 4, 1, 0, {0}}, {"nodes_trueleafs", 7, 1, 0, {0}}, {"nodes_truenodeids", 7, 1, 0, {0}}, {"post_transform", 2, 0, 1, {.kind = NNAV_ATTR_INT, .i = 0LL}}, {"tree_roots", 7, 1, 0, {0}}};
-static const nnav_op_attr a628[] = {{"base_values", 6, 0, 0, {0}}, {"class_ids", 7, 0, 0, {0}}, {"class_nodeids", 7, 0, 0, {0}}, {"class_treeids", 7, 0, 0, {0}}, {"class_weights", 6, 0, 0, {0}}, {"classlabels_int64s", 7, 0, 0, {0}}, {"classlabels_strings", 8, 0, 0, {0}}, {"nodes_falsenodeids", 7, 0, 0, {0}}, {"nodes_featureids", 7, 0, 0, {0}}, {"nodes_hitrates", 6, 0, 0, {0}}, {"nodes_missing_value_tracks_true", 7, 0, 0, {0}}, {"nodes_modes", 8, 0, 0, {0}}, {"nodes_nodeids", 7, 0, 0, {0}}, {"nodes_treeids", 7, 0, 0, {0}}, {"nodes_truenodeids", 7, 0, 0, {0}}, {"nodes_values", 6, 0, 0, {0}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}};
-static const nnav_op_attr a629[] = {{"base_values", 6, 0, 0, {0}}, {"base_values_as_tensor", 4, 0, 0, {0}}, {"class_ids", 7, 0, 0, {0}}, {"class_nodeids", 7, 0, 0, {0}}, {"class_treeids", 7, 0, 0, {0}}, {"class_weights", 6, 0, 0, {0}}, {"class_weights_as_tensor", 4, 0, 0, {0}}, {"classlabels_int64s", 7, 0, 0, {0}}, {"classlabels_strings", 8, 0, 0, {0}}, {"nodes_falsenodeids", 7, 0, 0, {0}}, {"nodes_featureids", 7, 0, 0, {0}}, {"nodes_hitrates", 6, 0, 0, {0}}, {"nodes_hitrates_as_tensor", 4, 0, 0, {0}}, {"nodes_missing_value_tracks_true", 7, 0, 0, {0}}, {"nodes_modes", 8, 0, 0, {0}}, {"nodes_nodeids", 7, 0, 0, {0}}, {"nodes_treeids", 7, 0, 0, {0}}, {"nodes_truenodeids", 7, 0, 0, {0}}, {"nodes_values", 6, 0, 0, {0}}, {"nodes_values_as_tensor", 4, 0, 0, {0}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}};
-static const nnav_op_attr a630[] = {{"aggregate_function", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "SUM"}}, {"base_values", 6, 0, 0, {0}}, {"n_targets", 2, 0, 0, {0}}, {"nodes_falsenodeids", 7, 0, 0, {0}}, {"nodes_featureids", 7, 0, 0, {0}}, {"nodes_hitrates", 6, 0, 0, {0}}, {"nodes_missing_value_tracks_true", 7, 0, 0, {0}}, {"nodes_modes", 8, 0, 0, {0}}, {"nodes_nodeids", 7, 0, 0, {0}}, {"nodes_treeids", 7, 0, 0, {0}}, {"nodes_truenodeids", 7, 0, 0, {0}}, {"nodes_values", 6, 0, 0, {0}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"target_ids", 7, 0, 0, {0}}, {"target_nodeids", 7, 0, 0, {0}}, {"target_treeids", 7, 0, 0, {0}}, {"target_weights", 6, 0, 0, {0}}};
-static const nnav_op_attr a631[] = {{"aggregate_function", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "SUM"}}, {"base_values", 6, 0, 0, {0}}, {"base_values_as_tensor", 4, 0, 0, {0}}, {"n_targets", 2, 0, 0, {0}}, {"nodes_falsenodeids", 7, 0, 0, {0}}, {"nodes_featureids", 7, 0, 0, {0}}, {"nodes_hitrates", 6, 0, 0, {0}}, {"nodes_hitrates_as_tensor", 4, 0, 0, {0}}, {"nodes_missing_value_tracks_true", 7, 0, 0, {0}}, {"nodes_modes", 8, 0, 0, {0}}, {"nodes_nodeids", 7, 0, 0, {0}}, {"nodes_treeids", 7, 0, 0, {0}}, {"nodes_truenodeids", 7, 0, 0, {0}}, {"nodes_values", 6, 0, 0, {0}}, {"nodes_values_as_tensor", 4, 0, 0, {0}}, {"post_transform", 3, 0, 1, {.kind = NNAV_ATTR_STRING, .s = "NONE"}}, {"target_ids", 7, 0, 0, {0}}, {"target_nodeids", 7, 0, 0, {0}}, {"target_treeids", 7, 0, 0, {0}}, {"target_weights", 6, 0, 0, {0}}, {"target_weights_as_tensor", 4, 0, 0, {0}}};
-static const char *const t632[] = {"seq(map(int64, float))", "seq(map(string, float))"};
-static const nnav_op_formal f633[] = {{"X", "tensor(float)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a634[] = {{"classlabels_int64s", 7, 0, 0, {0}}, {"classlabels_strings", 8, 0, 0, {0}}};
-static const nnav_op_tc c635[] = {{"T", t632, 2}};
-static const nnav_op_formal f636[] = {{"Q", "T1", NNAV_OPF_SINGLE, 1}, {"K", "T1", NNAV_OPF_SINGLE, 1}, {"V", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a637[] = {{"prob_mod", 5, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"score_mod", 5, 0, 0, {0}}, {"softmax_precision", 2, 0, 0, {0}}};
-static const nnav_op_tc c638[] = {{"T1", t11, 4}};
-static const nnav_op_formal f639[] = {{"R", "T1", NNAV_OPF_SINGLE, 1}, {"T", "T2", NNAV_OPF_SINGLE, 1}, {"inputs", "T3", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f640[] = {{"outputs", "T3", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a641[] = {{"decay_factor", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999974752427e-07}}, {"norm_coefficient", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}};
-static const nnav_op_tc c642[] = {{"T1", t300, 2}, {"T2", t21, 1}, {"T3", t300, 2}};
-static const nnav_op_attr a643[] = {{"alpha", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.8999999761581421}}, {"beta", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.9990000128746033}}, {"epsilon", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 9.999999974752427e-07}}, {"norm_coefficient", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}, {"norm_coefficient_post", 1, 0, 1, {.kind = NNAV_ATTR_FLOAT, .f = 0.0}}};
-static const nnav_op_formal f644[] = {{"Inputs", "T1", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f645[] = {{"Outputs", "T2", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a646[] = {{"xs", 8, 1, 0, {0}}, {"y", 3, 1, 0, {0}}, {"zs", 8, 0, 0, {0}}};
-static const nnav_op_attr a647[] = {{"alpha", 1, 1, 0, {0}}, {"beta", 1, 1, 0, {0}}, {"mode", 3, 1, 0, {0}}, {"norm_coefficient", 1, 1, 0, {0}}};
-static const nnav_op_formal f648[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"weights", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}, {"mask_index", "M", NNAV_OPF_OPTIONAL, 1}, {"past", "T", NNAV_OPF_OPTIONAL, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"past_sequence_length", "M", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f649[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a650[] = {{"do_rotary", 2, 0, 0, {0}}, {"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"past_present_share_buffer", 2, 0, 0, {0}}, {"qkv_hidden_sizes", 7, 0, 0, {0}}, {"rotary_embedding_dim", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"unidirectional", 2, 0, 0, {0}}};
-static const nnav_op_tc c651[] = {{"T", t97, 3}, {"M", t156, 1}};
-static const nnav_op_formal f652[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"R", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"sequence_lens", "T1", NNAV_OPF_OPTIONAL, 1}, {"initial_h", "T", NNAV_OPF_OPTIONAL, 1}, {"initial_c", "T", NNAV_OPF_OPTIONAL, 1}, {"P", "T", NNAV_OPF_OPTIONAL, 1}, {"QW", "T", NNAV_OPF_OPTIONAL, 1}, {"MW", "T", NNAV_OPF_OPTIONAL, 1}, {"V", "T", NNAV_OPF_OPTIONAL, 1}, {"M", "T", NNAV_OPF_OPTIONAL, 1}, {"memory_seq_lens", "T1", NNAV_OPF_OPTIONAL, 1}, {"AW", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a653[] = {{"activation_alpha", 6, 0, 0, {0}}, {"activation_beta", 6, 0, 0, {0}}, {"activations", 8, 0, 0, {0}}, {"clip", 1, 0, 0, {0}}, {"direction", 3, 0, 0, {0}}, {"hidden_size", 2, 0, 0, {0}}, {"input_forget", 2, 0, 0, {0}}};
-static const nnav_op_tc c654[] = {{"T", t300, 2}, {"T1", t156, 1}};
-static const char *const t655[] = {"tensor(float)", "tensor(float16)"};
-static const char *const t656[] = {"tensor(float)", "tensor(float16)", "tensor(int32)"};
-static const nnav_op_formal f657[] = {{"input_ids", "F", NNAV_OPF_SINGLE, 1}, {"max_length", "I", NNAV_OPF_SINGLE, 1}, {"min_length", "I", NNAV_OPF_OPTIONAL, 1}, {"num_beams", "I", NNAV_OPF_SINGLE, 1}, {"num_return_sequences", "I", NNAV_OPF_SINGLE, 1}, {"length_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"repetition_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"vocab_mask", "M", NNAV_OPF_OPTIONAL, 1}, {"prefix_vocab_mask", "M", NNAV_OPF_OPTIONAL, 1}, {"attention_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"decoder_input_ids", "I", NNAV_OPF_OPTIONAL, 1}, {"logits_processor", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f658[] = {{"sequences", "I", NNAV_OPF_SINGLE, 1}, {"sequences_scores", "T", NNAV_OPF_OPTIONAL, 1}, {"scores", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a659[] = {{"decoder", 5, 1, 0, {0}}, {"decoder_start_token_id", 2, 0, 0, {0}}, {"early_stopping", 2, 0, 0, {0}}, {"encoder", 5, 0, 0, {0}}, {"eos_token_id", 2, 1, 0, {0}}, {"init_decoder", 5, 0, 0, {0}}, {"model_type", 2, 0, 0, {0}}, {"no_repeat_ngram_size", 2, 0, 0, {0}}, {"pad_token_id", 2, 1, 0, {0}}, {"vocab_size", 2, 0, 0, {0}}};
-static const nnav_op_tc c660[] = {{"T", t655, 2}, {"F", t656, 3}, {"I", t156, 1}, {"M", t156, 1}};
-static const nnav_op_formal f661[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"skip", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c662[] = {{"T", t655, 2}};
-static const nnav_op_formal f663[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"residual", "T", NNAV_OPF_OPTIONAL, 1}, {"ratio", "T1", NNAV_OPF_OPTIONAL, 1}, {"training_mode", "T2", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c664[] = {{"T", t11, 4}, {"T1", t11, 4}, {"T2", t26, 1}};
-static const nnav_op_formal f665[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a666[] = {{"axis", 2, 0, 0, {0}}, {"is_inner_broadcast", 2, 1, 0, {0}}};
-static const nnav_op_formal f667[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f668[] = {{"src_tokens", "T", NNAV_OPF_SINGLE, 1}, {"cur_tokens", "T", NNAV_OPF_SINGLE, 1}, {"prev_suffix_match_idx", "T", NNAV_OPF_SINGLE, 1}, {"pred_tokens", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f669[] = {{"tokens", "T", NNAV_OPF_SINGLE, 1}, {"suffix_match_idx", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a670[] = {{"max_ngram_size", 2, 0, 0, {0}}, {"min_ngram_size", 2, 0, 0, {0}}};
-static const nnav_op_tc c671[] = {{"T", t21, 1}};
-static const char *const t672[] = {"tensor(uint32)"};
-static const nnav_op_formal f673[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T3", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c674[] = {{"T", t11, 4}, {"T1", t11, 4}, {"T2", t26, 1}, {"T3", t672, 1}};
-static const nnav_op_attr a675[] = {{"metric", 3, 0, 0, {0}}};
-static const nnav_op_tc c676[] = {{"T", t300, 2}};
-static const nnav_op_formal f677[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"Pads", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a678[] = {{"auto_pad", 3, 0, 0, {0}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 0, {0}}, {"kernel_shape", 7, 0, 0, {0}}, {"output_padding", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f679[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"rois", "T1", NNAV_OPF_SINGLE, 1}, {"batch_indices", "T2", NNAV_OPF_SINGLE, 1}, {"crop_size", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a680[] = {{"extrapolation_value", 1, 0, 0, {0}}, {"mode", 3, 0, 0, {0}}};
-static const nnav_op_tc c681[] = {{"T1", t0, 3}, {"T2", t156, 1}};
-static const nnav_op_formal f682[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_SINGLE, 1}, {"q_weight", "T", NNAV_OPF_SINGLE, 1}, {"kv_weight", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"key_padding_mask", "B", NNAV_OPF_OPTIONAL, 1}, {"key_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"value_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"static_kv", "B", NNAV_OPF_SINGLE, 1}, {"use_past", "B", NNAV_OPF_SINGLE, 1}, {"has_layer_state", "B", NNAV_OPF_SINGLE, 1}, {"has_key_padding_mask", "B", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f683[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"new_key_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"new_value_cache", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a684[] = {{"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}};
-static const nnav_op_tc c685[] = {{"T", t655, 2}, {"B", t26, 1}};
-static const nnav_op_formal f686[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"mask_index", "M", NNAV_OPF_OPTIONAL, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T", NNAV_OPF_OPTIONAL, 1}, {"past_value", "T", NNAV_OPF_OPTIONAL, 1}, {"past_sequence_length", "M", NNAV_OPF_OPTIONAL, 1}, {"beam_width", "M", NNAV_OPF_OPTIONAL, 1}, {"cache_indirection", "M", NNAV_OPF_OPTIONAL, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f687[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present_key", "T", NNAV_OPF_OPTIONAL, 1}, {"present_value", "T", NNAV_OPF_OPTIONAL, 1}, {"qk", "QK", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a688[] = {{"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"output_qk", 2, 0, 0, {0}}, {"past_present_share_buffer", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}};
-static const nnav_op_tc c689[] = {{"T", t655, 2}, {"QK", t655, 2}, {"M", t156, 1}};
-static const nnav_op_formal f690[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"weights", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"mask_index", "M", NNAV_OPF_OPTIONAL, 1}, {"past", "T", NNAV_OPF_SINGLE, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"past_sequence_length", "M", NNAV_OPF_SINGLE, 1}, {"beam_width", "M", NNAV_OPF_OPTIONAL, 1}, {"cache_indirection", "M", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f691[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a692[] = {{"do_rotary", 2, 0, 0, {0}}, {"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"past_present_share_buffer", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}};
-static const nnav_op_tc c693[] = {{"T", t655, 2}, {"M", t156, 1}};
-static const nnav_op_formal f694[] = {{"x", "T1", NNAV_OPF_SINGLE, 1}, {"shape", "T2", NNAV_OPF_SINGLE, 1}, {"strides", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a695[] = {{"bfp_type", 2, 1, 0, {0}}, {"block_dim", 2, 0, 0, {0}}, {"dtype", 2, 0, 0, {0}}};
-static const nnav_op_tc c696[] = {{"T1", t209, 1}, {"T2", t21, 1}, {"T3", t97, 3}};
-static const char *const t697[] = {"tensor(int16)", "tensor(int32)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_tc c698[] = {{"T1", t697, 7}, {"T2", t655, 2}};
-static const char *const t699[] = {"tensor(int8)"};
-static const nnav_op_formal f700[] = {{"input", "Q", NNAV_OPF_SINGLE, 1}, {"scale_input", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f701[] = {{"output", "F", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a702[] = {{"order_input", 2, 1, 0, {0}}, {"order_output", 2, 1, 0, {0}}, {"to", 2, 1, 0, {0}}};
-static const nnav_op_tc c703[] = {{"Q", t699, 1}, {"F", t655, 2}, {"S", t102, 1}};
-static const nnav_op_formal f704[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T2", NNAV_OPF_SINGLE, 1}, {"R", "T2", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"sequence_lens", "T1", NNAV_OPF_OPTIONAL, 1}, {"initial_h", "T", NNAV_OPF_OPTIONAL, 1}, {"initial_c", "T", NNAV_OPF_OPTIONAL, 1}, {"P", "T", NNAV_OPF_OPTIONAL, 1}, {"W_scale", "T", NNAV_OPF_SINGLE, 1}, {"W_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"R_scale", "T", NNAV_OPF_SINGLE, 1}, {"R_zero_point", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c705[] = {{"T", t102, 1}, {"T1", t156, 1}, {"T2", t155, 2}};
-static const nnav_op_formal f706[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"b_scale", "T1", NNAV_OPF_SINGLE, 1}, {"b_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}, {"bias", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c707[] = {{"T1", t102, 1}, {"T2", t155, 2}};
-static const nnav_op_formal f708[] = {{"input", "F", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f709[] = {{"output", "I", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c710[] = {{"F", t102, 1}, {"I", t156, 1}};
-static const nnav_op_formal f711[] = {{"inputs", "T", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f712[] = {{"outputs", "T", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_attr a713[] = {{"embed_mode", 2, 0, 0, {0}}, {"ep_cache_context", 3, 0, 0, {0}}, {"ep_sdk_version", 3, 0, 0, {0}}, {"hardware_architecture", 3, 0, 0, {0}}, {"main_context", 2, 0, 0, {0}}, {"max_size", 2, 0, 0, {0}}, {"notes", 3, 0, 0, {0}}, {"onnx_model_filename", 3, 0, 0, {0}}, {"partition_name", 3, 0, 0, {0}}, {"source", 3, 0, 0, {0}}};
-static const nnav_op_tc c714[] = {{"T", t33, 13}};
-static const nnav_op_formal f715[] = {{"input_ids", "T1", NNAV_OPF_SINGLE, 1}, {"segment_ids", "T1", NNAV_OPF_OPTIONAL, 1}, {"word_embedding", "T", NNAV_OPF_SINGLE, 1}, {"position_embedding", "T", NNAV_OPF_SINGLE, 1}, {"segment_embedding", "T", NNAV_OPF_OPTIONAL, 1}, {"gamma", "T", NNAV_OPF_SINGLE, 1}, {"beta", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T1", NNAV_OPF_OPTIONAL, 1}, {"position_ids", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f716[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mask_index", "T1", NNAV_OPF_OPTIONAL, 1}, {"embedding_sum", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a717[] = {{"epsilon", 1, 0, 0, {0}}, {"mask_index_type", 2, 0, 0, {0}}};
-static const nnav_op_tc c718[] = {{"T1", t156, 1}, {"T", t655, 2}};
-static const nnav_op_formal f719[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"axis", "tensor(int32)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f720[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f721[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"B", "T", NNAV_OPF_OPTIONAL, 1}, {"Z", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a722[] = {{"activation", 3, 0, 0, {0}}, {"activation_params", 6, 0, 0, {0}}, {"auto_pad", 3, 0, 0, {0}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 0, {0}}, {"kernel_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_attr a723[] = {{"activation", 3, 0, 0, {0}}, {"activation_alpha", 1, 0, 0, {0}}, {"activation_beta", 1, 0, 0, {0}}, {"activation_gamma", 1, 0, 0, {0}}, {"alpha", 1, 0, 0, {0}}, {"beta", 1, 0, 0, {0}}, {"transA", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}};
-static const nnav_op_attr a724[] = {{"alpha", 1, 0, 0, {0}}, {"transA", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}, {"transBatchA", 2, 0, 0, {0}}, {"transBatchB", 2, 0, 0, {0}}};
-static const nnav_op_attr a725[] = {{"activation", 3, 1, 0, {0}}, {"activation_alpha", 1, 0, 0, {0}}, {"activation_axis", 2, 0, 0, {0}}, {"activation_beta", 1, 0, 0, {0}}, {"activation_gamma", 1, 0, 0, {0}}, {"alpha", 1, 0, 0, {0}}, {"transA", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}, {"transBatchA", 2, 0, 0, {0}}, {"transBatchB", 2, 0, 0, {0}}};
-static const nnav_op_formal f726[] = {{"query_layer", "T", NNAV_OPF_SINGLE, 1}, {"query_bias", "T", NNAV_OPF_SINGLE, 1}, {"rel_pos", "T", NNAV_OPF_SINGLE, 1}, {"weight", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"eco_a", "T", NNAV_OPF_SINGLE, 1}, {"token_offset", "M", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a727[] = {{"num_heads", 2, 1, 0, {0}}};
-static const char *const t728[] = {"tensor(int4)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_formal f729[] = {{"data", "T1", NNAV_OPF_SINGLE, 1}, {"indices", "Tind", NNAV_OPF_SINGLE, 1}, {"scales", "T2", NNAV_OPF_SINGLE, 1}, {"zero_points", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a730[] = {{"bits", 2, 0, 0, {0}}, {"block_size", 2, 0, 0, {0}}, {"gather_axis", 2, 0, 0, {0}}, {"quantize_axis", 2, 0, 0, {0}}};
-static const nnav_op_tc c731[] = {{"T1", t728, 3}, {"T2", t97, 3}, {"Tind", t71, 2}};
-static const nnav_op_formal f732[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"W", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const char *const t733[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)", "tensor(float8e4m3fn)", "tensor(float8e5m2)"};
-static const nnav_op_formal f734[] = {{"A", "TA", NNAV_OPF_SINGLE, 1}, {"B", "TB", NNAV_OPF_SINGLE, 1}, {"C", "TC", NNAV_OPF_OPTIONAL, 1}, {"scaleA", "TS", NNAV_OPF_OPTIONAL, 1}, {"scaleB", "TS", NNAV_OPF_OPTIONAL, 1}, {"scaleY", "TS", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f735[] = {{"Y", "TR", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a736[] = {{"activation", 3, 0, 0, {0}}, {"alpha", 1, 0, 0, {0}}, {"beta", 1, 0, 0, {0}}, {"dtype", 2, 0, 0, {0}}, {"transA", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}};
-static const nnav_op_tc c737[] = {{"TA", t733, 5}, {"TB", t733, 5}, {"TC", t97, 3}, {"TR", t733, 5}, {"TS", t102, 1}};
-static const char *const t738[] = {"tensor(float16)"};
-static const nnav_op_formal f739[] = {{"emb", "U", NNAV_OPF_SINGLE, 1}, {"q", "T", NNAV_OPF_SINGLE, 1}, {"q_rot", "T", NNAV_OPF_SINGLE, 1}, {"k", "T", NNAV_OPF_SINGLE, 1}, {"k_rot", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f740[] = {{"output1", "T", NNAV_OPF_SINGLE, 1}, {"output2", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c741[] = {{"T", t738, 1}, {"U", t102, 1}};
-static const nnav_op_formal f742[] = {{"input_ids", "I", NNAV_OPF_SINGLE, 1}, {"max_length", "I", NNAV_OPF_SINGLE, 1}, {"min_length", "I", NNAV_OPF_OPTIONAL, 1}, {"repetition_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"vocab_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"prefix_vocab_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"attention_mask", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f743[] = {{"sequences", "I", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a744[] = {{"decoder", 5, 1, 0, {0}}, {"decoder_start_token_id", 2, 0, 0, {0}}, {"encoder", 5, 0, 0, {0}}, {"eos_token_id", 2, 1, 0, {0}}, {"init_decoder", 5, 0, 0, {0}}, {"model_type", 2, 0, 0, {0}}, {"no_repeat_ngram_size", 2, 0, 0, {0}}, {"pad_token_id", 2, 1, 0, {0}}, {"vocab_size", 2, 0, 0, {0}}};
-static const nnav_op_tc c745[] = {{"T", t102, 1}, {"I", t156, 1}};
-static const nnav_op_formal f746[] = {{"X", "T1", NNAV_OPF_SINGLE, 1}, {"Grid", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a747[] = {{"align_corners", 2, 0, 0, {0}}, {"mode", 3, 0, 0, {0}}, {"padding_mode", 3, 0, 0, {0}}};
-static const nnav_op_formal f748[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"gamma", "M", NNAV_OPF_SINGLE, 1}, {"beta", "M", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a749[] = {{"activation", 2, 1, 0, {0}}, {"channels_last", 2, 0, 0, {0}}, {"epsilon", 1, 0, 0, {0}}, {"groups", 2, 1, 0, {0}}};
-static const nnav_op_tc c750[] = {{"T", t655, 2}, {"M", t655, 2}};
-static const nnav_op_formal f751[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T", NNAV_OPF_OPTIONAL, 1}, {"past_value", "T", NNAV_OPF_OPTIONAL, 1}, {"seqlens_k", "M", NNAV_OPF_SINGLE, 1}, {"total_sequence_length", "M", NNAV_OPF_SINGLE, 1}, {"cos_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"sin_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"position_ids", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"head_sink", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f752[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present_key", "T", NNAV_OPF_SINGLE, 1}, {"present_value", "T", NNAV_OPF_SINGLE, 1}, {"output_qk", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a753[] = {{"do_rotary", 2, 0, 0, {0}}, {"kv_num_heads", 2, 1, 0, {0}}, {"local_window_size", 2, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"qk_output", 2, 0, 0, {0}}, {"rotary_interleaved", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"smooth_softmax", 2, 0, 0, {0}}, {"softcap", 1, 0, 0, {0}}};
-static const nnav_op_attr a754[] = {{"normalized", 2, 0, 0, {0}}, {"onesided", 2, 0, 0, {0}}, {"signal_ndim", 2, 1, 0, {0}}};
-static const nnav_op_formal f755[] = {{"input", "V", NNAV_OPF_VARIADIC, 1}};
-static const nnav_op_attr a756[] = {{"isinf_only", 2, 0, 0, {0}}, {"isnan_only", 2, 0, 0, {0}}};
-static const nnav_op_tc c757[] = {{"V", t11, 4}, {"T", t26, 1}};
-static const nnav_op_formal f758[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"weight", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"mask", "T", NNAV_OPF_SINGLE, 1}, {"global_weight", "T", NNAV_OPF_SINGLE, 1}, {"global_bias", "T", NNAV_OPF_SINGLE, 1}, {"global", "G", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a759[] = {{"num_heads", 2, 1, 0, {0}}, {"window", 2, 1, 0, {0}}};
-static const nnav_op_tc c760[] = {{"T", t655, 2}, {"G", t156, 1}};
-static const nnav_op_formal f761[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"absmax", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a762[] = {{"K", 2, 1, 0, {0}}, {"N", 2, 1, 0, {0}}, {"block_size", 2, 1, 0, {0}}, {"quant_type", 2, 1, 0, {0}}, {"training_mode", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}};
-static const nnav_op_tc c763[] = {{"T1", t97, 3}, {"T2", t209, 1}};
-static const nnav_op_formal f764[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"B_shape", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a765[] = {{"blk_quant_type", 2, 0, 0, {0}}};
-static const nnav_op_tc c766[] = {{"T1", t102, 1}, {"T2", t209, 1}, {"T3", t21, 1}};
-static const char *const t767[] = {"tensor(int16)", "tensor(uint16)"};
-static const char *const t768[] = {"tensor(int32)", "tensor(uint32)"};
-static const nnav_op_formal f769[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c770[] = {{"T1", t767, 2}, {"T2", t767, 2}, {"T3", t768, 2}};
-static const nnav_op_formal f771[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"a_scale", "T3", NNAV_OPF_SINGLE, 1}, {"b_scale", "T3", NNAV_OPF_SINGLE, 1}, {"a_zero_point", "T1", NNAV_OPF_OPTIONAL, 1}, {"b_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}, {"bias", "T3", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c772[] = {{"T1", t155, 2}, {"T2", t155, 2}, {"T3", t655, 2}};
-static const char *const t773[] = {"tensor(bfloat16)", "tensor(float)", "tensor(float16)", "tensor(uint8)"};
-static const nnav_op_formal f774[] = {{"A", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T2", NNAV_OPF_SINGLE, 1}, {"scales", "T1", NNAV_OPF_SINGLE, 1}, {"zero_points", "T3", NNAV_OPF_OPTIONAL, 1}, {"g_idx", "T4", NNAV_OPF_OPTIONAL, 1}, {"bias", "T1", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a775[] = {{"K", 2, 1, 0, {0}}, {"N", 2, 1, 0, {0}}, {"accuracy_level", 2, 0, 0, {0}}, {"bits", 2, 0, 0, {0}}, {"block_size", 2, 1, 0, {0}}};
-static const nnav_op_tc c776[] = {{"T1", t97, 3}, {"T2", t209, 1}, {"T3", t773, 4}, {"T4", t156, 1}};
-static const nnav_op_formal f777[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"M", "tensor(int32)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a778[] = {{"auto_pad", 3, 0, 0, {0}}, {"kernel_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"storage_order", 2, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f779[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"router_probs", "T", NNAV_OPF_SINGLE, 1}, {"fc1_experts_weights", "T", NNAV_OPF_SINGLE, 1}, {"fc1_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"fc2_experts_weights", "T", NNAV_OPF_SINGLE, 1}, {"fc2_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"fc3_experts_weights", "T", NNAV_OPF_OPTIONAL, 1}, {"fc3_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a780[] = {{"activation_alpha", 1, 0, 0, {0}}, {"activation_beta", 1, 0, 0, {0}}, {"activation_type", 3, 0, 0, {0}}, {"k", 2, 0, 0, {0}}, {"normalize_routing_weights", 2, 0, 0, {0}}, {"swiglu_fusion", 2, 0, 0, {0}}, {"swiglu_limit", 1, 0, 0, {0}}, {"use_sparse_mixer", 2, 0, 0, {0}}};
-static const nnav_op_formal f781[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"A_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"B_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c782[] = {{"T", t155, 2}, {"T1", t156, 1}};
-static const nnav_op_formal f783[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}, {"key_padding_mask", "M", NNAV_OPF_OPTIONAL, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T", NNAV_OPF_OPTIONAL, 1}, {"past_value", "T", NNAV_OPF_OPTIONAL, 1}, {"past_sequence_length", "M", NNAV_OPF_OPTIONAL, 1}, {"cache_indirection", "M", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a784[] = {{"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"unidirectional", 2, 0, 0, {0}}};
-static const nnav_op_tc c785[] = {{"T", t97, 3}, {"QK", t97, 3}, {"M", t156, 1}};
-static const char *const t786[] = {"tensor(double)", "tensor(float)", "tensor(int32)", "tensor(int64)", "tensor(string)", "tensor(uint32)", "tensor(uint64)"};
-static const nnav_op_attr a787[] = {{"positive", 2, 0, 0, {0}}, {"seed", 2, 0, 0, {0}}};
-static const nnav_op_tc c788[] = {{"T1", t786, 7}, {"T2", t768, 2}};
-static const nnav_op_formal f789[] = {{"input_ids", "Tid", NNAV_OPF_SINGLE, 1}, {"scores", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f790[] = {{"scores_out", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a791[] = {{"ngram_size", 2, 1, 0, {0}}};
-static const nnav_op_tc c792[] = {{"Tid", t21, 1}, {"T", t102, 1}};
-static const nnav_op_attr a793[] = {{"auto_pad", 3, 0, 0, {0}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 0, {0}}, {"kernel_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_tc c794[] = {{"T", t738, 1}};
-static const nnav_op_formal f795[] = {{"x", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a796[] = {{"auto_pad", 3, 0, 0, {0}}, {"ceil_mode", 2, 0, 0, {0}}, {"dilations", 7, 0, 0, {0}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_tc c797[] = {{"T", t155, 2}};
-static const nnav_op_formal f798[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"weights", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_SINGLE, 1}, {"token_offset", "M", NNAV_OPF_SINGLE, 1}, {"cumulative_sequence_length", "M", NNAV_OPF_SINGLE, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a799[] = {{"num_heads", 2, 1, 0, {0}}, {"qkv_hidden_sizes", 7, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}};
-static const nnav_op_formal f800[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}, {"token_offset", "M", NNAV_OPF_SINGLE, 1}, {"cumulative_sequence_length", "M", NNAV_OPF_SINGLE, 1}, {"attention_bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a801[] = {{"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"scale", 1, 0, 0, {0}}};
-static const nnav_op_formal f802[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"pads", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a803[] = {{"mode", 3, 0, 0, {0}}};
-static const char *const t804[] = {"tensor(bfloat16)", "tensor(float16)"};
-static const nnav_op_formal f805[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"key_cache", "T", NNAV_OPF_SINGLE, 1}, {"value_cache", "T", NNAV_OPF_SINGLE, 1}, {"cumulative_sequence_length", "S", NNAV_OPF_SINGLE, 1}, {"past_seqlens", "S", NNAV_OPF_SINGLE, 1}, {"block_table", "S", NNAV_OPF_SINGLE, 1}, {"cos_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"sin_cache", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f806[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"key_cache_out", "T", NNAV_OPF_OPTIONAL, 1}, {"value_cache_out", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a807[] = {{"do_rotary", 2, 0, 0, {0}}, {"kv_num_heads", 2, 1, 0, {0}}, {"local_window_size", 2, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"rotary_interleaved", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"softcap", 1, 0, 0, {0}}};
-static const nnav_op_tc c808[] = {{"T", t804, 2}, {"S", t156, 1}};
-static const nnav_op_formal f809[] = {{"input", "T1", NNAV_OPF_SINGLE, 1}, {"weight", "T2", NNAV_OPF_SINGLE, 1}, {"bias", "T3", NNAV_OPF_SINGLE, 1}, {"input_scale", "T3", NNAV_OPF_SINGLE, 1}, {"weight_scale", "T3", NNAV_OPF_SINGLE, 1}, {"mask_index", "T4", NNAV_OPF_OPTIONAL, 1}, {"input_zero_point", "T1", NNAV_OPF_OPTIONAL, 1}, {"weight_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}, {"past", "T3", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f810[] = {{"output", "T3", NNAV_OPF_SINGLE, 1}, {"present", "T3", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a811[] = {{"do_rotary", 2, 0, 0, {0}}, {"mask_filter_value", 1, 0, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"past_present_share_buffer", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"unidirectional", 2, 0, 0, {0}}};
-static const nnav_op_tc c812[] = {{"T1", t155, 2}, {"T2", t155, 2}, {"T3", t655, 2}, {"T4", t156, 1}};
-static const nnav_op_formal f813[] = {{"input_ids", "T1", NNAV_OPF_SINGLE, 1}, {"segment_ids", "T1", NNAV_OPF_OPTIONAL, 1}, {"word_embedding_quant", "T2", NNAV_OPF_SINGLE, 1}, {"position_embedding_quant", "T2", NNAV_OPF_SINGLE, 1}, {"segment_embedding", "T2", NNAV_OPF_OPTIONAL, 1}, {"gamma_quant", "T2", NNAV_OPF_SINGLE, 1}, {"beta_quant", "T2", NNAV_OPF_SINGLE, 1}, {"mask", "T1", NNAV_OPF_OPTIONAL, 1}, {"word_embedding_scale", "T", NNAV_OPF_SINGLE, 1}, {"position_embedding_scale", "T", NNAV_OPF_SINGLE, 1}, {"segment_embedding_scale", "T", NNAV_OPF_OPTIONAL, 1}, {"gamma_scale", "T", NNAV_OPF_SINGLE, 1}, {"beta_scale", "T", NNAV_OPF_SINGLE, 1}, {"word_embedding_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"position_embedding_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"segment_embedding_zero_point", "T2", NNAV_OPF_OPTIONAL, 1}, {"gamma_zero_point", "T2", NNAV_OPF_SINGLE, 1}, {"beta_zero_point", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f814[] = {{"layernorm_out", "T", NNAV_OPF_SINGLE, 1}, {"mask_index_out", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a815[] = {{"epsilon", 1, 0, 0, {0}}};
-static const nnav_op_tc c816[] = {{"T1", t156, 1}, {"T2", t155, 2}, {"T", t102, 1}};
-static const char *const t817[] = {"tensor(float)", "tensor(int8)", "tensor(uint8)"};
-static const nnav_op_formal f818[] = {{"A", "TA", NNAV_OPF_SINGLE, 1}, {"a_scale", "T", NNAV_OPF_SINGLE, 1}, {"a_zero_point", "TA", NNAV_OPF_SINGLE, 1}, {"B", "TB", NNAV_OPF_SINGLE, 1}, {"b_scale", "T", NNAV_OPF_SINGLE, 1}, {"b_zero_point", "TB", NNAV_OPF_SINGLE, 1}, {"C", "TC", NNAV_OPF_OPTIONAL, 1}, {"y_scale", "T", NNAV_OPF_OPTIONAL, 1}, {"y_zero_point", "TYZ", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f819[] = {{"Y", "TY", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a820[] = {{"alpha", 1, 0, 0, {0}}, {"transA", 2, 0, 0, {0}}, {"transB", 2, 0, 0, {0}}};
-static const nnav_op_tc c821[] = {{"T", t102, 1}, {"TA", t155, 2}, {"TB", t155, 2}, {"TC", t156, 1}, {"TYZ", t155, 2}, {"TY", t817, 3}};
-static const nnav_op_formal f822[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"A_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"A_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"B", "T", NNAV_OPF_SINGLE, 1}, {"B_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"B_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"C_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"C_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f823[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"x_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a824[] = {{"auto_pad", 3, 0, 0, {0}}, {"ceil_mode", 2, 0, 0, {0}}, {"channels_last", 2, 0, 0, {0}}, {"count_include_pad", 2, 0, 0, {0}}, {"kernel_shape", 7, 1, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f825[] = {{"Y_scale", "TF", NNAV_OPF_SINGLE, 1}, {"Y_zero_point", "T8", NNAV_OPF_SINGLE, 1}, {"inputs", "TV", NNAV_OPF_VARIADIC, 0}};
-static const nnav_op_formal f826[] = {{"Y", "T8", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c827[] = {{"T8", t155, 2}, {"TF", t102, 1}, {"TV", t817, 3}};
-static const nnav_op_attr a828[] = {{"auto_pad", 3, 0, 0, {0}}, {"channels_last", 2, 0, 0, {0}}, {"dilations", 7, 0, 0, {0}}, {"group", 2, 0, 0, {0}}, {"kernel_shape", 7, 0, 0, {0}}, {"pads", 7, 0, 0, {0}}, {"strides", 7, 0, 0, {0}}};
-static const nnav_op_formal f829[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"x_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T", NNAV_OPF_SINGLE, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a830[] = {{"channels_last", 2, 0, 0, {0}}};
-static const nnav_op_formal f831[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"X_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"X_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"Y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"Y_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a832[] = {{"alpha", 1, 0, 0, {0}}};
-static const nnav_op_formal f833[] = {{"data", "T", NNAV_OPF_SINGLE, 1}, {"data_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"data_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"reduced_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"reduced_zero_point", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a834[] = {{"axes", 7, 1, 0, {0}}, {"keepdims", 2, 1, 0, {0}}};
-static const nnav_op_formal f835[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"X_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T", NNAV_OPF_OPTIONAL, 1}, {"y_scale", "tensor(float)", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a836[] = {{"axis", 2, 0, 0, {0}}, {"opset", 2, 1, 0, {0}}};
-static const nnav_op_formal f837[] = {{"condition", "B", NNAV_OPF_SINGLE, 1}, {"X", "T", NNAV_OPF_SINGLE, 1}, {"x_scale", "TF", NNAV_OPF_SINGLE, 1}, {"x_zero_point", "T", NNAV_OPF_SINGLE, 1}, {"Y", "T", NNAV_OPF_SINGLE, 1}, {"y_scale", "TF", NNAV_OPF_SINGLE, 1}, {"y_zero_point", "T", NNAV_OPF_SINGLE, 1}, {"z_scale", "TF", NNAV_OPF_SINGLE, 1}, {"z_zero_point", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c838[] = {{"B", t26, 1}, {"TF", t102, 1}, {"T", t155, 2}};
-static const nnav_op_formal f839[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"router_probs", "T", NNAV_OPF_SINGLE, 1}, {"fc1_experts_weights", "T1", NNAV_OPF_SINGLE, 1}, {"fc1_scales", "T2", NNAV_OPF_SINGLE, 1}, {"fc1_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"fc2_experts_weights", "T1", NNAV_OPF_SINGLE, 1}, {"fc2_scales", "T2", NNAV_OPF_SINGLE, 1}, {"fc2_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}, {"fc3_experts_weights", "T1", NNAV_OPF_OPTIONAL, 1}, {"fc3_scales", "T2", NNAV_OPF_OPTIONAL, 1}, {"fc3_experts_bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a840[] = {{"activation_alpha", 1, 0, 0, {0}}, {"activation_beta", 1, 0, 0, {0}}, {"activation_type", 3, 0, 0, {0}}, {"block_size", 2, 0, 0, {0}}, {"expert_weight_bits", 2, 0, 0, {0}}, {"k", 2, 0, 0, {0}}, {"normalize_routing_weights", 2, 0, 0, {0}}, {"swiglu_fusion", 2, 0, 0, {0}}, {"swiglu_limit", 1, 0, 0, {0}}, {"use_sparse_mixer", 2, 0, 0, {0}}};
-static const nnav_op_tc c841[] = {{"T", t97, 3}, {"T1", t209, 1}, {"T2", t97, 3}};
-static const nnav_op_formal f842[] = {{"input", "Q", NNAV_OPF_SINGLE, 1}, {"scale_input", "S", NNAV_OPF_SINGLE, 1}, {"scale_Q_gemm", "S", NNAV_OPF_SINGLE, 1}, {"scale_K_gemm", "S", NNAV_OPF_SINGLE, 1}, {"scale_V_gemm", "S", NNAV_OPF_SINGLE, 1}, {"Q_weight", "Q", NNAV_OPF_SINGLE, 1}, {"K_weight", "Q", NNAV_OPF_SINGLE, 1}, {"V_weight", "Q", NNAV_OPF_SINGLE, 1}, {"scale_Q_weight", "S", NNAV_OPF_SINGLE, 1}, {"scale_K_weight", "S", NNAV_OPF_SINGLE, 1}, {"scale_V_weight", "S", NNAV_OPF_SINGLE, 1}, {"Q_bias", "S", NNAV_OPF_SINGLE, 1}, {"K_bias", "S", NNAV_OPF_SINGLE, 1}, {"V_bias", "S", NNAV_OPF_SINGLE, 1}, {"scale_QKT_gemm", "S", NNAV_OPF_OPTIONAL, 1}, {"scale_QKT_softmax", "S", NNAV_OPF_OPTIONAL, 1}, {"scale_values_gemm", "S", NNAV_OPF_SINGLE, 1}, {"mask_index", "G", NNAV_OPF_OPTIONAL, 1}, {"past", "Q", NNAV_OPF_OPTIONAL, 1}, {"attention_bias", "S", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f843[] = {{"output", "Q", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a844[] = {{"num_heads", 2, 1, 0, {0}}, {"order_input", 2, 1, 0, {0}}, {"order_output", 2, 1, 0, {0}}, {"order_weight", 2, 1, 0, {0}}, {"qkv_hidden_sizes", 7, 0, 0, {0}}, {"unidirectional", 2, 0, 0, {0}}};
-static const nnav_op_tc c845[] = {{"Q", t699, 1}, {"S", t102, 1}, {"G", t156, 1}};
-static const nnav_op_formal f846[] = {{"X", "Q", NNAV_OPF_SINGLE, 1}, {"scale_X", "S", NNAV_OPF_SINGLE, 1}, {"scale_Y", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f847[] = {{"Y", "Q", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a848[] = {{"order_X", 2, 0, 0, {0}}, {"order_Y", 2, 0, 0, {0}}};
-static const nnav_op_tc c849[] = {{"Q", t699, 1}, {"S", t102, 1}};
-static const nnav_op_formal f850[] = {{"X", "Q", NNAV_OPF_SINGLE, 1}, {"scale_X", "S", NNAV_OPF_SINGLE, 1}, {"scale", "F", NNAV_OPF_SINGLE, 1}, {"B", "F", NNAV_OPF_OPTIONAL, 1}, {"scale_Y", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a851[] = {{"axis", 2, 0, 0, {0}}, {"epsilon", 1, 0, 0, {0}}, {"order_X", 2, 0, 0, {0}}, {"order_Y", 2, 0, 0, {0}}};
-static const nnav_op_tc c852[] = {{"F", t655, 2}, {"S", t102, 1}, {"Q", t699, 1}};
-static const nnav_op_formal f853[] = {{"input", "Q", NNAV_OPF_SINGLE, 1}, {"scale_input", "S", NNAV_OPF_SINGLE, 1}, {"weight", "Q", NNAV_OPF_SINGLE, 1}, {"scale_weight", "S", NNAV_OPF_SINGLE, 1}, {"bias", "S", NNAV_OPF_SINGLE, 1}, {"scale_bias", "S", NNAV_OPF_SINGLE, 1}, {"scale_qkv_gemm", "S", NNAV_OPF_SINGLE, 1}, {"mask", "F", NNAV_OPF_SINGLE, 1}, {"global_weight", "Q", NNAV_OPF_SINGLE, 1}, {"scale_global_weight", "S", NNAV_OPF_SINGLE, 1}, {"global_bias", "S", NNAV_OPF_SINGLE, 1}, {"scale_global_gemm", "S", NNAV_OPF_SINGLE, 1}, {"global", "G", NNAV_OPF_SINGLE, 1}, {"scale_output", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a854[] = {{"num_heads", 2, 1, 0, {0}}, {"order_global_weight", 2, 1, 0, {0}}, {"order_input", 2, 1, 0, {0}}, {"order_output", 2, 1, 0, {0}}, {"order_weight", 2, 1, 0, {0}}, {"window", 2, 1, 0, {0}}};
-static const nnav_op_tc c855[] = {{"Q", t699, 1}, {"S", t102, 1}, {"G", t156, 1}, {"F", t738, 1}};
-static const nnav_op_formal f856[] = {{"A", "Q", NNAV_OPF_SINGLE, 1}, {"scale_A", "S", NNAV_OPF_SINGLE, 1}, {"B", "Q", NNAV_OPF_SINGLE, 1}, {"scale_B", "S", NNAV_OPF_SINGLE, 1}, {"scale_Y", "S", NNAV_OPF_SINGLE, 1}, {"bias", "S", NNAV_OPF_OPTIONAL, 1}, {"C", "Q", NNAV_OPF_OPTIONAL, 1}, {"scale_C", "S", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a857[] = {{"order_A", 2, 1, 0, {0}}, {"order_B", 2, 1, 0, {0}}, {"order_Y", 2, 1, 0, {0}}};
-static const nnav_op_formal f858[] = {{"y", "T2", NNAV_OPF_SINGLE, 1}, {"shape", "T3", NNAV_OPF_SINGLE, 1}, {"strides", "T3", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a859[] = {{"bfp_type", 2, 1, 0, {0}}, {"block_dim", 2, 0, 0, {0}}};
-static const nnav_op_tc c860[] = {{"T1", t97, 3}, {"T2", t209, 1}, {"T3", t21, 1}};
-static const char *const t861[] = {"tensor(int16)", "tensor(int4)", "tensor(int8)", "tensor(uint16)", "tensor(uint4)", "tensor(uint8)"};
-static const nnav_op_tc c862[] = {{"T1", t655, 2}, {"T2", t861, 6}};
-static const nnav_op_formal f863[] = {{"input", "F", NNAV_OPF_SINGLE, 1}, {"scale_input", "S", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a864[] = {{"order_input", 2, 1, 0, {0}}, {"order_output", 2, 1, 0, {0}}};
-static const nnav_op_formal f865[] = {{"start", "T", NNAV_OPF_SINGLE, 1}, {"limit", "T", NNAV_OPF_SINGLE, 1}, {"delta", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f866[] = {{"data", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f867[] = {{"reduced", "T2", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c868[] = {{"T1", t155, 2}, {"T2", t768, 2}};
-static const nnav_op_formal f869[] = {{"bias_table", "T", NNAV_OPF_SINGLE, 1}, {"query_length", "U", NNAV_OPF_SINGLE, 1}, {"key_length", "U", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a870[] = {{"is_bidirectional", 2, 0, 0, {0}}, {"max_distance", 2, 1, 0, {0}}};
-static const nnav_op_tc c871[] = {{"T", t655, 2}, {"U", t21, 1}};
-static const nnav_op_formal f872[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"sequence_token_count", "M", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f873[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"token_offset", "M", NNAV_OPF_SINGLE, 1}, {"cumulated_seq_len", "M", NNAV_OPF_SINGLE, 1}, {"max_seq_len", "M", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f874[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"token_offset", "M", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a875[] = {{"normalized", 2, 0, 0, {0}}, {"onesided", 2, 0, 0, {0}}, {"signal_ndim", 2, 0, 0, {0}}};
-static const nnav_op_formal f876[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"position_ids", "M", NNAV_OPF_SINGLE, 1}, {"cos_cache", "T", NNAV_OPF_SINGLE, 1}, {"sin_cache", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a877[] = {{"interleaved", 2, 0, 0, {0}}, {"is_packed_batching", 2, 0, 0, {0}}, {"num_heads", 2, 0, 0, {0}}, {"rotary_embedding_dim", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}};
-static const nnav_op_formal f878[] = {{"input_ids", "I", NNAV_OPF_SINGLE, 1}, {"max_length", "I", NNAV_OPF_SINGLE, 1}, {"min_length", "I", NNAV_OPF_OPTIONAL, 1}, {"repetition_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"vocab_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"prefix_vocab_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"attention_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"presence_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"seed", "I", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f879[] = {{"sequences", "I", NNAV_OPF_SINGLE, 1}, {"filtered_logits", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a880[] = {{"custom", 2, 0, 0, {0}}, {"decoder", 5, 1, 0, {0}}, {"decoder_start_token_id", 2, 0, 0, {0}}, {"encoder", 5, 0, 0, {0}}, {"eos_token_id", 2, 1, 0, {0}}, {"filter_value", 1, 0, 0, {0}}, {"init_decoder", 5, 0, 0, {0}}, {"min_tokens_to_keep", 2, 0, 0, {0}}, {"model_type", 2, 0, 0, {0}}, {"no_repeat_ngram_size", 2, 0, 0, {0}}, {"pad_token_id", 2, 1, 0, {0}}, {"presence_penalty", 1, 0, 0, {0}}, {"temperature", 1, 0, 0, {0}}, {"top_p", 1, 0, 0, {0}}, {"vocab_size", 2, 0, 0, {0}}};
-static const nnav_op_formal f881[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"gamma", "M", NNAV_OPF_SINGLE, 1}, {"beta", "M", NNAV_OPF_SINGLE, 1}, {"skip", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f882[] = {{"Y", "T", NNAV_OPF_SINGLE, 1}, {"S", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f883[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"skip", "T", NNAV_OPF_SINGLE, 1}, {"gamma", "T", NNAV_OPF_SINGLE, 1}, {"beta", "T", NNAV_OPF_OPTIONAL, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f884[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"mean", "U", NNAV_OPF_OPTIONAL, 1}, {"inv_std_var", "U", NNAV_OPF_OPTIONAL, 1}, {"input_skip_bias_sum", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_tc c885[] = {{"T", t97, 3}, {"U", t102, 1}};
-static const nnav_op_formal f886[] = {{"input", "T", NNAV_OPF_SINGLE, 1}, {"skip", "T", NNAV_OPF_SINGLE, 1}, {"gamma", "T", NNAV_OPF_SINGLE, 1}, {"bias", "T", NNAV_OPF_OPTIONAL, 1}};
-static const char *const t887[] = {"tensor(float)", "tensor(uint16)", "tensor(uint8)"};
-static const nnav_op_attr a888[] = {{"DLC", 3, 1, 0, {0}}, {"notes", 3, 0, 0, {0}}, {"snpe_version", 3, 0, 0, {0}}, {"target_device", 3, 0, 0, {0}}};
-static const nnav_op_tc c889[] = {{"T", t887, 3}};
-static const nnav_op_formal f890[] = {{"query", "T", NNAV_OPF_SINGLE, 1}, {"key", "T", NNAV_OPF_OPTIONAL, 1}, {"value", "T", NNAV_OPF_OPTIONAL, 1}, {"past_key", "T", NNAV_OPF_SINGLE, 1}, {"past_value", "T", NNAV_OPF_SINGLE, 1}, {"block_row_indices", "M", NNAV_OPF_SINGLE, 1}, {"block_col_indices", "M", NNAV_OPF_SINGLE, 1}, {"total_sequence_length", "M", NNAV_OPF_SINGLE, 1}, {"key_total_sequence_lengths", "M", NNAV_OPF_SINGLE, 1}, {"cos_cache", "T", NNAV_OPF_OPTIONAL, 1}, {"sin_cache", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f891[] = {{"output", "T", NNAV_OPF_SINGLE, 1}, {"present_key", "T", NNAV_OPF_SINGLE, 1}, {"present_value", "T", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a892[] = {{"do_rotary", 2, 0, 0, {0}}, {"kv_num_heads", 2, 1, 0, {0}}, {"num_heads", 2, 1, 0, {0}}, {"rotary_interleaved", 2, 0, 0, {0}}, {"scale", 1, 0, 0, {0}}, {"sparse_block_size", 2, 1, 0, {0}}};
-static const char *const t893[] = {"sparse_tensor(double)", "sparse_tensor(float)", "sparse_tensor(int32)", "sparse_tensor(int64)", "sparse_tensor(uint32)", "sparse_tensor(uint64)"};
-static const nnav_op_formal f894[] = {{"A", "T", NNAV_OPF_SINGLE, 1}, {"B", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_tc c895[] = {{"T", t893, 6}, {"T1", t165, 6}};
-static const nnav_op_attr a896[] = {{"mark", 2, 1, 0, {0}}, {"mincharnum", 2, 1, 0, {0}}, {"pad_value", 3, 1, 0, {0}}, {"separators", 8, 0, 0, {0}}, {"tokenexp", 3, 0, 0, {0}}};
-static const nnav_op_formal f897[] = {{"weight", "T", NNAV_OPF_SINGLE, 1}, {"indices", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"padding_idx", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}, {"scale_grad_by_freq", "tensor(bool)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f898[] = {{"X", "T", NNAV_OPF_SINGLE, 1}, {"k", "tensor(int64)", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a899[] = {{"upper", 2, 0, 0, {0}}};
-static const nnav_op_attr a900[] = {{"dim", 2, 0, 0, {0}}, {"size", 2, 1, 0, {0}}, {"step", 2, 0, 0, {0}}};
-static const nnav_op_formal f901[] = {{"y", "T", NNAV_OPF_SINGLE, 1}, {"idx", "tensor(int64)", NNAV_OPF_SINGLE, 1}, {"counts", "tensor(int64)", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_formal f902[] = {{"input_ids", "F", NNAV_OPF_SINGLE, 1}, {"max_length", "I", NNAV_OPF_SINGLE, 1}, {"min_length", "I", NNAV_OPF_OPTIONAL, 1}, {"num_beams", "I", NNAV_OPF_SINGLE, 1}, {"num_return_sequences", "I", NNAV_OPF_SINGLE, 1}, {"length_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"repetition_penalty", "T", NNAV_OPF_OPTIONAL, 1}, {"vocab_mask", "M", NNAV_OPF_OPTIONAL, 1}, {"prefix_vocab_mask", "M", NNAV_OPF_OPTIONAL, 1}, {"attention_mask", "I", NNAV_OPF_OPTIONAL, 1}, {"decoder_input_ids", "I", NNAV_OPF_OPTIONAL, 1}, {"logits_processor", "I", NNAV_OPF_OPTIONAL, 1}, {"cross_qk_layer_head", "I", NNAV_OPF_OPTIONAL, 1}, {"extra_decoding_ids", "I", NNAV_OPF_OPTIONAL, 1}, {"temperature", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_formal f903[] = {{"sequences", "I", NNAV_OPF_SINGLE, 1}, {"sequences_scores", "T", NNAV_OPF_OPTIONAL, 1}, {"scores", "T", NNAV_OPF_OPTIONAL, 1}, {"cross_qk", "V", NNAV_OPF_OPTIONAL, 1}, {"non_speech_probs", "T", NNAV_OPF_OPTIONAL, 1}};
-static const nnav_op_attr a904[] = {{"beginning_timestamp_token_id", 2, 0, 0, {0}}, {"decoder", 5, 1, 0, {0}}, {"decoder_output_cross_qk", 2, 0, 0, {0}}, {"decoder_start_token_id", 2, 0, 0, {0}}, {"early_stopping", 2, 0, 0, {0}}, {"encoder", 5, 0, 0, {0}}, {"eos_token_id", 2, 1, 0, {0}}, {"init_decoder", 5, 0, 0, {0}}, {"model_type", 2, 0, 0, {0}}, {"no_repeat_ngram_size", 2, 0, 0, {0}}, {"no_speech_token_id", 2, 0, 0, {0}}, {"no_timestamps_token_id", 2, 0, 0, {0}}, {"pad_token_id", 2, 1, 0, {0}}, {"start_of_lm_token_id", 2, 0, 0, {0}}, {"transcribe_token_id", 2, 0, 0, {0}}, {"translate_token_id", 2, 0, 0, {0}}, {"vocab_size", 2, 0, 0, {0}}};
-static const nnav_op_tc c905[] = {{"T", t655, 2}, {"F", t656, 3}, {"I", t156, 1}, {"M", t156, 1}, {"V", t102, 1}};
-static const nnav_op_formal f906[] = {{"Sequence", "T", NNAV_OPF_SINGLE, 1}, {"W", "T1", NNAV_OPF_SINGLE, 1}, {"B", "T1", NNAV_OPF_SINGLE, 1}, {"C", "T1", NNAV_OPF_SINGLE, 1}};
-static const nnav_op_attr a907[] = {{"char_embedding_size", 2, 0, 0, {0}}, {"conv_window_size", 2, 0, 0, {0}}, {"embedding_size", 2, 0, 0, {0}}};
-static const nnav_op_tc c908[] = {{"T", t156, 1}, {"T1", t102, 1}};
 
 /* Each domain the table holds and its newest version (the highest
  * since_version of any of its operators), sorted by name. */
@@ -944,757 +34,757 @@ const nnav_op_domain nnav_opschema_domains[] = {
 const size_t nnav_opschema_domain_count = 5;
 
 const nnav_op_schema nnav_opschema_onnx[] = {
-    {"ai.onnx", "Abs", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Abs", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Abs", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Acos", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Acos", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Acosh", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Acosh", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Add", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, a15, 3, c4, 1},
-    {"ai.onnx", "Add", 6, 0, 2, 2, 1, 1, f13, f14, 2, 1, a17, 2, c18, 1},
-    {"ai.onnx", "Add", 7, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "Add", 13, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "Add", 14, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "AffineGrid", 20, 0, 2, 2, 1, 1, f22, f23, 2, 1, a24, 1, c25, 2},
-    {"ai.onnx", "And", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c28, 2},
-    {"ai.onnx", "And", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c28, 2},
-    {"ai.onnx", "ArgMax", 1, 0, 1, 1, 1, 1, f29, f30, 1, 1, a31, 2, c6, 1},
-    {"ai.onnx", "ArgMax", 11, 0, 1, 1, 1, 1, f29, f30, 1, 1, a31, 2, c6, 1},
-    {"ai.onnx", "ArgMax", 12, 0, 1, 1, 1, 1, f29, f30, 1, 1, a32, 3, c6, 1},
-    {"ai.onnx", "ArgMax", 13, 0, 1, 1, 1, 1, f29, f30, 1, 1, a32, 3, c8, 1},
-    {"ai.onnx", "ArgMin", 1, 0, 1, 1, 1, 1, f29, f30, 1, 1, a31, 2, c6, 1},
-    {"ai.onnx", "ArgMin", 11, 0, 1, 1, 1, 1, f29, f30, 1, 1, a31, 2, c6, 1},
-    {"ai.onnx", "ArgMin", 12, 0, 1, 1, 1, 1, f29, f30, 1, 1, a32, 3, c6, 1},
-    {"ai.onnx", "ArgMin", 13, 0, 1, 1, 1, 1, f29, f30, 1, 1, a32, 3, c8, 1},
-    {"ai.onnx", "Asin", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Asin", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Asinh", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Asinh", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Atan", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Atan", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Atanh", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Atanh", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Attention", 23, 0, 3, 6, 1, 4, f34, f35, 6, 4, a36, 7, c37, 3},
-    {"ai.onnx", "Attention", 24, 0, 3, 7, 1, 4, f38, f35, 7, 4, a36, 7, c37, 3},
-    {"ai.onnx", "AveragePool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a39, 4, c4, 1},
-    {"ai.onnx", "AveragePool", 7, 0, 1, 1, 1, 1, f1, f2, 1, 1, a40, 5, c4, 1},
-    {"ai.onnx", "AveragePool", 10, 0, 1, 1, 1, 1, f1, f2, 1, 1, a41, 6, c4, 1},
-    {"ai.onnx", "AveragePool", 11, 0, 1, 1, 1, 1, f1, f2, 1, 1, a41, 6, c4, 1},
-    {"ai.onnx", "AveragePool", 19, 0, 1, 1, 1, 1, f1, f2, 1, 1, a42, 7, c4, 1},
-    {"ai.onnx", "AveragePool", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a42, 7, c12, 1},
-    {"ai.onnx", "BatchNormalization", 1, 0, 5, 5, 1, 5, f43, f44, 5, 5, a45, 5, c4, 1},
-    {"ai.onnx", "BatchNormalization", 6, 0, 5, 5, 1, 5, f43, f44, 5, 5, a46, 4, c4, 1},
-    {"ai.onnx", "BatchNormalization", 7, 0, 5, 5, 1, 5, f43, f44, 5, 5, a47, 3, c4, 1},
-    {"ai.onnx", "BatchNormalization", 9, 0, 5, 5, 1, 5, f43, f44, 5, 5, a48, 2, c4, 1},
-    {"ai.onnx", "BatchNormalization", 14, 0, 5, 5, 1, 3, f49, f50, 5, 3, a51, 3, c52, 2},
-    {"ai.onnx", "BatchNormalization", 15, 0, 5, 5, 1, 3, f53, f54, 5, 3, a51, 3, c55, 3},
-    {"ai.onnx", "Bernoulli", 15, 0, 1, 1, 1, 1, f56, f57, 1, 1, a58, 2, c59, 2},
-    {"ai.onnx", "Bernoulli", 22, 0, 1, 1, 1, 1, f56, f57, 1, 1, a58, 2, c60, 2},
-    {"ai.onnx", "BitCast", 26, 0, 1, 1, 1, 1, f56, f57, 1, 1, a62, 1, c63, 2},
-    {"ai.onnx", "BitShift", 11, 0, 2, 2, 1, 1, f65, f66, 2, 1, a67, 1, c68, 1},
-    {"ai.onnx", "BitwiseAnd", 18, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c70, 1},
-    {"ai.onnx", "BitwiseNot", 18, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c70, 1},
-    {"ai.onnx", "BitwiseOr", 18, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c70, 1},
-    {"ai.onnx", "BitwiseXor", 18, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c70, 1},
-    {"ai.onnx", "BlackmanWindow", 17, 0, 1, 1, 1, 1, f72, f57, 1, 1, a73, 2, c74, 2},
-    {"ai.onnx", "Cast", 1, 0, 1, 1, 1, 1, f56, f57, 1, 1, a76, 1, c77, 2},
-    {"ai.onnx", "Cast", 6, 0, 1, 1, 1, 1, f56, f57, 1, 1, a62, 1, c77, 2},
-    {"ai.onnx", "Cast", 9, 0, 1, 1, 1, 1, f56, f57, 1, 1, a62, 1, c79, 2},
-    {"ai.onnx", "Cast", 13, 0, 1, 1, 1, 1, f56, f57, 1, 1, a62, 1, c81, 2},
-    {"ai.onnx", "Cast", 19, 0, 1, 1, 1, 1, f56, f57, 1, 1, a83, 2, c84, 2},
-    {"ai.onnx", "Cast", 21, 0, 1, 1, 1, 1, f56, f57, 1, 1, a83, 2, c86, 2},
-    {"ai.onnx", "Cast", 23, 0, 1, 1, 1, 1, f56, f57, 1, 1, a83, 2, c88, 2},
-    {"ai.onnx", "Cast", 24, 0, 1, 1, 1, 1, f56, f57, 1, 1, a90, 3, c91, 2},
-    {"ai.onnx", "Cast", 25, 0, 1, 1, 1, 1, f56, f57, 1, 1, a90, 3, c93, 2},
-    {"ai.onnx", "CastLike", 15, 0, 2, 2, 1, 1, f94, f57, 2, 1, NULL, 0, c81, 2},
-    {"ai.onnx", "CastLike", 19, 0, 2, 2, 1, 1, f94, f57, 2, 1, a95, 1, c84, 2},
-    {"ai.onnx", "CastLike", 21, 0, 2, 2, 1, 1, f94, f57, 2, 1, a95, 1, c86, 2},
-    {"ai.onnx", "CastLike", 23, 0, 2, 2, 1, 1, f94, f57, 2, 1, a95, 1, c88, 2},
-    {"ai.onnx", "CastLike", 24, 0, 2, 2, 1, 1, f94, f57, 2, 1, a96, 2, c91, 2},
-    {"ai.onnx", "CastLike", 25, 0, 2, 2, 1, 1, f94, f57, 2, 1, a96, 2, c93, 2},
-    {"ai.onnx", "CausalConvWithState", 27, 0, 2, 4, 2, 2, f98, f99, 4, 2, a100, 1, c101, 1},
-    {"ai.onnx", "Ceil", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Ceil", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Ceil", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Celu", 12, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c104, 1},
-    {"ai.onnx", "CenterCropPad", 18, 0, 2, 2, 1, 1, f106, f107, 2, 1, a108, 1, c109, 2},
-    {"ai.onnx", "Clip", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a110, 3, c4, 1},
-    {"ai.onnx", "Clip", 6, 0, 1, 1, 1, 1, f9, f10, 1, 1, a111, 2, c4, 1},
-    {"ai.onnx", "Clip", 11, 0, 1, 3, 1, 1, f112, f10, 3, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Clip", 12, 0, 1, 3, 1, 1, f112, f10, 3, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Clip", 13, 0, 1, 3, 1, 1, f112, f10, 3, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Col2Im", 18, 0, 3, 3, 1, 1, f113, f10, 3, 1, a114, 3, c115, 1},
-    {"ai.onnx", "Compress", 9, 0, 2, 2, 1, 1, f117, f10, 2, 1, a118, 1, c119, 2},
-    {"ai.onnx", "Compress", 11, 0, 2, 2, 1, 1, f117, f10, 2, 1, a118, 1, c119, 2},
-    {"ai.onnx", "Concat", 1, 0, 1, 2147483647, 1, 1, f120, f121, 1, 1, a118, 1, c4, 1},
-    {"ai.onnx", "Concat", 4, 0, 1, 2147483647, 1, 1, f120, f121, 1, 1, a122, 1, c123, 1},
-    {"ai.onnx", "Concat", 11, 0, 1, 2147483647, 1, 1, f120, f121, 1, 1, a122, 1, c123, 1},
-    {"ai.onnx", "Concat", 13, 0, 1, 2147483647, 1, 1, f120, f121, 1, 1, a122, 1, c115, 1},
-    {"ai.onnx", "ConcatFromSequence", 11, 0, 1, 1, 1, 1, f125, f121, 1, 1, a126, 2, c127, 2},
-    {"ai.onnx", "Constant", 1, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a128, 1, c4, 1},
-    {"ai.onnx", "Constant", 9, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a128, 1, c123, 1},
-    {"ai.onnx", "Constant", 11, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a129, 2, c123, 1},
-    {"ai.onnx", "Constant", 12, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c123, 1},
-    {"ai.onnx", "Constant", 13, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c115, 1},
-    {"ai.onnx", "Constant", 19, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c132, 1},
-    {"ai.onnx", "Constant", 21, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c134, 1},
-    {"ai.onnx", "Constant", 23, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c136, 1},
-    {"ai.onnx", "Constant", 24, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c138, 1},
-    {"ai.onnx", "Constant", 25, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a130, 8, c140, 1},
-    {"ai.onnx", "ConstantOfShape", 9, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c142, 2},
-    {"ai.onnx", "ConstantOfShape", 20, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c144, 2},
-    {"ai.onnx", "ConstantOfShape", 21, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c146, 2},
-    {"ai.onnx", "ConstantOfShape", 23, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c148, 2},
-    {"ai.onnx", "ConstantOfShape", 24, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c150, 2},
-    {"ai.onnx", "ConstantOfShape", 25, 0, 1, 1, 1, 1, f56, f57, 1, 1, a141, 1, c152, 2},
-    {"ai.onnx", "Conv", 1, 0, 2, 3, 1, 1, f153, f2, 3, 1, a154, 6, c4, 1},
-    {"ai.onnx", "Conv", 11, 0, 2, 3, 1, 1, f153, f2, 3, 1, a154, 6, c4, 1},
-    {"ai.onnx", "Conv", 22, 0, 2, 3, 1, 1, f153, f2, 3, 1, a154, 6, c12, 1},
-    {"ai.onnx", "ConvInteger", 10, 0, 2, 4, 1, 1, f157, f158, 4, 1, a154, 6, c159, 3},
-    {"ai.onnx", "ConvTranspose", 1, 0, 2, 3, 1, 1, f153, f2, 3, 1, a160, 8, c4, 1},
-    {"ai.onnx", "ConvTranspose", 11, 0, 2, 3, 1, 1, f153, f2, 3, 1, a160, 8, c4, 1},
-    {"ai.onnx", "ConvTranspose", 22, 0, 2, 3, 1, 1, f153, f2, 3, 1, a160, 8, c12, 1},
-    {"ai.onnx", "Cos", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Cos", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Cosh", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Cosh", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "CumProd", 26, 0, 2, 2, 1, 1, f161, f162, 2, 1, a163, 2, c164, 2},
-    {"ai.onnx", "CumSum", 11, 0, 2, 2, 1, 1, f161, f162, 2, 1, a163, 2, c166, 2},
-    {"ai.onnx", "CumSum", 14, 0, 2, 2, 1, 1, f161, f162, 2, 1, a163, 2, c164, 2},
-    {"ai.onnx", "DFT", 17, 0, 1, 2, 1, 1, f167, f168, 2, 1, a169, 3, c170, 2},
-    {"ai.onnx", "DFT", 20, 0, 1, 3, 1, 1, f171, f168, 3, 1, a172, 2, c170, 2},
-    {"ai.onnx", "DeformConv", 19, 0, 3, 5, 1, 1, f173, f2, 5, 1, a174, 6, c4, 1},
-    {"ai.onnx", "DeformConv", 22, 0, 3, 5, 1, 1, f173, f2, 5, 1, a174, 6, c12, 1},
-    {"ai.onnx", "DepthToSpace", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a175, 1, c123, 1},
-    {"ai.onnx", "DepthToSpace", 11, 0, 1, 1, 1, 1, f9, f10, 1, 1, a176, 2, c123, 1},
-    {"ai.onnx", "DepthToSpace", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a176, 2, c115, 1},
-    {"ai.onnx", "DequantizeLinear", 10, 0, 2, 3, 1, 1, f178, f179, 3, 1, NULL, 0, c180, 1},
-    {"ai.onnx", "DequantizeLinear", 13, 0, 2, 3, 1, 1, f178, f179, 3, 1, a181, 1, c180, 1},
-    {"ai.onnx", "DequantizeLinear", 19, 0, 2, 3, 1, 1, f183, f184, 3, 1, a181, 1, c185, 2},
-    {"ai.onnx", "DequantizeLinear", 21, 0, 2, 3, 1, 1, f183, f184, 3, 1, a187, 2, c188, 2},
-    {"ai.onnx", "DequantizeLinear", 23, 0, 2, 3, 1, 1, f183, f158, 3, 1, a190, 3, c191, 3},
-    {"ai.onnx", "DequantizeLinear", 24, 0, 2, 3, 1, 1, f183, f158, 3, 1, a190, 3, c193, 3},
-    {"ai.onnx", "DequantizeLinear", 25, 0, 2, 3, 1, 1, f183, f158, 3, 1, a190, 3, c195, 3},
-    {"ai.onnx", "Det", 11, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Det", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Div", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, a15, 3, c4, 1},
-    {"ai.onnx", "Div", 6, 0, 2, 2, 1, 1, f13, f14, 2, 1, a17, 2, c18, 1},
-    {"ai.onnx", "Div", 7, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "Div", 13, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "Div", 14, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Dropout", 1, 0, 1, 1, 1, 2, f29, f196, 1, 2, a197, 3, c4, 1},
-    {"ai.onnx", "Dropout", 6, 0, 1, 1, 1, 2, f29, f196, 1, 2, a198, 2, c4, 1},
-    {"ai.onnx", "Dropout", 7, 0, 1, 1, 1, 2, f29, f196, 1, 2, a199, 1, c4, 1},
-    {"ai.onnx", "Dropout", 10, 0, 1, 1, 1, 2, f29, f200, 1, 2, a199, 1, c201, 2},
-    {"ai.onnx", "Dropout", 12, 0, 1, 3, 1, 2, f202, f203, 3, 2, a204, 1, c205, 3},
-    {"ai.onnx", "Dropout", 13, 0, 1, 3, 1, 2, f202, f203, 3, 2, a204, 1, c206, 3},
-    {"ai.onnx", "Dropout", 22, 0, 1, 3, 1, 2, f202, f203, 3, 2, a204, 1, c208, 3},
-    {"ai.onnx", "DynamicQuantizeLinear", 11, 0, 1, 1, 3, 3, f210, f211, 1, 3, NULL, 0, c212, 2},
-    {"ai.onnx", "Einsum", 12, 0, 1, 2147483647, 1, 1, f213, f214, 1, 1, a215, 1, c6, 1},
-    {"ai.onnx", "Elu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a216, 2, c4, 1},
-    {"ai.onnx", "Elu", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c4, 1},
-    {"ai.onnx", "Elu", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c12, 1},
-    {"ai.onnx", "Equal", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c218, 2},
-    {"ai.onnx", "Equal", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c218, 2},
-    {"ai.onnx", "Equal", 11, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c219, 2},
-    {"ai.onnx", "Equal", 13, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c220, 2},
-    {"ai.onnx", "Equal", 19, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c221, 2},
-    {"ai.onnx", "Erf", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Erf", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Exp", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Exp", 6, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Exp", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Expand", 8, 0, 2, 2, 1, 1, f222, f10, 2, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "Expand", 13, 0, 2, 2, 1, 1, f222, f10, 2, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "EyeLike", 9, 0, 1, 1, 1, 1, f56, f57, 1, 1, a223, 2, c77, 2},
-    {"ai.onnx", "EyeLike", 22, 0, 1, 1, 1, 1, f56, f57, 1, 1, a223, 2, c224, 2},
-    {"ai.onnx", "Flatten", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "Flatten", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c123, 1},
-    {"ai.onnx", "Flatten", 11, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c123, 1},
-    {"ai.onnx", "Flatten", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c115, 1},
-    {"ai.onnx", "Flatten", 21, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c134, 1},
-    {"ai.onnx", "Flatten", 23, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c136, 1},
-    {"ai.onnx", "Flatten", 24, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c138, 1},
-    {"ai.onnx", "Flatten", 25, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c140, 1},
-    {"ai.onnx", "Floor", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Floor", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Floor", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "GRU", 1, 0, 3, 6, 2, 2, f225, f226, 6, 2, a227, 7, c228, 2},
-    {"ai.onnx", "GRU", 3, 0, 3, 6, 0, 2, f225, f229, 6, 2, a230, 8, c228, 2},
-    {"ai.onnx", "GRU", 7, 0, 3, 6, 0, 2, f225, f229, 6, 2, a231, 7, c228, 2},
-    {"ai.onnx", "GRU", 14, 0, 3, 6, 0, 2, f225, f229, 6, 2, a232, 8, c228, 2},
-    {"ai.onnx", "GRU", 22, 0, 3, 6, 0, 2, f225, f229, 6, 2, a232, 8, c233, 2},
-    {"ai.onnx", "Gather", 1, 0, 2, 2, 1, 1, f234, f10, 2, 1, a235, 1, c236, 2},
-    {"ai.onnx", "Gather", 11, 0, 2, 2, 1, 1, f234, f10, 2, 1, a235, 1, c236, 2},
-    {"ai.onnx", "Gather", 13, 0, 2, 2, 1, 1, f234, f10, 2, 1, a235, 1, c109, 2},
-    {"ai.onnx", "GatherElements", 11, 0, 2, 2, 1, 1, f234, f10, 2, 1, a235, 1, c236, 2},
-    {"ai.onnx", "GatherElements", 13, 0, 2, 2, 1, 1, f234, f10, 2, 1, a235, 1, c109, 2},
-    {"ai.onnx", "GatherND", 11, 0, 2, 2, 1, 1, f237, f10, 2, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "GatherND", 12, 0, 2, 2, 1, 1, f237, f10, 2, 1, a238, 1, c123, 1},
-    {"ai.onnx", "GatherND", 13, 0, 2, 2, 1, 1, f237, f10, 2, 1, a238, 1, c115, 1},
-    {"ai.onnx", "Gelu", 20, 0, 1, 1, 1, 1, f1, f2, 1, 1, a239, 1, c12, 1},
-    {"ai.onnx", "Gemm", 1, 0, 3, 3, 1, 1, f240, f2, 3, 1, a241, 5, c4, 1},
-    {"ai.onnx", "Gemm", 6, 0, 3, 3, 1, 1, f240, f2, 3, 1, a241, 5, c4, 1},
-    {"ai.onnx", "Gemm", 7, 0, 3, 3, 1, 1, f240, f2, 3, 1, a242, 4, c4, 1},
-    {"ai.onnx", "Gemm", 9, 0, 3, 3, 1, 1, f240, f2, 3, 1, a242, 4, c18, 1},
-    {"ai.onnx", "Gemm", 11, 0, 2, 3, 1, 1, f243, f2, 3, 1, a242, 4, c18, 1},
-    {"ai.onnx", "Gemm", 13, 0, 2, 3, 1, 1, f243, f2, 3, 1, a242, 4, c20, 1},
-    {"ai.onnx", "GlobalAveragePool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "GlobalAveragePool", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "GlobalLpPool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a244, 1, c4, 1},
-    {"ai.onnx", "GlobalLpPool", 2, 0, 1, 1, 1, 1, f1, f2, 1, 1, a245, 1, c4, 1},
-    {"ai.onnx", "GlobalLpPool", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a245, 1, c12, 1},
-    {"ai.onnx", "GlobalMaxPool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "GlobalMaxPool", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Greater", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c201, 2},
-    {"ai.onnx", "Greater", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c201, 2},
-    {"ai.onnx", "Greater", 9, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c246, 2},
-    {"ai.onnx", "Greater", 13, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c247, 2},
-    {"ai.onnx", "GreaterOrEqual", 12, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c246, 2},
-    {"ai.onnx", "GreaterOrEqual", 16, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c247, 2},
-    {"ai.onnx", "GridSample", 16, 0, 2, 2, 1, 1, f248, f249, 2, 1, a250, 3, c251, 2},
-    {"ai.onnx", "GridSample", 20, 0, 2, 2, 1, 1, f248, f249, 2, 1, a252, 3, c251, 2},
-    {"ai.onnx", "GridSample", 22, 0, 2, 2, 1, 1, f248, f249, 2, 1, a252, 3, c253, 2},
+    {"ai.onnx", "Abs", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Abs", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Abs", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Acos", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Acos", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Acosh", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Acosh", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Add", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a15, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Add", 6, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a17, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "Add", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "Add", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "Add", 14, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "AffineGrid", 20, 0, 2, 2, 1, 1, nnav_osp_f22, nnav_osp_f23, 2, 1, nnav_osp_a24, 1, nnav_osp_c25, 2},
+    {"ai.onnx", "And", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c28, 2},
+    {"ai.onnx", "And", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c28, 2},
+    {"ai.onnx", "ArgMax", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a31, 2, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMax", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a31, 2, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMax", 12, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a32, 3, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMax", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a32, 3, nnav_osp_c8, 1},
+    {"ai.onnx", "ArgMin", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a31, 2, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMin", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a31, 2, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMin", 12, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a32, 3, nnav_osp_c6, 1},
+    {"ai.onnx", "ArgMin", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f30, 1, 1, nnav_osp_a32, 3, nnav_osp_c8, 1},
+    {"ai.onnx", "Asin", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Asin", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Asinh", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Asinh", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Atan", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Atan", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Atanh", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Atanh", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Attention", 23, 0, 3, 6, 1, 4, nnav_osp_f34, nnav_osp_f35, 6, 4, nnav_osp_a36, 7, nnav_osp_c37, 3},
+    {"ai.onnx", "Attention", 24, 0, 3, 7, 1, 4, nnav_osp_f38, nnav_osp_f35, 7, 4, nnav_osp_a36, 7, nnav_osp_c37, 3},
+    {"ai.onnx", "AveragePool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a39, 4, nnav_osp_c4, 1},
+    {"ai.onnx", "AveragePool", 7, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a40, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "AveragePool", 10, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a41, 6, nnav_osp_c4, 1},
+    {"ai.onnx", "AveragePool", 11, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a41, 6, nnav_osp_c4, 1},
+    {"ai.onnx", "AveragePool", 19, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a42, 7, nnav_osp_c4, 1},
+    {"ai.onnx", "AveragePool", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a42, 7, nnav_osp_c12, 1},
+    {"ai.onnx", "BatchNormalization", 1, 0, 5, 5, 1, 5, nnav_osp_f43, nnav_osp_f44, 5, 5, nnav_osp_a45, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "BatchNormalization", 6, 0, 5, 5, 1, 5, nnav_osp_f43, nnav_osp_f44, 5, 5, nnav_osp_a46, 4, nnav_osp_c4, 1},
+    {"ai.onnx", "BatchNormalization", 7, 0, 5, 5, 1, 5, nnav_osp_f43, nnav_osp_f44, 5, 5, nnav_osp_a47, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "BatchNormalization", 9, 0, 5, 5, 1, 5, nnav_osp_f43, nnav_osp_f44, 5, 5, nnav_osp_a48, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "BatchNormalization", 14, 0, 5, 5, 1, 3, nnav_osp_f49, nnav_osp_f50, 5, 3, nnav_osp_a51, 3, nnav_osp_c52, 2},
+    {"ai.onnx", "BatchNormalization", 15, 0, 5, 5, 1, 3, nnav_osp_f53, nnav_osp_f54, 5, 3, nnav_osp_a51, 3, nnav_osp_c55, 3},
+    {"ai.onnx", "Bernoulli", 15, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a58, 2, nnav_osp_c59, 2},
+    {"ai.onnx", "Bernoulli", 22, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a58, 2, nnav_osp_c60, 2},
+    {"ai.onnx", "BitCast", 26, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a62, 1, nnav_osp_c63, 2},
+    {"ai.onnx", "BitShift", 11, 0, 2, 2, 1, 1, nnav_osp_f65, nnav_osp_f66, 2, 1, nnav_osp_a67, 1, nnav_osp_c68, 1},
+    {"ai.onnx", "BitwiseAnd", 18, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c70, 1},
+    {"ai.onnx", "BitwiseNot", 18, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c70, 1},
+    {"ai.onnx", "BitwiseOr", 18, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c70, 1},
+    {"ai.onnx", "BitwiseXor", 18, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c70, 1},
+    {"ai.onnx", "BlackmanWindow", 17, 0, 1, 1, 1, 1, nnav_osp_f72, nnav_osp_f57, 1, 1, nnav_osp_a73, 2, nnav_osp_c74, 2},
+    {"ai.onnx", "Cast", 1, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a76, 1, nnav_osp_c77, 2},
+    {"ai.onnx", "Cast", 6, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a62, 1, nnav_osp_c77, 2},
+    {"ai.onnx", "Cast", 9, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a62, 1, nnav_osp_c79, 2},
+    {"ai.onnx", "Cast", 13, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a62, 1, nnav_osp_c81, 2},
+    {"ai.onnx", "Cast", 19, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a83, 2, nnav_osp_c84, 2},
+    {"ai.onnx", "Cast", 21, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a83, 2, nnav_osp_c86, 2},
+    {"ai.onnx", "Cast", 23, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a83, 2, nnav_osp_c88, 2},
+    {"ai.onnx", "Cast", 24, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a90, 3, nnav_osp_c91, 2},
+    {"ai.onnx", "Cast", 25, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a90, 3, nnav_osp_c93, 2},
+    {"ai.onnx", "CastLike", 15, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, NULL, 0, nnav_osp_c81, 2},
+    {"ai.onnx", "CastLike", 19, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, nnav_osp_a95, 1, nnav_osp_c84, 2},
+    {"ai.onnx", "CastLike", 21, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, nnav_osp_a95, 1, nnav_osp_c86, 2},
+    {"ai.onnx", "CastLike", 23, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, nnav_osp_a95, 1, nnav_osp_c88, 2},
+    {"ai.onnx", "CastLike", 24, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, nnav_osp_a96, 2, nnav_osp_c91, 2},
+    {"ai.onnx", "CastLike", 25, 0, 2, 2, 1, 1, nnav_osp_f94, nnav_osp_f57, 2, 1, nnav_osp_a96, 2, nnav_osp_c93, 2},
+    {"ai.onnx", "CausalConvWithState", 27, 0, 2, 4, 2, 2, nnav_osp_f98, nnav_osp_f99, 4, 2, nnav_osp_a100, 1, nnav_osp_c101, 1},
+    {"ai.onnx", "Ceil", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Ceil", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Ceil", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Celu", 12, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c104, 1},
+    {"ai.onnx", "CenterCropPad", 18, 0, 2, 2, 1, 1, nnav_osp_f106, nnav_osp_f107, 2, 1, nnav_osp_a108, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "Clip", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a110, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Clip", 6, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a111, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Clip", 11, 0, 1, 3, 1, 1, nnav_osp_f112, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Clip", 12, 0, 1, 3, 1, 1, nnav_osp_f112, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Clip", 13, 0, 1, 3, 1, 1, nnav_osp_f112, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Col2Im", 18, 0, 3, 3, 1, 1, nnav_osp_f113, nnav_osp_f10, 3, 1, nnav_osp_a114, 3, nnav_osp_c115, 1},
+    {"ai.onnx", "Compress", 9, 0, 2, 2, 1, 1, nnav_osp_f117, nnav_osp_f10, 2, 1, nnav_osp_a118, 1, nnav_osp_c119, 2},
+    {"ai.onnx", "Compress", 11, 0, 2, 2, 1, 1, nnav_osp_f117, nnav_osp_f10, 2, 1, nnav_osp_a118, 1, nnav_osp_c119, 2},
+    {"ai.onnx", "Concat", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f120, nnav_osp_f121, 1, 1, nnav_osp_a118, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Concat", 4, 0, 1, 2147483647, 1, 1, nnav_osp_f120, nnav_osp_f121, 1, 1, nnav_osp_a122, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Concat", 11, 0, 1, 2147483647, 1, 1, nnav_osp_f120, nnav_osp_f121, 1, 1, nnav_osp_a122, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Concat", 13, 0, 1, 2147483647, 1, 1, nnav_osp_f120, nnav_osp_f121, 1, 1, nnav_osp_a122, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "ConcatFromSequence", 11, 0, 1, 1, 1, 1, nnav_osp_f125, nnav_osp_f121, 1, 1, nnav_osp_a126, 2, nnav_osp_c127, 2},
+    {"ai.onnx", "Constant", 1, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a128, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Constant", 9, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a128, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Constant", 11, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a129, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "Constant", 12, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c123, 1},
+    {"ai.onnx", "Constant", 13, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c115, 1},
+    {"ai.onnx", "Constant", 19, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c132, 1},
+    {"ai.onnx", "Constant", 21, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c134, 1},
+    {"ai.onnx", "Constant", 23, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c136, 1},
+    {"ai.onnx", "Constant", 24, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c138, 1},
+    {"ai.onnx", "Constant", 25, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a130, 8, nnav_osp_c140, 1},
+    {"ai.onnx", "ConstantOfShape", 9, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c142, 2},
+    {"ai.onnx", "ConstantOfShape", 20, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c144, 2},
+    {"ai.onnx", "ConstantOfShape", 21, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c146, 2},
+    {"ai.onnx", "ConstantOfShape", 23, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c148, 2},
+    {"ai.onnx", "ConstantOfShape", 24, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c150, 2},
+    {"ai.onnx", "ConstantOfShape", 25, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a141, 1, nnav_osp_c152, 2},
+    {"ai.onnx", "Conv", 1, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a154, 6, nnav_osp_c4, 1},
+    {"ai.onnx", "Conv", 11, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a154, 6, nnav_osp_c4, 1},
+    {"ai.onnx", "Conv", 22, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a154, 6, nnav_osp_c12, 1},
+    {"ai.onnx", "ConvInteger", 10, 0, 2, 4, 1, 1, nnav_osp_f157, nnav_osp_f158, 4, 1, nnav_osp_a154, 6, nnav_osp_c159, 3},
+    {"ai.onnx", "ConvTranspose", 1, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a160, 8, nnav_osp_c4, 1},
+    {"ai.onnx", "ConvTranspose", 11, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a160, 8, nnav_osp_c4, 1},
+    {"ai.onnx", "ConvTranspose", 22, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a160, 8, nnav_osp_c12, 1},
+    {"ai.onnx", "Cos", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Cos", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Cosh", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Cosh", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "CumProd", 26, 0, 2, 2, 1, 1, nnav_osp_f161, nnav_osp_f162, 2, 1, nnav_osp_a163, 2, nnav_osp_c164, 2},
+    {"ai.onnx", "CumSum", 11, 0, 2, 2, 1, 1, nnav_osp_f161, nnav_osp_f162, 2, 1, nnav_osp_a163, 2, nnav_osp_c166, 2},
+    {"ai.onnx", "CumSum", 14, 0, 2, 2, 1, 1, nnav_osp_f161, nnav_osp_f162, 2, 1, nnav_osp_a163, 2, nnav_osp_c164, 2},
+    {"ai.onnx", "DFT", 17, 0, 1, 2, 1, 1, nnav_osp_f167, nnav_osp_f168, 2, 1, nnav_osp_a169, 3, nnav_osp_c170, 2},
+    {"ai.onnx", "DFT", 20, 0, 1, 3, 1, 1, nnav_osp_f171, nnav_osp_f168, 3, 1, nnav_osp_a172, 2, nnav_osp_c170, 2},
+    {"ai.onnx", "DeformConv", 19, 0, 3, 5, 1, 1, nnav_osp_f173, nnav_osp_f2, 5, 1, nnav_osp_a174, 6, nnav_osp_c4, 1},
+    {"ai.onnx", "DeformConv", 22, 0, 3, 5, 1, 1, nnav_osp_f173, nnav_osp_f2, 5, 1, nnav_osp_a174, 6, nnav_osp_c12, 1},
+    {"ai.onnx", "DepthToSpace", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a175, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "DepthToSpace", 11, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a176, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "DepthToSpace", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a176, 2, nnav_osp_c115, 1},
+    {"ai.onnx", "DequantizeLinear", 10, 0, 2, 3, 1, 1, nnav_osp_f178, nnav_osp_f179, 3, 1, NULL, 0, nnav_osp_c180, 1},
+    {"ai.onnx", "DequantizeLinear", 13, 0, 2, 3, 1, 1, nnav_osp_f178, nnav_osp_f179, 3, 1, nnav_osp_a181, 1, nnav_osp_c180, 1},
+    {"ai.onnx", "DequantizeLinear", 19, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f184, 3, 1, nnav_osp_a181, 1, nnav_osp_c185, 2},
+    {"ai.onnx", "DequantizeLinear", 21, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f184, 3, 1, nnav_osp_a187, 2, nnav_osp_c188, 2},
+    {"ai.onnx", "DequantizeLinear", 23, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f158, 3, 1, nnav_osp_a190, 3, nnav_osp_c191, 3},
+    {"ai.onnx", "DequantizeLinear", 24, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f158, 3, 1, nnav_osp_a190, 3, nnav_osp_c193, 3},
+    {"ai.onnx", "DequantizeLinear", 25, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f158, 3, 1, nnav_osp_a190, 3, nnav_osp_c195, 3},
+    {"ai.onnx", "Det", 11, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Det", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Div", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a15, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Div", 6, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a17, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "Div", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "Div", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "Div", 14, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Dropout", 1, 0, 1, 1, 1, 2, nnav_osp_f29, nnav_osp_f196, 1, 2, nnav_osp_a197, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Dropout", 6, 0, 1, 1, 1, 2, nnav_osp_f29, nnav_osp_f196, 1, 2, nnav_osp_a198, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Dropout", 7, 0, 1, 1, 1, 2, nnav_osp_f29, nnav_osp_f196, 1, 2, nnav_osp_a199, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Dropout", 10, 0, 1, 1, 1, 2, nnav_osp_f29, nnav_osp_f200, 1, 2, nnav_osp_a199, 1, nnav_osp_c201, 2},
+    {"ai.onnx", "Dropout", 12, 0, 1, 3, 1, 2, nnav_osp_f202, nnav_osp_f203, 3, 2, nnav_osp_a204, 1, nnav_osp_c205, 3},
+    {"ai.onnx", "Dropout", 13, 0, 1, 3, 1, 2, nnav_osp_f202, nnav_osp_f203, 3, 2, nnav_osp_a204, 1, nnav_osp_c206, 3},
+    {"ai.onnx", "Dropout", 22, 0, 1, 3, 1, 2, nnav_osp_f202, nnav_osp_f203, 3, 2, nnav_osp_a204, 1, nnav_osp_c208, 3},
+    {"ai.onnx", "DynamicQuantizeLinear", 11, 0, 1, 1, 3, 3, nnav_osp_f210, nnav_osp_f211, 1, 3, NULL, 0, nnav_osp_c212, 2},
+    {"ai.onnx", "Einsum", 12, 0, 1, 2147483647, 1, 1, nnav_osp_f213, nnav_osp_f214, 1, 1, nnav_osp_a215, 1, nnav_osp_c6, 1},
+    {"ai.onnx", "Elu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a216, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Elu", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Elu", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Equal", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c218, 2},
+    {"ai.onnx", "Equal", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c218, 2},
+    {"ai.onnx", "Equal", 11, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c219, 2},
+    {"ai.onnx", "Equal", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c220, 2},
+    {"ai.onnx", "Equal", 19, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c221, 2},
+    {"ai.onnx", "Erf", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Erf", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Exp", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Exp", 6, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Exp", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Expand", 8, 0, 2, 2, 1, 1, nnav_osp_f222, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "Expand", 13, 0, 2, 2, 1, 1, nnav_osp_f222, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "EyeLike", 9, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a223, 2, nnav_osp_c77, 2},
+    {"ai.onnx", "EyeLike", 22, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a223, 2, nnav_osp_c224, 2},
+    {"ai.onnx", "Flatten", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Flatten", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Flatten", 11, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Flatten", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Flatten", 21, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c134, 1},
+    {"ai.onnx", "Flatten", 23, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c136, 1},
+    {"ai.onnx", "Flatten", 24, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c138, 1},
+    {"ai.onnx", "Flatten", 25, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c140, 1},
+    {"ai.onnx", "Floor", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Floor", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Floor", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "GRU", 1, 0, 3, 6, 2, 2, nnav_osp_f225, nnav_osp_f226, 6, 2, nnav_osp_a227, 7, nnav_osp_c228, 2},
+    {"ai.onnx", "GRU", 3, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a230, 8, nnav_osp_c228, 2},
+    {"ai.onnx", "GRU", 7, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a231, 7, nnav_osp_c228, 2},
+    {"ai.onnx", "GRU", 14, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a232, 8, nnav_osp_c228, 2},
+    {"ai.onnx", "GRU", 22, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a232, 8, nnav_osp_c233, 2},
+    {"ai.onnx", "Gather", 1, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "Gather", 11, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "Gather", 13, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, nnav_osp_a235, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "GatherElements", 11, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "GatherElements", 13, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, nnav_osp_a235, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "GatherND", 11, 0, 2, 2, 1, 1, nnav_osp_f237, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "GatherND", 12, 0, 2, 2, 1, 1, nnav_osp_f237, nnav_osp_f10, 2, 1, nnav_osp_a238, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "GatherND", 13, 0, 2, 2, 1, 1, nnav_osp_f237, nnav_osp_f10, 2, 1, nnav_osp_a238, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Gelu", 20, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a239, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Gemm", 1, 0, 3, 3, 1, 1, nnav_osp_f240, nnav_osp_f2, 3, 1, nnav_osp_a241, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "Gemm", 6, 0, 3, 3, 1, 1, nnav_osp_f240, nnav_osp_f2, 3, 1, nnav_osp_a241, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "Gemm", 7, 0, 3, 3, 1, 1, nnav_osp_f240, nnav_osp_f2, 3, 1, nnav_osp_a242, 4, nnav_osp_c4, 1},
+    {"ai.onnx", "Gemm", 9, 0, 3, 3, 1, 1, nnav_osp_f240, nnav_osp_f2, 3, 1, nnav_osp_a242, 4, nnav_osp_c18, 1},
+    {"ai.onnx", "Gemm", 11, 0, 2, 3, 1, 1, nnav_osp_f243, nnav_osp_f2, 3, 1, nnav_osp_a242, 4, nnav_osp_c18, 1},
+    {"ai.onnx", "Gemm", 13, 0, 2, 3, 1, 1, nnav_osp_f243, nnav_osp_f2, 3, 1, nnav_osp_a242, 4, nnav_osp_c20, 1},
+    {"ai.onnx", "GlobalAveragePool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "GlobalAveragePool", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "GlobalLpPool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a244, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "GlobalLpPool", 2, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a245, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "GlobalLpPool", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a245, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "GlobalMaxPool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "GlobalMaxPool", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Greater", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c201, 2},
+    {"ai.onnx", "Greater", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c201, 2},
+    {"ai.onnx", "Greater", 9, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c246, 2},
+    {"ai.onnx", "Greater", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c247, 2},
+    {"ai.onnx", "GreaterOrEqual", 12, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c246, 2},
+    {"ai.onnx", "GreaterOrEqual", 16, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c247, 2},
+    {"ai.onnx", "GridSample", 16, 0, 2, 2, 1, 1, nnav_osp_f248, nnav_osp_f249, 2, 1, nnav_osp_a250, 3, nnav_osp_c251, 2},
+    {"ai.onnx", "GridSample", 20, 0, 2, 2, 1, 1, nnav_osp_f248, nnav_osp_f249, 2, 1, nnav_osp_a252, 3, nnav_osp_c251, 2},
+    {"ai.onnx", "GridSample", 22, 0, 2, 2, 1, 1, nnav_osp_f248, nnav_osp_f249, 2, 1, nnav_osp_a252, 3, nnav_osp_c253, 2},
     {"ai.onnx", "GroupNormalization", 18, 1, 0, 2147483647, 0, 2147483647, NULL, NULL, 0, 0, NULL, 0, NULL, 0},
-    {"ai.onnx", "GroupNormalization", 21, 0, 3, 3, 1, 1, f254, f2, 3, 1, a255, 3, c12, 1},
-    {"ai.onnx", "HammingWindow", 17, 0, 1, 1, 1, 1, f72, f57, 1, 1, a73, 2, c74, 2},
-    {"ai.onnx", "HannWindow", 17, 0, 1, 1, 1, 1, f72, f57, 1, 1, a73, 2, c74, 2},
-    {"ai.onnx", "HardSigmoid", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a256, 3, c4, 1},
-    {"ai.onnx", "HardSigmoid", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, a257, 2, c4, 1},
-    {"ai.onnx", "HardSigmoid", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a257, 2, c12, 1},
-    {"ai.onnx", "HardSwish", 14, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "HardSwish", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Hardmax", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "Hardmax", 11, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "Hardmax", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a258, 1, c12, 1},
-    {"ai.onnx", "Identity", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "Identity", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "Identity", 14, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c262, 1},
-    {"ai.onnx", "Identity", 16, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c264, 1},
-    {"ai.onnx", "Identity", 19, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c266, 1},
-    {"ai.onnx", "Identity", 21, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c268, 1},
-    {"ai.onnx", "Identity", 23, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c270, 1},
-    {"ai.onnx", "Identity", 24, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c272, 1},
-    {"ai.onnx", "Identity", 25, 0, 1, 1, 1, 1, f260, f261, 1, 1, NULL, 0, c274, 1},
-    {"ai.onnx", "If", 1, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c278, 2},
-    {"ai.onnx", "If", 11, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c278, 2},
-    {"ai.onnx", "If", 13, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c280, 2},
-    {"ai.onnx", "If", 16, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c282, 2},
-    {"ai.onnx", "If", 19, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c284, 2},
-    {"ai.onnx", "If", 21, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c286, 2},
-    {"ai.onnx", "If", 23, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c288, 2},
-    {"ai.onnx", "If", 24, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c290, 2},
-    {"ai.onnx", "If", 25, 0, 1, 1, 1, 2147483647, f275, f276, 1, 1, a277, 2, c292, 2},
-    {"ai.onnx", "ImageDecoder", 20, 0, 1, 1, 1, 1, f293, f294, 1, 1, a295, 1, c296, 2},
-    {"ai.onnx", "InstanceNormalization", 1, 0, 3, 3, 1, 1, f297, f10, 3, 1, a298, 2, c4, 1},
-    {"ai.onnx", "InstanceNormalization", 6, 0, 3, 3, 1, 1, f297, f10, 3, 1, a299, 1, c4, 1},
-    {"ai.onnx", "InstanceNormalization", 22, 0, 3, 3, 1, 1, f297, f10, 3, 1, a299, 1, c12, 1},
-    {"ai.onnx", "IsInf", 10, 0, 1, 1, 1, 1, f301, f302, 1, 1, a303, 2, c304, 2},
-    {"ai.onnx", "IsInf", 20, 0, 1, 1, 1, 1, f301, f302, 1, 1, a303, 2, c305, 2},
-    {"ai.onnx", "IsNaN", 9, 0, 1, 1, 1, 1, f301, f302, 1, 1, NULL, 0, c306, 2},
-    {"ai.onnx", "IsNaN", 13, 0, 1, 1, 1, 1, f301, f302, 1, 1, NULL, 0, c307, 2},
-    {"ai.onnx", "IsNaN", 20, 0, 1, 1, 1, 1, f301, f302, 1, 1, NULL, 0, c305, 2},
-    {"ai.onnx", "LRN", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a308, 4, c4, 1},
-    {"ai.onnx", "LRN", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, a308, 4, c12, 1},
-    {"ai.onnx", "LSTM", 1, 0, 3, 8, 0, 3, f309, f310, 8, 3, a311, 8, c228, 2},
-    {"ai.onnx", "LSTM", 7, 0, 3, 8, 0, 3, f309, f310, 8, 3, a312, 7, c228, 2},
-    {"ai.onnx", "LSTM", 14, 0, 3, 8, 0, 3, f309, f310, 8, 3, a313, 8, c228, 2},
-    {"ai.onnx", "LSTM", 22, 0, 3, 8, 0, 3, f309, f310, 8, 3, a313, 8, c233, 2},
-    {"ai.onnx", "LayerNormalization", 17, 0, 2, 3, 1, 3, f315, f316, 3, 3, a317, 3, c318, 2},
-    {"ai.onnx", "LeakyRelu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a319, 2, c4, 1},
-    {"ai.onnx", "LeakyRelu", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, a320, 1, c4, 1},
-    {"ai.onnx", "LeakyRelu", 16, 0, 1, 1, 1, 1, f1, f2, 1, 1, a320, 1, c12, 1},
-    {"ai.onnx", "Less", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c201, 2},
-    {"ai.onnx", "Less", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c201, 2},
-    {"ai.onnx", "Less", 9, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c246, 2},
-    {"ai.onnx", "Less", 13, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c247, 2},
-    {"ai.onnx", "LessOrEqual", 12, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c246, 2},
-    {"ai.onnx", "LessOrEqual", 16, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c247, 2},
-    {"ai.onnx", "LinearAttention", 27, 0, 3, 6, 2, 2, f321, f322, 6, 2, a323, 5, c324, 2},
-    {"ai.onnx", "Log", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Log", 6, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Log", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "LogSoftmax", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "LogSoftmax", 11, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "LogSoftmax", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a258, 1, c12, 1},
-    {"ai.onnx", "Loop", 1, 0, 3, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c328, 3},
-    {"ai.onnx", "Loop", 11, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c328, 3},
-    {"ai.onnx", "Loop", 13, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c329, 3},
-    {"ai.onnx", "Loop", 16, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c330, 3},
-    {"ai.onnx", "Loop", 19, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c331, 3},
-    {"ai.onnx", "Loop", 21, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c332, 3},
-    {"ai.onnx", "Loop", 23, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c333, 3},
-    {"ai.onnx", "Loop", 24, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c334, 3},
-    {"ai.onnx", "Loop", 25, 0, 2, 2147483647, 1, 2147483647, f325, f326, 3, 1, a327, 1, c335, 3},
-    {"ai.onnx", "LpNormalization", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a336, 2, c4, 1},
-    {"ai.onnx", "LpNormalization", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, a336, 2, c12, 1},
-    {"ai.onnx", "LpPool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a337, 5, c4, 1},
-    {"ai.onnx", "LpPool", 2, 0, 1, 1, 1, 1, f1, f2, 1, 1, a338, 5, c4, 1},
-    {"ai.onnx", "LpPool", 11, 0, 1, 1, 1, 1, f1, f2, 1, 1, a338, 5, c4, 1},
-    {"ai.onnx", "LpPool", 18, 0, 1, 1, 1, 1, f1, f2, 1, 1, a339, 7, c4, 1},
-    {"ai.onnx", "LpPool", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a339, 7, c12, 1},
-    {"ai.onnx", "MatMul", 1, 0, 2, 2, 1, 1, f13, f2, 2, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "MatMul", 9, 0, 2, 2, 1, 1, f13, f2, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "MatMul", 13, 0, 2, 2, 1, 1, f13, f2, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "MatMulInteger", 10, 0, 2, 4, 1, 1, f340, f341, 4, 1, NULL, 0, c159, 3},
-    {"ai.onnx", "Max", 1, 0, 1, 2147483647, 1, 1, f342, f343, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Max", 6, 0, 1, 2147483647, 1, 1, f342, f343, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Max", 8, 0, 1, 2147483647, 1, 1, f342, f343, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Max", 12, 0, 1, 2147483647, 1, 1, f342, f343, 1, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Max", 13, 0, 1, 2147483647, 1, 1, f342, f343, 1, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "MaxPool", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a39, 4, c4, 1},
-    {"ai.onnx", "MaxPool", 8, 0, 1, 1, 1, 2, f1, f344, 1, 2, a345, 5, c346, 2},
-    {"ai.onnx", "MaxPool", 10, 0, 1, 1, 1, 2, f1, f344, 1, 2, a347, 7, c346, 2},
-    {"ai.onnx", "MaxPool", 11, 0, 1, 1, 1, 2, f1, f344, 1, 2, a347, 7, c346, 2},
-    {"ai.onnx", "MaxPool", 12, 0, 1, 1, 1, 2, f1, f344, 1, 2, a347, 7, c349, 2},
-    {"ai.onnx", "MaxPool", 22, 0, 1, 1, 1, 2, f1, f344, 1, 2, a347, 7, c351, 2},
-    {"ai.onnx", "MaxRoiPool", 1, 0, 2, 2, 1, 1, f352, f2, 2, 1, a353, 2, c4, 1},
-    {"ai.onnx", "MaxRoiPool", 22, 0, 2, 2, 1, 1, f352, f2, 2, 1, a353, 2, c12, 1},
-    {"ai.onnx", "MaxUnpool", 9, 0, 2, 3, 1, 1, f354, f168, 3, 1, a355, 3, c356, 2},
-    {"ai.onnx", "MaxUnpool", 11, 0, 2, 3, 1, 1, f354, f168, 3, 1, a355, 3, c356, 2},
-    {"ai.onnx", "MaxUnpool", 22, 0, 2, 3, 1, 1, f354, f168, 3, 1, a355, 3, c25, 2},
-    {"ai.onnx", "Mean", 1, 0, 1, 2147483647, 1, 1, f342, f357, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Mean", 6, 0, 1, 2147483647, 1, 1, f342, f357, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Mean", 8, 0, 1, 2147483647, 1, 1, f342, f357, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Mean", 13, 0, 1, 2147483647, 1, 1, f342, f357, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "MeanVarianceNormalization", 9, 0, 1, 1, 1, 1, f1, f2, 1, 1, a359, 1, c4, 1},
-    {"ai.onnx", "MeanVarianceNormalization", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, a359, 1, c12, 1},
-    {"ai.onnx", "MelWeightMatrix", 17, 0, 5, 5, 1, 1, f360, f361, 5, 1, a362, 1, c363, 3},
-    {"ai.onnx", "Min", 1, 0, 1, 2147483647, 1, 1, f342, f364, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Min", 6, 0, 1, 2147483647, 1, 1, f342, f364, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Min", 8, 0, 1, 2147483647, 1, 1, f342, f364, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Min", 12, 0, 1, 2147483647, 1, 1, f342, f364, 1, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Min", 13, 0, 1, 2147483647, 1, 1, f342, f364, 1, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Mish", 18, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Mish", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Mod", 10, 0, 2, 2, 1, 1, f13, f14, 2, 1, a365, 1, c6, 1},
-    {"ai.onnx", "Mod", 13, 0, 2, 2, 1, 1, f13, f14, 2, 1, a365, 1, c8, 1},
-    {"ai.onnx", "Mul", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, a15, 3, c4, 1},
-    {"ai.onnx", "Mul", 6, 0, 2, 2, 1, 1, f13, f14, 2, 1, a17, 2, c18, 1},
-    {"ai.onnx", "Mul", 7, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "Mul", 13, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "Mul", 14, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Multinomial", 7, 0, 1, 1, 1, 1, f56, f57, 1, 1, a366, 3, c367, 2},
-    {"ai.onnx", "Multinomial", 22, 0, 1, 1, 1, 1, f56, f57, 1, 1, a366, 3, c170, 2},
-    {"ai.onnx", "Neg", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Neg", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c369, 1},
-    {"ai.onnx", "Neg", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c371, 1},
-    {"ai.onnx", "NegativeLogLikelihoodLoss", 12, 0, 2, 3, 1, 1, f372, f373, 3, 1, a374, 2, c375, 2},
-    {"ai.onnx", "NegativeLogLikelihoodLoss", 13, 0, 2, 3, 1, 1, f372, f373, 3, 1, a374, 2, c375, 2},
-    {"ai.onnx", "NegativeLogLikelihoodLoss", 22, 0, 2, 3, 1, 1, f372, f373, 3, 1, a374, 2, c376, 2},
-    {"ai.onnx", "NonMaxSuppression", 10, 0, 2, 5, 1, 1, f377, f378, 5, 1, a379, 1, NULL, 0},
-    {"ai.onnx", "NonMaxSuppression", 11, 0, 2, 5, 1, 1, f377, f378, 5, 1, a379, 1, NULL, 0},
-    {"ai.onnx", "NonZero", 9, 0, 1, 1, 1, 1, f1, f380, 1, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "NonZero", 13, 0, 1, 1, 1, 1, f1, f380, 1, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "Not", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c381, 1},
-    {"ai.onnx", "OneHot", 9, 0, 3, 3, 1, 1, f382, f361, 3, 1, a258, 1, c383, 3},
-    {"ai.onnx", "OneHot", 11, 0, 3, 3, 1, 1, f382, f361, 3, 1, a258, 1, c383, 3},
-    {"ai.onnx", "Optional", 15, 0, 0, 1, 1, 1, f385, f386, 1, 1, a387, 1, c388, 2},
-    {"ai.onnx", "OptionalGetElement", 15, 0, 1, 1, 1, 1, f389, f261, 1, 1, NULL, 0, c390, 2},
-    {"ai.onnx", "OptionalGetElement", 18, 0, 1, 1, 1, 1, f389, f261, 1, 1, NULL, 0, c392, 2},
-    {"ai.onnx", "OptionalHasElement", 15, 0, 1, 1, 1, 1, f389, f393, 1, 1, NULL, 0, c394, 2},
-    {"ai.onnx", "OptionalHasElement", 18, 0, 0, 1, 1, 1, f395, f393, 1, 1, NULL, 0, c396, 2},
-    {"ai.onnx", "Or", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c28, 2},
-    {"ai.onnx", "Or", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c28, 2},
-    {"ai.onnx", "PRelu", 1, 0, 2, 2, 1, 1, f397, f2, 2, 1, a3, 1, c4, 1},
-    {"ai.onnx", "PRelu", 6, 0, 2, 2, 1, 1, f397, f2, 2, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "PRelu", 7, 0, 2, 2, 1, 1, f397, f2, 2, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "PRelu", 9, 0, 2, 2, 1, 1, f397, f2, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "PRelu", 16, 0, 2, 2, 1, 1, f397, f2, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "Pad", 1, 0, 1, 1, 1, 1, f29, f10, 1, 1, a398, 3, c4, 1},
-    {"ai.onnx", "Pad", 2, 0, 1, 1, 1, 1, f29, f10, 1, 1, a399, 3, c4, 1},
-    {"ai.onnx", "Pad", 11, 0, 2, 3, 1, 1, f400, f10, 3, 1, a401, 1, c6, 1},
-    {"ai.onnx", "Pad", 13, 0, 2, 3, 1, 1, f400, f10, 3, 1, a401, 1, c115, 1},
-    {"ai.onnx", "Pad", 18, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c109, 2},
-    {"ai.onnx", "Pad", 19, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c109, 2},
-    {"ai.onnx", "Pad", 21, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c403, 2},
-    {"ai.onnx", "Pad", 23, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c404, 2},
-    {"ai.onnx", "Pad", 24, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c405, 2},
-    {"ai.onnx", "Pad", 25, 0, 2, 4, 1, 1, f402, f10, 4, 1, a401, 1, c406, 2},
-    {"ai.onnx", "Pow", 1, 0, 2, 2, 1, 1, f65, f66, 2, 1, a17, 2, c4, 1},
-    {"ai.onnx", "Pow", 7, 0, 2, 2, 1, 1, f65, f66, 2, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Pow", 12, 0, 2, 2, 1, 1, f408, f66, 2, 1, NULL, 0, c409, 2},
-    {"ai.onnx", "Pow", 13, 0, 2, 2, 1, 1, f408, f66, 2, 1, NULL, 0, c411, 2},
-    {"ai.onnx", "Pow", 15, 0, 2, 2, 1, 1, f408, f66, 2, 1, NULL, 0, c412, 2},
-    {"ai.onnx", "QLinearConv", 10, 0, 8, 9, 1, 1, f413, f158, 9, 1, a154, 6, c414, 4},
-    {"ai.onnx", "QLinearMatMul", 10, 0, 8, 8, 1, 1, f415, f158, 8, 1, NULL, 0, c416, 3},
-    {"ai.onnx", "QLinearMatMul", 21, 0, 8, 8, 1, 1, f418, f158, 8, 1, NULL, 0, c419, 4},
-    {"ai.onnx", "QuantizeLinear", 10, 0, 2, 3, 1, 1, f421, f184, 3, 1, NULL, 0, c422, 2},
-    {"ai.onnx", "QuantizeLinear", 13, 0, 2, 3, 1, 1, f421, f184, 3, 1, a181, 1, c422, 2},
-    {"ai.onnx", "QuantizeLinear", 19, 0, 2, 3, 1, 1, f424, f184, 3, 1, a425, 2, c426, 2},
-    {"ai.onnx", "QuantizeLinear", 21, 0, 2, 3, 1, 1, f424, f184, 3, 1, a428, 4, c429, 2},
-    {"ai.onnx", "QuantizeLinear", 23, 0, 2, 3, 1, 1, f431, f158, 3, 1, a432, 5, c433, 3},
-    {"ai.onnx", "QuantizeLinear", 24, 0, 2, 3, 1, 1, f431, f158, 3, 1, a432, 5, c435, 3},
-    {"ai.onnx", "QuantizeLinear", 25, 0, 2, 3, 1, 1, f431, f158, 3, 1, a432, 5, c437, 3},
-    {"ai.onnx", "RMSNormalization", 23, 0, 2, 2, 1, 1, f438, f439, 2, 1, a317, 3, c440, 2},
-    {"ai.onnx", "RNN", 1, 0, 3, 6, 0, 2, f225, f229, 6, 2, a442, 7, c228, 2},
-    {"ai.onnx", "RNN", 7, 0, 3, 6, 0, 2, f225, f229, 6, 2, a443, 6, c228, 2},
-    {"ai.onnx", "RNN", 14, 0, 3, 6, 0, 2, f225, f229, 6, 2, a444, 7, c228, 2},
-    {"ai.onnx", "RNN", 22, 0, 3, 6, 0, 2, f225, f229, 6, 2, a444, 7, c233, 2},
-    {"ai.onnx", "RandomNormal", 1, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a445, 5, c4, 1},
-    {"ai.onnx", "RandomNormal", 22, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a445, 5, c12, 1},
-    {"ai.onnx", "RandomNormalLike", 1, 0, 1, 1, 1, 1, f56, f57, 1, 1, a446, 4, c251, 2},
-    {"ai.onnx", "RandomNormalLike", 22, 0, 1, 1, 1, 1, f56, f57, 1, 1, a446, 4, c253, 2},
-    {"ai.onnx", "RandomUniform", 1, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a447, 5, c4, 1},
-    {"ai.onnx", "RandomUniform", 22, 0, 0, 0, 1, 1, NULL, f10, 0, 1, a447, 5, c12, 1},
-    {"ai.onnx", "RandomUniformLike", 1, 0, 1, 1, 1, 1, f56, f57, 1, 1, a448, 4, c251, 2},
-    {"ai.onnx", "RandomUniformLike", 22, 0, 1, 1, 1, 1, f56, f57, 1, 1, a448, 4, c253, 2},
-    {"ai.onnx", "Range", 11, 0, 3, 3, 1, 1, f450, f10, 3, 1, NULL, 0, c451, 1},
-    {"ai.onnx", "Range", 27, 0, 3, 3, 1, 1, f450, f10, 3, 1, a453, 1, c454, 1},
-    {"ai.onnx", "Reciprocal", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Reciprocal", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Reciprocal", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "ReduceL1", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceL1", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceL1", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceL1", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceL2", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceL2", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceL2", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceL2", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceLogSum", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceLogSum", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceLogSum", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceLogSum", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceLogSumExp", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceLogSumExp", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceLogSumExp", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceLogSumExp", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceMax", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMax", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMax", 12, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c460, 1},
-    {"ai.onnx", "ReduceMax", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c462, 1},
-    {"ai.onnx", "ReduceMax", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c462, 1},
-    {"ai.onnx", "ReduceMax", 20, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c464, 1},
-    {"ai.onnx", "ReduceMean", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMean", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMean", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceMean", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceMin", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMin", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceMin", 12, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c460, 1},
-    {"ai.onnx", "ReduceMin", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c462, 1},
-    {"ai.onnx", "ReduceMin", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c462, 1},
-    {"ai.onnx", "ReduceMin", 20, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c464, 1},
-    {"ai.onnx", "ReduceProd", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceProd", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceProd", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceProd", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceSum", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceSum", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceSum", 13, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "ReduceSumSquare", 1, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceSumSquare", 11, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c18, 1},
-    {"ai.onnx", "ReduceSumSquare", 13, 0, 1, 1, 1, 1, f29, f455, 1, 1, a456, 2, c20, 1},
-    {"ai.onnx", "ReduceSumSquare", 18, 0, 1, 2, 1, 1, f457, f455, 2, 1, a458, 2, c20, 1},
-    {"ai.onnx", "RegexFullMatch", 20, 0, 1, 1, 1, 1, f301, f302, 1, 1, a466, 1, c467, 2},
-    {"ai.onnx", "Relu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Relu", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Relu", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Relu", 14, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c371, 1},
-    {"ai.onnx", "Reshape", 1, 0, 1, 1, 1, 1, f29, f468, 1, 1, a469, 2, c4, 1},
-    {"ai.onnx", "Reshape", 5, 0, 2, 2, 1, 1, f470, f468, 2, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "Reshape", 13, 0, 2, 2, 1, 1, f470, f468, 2, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "Reshape", 14, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c115, 1},
-    {"ai.onnx", "Reshape", 19, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c132, 1},
-    {"ai.onnx", "Reshape", 21, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c134, 1},
-    {"ai.onnx", "Reshape", 23, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c136, 1},
-    {"ai.onnx", "Reshape", 24, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c138, 1},
-    {"ai.onnx", "Reshape", 25, 0, 2, 2, 1, 1, f470, f468, 2, 1, a471, 1, c140, 1},
-    {"ai.onnx", "Resize", 10, 0, 2, 2, 1, 1, f472, f2, 2, 1, a473, 1, c123, 1},
-    {"ai.onnx", "Resize", 11, 0, 3, 4, 1, 1, f474, f249, 4, 1, a475, 6, c251, 2},
-    {"ai.onnx", "Resize", 13, 0, 1, 4, 1, 1, f476, f249, 4, 1, a475, 6, c477, 2},
-    {"ai.onnx", "Resize", 18, 0, 1, 4, 1, 1, f476, f249, 4, 1, a478, 9, c477, 2},
-    {"ai.onnx", "Resize", 19, 0, 1, 4, 1, 1, f476, f249, 4, 1, a478, 9, c477, 2},
-    {"ai.onnx", "ReverseSequence", 10, 0, 2, 2, 1, 1, f479, f2, 2, 1, a480, 2, c123, 1},
-    {"ai.onnx", "RoiAlign", 10, 0, 3, 3, 1, 1, f481, f249, 3, 1, a482, 5, c356, 2},
-    {"ai.onnx", "RoiAlign", 16, 0, 3, 3, 1, 1, f481, f249, 3, 1, a483, 6, c356, 2},
-    {"ai.onnx", "RoiAlign", 22, 0, 3, 3, 1, 1, f481, f249, 3, 1, a483, 6, c25, 2},
-    {"ai.onnx", "RotaryEmbedding", 23, 0, 3, 4, 1, 1, f484, f2, 4, 1, a485, 3, c486, 2},
-    {"ai.onnx", "Round", 11, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Round", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "STFT", 17, 0, 2, 4, 1, 1, f487, f168, 4, 1, a488, 1, c170, 2},
-    {"ai.onnx", "Scan", 8, 0, 2, 2147483647, 1, 2147483647, f489, f490, 2, 1, a491, 3, c492, 2},
-    {"ai.onnx", "Scan", 9, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c495, 1},
-    {"ai.onnx", "Scan", 11, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c495, 1},
-    {"ai.onnx", "Scan", 16, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c496, 1},
-    {"ai.onnx", "Scan", 19, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c497, 1},
-    {"ai.onnx", "Scan", 21, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c498, 1},
-    {"ai.onnx", "Scan", 23, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c499, 1},
-    {"ai.onnx", "Scan", 24, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c500, 1},
-    {"ai.onnx", "Scan", 25, 0, 1, 2147483647, 1, 2147483647, f493, f490, 1, 1, a494, 6, c501, 1},
-    {"ai.onnx", "Scatter", 9, 0, 3, 3, 1, 1, f502, f10, 3, 1, a235, 1, c236, 2},
-    {"ai.onnx", "Scatter", 11, 1, 3, 3, 1, 1, f502, f10, 3, 1, a235, 1, c236, 2},
-    {"ai.onnx", "ScatterElements", 11, 0, 3, 3, 1, 1, f502, f10, 3, 1, a235, 1, c236, 2},
-    {"ai.onnx", "ScatterElements", 13, 0, 3, 3, 1, 1, f502, f10, 3, 1, a235, 1, c109, 2},
-    {"ai.onnx", "ScatterElements", 16, 0, 3, 3, 1, 1, f502, f10, 3, 1, a503, 2, c109, 2},
-    {"ai.onnx", "ScatterElements", 18, 0, 3, 3, 1, 1, f502, f10, 3, 1, a503, 2, c109, 2},
-    {"ai.onnx", "ScatterND", 11, 0, 3, 3, 1, 1, f504, f10, 3, 1, NULL, 0, c123, 1},
-    {"ai.onnx", "ScatterND", 13, 0, 3, 3, 1, 1, f504, f10, 3, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "ScatterND", 16, 0, 3, 3, 1, 1, f504, f10, 3, 1, a505, 1, c115, 1},
-    {"ai.onnx", "ScatterND", 18, 0, 3, 3, 1, 1, f504, f10, 3, 1, a505, 1, c115, 1},
-    {"ai.onnx", "Selu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a506, 3, c4, 1},
-    {"ai.onnx", "Selu", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, a507, 2, c4, 1},
-    {"ai.onnx", "Selu", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a507, 2, c12, 1},
-    {"ai.onnx", "SequenceAt", 11, 0, 2, 2, 1, 1, f508, f509, 2, 1, NULL, 0, c510, 3},
-    {"ai.onnx", "SequenceConstruct", 11, 0, 1, 2147483647, 1, 1, f120, f511, 1, 1, NULL, 0, c512, 2},
-    {"ai.onnx", "SequenceEmpty", 11, 0, 0, 0, 1, 1, NULL, f513, 0, 1, a514, 1, c515, 1},
-    {"ai.onnx", "SequenceErase", 11, 0, 1, 2, 1, 1, f516, f511, 2, 1, NULL, 0, c517, 2},
-    {"ai.onnx", "SequenceInsert", 11, 0, 2, 3, 1, 1, f518, f511, 3, 1, NULL, 0, c519, 3},
-    {"ai.onnx", "SequenceLength", 11, 0, 1, 1, 1, 1, f125, f520, 1, 1, NULL, 0, c521, 2},
-    {"ai.onnx", "SequenceMap", 17, 0, 1, 2147483647, 1, 2147483647, f522, f523, 2, 1, a327, 1, c524, 2},
-    {"ai.onnx", "Shape", 1, 0, 1, 1, 1, 1, f29, f525, 1, 1, NULL, 0, c526, 2},
-    {"ai.onnx", "Shape", 13, 0, 1, 1, 1, 1, f29, f525, 1, 1, NULL, 0, c527, 2},
-    {"ai.onnx", "Shape", 15, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c527, 2},
-    {"ai.onnx", "Shape", 19, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c529, 2},
-    {"ai.onnx", "Shape", 21, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c530, 2},
-    {"ai.onnx", "Shape", 23, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c531, 2},
-    {"ai.onnx", "Shape", 24, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c532, 2},
-    {"ai.onnx", "Shape", 25, 0, 1, 1, 1, 1, f29, f525, 1, 1, a528, 2, c533, 2},
-    {"ai.onnx", "Shrink", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, a534, 2, c6, 1},
-    {"ai.onnx", "Sigmoid", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Sigmoid", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sigmoid", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Sign", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c6, 1},
-    {"ai.onnx", "Sign", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Sin", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sin", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Sinh", 9, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sinh", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Size", 1, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c526, 2},
-    {"ai.onnx", "Size", 13, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c527, 2},
-    {"ai.onnx", "Size", 19, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c529, 2},
-    {"ai.onnx", "Size", 21, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c530, 2},
-    {"ai.onnx", "Size", 23, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c531, 2},
-    {"ai.onnx", "Size", 24, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c532, 2},
-    {"ai.onnx", "Size", 25, 0, 1, 1, 1, 1, f29, f72, 1, 1, NULL, 0, c533, 2},
-    {"ai.onnx", "Slice", 1, 0, 1, 1, 1, 1, f29, f10, 1, 1, a535, 3, c123, 1},
-    {"ai.onnx", "Slice", 10, 0, 3, 5, 1, 1, f536, f10, 5, 1, NULL, 0, c236, 2},
-    {"ai.onnx", "Slice", 11, 0, 3, 5, 1, 1, f536, f10, 5, 1, NULL, 0, c236, 2},
-    {"ai.onnx", "Slice", 13, 0, 3, 5, 1, 1, f536, f10, 5, 1, NULL, 0, c109, 2},
-    {"ai.onnx", "Softmax", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "Softmax", 11, 0, 1, 1, 1, 1, f9, f10, 1, 1, a181, 1, c4, 1},
-    {"ai.onnx", "Softmax", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a258, 1, c12, 1},
-    {"ai.onnx", "SoftmaxCrossEntropyLoss", 12, 0, 2, 3, 1, 2, f537, f538, 3, 2, a374, 2, c375, 2},
-    {"ai.onnx", "SoftmaxCrossEntropyLoss", 13, 0, 2, 3, 1, 2, f537, f538, 3, 2, a374, 2, c376, 2},
-    {"ai.onnx", "Softplus", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Softplus", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Softsign", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Softsign", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "SpaceToDepth", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a175, 1, c123, 1},
-    {"ai.onnx", "SpaceToDepth", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, a175, 1, c115, 1},
-    {"ai.onnx", "Split", 1, 0, 1, 2, 1, 2147483647, f539, f540, 2, 1, a541, 2, c4, 1},
-    {"ai.onnx", "Split", 2, 0, 1, 1, 1, 2147483647, f9, f542, 1, 1, a543, 2, c123, 1},
-    {"ai.onnx", "Split", 11, 0, 1, 1, 1, 2147483647, f9, f542, 1, 1, a543, 2, c123, 1},
-    {"ai.onnx", "Split", 13, 0, 1, 2, 1, 2147483647, f544, f542, 2, 1, a235, 1, c115, 1},
-    {"ai.onnx", "Split", 18, 0, 1, 2, 1, 2147483647, f544, f542, 2, 1, a545, 2, c115, 1},
-    {"ai.onnx", "SplitToSequence", 11, 0, 1, 2, 1, 1, f546, f511, 2, 1, a31, 2, c547, 3},
-    {"ai.onnx", "SplitToSequence", 24, 0, 1, 2, 1, 1, f546, f511, 2, 1, a31, 2, c549, 3},
-    {"ai.onnx", "Sqrt", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Sqrt", 6, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sqrt", 13, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Squeeze", 1, 0, 1, 1, 1, 1, f29, f550, 1, 1, a108, 1, c123, 1},
-    {"ai.onnx", "Squeeze", 11, 0, 1, 1, 1, 1, f29, f550, 1, 1, a108, 1, c123, 1},
-    {"ai.onnx", "Squeeze", 13, 0, 1, 2, 1, 1, f457, f550, 2, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "Squeeze", 21, 0, 1, 2, 1, 1, f457, f550, 2, 1, NULL, 0, c134, 1},
-    {"ai.onnx", "Squeeze", 23, 0, 1, 2, 1, 1, f457, f550, 2, 1, NULL, 0, c136, 1},
-    {"ai.onnx", "Squeeze", 24, 0, 1, 2, 1, 1, f457, f550, 2, 1, NULL, 0, c138, 1},
-    {"ai.onnx", "Squeeze", 25, 0, 1, 2, 1, 1, f457, f550, 2, 1, NULL, 0, c140, 1},
-    {"ai.onnx", "StringConcat", 20, 0, 2, 2, 1, 1, f65, f66, 2, 1, NULL, 0, c551, 1},
-    {"ai.onnx", "StringNormalizer", 10, 0, 1, 1, 1, 1, f552, f553, 1, 1, a554, 4, NULL, 0},
-    {"ai.onnx", "StringSplit", 20, 0, 1, 1, 2, 2, f301, f555, 1, 2, a556, 2, c557, 3},
-    {"ai.onnx", "Sub", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, a15, 3, c4, 1},
-    {"ai.onnx", "Sub", 6, 0, 2, 2, 1, 1, f13, f14, 2, 1, a17, 2, c18, 1},
-    {"ai.onnx", "Sub", 7, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c18, 1},
-    {"ai.onnx", "Sub", 13, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c20, 1},
-    {"ai.onnx", "Sub", 14, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c8, 1},
-    {"ai.onnx", "Sum", 1, 0, 1, 2147483647, 1, 1, f342, f558, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Sum", 6, 0, 1, 2147483647, 1, 1, f342, f558, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sum", 8, 0, 1, 2147483647, 1, 1, f342, f558, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Sum", 13, 0, 1, 2147483647, 1, 1, f342, f558, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Swish", 24, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c12, 1},
-    {"ai.onnx", "Tan", 7, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Tan", 22, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "Tanh", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a3, 1, c4, 1},
-    {"ai.onnx", "Tanh", 6, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c4, 1},
-    {"ai.onnx", "Tanh", 13, 0, 1, 1, 1, 1, f9, f10, 1, 1, NULL, 0, c12, 1},
-    {"ai.onnx", "TensorScatter", 24, 0, 2, 3, 1, 1, f559, f560, 3, 1, a561, 2, c138, 1},
-    {"ai.onnx", "TfIdfVectorizer", 9, 0, 1, 1, 1, 1, f1, f249, 1, 1, a563, 9, c564, 2},
-    {"ai.onnx", "ThresholdedRelu", 10, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c4, 1},
-    {"ai.onnx", "ThresholdedRelu", 22, 0, 1, 1, 1, 1, f1, f2, 1, 1, a103, 1, c12, 1},
-    {"ai.onnx", "Tile", 1, 0, 3, 3, 1, 1, f565, f10, 3, 1, NULL, 0, c566, 2},
-    {"ai.onnx", "Tile", 6, 0, 2, 2, 1, 1, f567, f10, 2, 1, NULL, 0, c526, 2},
-    {"ai.onnx", "Tile", 13, 0, 2, 2, 1, 1, f567, f10, 2, 1, NULL, 0, c527, 2},
-    {"ai.onnx", "TopK", 1, 0, 1, 1, 2, 2, f1, f568, 1, 2, a569, 2, c346, 2},
-    {"ai.onnx", "TopK", 10, 0, 2, 2, 2, 2, f570, f568, 2, 2, a258, 1, c346, 2},
-    {"ai.onnx", "TopK", 11, 0, 2, 2, 2, 2, f570, f568, 2, 2, a571, 3, c572, 2},
-    {"ai.onnx", "TopK", 24, 0, 2, 2, 2, 2, f570, f568, 2, 2, a571, 3, c573, 2},
-    {"ai.onnx", "Transpose", 1, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c123, 1},
-    {"ai.onnx", "Transpose", 13, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c115, 1},
-    {"ai.onnx", "Transpose", 21, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c134, 1},
-    {"ai.onnx", "Transpose", 23, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c136, 1},
-    {"ai.onnx", "Transpose", 24, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c138, 1},
-    {"ai.onnx", "Transpose", 25, 0, 1, 1, 1, 1, f29, f574, 1, 1, a575, 1, c140, 1},
-    {"ai.onnx", "Trilu", 14, 0, 1, 2, 1, 1, f576, f10, 2, 1, a577, 1, c115, 1},
-    {"ai.onnx", "Unique", 11, 0, 1, 1, 1, 4, f1, f578, 1, 4, a579, 2, c123, 1},
-    {"ai.onnx", "Unsqueeze", 1, 0, 1, 1, 1, 1, f29, f580, 1, 1, a581, 1, c123, 1},
-    {"ai.onnx", "Unsqueeze", 11, 0, 1, 1, 1, 1, f29, f580, 1, 1, a581, 1, c123, 1},
-    {"ai.onnx", "Unsqueeze", 13, 0, 2, 2, 1, 1, f582, f580, 2, 1, NULL, 0, c115, 1},
-    {"ai.onnx", "Unsqueeze", 21, 0, 2, 2, 1, 1, f582, f580, 2, 1, NULL, 0, c134, 1},
-    {"ai.onnx", "Unsqueeze", 23, 0, 2, 2, 1, 1, f582, f580, 2, 1, NULL, 0, c136, 1},
-    {"ai.onnx", "Unsqueeze", 24, 0, 2, 2, 1, 1, f582, f580, 2, 1, NULL, 0, c138, 1},
-    {"ai.onnx", "Unsqueeze", 25, 0, 2, 2, 1, 1, f582, f580, 2, 1, NULL, 0, c140, 1},
-    {"ai.onnx", "Upsample", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a584, 3, c585, 1},
-    {"ai.onnx", "Upsample", 7, 0, 1, 1, 1, 1, f1, f2, 1, 1, a586, 2, c123, 1},
-    {"ai.onnx", "Upsample", 9, 0, 2, 2, 1, 1, f472, f2, 2, 1, a473, 1, c123, 1},
-    {"ai.onnx", "Upsample", 10, 1, 2, 2, 1, 1, f472, f2, 2, 1, a473, 1, c123, 1},
-    {"ai.onnx", "Where", 9, 0, 3, 3, 1, 1, f587, f10, 3, 1, NULL, 0, c588, 2},
-    {"ai.onnx", "Where", 16, 0, 3, 3, 1, 1, f587, f10, 3, 1, NULL, 0, c589, 2},
-    {"ai.onnx", "Xor", 1, 0, 2, 2, 1, 1, f13, f27, 2, 1, a17, 2, c28, 2},
-    {"ai.onnx", "Xor", 7, 0, 2, 2, 1, 1, f13, f27, 2, 1, NULL, 0, c28, 2},
-    {"ai.onnx.ml", "ArrayFeatureExtractor", 1, 0, 2, 2, 1, 1, f591, f66, 2, 1, NULL, 0, c592, 1},
-    {"ai.onnx.ml", "Binarizer", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a594, 1, c595, 1},
-    {"ai.onnx.ml", "CastMap", 1, 0, 1, 1, 1, 1, f301, f302, 1, 1, a598, 3, c599, 2},
-    {"ai.onnx.ml", "CategoryMapper", 1, 0, 1, 1, 1, 1, f301, f302, 1, 1, a601, 4, c602, 2},
-    {"ai.onnx.ml", "DictVectorizer", 1, 0, 1, 1, 1, 1, f301, f302, 1, 1, a605, 2, c606, 2},
-    {"ai.onnx.ml", "FeatureVectorizer", 1, 0, 1, 2147483647, 1, 1, f607, f608, 1, 1, a609, 1, c610, 1},
-    {"ai.onnx.ml", "Imputer", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a611, 4, c595, 1},
-    {"ai.onnx.ml", "LabelEncoder", 1, 0, 1, 1, 1, 1, f301, f302, 1, 1, a612, 3, c602, 2},
-    {"ai.onnx.ml", "LabelEncoder", 2, 0, 1, 1, 1, 1, f301, f302, 1, 1, a613, 9, c614, 2},
-    {"ai.onnx.ml", "LabelEncoder", 4, 0, 1, 1, 1, 1, f301, f302, 1, 1, a616, 12, c617, 2},
-    {"ai.onnx.ml", "LinearClassifier", 1, 0, 1, 1, 2, 2, f301, f618, 1, 2, a619, 6, c620, 2},
-    {"ai.onnx.ml", "LinearRegressor", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a621, 4, c595, 1},
-    {"ai.onnx.ml", "Normalizer", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a622, 1, c595, 1},
-    {"ai.onnx.ml", "OneHotEncoder", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a623, 3, c592, 1},
-    {"ai.onnx.ml", "SVMClassifier", 1, 0, 1, 1, 2, 2, f301, f618, 1, 2, a624, 11, c620, 2},
-    {"ai.onnx.ml", "SVMRegressor", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a625, 8, c595, 1},
-    {"ai.onnx.ml", "Scaler", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a626, 2, c595, 1},
-    {"ai.onnx.ml", "TreeEnsemble", 5, 0, 1, 1, 1, 1, f1, f2, 1, 1, a627, 16, c4, 1},
-    {"ai.onnx.ml", "TreeEnsembleClassifier", 1, 0, 1, 1, 2, 2, f301, f618, 1, 2, a628, 17, c620, 2},
-    {"ai.onnx.ml", "TreeEnsembleClassifier", 3, 0, 1, 1, 2, 2, f301, f618, 1, 2, a629, 21, c620, 2},
+    {"ai.onnx", "GroupNormalization", 21, 0, 3, 3, 1, 1, nnav_osp_f254, nnav_osp_f2, 3, 1, nnav_osp_a255, 3, nnav_osp_c12, 1},
+    {"ai.onnx", "HammingWindow", 17, 0, 1, 1, 1, 1, nnav_osp_f72, nnav_osp_f57, 1, 1, nnav_osp_a73, 2, nnav_osp_c74, 2},
+    {"ai.onnx", "HannWindow", 17, 0, 1, 1, 1, 1, nnav_osp_f72, nnav_osp_f57, 1, 1, nnav_osp_a73, 2, nnav_osp_c74, 2},
+    {"ai.onnx", "HardSigmoid", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a256, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "HardSigmoid", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a257, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "HardSigmoid", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a257, 2, nnav_osp_c12, 1},
+    {"ai.onnx", "HardSwish", 14, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "HardSwish", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Hardmax", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Hardmax", 11, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Hardmax", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a258, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Identity", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "Identity", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "Identity", 14, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c262, 1},
+    {"ai.onnx", "Identity", 16, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c264, 1},
+    {"ai.onnx", "Identity", 19, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c266, 1},
+    {"ai.onnx", "Identity", 21, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c268, 1},
+    {"ai.onnx", "Identity", 23, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c270, 1},
+    {"ai.onnx", "Identity", 24, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c272, 1},
+    {"ai.onnx", "Identity", 25, 0, 1, 1, 1, 1, nnav_osp_f260, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c274, 1},
+    {"ai.onnx", "If", 1, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c278, 2},
+    {"ai.onnx", "If", 11, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c278, 2},
+    {"ai.onnx", "If", 13, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c280, 2},
+    {"ai.onnx", "If", 16, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c282, 2},
+    {"ai.onnx", "If", 19, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c284, 2},
+    {"ai.onnx", "If", 21, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c286, 2},
+    {"ai.onnx", "If", 23, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c288, 2},
+    {"ai.onnx", "If", 24, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c290, 2},
+    {"ai.onnx", "If", 25, 0, 1, 1, 1, 2147483647, nnav_osp_f275, nnav_osp_f276, 1, 1, nnav_osp_a277, 2, nnav_osp_c292, 2},
+    {"ai.onnx", "ImageDecoder", 20, 0, 1, 1, 1, 1, nnav_osp_f293, nnav_osp_f294, 1, 1, nnav_osp_a295, 1, nnav_osp_c296, 2},
+    {"ai.onnx", "InstanceNormalization", 1, 0, 3, 3, 1, 1, nnav_osp_f297, nnav_osp_f10, 3, 1, nnav_osp_a298, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "InstanceNormalization", 6, 0, 3, 3, 1, 1, nnav_osp_f297, nnav_osp_f10, 3, 1, nnav_osp_a299, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "InstanceNormalization", 22, 0, 3, 3, 1, 1, nnav_osp_f297, nnav_osp_f10, 3, 1, nnav_osp_a299, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "IsInf", 10, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a303, 2, nnav_osp_c304, 2},
+    {"ai.onnx", "IsInf", 20, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a303, 2, nnav_osp_c305, 2},
+    {"ai.onnx", "IsNaN", 9, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, NULL, 0, nnav_osp_c306, 2},
+    {"ai.onnx", "IsNaN", 13, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, NULL, 0, nnav_osp_c307, 2},
+    {"ai.onnx", "IsNaN", 20, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, NULL, 0, nnav_osp_c305, 2},
+    {"ai.onnx", "LRN", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a308, 4, nnav_osp_c4, 1},
+    {"ai.onnx", "LRN", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a308, 4, nnav_osp_c12, 1},
+    {"ai.onnx", "LSTM", 1, 0, 3, 8, 0, 3, nnav_osp_f309, nnav_osp_f310, 8, 3, nnav_osp_a311, 8, nnav_osp_c228, 2},
+    {"ai.onnx", "LSTM", 7, 0, 3, 8, 0, 3, nnav_osp_f309, nnav_osp_f310, 8, 3, nnav_osp_a312, 7, nnav_osp_c228, 2},
+    {"ai.onnx", "LSTM", 14, 0, 3, 8, 0, 3, nnav_osp_f309, nnav_osp_f310, 8, 3, nnav_osp_a313, 8, nnav_osp_c228, 2},
+    {"ai.onnx", "LSTM", 22, 0, 3, 8, 0, 3, nnav_osp_f309, nnav_osp_f310, 8, 3, nnav_osp_a313, 8, nnav_osp_c233, 2},
+    {"ai.onnx", "LayerNormalization", 17, 0, 2, 3, 1, 3, nnav_osp_f315, nnav_osp_f316, 3, 3, nnav_osp_a317, 3, nnav_osp_c318, 2},
+    {"ai.onnx", "LeakyRelu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a319, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "LeakyRelu", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a320, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "LeakyRelu", 16, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a320, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Less", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c201, 2},
+    {"ai.onnx", "Less", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c201, 2},
+    {"ai.onnx", "Less", 9, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c246, 2},
+    {"ai.onnx", "Less", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c247, 2},
+    {"ai.onnx", "LessOrEqual", 12, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c246, 2},
+    {"ai.onnx", "LessOrEqual", 16, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c247, 2},
+    {"ai.onnx", "LinearAttention", 27, 0, 3, 6, 2, 2, nnav_osp_f321, nnav_osp_f322, 6, 2, nnav_osp_a323, 5, nnav_osp_c324, 2},
+    {"ai.onnx", "Log", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Log", 6, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Log", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "LogSoftmax", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "LogSoftmax", 11, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "LogSoftmax", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a258, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Loop", 1, 0, 3, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c328, 3},
+    {"ai.onnx", "Loop", 11, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c328, 3},
+    {"ai.onnx", "Loop", 13, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c329, 3},
+    {"ai.onnx", "Loop", 16, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c330, 3},
+    {"ai.onnx", "Loop", 19, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c331, 3},
+    {"ai.onnx", "Loop", 21, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c332, 3},
+    {"ai.onnx", "Loop", 23, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c333, 3},
+    {"ai.onnx", "Loop", 24, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c334, 3},
+    {"ai.onnx", "Loop", 25, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f325, nnav_osp_f326, 3, 1, nnav_osp_a327, 1, nnav_osp_c335, 3},
+    {"ai.onnx", "LpNormalization", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a336, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "LpNormalization", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a336, 2, nnav_osp_c12, 1},
+    {"ai.onnx", "LpPool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a337, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "LpPool", 2, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a338, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "LpPool", 11, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a338, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "LpPool", 18, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a339, 7, nnav_osp_c4, 1},
+    {"ai.onnx", "LpPool", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a339, 7, nnav_osp_c12, 1},
+    {"ai.onnx", "MatMul", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "MatMul", 9, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "MatMul", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "MatMulInteger", 10, 0, 2, 4, 1, 1, nnav_osp_f340, nnav_osp_f341, 4, 1, NULL, 0, nnav_osp_c159, 3},
+    {"ai.onnx", "Max", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f343, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Max", 6, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f343, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Max", 8, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f343, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Max", 12, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f343, 1, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Max", 13, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f343, 1, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "MaxPool", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a39, 4, nnav_osp_c4, 1},
+    {"ai.onnx", "MaxPool", 8, 0, 1, 1, 1, 2, nnav_osp_f1, nnav_osp_f344, 1, 2, nnav_osp_a345, 5, nnav_osp_c346, 2},
+    {"ai.onnx", "MaxPool", 10, 0, 1, 1, 1, 2, nnav_osp_f1, nnav_osp_f344, 1, 2, nnav_osp_a347, 7, nnav_osp_c346, 2},
+    {"ai.onnx", "MaxPool", 11, 0, 1, 1, 1, 2, nnav_osp_f1, nnav_osp_f344, 1, 2, nnav_osp_a347, 7, nnav_osp_c346, 2},
+    {"ai.onnx", "MaxPool", 12, 0, 1, 1, 1, 2, nnav_osp_f1, nnav_osp_f344, 1, 2, nnav_osp_a347, 7, nnav_osp_c349, 2},
+    {"ai.onnx", "MaxPool", 22, 0, 1, 1, 1, 2, nnav_osp_f1, nnav_osp_f344, 1, 2, nnav_osp_a347, 7, nnav_osp_c351, 2},
+    {"ai.onnx", "MaxRoiPool", 1, 0, 2, 2, 1, 1, nnav_osp_f352, nnav_osp_f2, 2, 1, nnav_osp_a353, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "MaxRoiPool", 22, 0, 2, 2, 1, 1, nnav_osp_f352, nnav_osp_f2, 2, 1, nnav_osp_a353, 2, nnav_osp_c12, 1},
+    {"ai.onnx", "MaxUnpool", 9, 0, 2, 3, 1, 1, nnav_osp_f354, nnav_osp_f168, 3, 1, nnav_osp_a355, 3, nnav_osp_c356, 2},
+    {"ai.onnx", "MaxUnpool", 11, 0, 2, 3, 1, 1, nnav_osp_f354, nnav_osp_f168, 3, 1, nnav_osp_a355, 3, nnav_osp_c356, 2},
+    {"ai.onnx", "MaxUnpool", 22, 0, 2, 3, 1, 1, nnav_osp_f354, nnav_osp_f168, 3, 1, nnav_osp_a355, 3, nnav_osp_c25, 2},
+    {"ai.onnx", "Mean", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f357, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Mean", 6, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f357, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Mean", 8, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f357, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Mean", 13, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f357, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "MeanVarianceNormalization", 9, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a359, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "MeanVarianceNormalization", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a359, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "MelWeightMatrix", 17, 0, 5, 5, 1, 1, nnav_osp_f360, nnav_osp_f361, 5, 1, nnav_osp_a362, 1, nnav_osp_c363, 3},
+    {"ai.onnx", "Min", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f364, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Min", 6, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f364, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Min", 8, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f364, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Min", 12, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f364, 1, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Min", 13, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f364, 1, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Mish", 18, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Mish", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Mod", 10, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a365, 1, nnav_osp_c6, 1},
+    {"ai.onnx", "Mod", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a365, 1, nnav_osp_c8, 1},
+    {"ai.onnx", "Mul", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a15, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Mul", 6, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a17, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "Mul", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "Mul", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "Mul", 14, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Multinomial", 7, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a366, 3, nnav_osp_c367, 2},
+    {"ai.onnx", "Multinomial", 22, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a366, 3, nnav_osp_c170, 2},
+    {"ai.onnx", "Neg", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Neg", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c369, 1},
+    {"ai.onnx", "Neg", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c371, 1},
+    {"ai.onnx", "NegativeLogLikelihoodLoss", 12, 0, 2, 3, 1, 1, nnav_osp_f372, nnav_osp_f373, 3, 1, nnav_osp_a374, 2, nnav_osp_c375, 2},
+    {"ai.onnx", "NegativeLogLikelihoodLoss", 13, 0, 2, 3, 1, 1, nnav_osp_f372, nnav_osp_f373, 3, 1, nnav_osp_a374, 2, nnav_osp_c375, 2},
+    {"ai.onnx", "NegativeLogLikelihoodLoss", 22, 0, 2, 3, 1, 1, nnav_osp_f372, nnav_osp_f373, 3, 1, nnav_osp_a374, 2, nnav_osp_c376, 2},
+    {"ai.onnx", "NonMaxSuppression", 10, 0, 2, 5, 1, 1, nnav_osp_f377, nnav_osp_f378, 5, 1, nnav_osp_a379, 1, NULL, 0},
+    {"ai.onnx", "NonMaxSuppression", 11, 0, 2, 5, 1, 1, nnav_osp_f377, nnav_osp_f378, 5, 1, nnav_osp_a379, 1, NULL, 0},
+    {"ai.onnx", "NonZero", 9, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f380, 1, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "NonZero", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f380, 1, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "Not", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c381, 1},
+    {"ai.onnx", "OneHot", 9, 0, 3, 3, 1, 1, nnav_osp_f382, nnav_osp_f361, 3, 1, nnav_osp_a258, 1, nnav_osp_c383, 3},
+    {"ai.onnx", "OneHot", 11, 0, 3, 3, 1, 1, nnav_osp_f382, nnav_osp_f361, 3, 1, nnav_osp_a258, 1, nnav_osp_c383, 3},
+    {"ai.onnx", "Optional", 15, 0, 0, 1, 1, 1, nnav_osp_f385, nnav_osp_f386, 1, 1, nnav_osp_a387, 1, nnav_osp_c388, 2},
+    {"ai.onnx", "OptionalGetElement", 15, 0, 1, 1, 1, 1, nnav_osp_f389, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c390, 2},
+    {"ai.onnx", "OptionalGetElement", 18, 0, 1, 1, 1, 1, nnav_osp_f389, nnav_osp_f261, 1, 1, NULL, 0, nnav_osp_c392, 2},
+    {"ai.onnx", "OptionalHasElement", 15, 0, 1, 1, 1, 1, nnav_osp_f389, nnav_osp_f393, 1, 1, NULL, 0, nnav_osp_c394, 2},
+    {"ai.onnx", "OptionalHasElement", 18, 0, 0, 1, 1, 1, nnav_osp_f395, nnav_osp_f393, 1, 1, NULL, 0, nnav_osp_c396, 2},
+    {"ai.onnx", "Or", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c28, 2},
+    {"ai.onnx", "Or", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c28, 2},
+    {"ai.onnx", "PRelu", 1, 0, 2, 2, 1, 1, nnav_osp_f397, nnav_osp_f2, 2, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "PRelu", 6, 0, 2, 2, 1, 1, nnav_osp_f397, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "PRelu", 7, 0, 2, 2, 1, 1, nnav_osp_f397, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "PRelu", 9, 0, 2, 2, 1, 1, nnav_osp_f397, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "PRelu", 16, 0, 2, 2, 1, 1, nnav_osp_f397, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "Pad", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f10, 1, 1, nnav_osp_a398, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Pad", 2, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f10, 1, 1, nnav_osp_a399, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Pad", 11, 0, 2, 3, 1, 1, nnav_osp_f400, nnav_osp_f10, 3, 1, nnav_osp_a401, 1, nnav_osp_c6, 1},
+    {"ai.onnx", "Pad", 13, 0, 2, 3, 1, 1, nnav_osp_f400, nnav_osp_f10, 3, 1, nnav_osp_a401, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Pad", 18, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "Pad", 19, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "Pad", 21, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c403, 2},
+    {"ai.onnx", "Pad", 23, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c404, 2},
+    {"ai.onnx", "Pad", 24, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c405, 2},
+    {"ai.onnx", "Pad", 25, 0, 2, 4, 1, 1, nnav_osp_f402, nnav_osp_f10, 4, 1, nnav_osp_a401, 1, nnav_osp_c406, 2},
+    {"ai.onnx", "Pow", 1, 0, 2, 2, 1, 1, nnav_osp_f65, nnav_osp_f66, 2, 1, nnav_osp_a17, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Pow", 7, 0, 2, 2, 1, 1, nnav_osp_f65, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Pow", 12, 0, 2, 2, 1, 1, nnav_osp_f408, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c409, 2},
+    {"ai.onnx", "Pow", 13, 0, 2, 2, 1, 1, nnav_osp_f408, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c411, 2},
+    {"ai.onnx", "Pow", 15, 0, 2, 2, 1, 1, nnav_osp_f408, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c412, 2},
+    {"ai.onnx", "QLinearConv", 10, 0, 8, 9, 1, 1, nnav_osp_f413, nnav_osp_f158, 9, 1, nnav_osp_a154, 6, nnav_osp_c414, 4},
+    {"ai.onnx", "QLinearMatMul", 10, 0, 8, 8, 1, 1, nnav_osp_f415, nnav_osp_f158, 8, 1, NULL, 0, nnav_osp_c416, 3},
+    {"ai.onnx", "QLinearMatMul", 21, 0, 8, 8, 1, 1, nnav_osp_f418, nnav_osp_f158, 8, 1, NULL, 0, nnav_osp_c419, 4},
+    {"ai.onnx", "QuantizeLinear", 10, 0, 2, 3, 1, 1, nnav_osp_f421, nnav_osp_f184, 3, 1, NULL, 0, nnav_osp_c422, 2},
+    {"ai.onnx", "QuantizeLinear", 13, 0, 2, 3, 1, 1, nnav_osp_f421, nnav_osp_f184, 3, 1, nnav_osp_a181, 1, nnav_osp_c422, 2},
+    {"ai.onnx", "QuantizeLinear", 19, 0, 2, 3, 1, 1, nnav_osp_f424, nnav_osp_f184, 3, 1, nnav_osp_a425, 2, nnav_osp_c426, 2},
+    {"ai.onnx", "QuantizeLinear", 21, 0, 2, 3, 1, 1, nnav_osp_f424, nnav_osp_f184, 3, 1, nnav_osp_a428, 4, nnav_osp_c429, 2},
+    {"ai.onnx", "QuantizeLinear", 23, 0, 2, 3, 1, 1, nnav_osp_f431, nnav_osp_f158, 3, 1, nnav_osp_a432, 5, nnav_osp_c433, 3},
+    {"ai.onnx", "QuantizeLinear", 24, 0, 2, 3, 1, 1, nnav_osp_f431, nnav_osp_f158, 3, 1, nnav_osp_a432, 5, nnav_osp_c435, 3},
+    {"ai.onnx", "QuantizeLinear", 25, 0, 2, 3, 1, 1, nnav_osp_f431, nnav_osp_f158, 3, 1, nnav_osp_a432, 5, nnav_osp_c437, 3},
+    {"ai.onnx", "RMSNormalization", 23, 0, 2, 2, 1, 1, nnav_osp_f438, nnav_osp_f439, 2, 1, nnav_osp_a317, 3, nnav_osp_c440, 2},
+    {"ai.onnx", "RNN", 1, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a442, 7, nnav_osp_c228, 2},
+    {"ai.onnx", "RNN", 7, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a443, 6, nnav_osp_c228, 2},
+    {"ai.onnx", "RNN", 14, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a444, 7, nnav_osp_c228, 2},
+    {"ai.onnx", "RNN", 22, 0, 3, 6, 0, 2, nnav_osp_f225, nnav_osp_f229, 6, 2, nnav_osp_a444, 7, nnav_osp_c233, 2},
+    {"ai.onnx", "RandomNormal", 1, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a445, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "RandomNormal", 22, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a445, 5, nnav_osp_c12, 1},
+    {"ai.onnx", "RandomNormalLike", 1, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a446, 4, nnav_osp_c251, 2},
+    {"ai.onnx", "RandomNormalLike", 22, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a446, 4, nnav_osp_c253, 2},
+    {"ai.onnx", "RandomUniform", 1, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a447, 5, nnav_osp_c4, 1},
+    {"ai.onnx", "RandomUniform", 22, 0, 0, 0, 1, 1, NULL, nnav_osp_f10, 0, 1, nnav_osp_a447, 5, nnav_osp_c12, 1},
+    {"ai.onnx", "RandomUniformLike", 1, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a448, 4, nnav_osp_c251, 2},
+    {"ai.onnx", "RandomUniformLike", 22, 0, 1, 1, 1, 1, nnav_osp_f56, nnav_osp_f57, 1, 1, nnav_osp_a448, 4, nnav_osp_c253, 2},
+    {"ai.onnx", "Range", 11, 0, 3, 3, 1, 1, nnav_osp_f450, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c451, 1},
+    {"ai.onnx", "Range", 27, 0, 3, 3, 1, 1, nnav_osp_f450, nnav_osp_f10, 3, 1, nnav_osp_a453, 1, nnav_osp_c454, 1},
+    {"ai.onnx", "Reciprocal", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Reciprocal", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Reciprocal", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "ReduceL1", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceL1", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceL1", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceL1", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceL2", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceL2", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceL2", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceL2", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceLogSum", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceLogSum", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceLogSum", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceLogSum", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceLogSumExp", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceLogSumExp", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceLogSumExp", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceLogSumExp", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceMax", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMax", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMax", 12, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c460, 1},
+    {"ai.onnx", "ReduceMax", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c462, 1},
+    {"ai.onnx", "ReduceMax", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c462, 1},
+    {"ai.onnx", "ReduceMax", 20, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c464, 1},
+    {"ai.onnx", "ReduceMean", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMean", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMean", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceMean", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceMin", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMin", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceMin", 12, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c460, 1},
+    {"ai.onnx", "ReduceMin", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c462, 1},
+    {"ai.onnx", "ReduceMin", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c462, 1},
+    {"ai.onnx", "ReduceMin", 20, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c464, 1},
+    {"ai.onnx", "ReduceProd", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceProd", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceProd", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceProd", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceSum", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceSum", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceSum", 13, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceSumSquare", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceSumSquare", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "ReduceSumSquare", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f455, 1, 1, nnav_osp_a456, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "ReduceSumSquare", 18, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f455, 2, 1, nnav_osp_a458, 2, nnav_osp_c20, 1},
+    {"ai.onnx", "RegexFullMatch", 20, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a466, 1, nnav_osp_c467, 2},
+    {"ai.onnx", "Relu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Relu", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Relu", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Relu", 14, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c371, 1},
+    {"ai.onnx", "Reshape", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f468, 1, 1, nnav_osp_a469, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Reshape", 5, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "Reshape", 13, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "Reshape", 14, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Reshape", 19, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c132, 1},
+    {"ai.onnx", "Reshape", 21, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c134, 1},
+    {"ai.onnx", "Reshape", 23, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c136, 1},
+    {"ai.onnx", "Reshape", 24, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c138, 1},
+    {"ai.onnx", "Reshape", 25, 0, 2, 2, 1, 1, nnav_osp_f470, nnav_osp_f468, 2, 1, nnav_osp_a471, 1, nnav_osp_c140, 1},
+    {"ai.onnx", "Resize", 10, 0, 2, 2, 1, 1, nnav_osp_f472, nnav_osp_f2, 2, 1, nnav_osp_a473, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Resize", 11, 0, 3, 4, 1, 1, nnav_osp_f474, nnav_osp_f249, 4, 1, nnav_osp_a475, 6, nnav_osp_c251, 2},
+    {"ai.onnx", "Resize", 13, 0, 1, 4, 1, 1, nnav_osp_f476, nnav_osp_f249, 4, 1, nnav_osp_a475, 6, nnav_osp_c477, 2},
+    {"ai.onnx", "Resize", 18, 0, 1, 4, 1, 1, nnav_osp_f476, nnav_osp_f249, 4, 1, nnav_osp_a478, 9, nnav_osp_c477, 2},
+    {"ai.onnx", "Resize", 19, 0, 1, 4, 1, 1, nnav_osp_f476, nnav_osp_f249, 4, 1, nnav_osp_a478, 9, nnav_osp_c477, 2},
+    {"ai.onnx", "ReverseSequence", 10, 0, 2, 2, 1, 1, nnav_osp_f479, nnav_osp_f2, 2, 1, nnav_osp_a480, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "RoiAlign", 10, 0, 3, 3, 1, 1, nnav_osp_f481, nnav_osp_f249, 3, 1, nnav_osp_a482, 5, nnav_osp_c356, 2},
+    {"ai.onnx", "RoiAlign", 16, 0, 3, 3, 1, 1, nnav_osp_f481, nnav_osp_f249, 3, 1, nnav_osp_a483, 6, nnav_osp_c356, 2},
+    {"ai.onnx", "RoiAlign", 22, 0, 3, 3, 1, 1, nnav_osp_f481, nnav_osp_f249, 3, 1, nnav_osp_a483, 6, nnav_osp_c25, 2},
+    {"ai.onnx", "RotaryEmbedding", 23, 0, 3, 4, 1, 1, nnav_osp_f484, nnav_osp_f2, 4, 1, nnav_osp_a485, 3, nnav_osp_c486, 2},
+    {"ai.onnx", "Round", 11, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Round", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "STFT", 17, 0, 2, 4, 1, 1, nnav_osp_f487, nnav_osp_f168, 4, 1, nnav_osp_a488, 1, nnav_osp_c170, 2},
+    {"ai.onnx", "Scan", 8, 0, 2, 2147483647, 1, 2147483647, nnav_osp_f489, nnav_osp_f490, 2, 1, nnav_osp_a491, 3, nnav_osp_c492, 2},
+    {"ai.onnx", "Scan", 9, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c495, 1},
+    {"ai.onnx", "Scan", 11, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c495, 1},
+    {"ai.onnx", "Scan", 16, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c496, 1},
+    {"ai.onnx", "Scan", 19, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c497, 1},
+    {"ai.onnx", "Scan", 21, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c498, 1},
+    {"ai.onnx", "Scan", 23, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c499, 1},
+    {"ai.onnx", "Scan", 24, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c500, 1},
+    {"ai.onnx", "Scan", 25, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f493, nnav_osp_f490, 1, 1, nnav_osp_a494, 6, nnav_osp_c501, 1},
+    {"ai.onnx", "Scatter", 9, 0, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "Scatter", 11, 1, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "ScatterElements", 11, 0, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a235, 1, nnav_osp_c236, 2},
+    {"ai.onnx", "ScatterElements", 13, 0, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a235, 1, nnav_osp_c109, 2},
+    {"ai.onnx", "ScatterElements", 16, 0, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a503, 2, nnav_osp_c109, 2},
+    {"ai.onnx", "ScatterElements", 18, 0, 3, 3, 1, 1, nnav_osp_f502, nnav_osp_f10, 3, 1, nnav_osp_a503, 2, nnav_osp_c109, 2},
+    {"ai.onnx", "ScatterND", 11, 0, 3, 3, 1, 1, nnav_osp_f504, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c123, 1},
+    {"ai.onnx", "ScatterND", 13, 0, 3, 3, 1, 1, nnav_osp_f504, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "ScatterND", 16, 0, 3, 3, 1, 1, nnav_osp_f504, nnav_osp_f10, 3, 1, nnav_osp_a505, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "ScatterND", 18, 0, 3, 3, 1, 1, nnav_osp_f504, nnav_osp_f10, 3, 1, nnav_osp_a505, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Selu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a506, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Selu", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a507, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Selu", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a507, 2, nnav_osp_c12, 1},
+    {"ai.onnx", "SequenceAt", 11, 0, 2, 2, 1, 1, nnav_osp_f508, nnav_osp_f509, 2, 1, NULL, 0, nnav_osp_c510, 3},
+    {"ai.onnx", "SequenceConstruct", 11, 0, 1, 2147483647, 1, 1, nnav_osp_f120, nnav_osp_f511, 1, 1, NULL, 0, nnav_osp_c512, 2},
+    {"ai.onnx", "SequenceEmpty", 11, 0, 0, 0, 1, 1, NULL, nnav_osp_f513, 0, 1, nnav_osp_a514, 1, nnav_osp_c515, 1},
+    {"ai.onnx", "SequenceErase", 11, 0, 1, 2, 1, 1, nnav_osp_f516, nnav_osp_f511, 2, 1, NULL, 0, nnav_osp_c517, 2},
+    {"ai.onnx", "SequenceInsert", 11, 0, 2, 3, 1, 1, nnav_osp_f518, nnav_osp_f511, 3, 1, NULL, 0, nnav_osp_c519, 3},
+    {"ai.onnx", "SequenceLength", 11, 0, 1, 1, 1, 1, nnav_osp_f125, nnav_osp_f520, 1, 1, NULL, 0, nnav_osp_c521, 2},
+    {"ai.onnx", "SequenceMap", 17, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f522, nnav_osp_f523, 2, 1, nnav_osp_a327, 1, nnav_osp_c524, 2},
+    {"ai.onnx", "Shape", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, NULL, 0, nnav_osp_c526, 2},
+    {"ai.onnx", "Shape", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, NULL, 0, nnav_osp_c527, 2},
+    {"ai.onnx", "Shape", 15, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c527, 2},
+    {"ai.onnx", "Shape", 19, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c529, 2},
+    {"ai.onnx", "Shape", 21, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c530, 2},
+    {"ai.onnx", "Shape", 23, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c531, 2},
+    {"ai.onnx", "Shape", 24, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c532, 2},
+    {"ai.onnx", "Shape", 25, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f525, 1, 1, nnav_osp_a528, 2, nnav_osp_c533, 2},
+    {"ai.onnx", "Shrink", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a534, 2, nnav_osp_c6, 1},
+    {"ai.onnx", "Sigmoid", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Sigmoid", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sigmoid", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Sign", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c6, 1},
+    {"ai.onnx", "Sign", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Sin", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sin", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Sinh", 9, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sinh", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Size", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c526, 2},
+    {"ai.onnx", "Size", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c527, 2},
+    {"ai.onnx", "Size", 19, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c529, 2},
+    {"ai.onnx", "Size", 21, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c530, 2},
+    {"ai.onnx", "Size", 23, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c531, 2},
+    {"ai.onnx", "Size", 24, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c532, 2},
+    {"ai.onnx", "Size", 25, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f72, 1, 1, NULL, 0, nnav_osp_c533, 2},
+    {"ai.onnx", "Slice", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f10, 1, 1, nnav_osp_a535, 3, nnav_osp_c123, 1},
+    {"ai.onnx", "Slice", 10, 0, 3, 5, 1, 1, nnav_osp_f536, nnav_osp_f10, 5, 1, NULL, 0, nnav_osp_c236, 2},
+    {"ai.onnx", "Slice", 11, 0, 3, 5, 1, 1, nnav_osp_f536, nnav_osp_f10, 5, 1, NULL, 0, nnav_osp_c236, 2},
+    {"ai.onnx", "Slice", 13, 0, 3, 5, 1, 1, nnav_osp_f536, nnav_osp_f10, 5, 1, NULL, 0, nnav_osp_c109, 2},
+    {"ai.onnx", "Softmax", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Softmax", 11, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a181, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Softmax", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a258, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "SoftmaxCrossEntropyLoss", 12, 0, 2, 3, 1, 2, nnav_osp_f537, nnav_osp_f538, 3, 2, nnav_osp_a374, 2, nnav_osp_c375, 2},
+    {"ai.onnx", "SoftmaxCrossEntropyLoss", 13, 0, 2, 3, 1, 2, nnav_osp_f537, nnav_osp_f538, 3, 2, nnav_osp_a374, 2, nnav_osp_c376, 2},
+    {"ai.onnx", "Softplus", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Softplus", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Softsign", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Softsign", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "SpaceToDepth", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a175, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "SpaceToDepth", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a175, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Split", 1, 0, 1, 2, 1, 2147483647, nnav_osp_f539, nnav_osp_f540, 2, 1, nnav_osp_a541, 2, nnav_osp_c4, 1},
+    {"ai.onnx", "Split", 2, 0, 1, 1, 1, 2147483647, nnav_osp_f9, nnav_osp_f542, 1, 1, nnav_osp_a543, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "Split", 11, 0, 1, 1, 1, 2147483647, nnav_osp_f9, nnav_osp_f542, 1, 1, nnav_osp_a543, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "Split", 13, 0, 1, 2, 1, 2147483647, nnav_osp_f544, nnav_osp_f542, 2, 1, nnav_osp_a235, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Split", 18, 0, 1, 2, 1, 2147483647, nnav_osp_f544, nnav_osp_f542, 2, 1, nnav_osp_a545, 2, nnav_osp_c115, 1},
+    {"ai.onnx", "SplitToSequence", 11, 0, 1, 2, 1, 1, nnav_osp_f546, nnav_osp_f511, 2, 1, nnav_osp_a31, 2, nnav_osp_c547, 3},
+    {"ai.onnx", "SplitToSequence", 24, 0, 1, 2, 1, 1, nnav_osp_f546, nnav_osp_f511, 2, 1, nnav_osp_a31, 2, nnav_osp_c549, 3},
+    {"ai.onnx", "Sqrt", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Sqrt", 6, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sqrt", 13, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Squeeze", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f550, 1, 1, nnav_osp_a108, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Squeeze", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f550, 1, 1, nnav_osp_a108, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Squeeze", 13, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f550, 2, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "Squeeze", 21, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f550, 2, 1, NULL, 0, nnav_osp_c134, 1},
+    {"ai.onnx", "Squeeze", 23, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f550, 2, 1, NULL, 0, nnav_osp_c136, 1},
+    {"ai.onnx", "Squeeze", 24, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f550, 2, 1, NULL, 0, nnav_osp_c138, 1},
+    {"ai.onnx", "Squeeze", 25, 0, 1, 2, 1, 1, nnav_osp_f457, nnav_osp_f550, 2, 1, NULL, 0, nnav_osp_c140, 1},
+    {"ai.onnx", "StringConcat", 20, 0, 2, 2, 1, 1, nnav_osp_f65, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c551, 1},
+    {"ai.onnx", "StringNormalizer", 10, 0, 1, 1, 1, 1, nnav_osp_f552, nnav_osp_f553, 1, 1, nnav_osp_a554, 4, NULL, 0},
+    {"ai.onnx", "StringSplit", 20, 0, 1, 1, 2, 2, nnav_osp_f301, nnav_osp_f555, 1, 2, nnav_osp_a556, 2, nnav_osp_c557, 3},
+    {"ai.onnx", "Sub", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a15, 3, nnav_osp_c4, 1},
+    {"ai.onnx", "Sub", 6, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a17, 2, nnav_osp_c18, 1},
+    {"ai.onnx", "Sub", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c18, 1},
+    {"ai.onnx", "Sub", 13, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c20, 1},
+    {"ai.onnx", "Sub", 14, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c8, 1},
+    {"ai.onnx", "Sum", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f558, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Sum", 6, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f558, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sum", 8, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f558, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Sum", 13, 0, 1, 2147483647, 1, 1, nnav_osp_f342, nnav_osp_f558, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Swish", 24, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Tan", 7, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Tan", 22, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "Tanh", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a3, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "Tanh", 6, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"ai.onnx", "Tanh", 13, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"ai.onnx", "TensorScatter", 24, 0, 2, 3, 1, 1, nnav_osp_f559, nnav_osp_f560, 3, 1, nnav_osp_a561, 2, nnav_osp_c138, 1},
+    {"ai.onnx", "TfIdfVectorizer", 9, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f249, 1, 1, nnav_osp_a563, 9, nnav_osp_c564, 2},
+    {"ai.onnx", "ThresholdedRelu", 10, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c4, 1},
+    {"ai.onnx", "ThresholdedRelu", 22, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a103, 1, nnav_osp_c12, 1},
+    {"ai.onnx", "Tile", 1, 0, 3, 3, 1, 1, nnav_osp_f565, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c566, 2},
+    {"ai.onnx", "Tile", 6, 0, 2, 2, 1, 1, nnav_osp_f567, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c526, 2},
+    {"ai.onnx", "Tile", 13, 0, 2, 2, 1, 1, nnav_osp_f567, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c527, 2},
+    {"ai.onnx", "TopK", 1, 0, 1, 1, 2, 2, nnav_osp_f1, nnav_osp_f568, 1, 2, nnav_osp_a569, 2, nnav_osp_c346, 2},
+    {"ai.onnx", "TopK", 10, 0, 2, 2, 2, 2, nnav_osp_f570, nnav_osp_f568, 2, 2, nnav_osp_a258, 1, nnav_osp_c346, 2},
+    {"ai.onnx", "TopK", 11, 0, 2, 2, 2, 2, nnav_osp_f570, nnav_osp_f568, 2, 2, nnav_osp_a571, 3, nnav_osp_c572, 2},
+    {"ai.onnx", "TopK", 24, 0, 2, 2, 2, 2, nnav_osp_f570, nnav_osp_f568, 2, 2, nnav_osp_a571, 3, nnav_osp_c573, 2},
+    {"ai.onnx", "Transpose", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Transpose", 13, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Transpose", 21, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c134, 1},
+    {"ai.onnx", "Transpose", 23, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c136, 1},
+    {"ai.onnx", "Transpose", 24, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c138, 1},
+    {"ai.onnx", "Transpose", 25, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f574, 1, 1, nnav_osp_a575, 1, nnav_osp_c140, 1},
+    {"ai.onnx", "Trilu", 14, 0, 1, 2, 1, 1, nnav_osp_f576, nnav_osp_f10, 2, 1, nnav_osp_a577, 1, nnav_osp_c115, 1},
+    {"ai.onnx", "Unique", 11, 0, 1, 1, 1, 4, nnav_osp_f1, nnav_osp_f578, 1, 4, nnav_osp_a579, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "Unsqueeze", 1, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f580, 1, 1, nnav_osp_a581, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Unsqueeze", 11, 0, 1, 1, 1, 1, nnav_osp_f29, nnav_osp_f580, 1, 1, nnav_osp_a581, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Unsqueeze", 13, 0, 2, 2, 1, 1, nnav_osp_f582, nnav_osp_f580, 2, 1, NULL, 0, nnav_osp_c115, 1},
+    {"ai.onnx", "Unsqueeze", 21, 0, 2, 2, 1, 1, nnav_osp_f582, nnav_osp_f580, 2, 1, NULL, 0, nnav_osp_c134, 1},
+    {"ai.onnx", "Unsqueeze", 23, 0, 2, 2, 1, 1, nnav_osp_f582, nnav_osp_f580, 2, 1, NULL, 0, nnav_osp_c136, 1},
+    {"ai.onnx", "Unsqueeze", 24, 0, 2, 2, 1, 1, nnav_osp_f582, nnav_osp_f580, 2, 1, NULL, 0, nnav_osp_c138, 1},
+    {"ai.onnx", "Unsqueeze", 25, 0, 2, 2, 1, 1, nnav_osp_f582, nnav_osp_f580, 2, 1, NULL, 0, nnav_osp_c140, 1},
+    {"ai.onnx", "Upsample", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a584, 3, nnav_osp_c585, 1},
+    {"ai.onnx", "Upsample", 7, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a586, 2, nnav_osp_c123, 1},
+    {"ai.onnx", "Upsample", 9, 0, 2, 2, 1, 1, nnav_osp_f472, nnav_osp_f2, 2, 1, nnav_osp_a473, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Upsample", 10, 1, 2, 2, 1, 1, nnav_osp_f472, nnav_osp_f2, 2, 1, nnav_osp_a473, 1, nnav_osp_c123, 1},
+    {"ai.onnx", "Where", 9, 0, 3, 3, 1, 1, nnav_osp_f587, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c588, 2},
+    {"ai.onnx", "Where", 16, 0, 3, 3, 1, 1, nnav_osp_f587, nnav_osp_f10, 3, 1, NULL, 0, nnav_osp_c589, 2},
+    {"ai.onnx", "Xor", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, nnav_osp_a17, 2, nnav_osp_c28, 2},
+    {"ai.onnx", "Xor", 7, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f27, 2, 1, NULL, 0, nnav_osp_c28, 2},
+    {"ai.onnx.ml", "ArrayFeatureExtractor", 1, 0, 2, 2, 1, 1, nnav_osp_f591, nnav_osp_f66, 2, 1, NULL, 0, nnav_osp_c592, 1},
+    {"ai.onnx.ml", "Binarizer", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a594, 1, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "CastMap", 1, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a598, 3, nnav_osp_c599, 2},
+    {"ai.onnx.ml", "CategoryMapper", 1, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a601, 4, nnav_osp_c602, 2},
+    {"ai.onnx.ml", "DictVectorizer", 1, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a605, 2, nnav_osp_c606, 2},
+    {"ai.onnx.ml", "FeatureVectorizer", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f607, nnav_osp_f608, 1, 1, nnav_osp_a609, 1, nnav_osp_c610, 1},
+    {"ai.onnx.ml", "Imputer", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a611, 4, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "LabelEncoder", 1, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a612, 3, nnav_osp_c602, 2},
+    {"ai.onnx.ml", "LabelEncoder", 2, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a613, 9, nnav_osp_c614, 2},
+    {"ai.onnx.ml", "LabelEncoder", 4, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a616, 12, nnav_osp_c617, 2},
+    {"ai.onnx.ml", "LinearClassifier", 1, 0, 1, 1, 2, 2, nnav_osp_f301, nnav_osp_f618, 1, 2, nnav_osp_a619, 6, nnav_osp_c620, 2},
+    {"ai.onnx.ml", "LinearRegressor", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a621, 4, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "Normalizer", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a622, 1, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "OneHotEncoder", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a623, 3, nnav_osp_c592, 1},
+    {"ai.onnx.ml", "SVMClassifier", 1, 0, 1, 1, 2, 2, nnav_osp_f301, nnav_osp_f618, 1, 2, nnav_osp_a624, 11, nnav_osp_c620, 2},
+    {"ai.onnx.ml", "SVMRegressor", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a625, 8, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "Scaler", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a626, 2, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "TreeEnsemble", 5, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a627, 16, nnav_osp_c4, 1},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 1, 0, 1, 1, 2, 2, nnav_osp_f301, nnav_osp_f618, 1, 2, nnav_osp_a628, 17, nnav_osp_c620, 2},
+    {"ai.onnx.ml", "TreeEnsembleClassifier", 3, 0, 1, 1, 2, 2, nnav_osp_f301, nnav_osp_f618, 1, 2, nnav_osp_a629, 21, nnav_osp_c620, 2},
     {"ai.onnx.ml", "TreeEnsembleClassifier", 5, 1, 0, 2147483647, 0, 2147483647, NULL, NULL, 0, 0, NULL, 0, NULL, 0},
-    {"ai.onnx.ml", "TreeEnsembleRegressor", 1, 0, 1, 1, 1, 1, f1, f608, 1, 1, a630, 17, c595, 1},
-    {"ai.onnx.ml", "TreeEnsembleRegressor", 3, 0, 1, 1, 1, 1, f1, f608, 1, 1, a631, 21, c595, 1},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a630, 17, nnav_osp_c595, 1},
+    {"ai.onnx.ml", "TreeEnsembleRegressor", 3, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f608, 1, 1, nnav_osp_a631, 21, nnav_osp_c595, 1},
     {"ai.onnx.ml", "TreeEnsembleRegressor", 5, 1, 0, 2147483647, 0, 2147483647, NULL, NULL, 0, 0, NULL, 0, NULL, 0},
-    {"ai.onnx.ml", "ZipMap", 1, 0, 1, 1, 1, 1, f633, f66, 1, 1, a634, 2, c635, 1},
-    {"ai.onnx.preview", "FlexAttention", 1, 0, 3, 3, 1, 1, f636, f249, 3, 1, a637, 4, c638, 1},
-    {"ai.onnx.preview.training", "Adagrad", 1, 0, 3, 2147483647, 1, 2147483647, f639, f640, 3, 1, a641, 3, c642, 3},
-    {"ai.onnx.preview.training", "Adam", 1, 0, 3, 2147483647, 1, 2147483647, f639, f640, 3, 1, a643, 5, c642, 3},
-    {"ai.onnx.preview.training", "Gradient", 1, 0, 1, 2147483647, 1, 2147483647, f644, f645, 1, 1, a646, 3, c251, 2},
-    {"ai.onnx.preview.training", "Momentum", 1, 0, 3, 2147483647, 1, 2147483647, f639, f640, 3, 1, a647, 4, c642, 3},
-    {"com.microsoft", "Attention", 1, 0, 2, 7, 1, 2, f648, f649, 7, 2, a650, 8, c651, 2},
-    {"com.microsoft", "AttnLSTM", 1, 0, 3, 14, 0, 3, f652, f310, 14, 3, a653, 7, c654, 2},
-    {"com.microsoft", "BeamSearch", 1, 0, 5, 12, 1, 3, f657, f658, 12, 3, a659, 10, c660, 4},
-    {"com.microsoft", "BiasAdd", 1, 0, 3, 3, 1, 1, f661, f2, 3, 1, NULL, 0, c662, 1},
-    {"com.microsoft", "BiasDropout", 1, 0, 2, 5, 1, 2, f663, f203, 5, 2, a204, 1, c664, 3},
-    {"com.microsoft", "BiasGelu", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c12, 1},
-    {"com.microsoft", "BiasSoftmax", 1, 0, 2, 2, 1, 1, f665, f10, 2, 1, a666, 2, c4, 1},
-    {"com.microsoft", "BiasSplitGelu", 1, 0, 2, 2, 1, 1, f667, f2, 2, 1, NULL, 0, c662, 1},
-    {"com.microsoft", "BifurcationDetector", 1, 0, 3, 4, 2, 2, f668, f669, 4, 2, a670, 2, c671, 1},
-    {"com.microsoft", "BitmaskBiasDropout", 1, 0, 2, 5, 1, 2, f663, f673, 5, 2, a204, 1, c674, 4},
-    {"com.microsoft", "BitmaskDropout", 1, 0, 1, 3, 1, 2, f202, f673, 3, 2, a204, 1, c674, 4},
-    {"com.microsoft", "CDist", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, a675, 1, c676, 1},
-    {"com.microsoft", "ComplexMul", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c4, 1},
-    {"com.microsoft", "ComplexMulConj", 1, 0, 2, 2, 1, 1, f13, f14, 2, 1, NULL, 0, c4, 1},
-    {"com.microsoft", "ConvTransposeWithDynamicPads", 1, 0, 2, 4, 1, 1, f677, f2, 4, 1, a678, 6, c4, 1},
-    {"com.microsoft", "CropAndResize", 1, 0, 4, 4, 1, 1, f679, f249, 4, 1, a680, 2, c681, 2},
-    {"com.microsoft", "DecoderAttention", 1, 0, 12, 12, 1, 3, f682, f683, 12, 3, a684, 2, c685, 2},
-    {"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, 0, 1, 11, 1, 4, f686, f687, 11, 4, a688, 5, c689, 3},
-    {"com.microsoft", "DecoderMaskedSelfAttention", 1, 0, 7, 9, 2, 2, f690, f691, 9, 2, a692, 5, c693, 2},
-    {"com.microsoft", "DequantizeBFP", 1, 0, 3, 3, 1, 1, f694, f158, 3, 1, a695, 3, c696, 3},
-    {"com.microsoft", "DequantizeLinear", 1, 0, 2, 3, 1, 1, f183, f184, 3, 1, a118, 1, c698, 2},
-    {"com.microsoft", "DequantizeWithOrder", 1, 0, 2, 2, 1, 1, f700, f701, 2, 1, a702, 3, c703, 3},
-    {"com.microsoft", "DynamicQuantizeLSTM", 1, 0, 12, 12, 0, 3, f704, f310, 12, 3, a653, 7, c705, 3},
-    {"com.microsoft", "DynamicQuantizeMatMul", 1, 0, 3, 5, 1, 1, f706, f249, 5, 1, NULL, 0, c707, 2},
-    {"com.microsoft", "DynamicTimeWarping", 1, 0, 1, 1, 1, 1, f708, f709, 1, 1, NULL, 0, c710, 2},
-    {"com.microsoft", "EPContext", 1, 0, 1, 2147483647, 1, 2147483647, f711, f712, 1, 1, a713, 10, c714, 1},
-    {"com.microsoft", "EmbedLayerNormalization", 1, 0, 7, 9, 1, 3, f715, f716, 9, 3, a717, 2, c718, 2},
-    {"com.microsoft", "ExpandDims", 1, 0, 2, 2, 1, 1, f719, f2, 2, 1, NULL, 0, c123, 1},
-    {"com.microsoft", "FastGelu", 1, 0, 1, 2, 1, 1, f720, f2, 2, 1, NULL, 0, c12, 1},
-    {"com.microsoft", "FusedConv", 1, 0, 2, 4, 1, 1, f721, f2, 4, 1, a722, 8, c4, 1},
-    {"com.microsoft", "FusedGemm", 1, 0, 2, 3, 1, 1, f243, f2, 3, 1, a723, 8, c18, 1},
-    {"com.microsoft", "FusedMatMul", 1, 0, 2, 2, 1, 1, f13, f2, 2, 1, a724, 5, c12, 1},
-    {"com.microsoft", "FusedMatMulActivation", 1, 0, 2, 2, 1, 1, f13, f2, 2, 1, a725, 10, c12, 1},
-    {"com.microsoft", "GatedRelativePositionBias", 1, 0, 6, 7, 1, 1, f726, f10, 7, 1, a727, 1, c693, 2},
-    {"com.microsoft", "GatherBlockQuantized", 1, 0, 3, 4, 1, 1, f729, f57, 4, 1, a730, 4, c731, 3},
-    {"com.microsoft", "GatherND", 1, 0, 2, 2, 1, 1, f234, f10, 2, 1, NULL, 0, c236, 2},
-    {"com.microsoft", "Gelu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c12, 1},
-    {"com.microsoft", "GemmFastGelu", 1, 0, 2, 3, 1, 1, f732, f2, 3, 1, NULL, 0, c101, 1},
-    {"com.microsoft", "GemmFloat8", 1, 0, 2, 6, 1, 1, f734, f735, 6, 1, a736, 6, c737, 5},
-    {"com.microsoft", "GemmaRotaryEmbedding", 1, 0, 5, 5, 2, 2, f739, f740, 5, 2, NULL, 0, c741, 2},
-    {"com.microsoft", "GreedySearch", 1, 0, 2, 7, 1, 1, f742, f743, 7, 1, a744, 9, c745, 2},
-    {"com.microsoft", "GridSample", 1, 0, 2, 2, 1, 1, f746, f302, 2, 1, a747, 3, c251, 2},
-    {"com.microsoft", "GroupNorm", 1, 0, 3, 3, 1, 1, f748, f2, 3, 1, a749, 4, c750, 2},
-    {"com.microsoft", "GroupQueryAttention", 1, 0, 7, 12, 3, 4, f751, f752, 12, 4, a753, 9, c651, 2},
-    {"com.microsoft", "Inverse", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c4, 1},
-    {"com.microsoft", "Irfft", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a754, 3, c4, 1},
-    {"com.microsoft", "IsAllFinite", 1, 0, 1, 2147483647, 1, 1, f755, f10, 1, 1, a756, 2, c757, 2},
-    {"com.microsoft", "LongformerAttention", 1, 0, 7, 7, 1, 1, f758, f10, 7, 1, a759, 2, c760, 2},
-    {"com.microsoft", "MatMulBnb4", 1, 0, 3, 3, 1, 1, f761, f249, 3, 1, a762, 6, c763, 2},
-    {"com.microsoft", "MatMulFpQ4", 1, 0, 3, 3, 1, 1, f764, f249, 3, 1, a765, 1, c766, 3},
-    {"com.microsoft", "MatMulInteger16", 1, 0, 2, 2, 1, 1, f769, f341, 2, 1, NULL, 0, c770, 3},
-    {"com.microsoft", "MatMulIntegerToFloat", 1, 0, 4, 7, 1, 1, f771, f341, 7, 1, NULL, 0, c772, 3},
-    {"com.microsoft", "MatMulNBits", 1, 0, 3, 6, 1, 1, f774, f249, 6, 1, a775, 5, c776, 4},
-    {"com.microsoft", "MaxpoolWithMask", 1, 0, 2, 2, 1, 1, f777, f2, 2, 1, a778, 5, c104, 1},
-    {"com.microsoft", "MoE", 1, 0, 5, 8, 1, 1, f779, f10, 8, 1, a780, 8, c101, 1},
-    {"com.microsoft", "MulInteger", 1, 0, 3, 4, 1, 1, f781, f27, 4, 1, NULL, 0, c782, 2},
-    {"com.microsoft", "MultiHeadAttention", 1, 0, 1, 10, 1, 4, f783, f687, 10, 4, a784, 4, c785, 3},
-    {"com.microsoft", "MurmurHash3", 1, 0, 1, 1, 1, 1, f301, f302, 1, 1, a787, 2, c788, 2},
-    {"com.microsoft", "NGramRepeatBlock", 1, 0, 2, 2, 1, 1, f789, f790, 2, 1, a791, 1, c792, 2},
-    {"com.microsoft", "NhwcConv", 1, 0, 2, 3, 1, 1, f153, f2, 3, 1, a793, 6, c4, 1},
-    {"com.microsoft", "NhwcFusedConv", 1, 0, 2, 4, 1, 1, f721, f2, 4, 1, a722, 8, c794, 1},
-    {"com.microsoft", "NhwcMaxPool", 1, 0, 1, 1, 1, 1, f795, f162, 1, 1, a796, 6, c797, 1},
-    {"com.microsoft", "PackedAttention", 1, 0, 5, 6, 1, 1, f798, f10, 6, 1, a799, 3, c693, 2},
-    {"com.microsoft", "PackedMultiHeadAttention", 1, 0, 6, 7, 1, 1, f800, f10, 7, 1, a801, 3, c693, 2},
-    {"com.microsoft", "Pad", 1, 0, 2, 3, 1, 1, f802, f10, 3, 1, a803, 1, c4, 1},
-    {"com.microsoft", "PagedAttention", 1, 0, 8, 10, 1, 3, f805, f806, 10, 3, a807, 7, c808, 2},
-    {"com.microsoft", "QAttention", 1, 0, 5, 9, 1, 2, f809, f810, 9, 2, a811, 6, c812, 4},
-    {"com.microsoft", "QEmbedLayerNormalization", 1, 0, 18, 18, 2, 2, f813, f814, 18, 2, a815, 1, c816, 3},
-    {"com.microsoft", "QGemm", 1, 0, 6, 9, 1, 1, f818, f819, 9, 1, a820, 3, c821, 6},
-    {"com.microsoft", "QLinearAdd", 1, 0, 7, 8, 1, 1, f822, f14, 8, 1, NULL, 0, c797, 1},
-    {"com.microsoft", "QLinearAveragePool", 1, 0, 4, 5, 1, 1, f823, f2, 5, 1, a824, 7, c797, 1},
-    {"com.microsoft", "QLinearConcat", 1, 0, 3, 2147483647, 1, 1, f825, f826, 3, 1, a122, 1, c827, 3},
-    {"com.microsoft", "QLinearConv", 1, 0, 8, 9, 1, 1, f413, f158, 9, 1, a828, 7, c414, 4},
-    {"com.microsoft", "QLinearGlobalAveragePool", 1, 0, 5, 5, 1, 1, f829, f2, 5, 1, a830, 1, c797, 1},
-    {"com.microsoft", "QLinearLeakyRelu", 1, 0, 4, 5, 1, 1, f831, f2, 5, 1, a832, 1, c797, 1},
-    {"com.microsoft", "QLinearMul", 1, 0, 7, 8, 1, 1, f822, f14, 8, 1, NULL, 0, c797, 1},
-    {"com.microsoft", "QLinearReduceMean", 1, 0, 4, 5, 1, 1, f833, f455, 5, 1, a834, 2, c797, 1},
-    {"com.microsoft", "QLinearSigmoid", 1, 0, 4, 5, 1, 1, f831, f2, 5, 1, NULL, 0, c797, 1},
-    {"com.microsoft", "QLinearSoftmax", 1, 0, 5, 5, 1, 1, f835, f2, 5, 1, a836, 2, c797, 1},
-    {"com.microsoft", "QLinearWhere", 1, 0, 9, 9, 1, 1, f837, f66, 9, 1, NULL, 0, c838, 3},
-    {"com.microsoft", "QMoE", 1, 0, 7, 11, 1, 1, f839, f10, 11, 1, a840, 10, c841, 3},
-    {"com.microsoft", "QOrderedAttention", 1, 0, 17, 20, 1, 1, f842, f843, 20, 1, a844, 6, c845, 3},
-    {"com.microsoft", "QOrderedGelu", 1, 0, 3, 3, 1, 1, f846, f847, 3, 1, a848, 2, c849, 2},
-    {"com.microsoft", "QOrderedLayerNormalization", 1, 0, 5, 5, 1, 1, f850, f847, 5, 1, a851, 4, c852, 3},
-    {"com.microsoft", "QOrderedLongformerAttention", 1, 0, 14, 14, 1, 1, f853, f843, 14, 1, a854, 6, c855, 4},
-    {"com.microsoft", "QOrderedMatMul", 1, 0, 5, 8, 1, 1, f856, f847, 8, 1, a857, 3, c849, 2},
-    {"com.microsoft", "QuantizeBFP", 1, 0, 1, 1, 3, 3, f210, f858, 1, 3, a859, 2, c860, 3},
-    {"com.microsoft", "QuantizeLinear", 1, 0, 2, 3, 1, 1, f424, f184, 3, 1, a118, 1, c862, 2},
-    {"com.microsoft", "QuantizeWithOrder", 1, 0, 2, 2, 1, 1, f863, f843, 2, 1, a864, 2, c703, 3},
-    {"com.microsoft", "QuickGelu", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a832, 1, c12, 1},
-    {"com.microsoft", "Range", 1, 0, 2, 3, 1, 1, f865, f2, 3, 1, NULL, 0, c451, 1},
-    {"com.microsoft", "ReduceSumInteger", 1, 0, 1, 1, 1, 1, f866, f867, 1, 1, a834, 2, c868, 2},
-    {"com.microsoft", "RelativePositionBias", 1, 0, 3, 3, 1, 1, f869, f10, 3, 1, a870, 2, c871, 2},
-    {"com.microsoft", "RemovePadding", 1, 0, 2, 2, 4, 4, f872, f873, 2, 4, NULL, 0, c693, 2},
-    {"com.microsoft", "RestorePadding", 1, 0, 2, 2, 1, 1, f874, f10, 2, 1, NULL, 0, c693, 2},
-    {"com.microsoft", "Rfft", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a875, 3, c4, 1},
-    {"com.microsoft", "RotaryEmbedding", 1, 0, 4, 4, 1, 1, f876, f10, 4, 1, a877, 5, c486, 2},
-    {"com.microsoft", "SampleOp", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, NULL, 0, c18, 1},
-    {"com.microsoft", "Sampling", 1, 0, 2, 9, 1, 2, f878, f879, 9, 2, a880, 15, c745, 2},
-    {"com.microsoft", "SkipGroupNorm", 1, 0, 4, 5, 1, 2, f881, f882, 5, 2, a749, 4, c750, 2},
-    {"com.microsoft", "SkipLayerNormalization", 1, 0, 3, 5, 1, 4, f883, f884, 5, 4, a815, 1, c885, 2},
-    {"com.microsoft", "SkipSimplifiedLayerNormalization", 1, 0, 3, 4, 1, 4, f886, f884, 4, 4, a815, 1, c885, 2},
-    {"com.microsoft", "Snpe", 1, 0, 1, 2147483647, 1, 2147483647, f120, f542, 1, 1, a888, 4, c889, 1},
-    {"com.microsoft", "SparseAttention", 1, 0, 9, 11, 3, 3, f890, f891, 11, 3, a892, 6, c651, 2},
-    {"com.microsoft", "SparseToDenseMatMul", 1, 0, 2, 2, 1, 1, f894, f249, 2, 1, a820, 3, c895, 2},
-    {"com.microsoft", "Tokenizer", 1, 0, 1, 1, 1, 1, f1, f2, 1, 1, a896, 5, c551, 1},
-    {"com.microsoft", "TorchEmbedding", 1, 0, 2, 4, 1, 1, f897, f2, 4, 1, NULL, 0, c8, 1},
-    {"com.microsoft", "TransposeMatMul", 1, 0, 2, 2, 1, 1, f13, f2, 2, 1, a820, 3, c12, 1},
-    {"com.microsoft", "Trilu", 1, 0, 1, 2, 1, 1, f898, f2, 2, 1, a899, 1, c714, 1},
-    {"com.microsoft", "UnfoldTensor", 1, 0, 1, 1, 1, 1, f9, f10, 1, 1, a900, 3, c115, 1},
-    {"com.microsoft", "Unique", 1, 0, 1, 1, 3, 3, f795, f901, 1, 3, NULL, 0, c123, 1},
-    {"com.microsoft", "WhisperBeamSearch", 1, 0, 5, 15, 1, 5, f902, f903, 15, 5, a904, 17, c905, 5},
-    {"com.microsoft", "WordConvEmbedding", 1, 0, 4, 4, 1, 1, f906, f249, 4, 1, a907, 3, c908, 2},
+    {"ai.onnx.ml", "ZipMap", 1, 0, 1, 1, 1, 1, nnav_osp_f633, nnav_osp_f66, 1, 1, nnav_osp_a634, 2, nnav_osp_c635, 1},
+    {"ai.onnx.preview", "FlexAttention", 1, 0, 3, 3, 1, 1, nnav_osp_f636, nnav_osp_f249, 3, 1, nnav_osp_a637, 4, nnav_osp_c638, 1},
+    {"ai.onnx.preview.training", "Adagrad", 1, 0, 3, 2147483647, 1, 2147483647, nnav_osp_f639, nnav_osp_f640, 3, 1, nnav_osp_a641, 3, nnav_osp_c642, 3},
+    {"ai.onnx.preview.training", "Adam", 1, 0, 3, 2147483647, 1, 2147483647, nnav_osp_f639, nnav_osp_f640, 3, 1, nnav_osp_a643, 5, nnav_osp_c642, 3},
+    {"ai.onnx.preview.training", "Gradient", 1, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f644, nnav_osp_f645, 1, 1, nnav_osp_a646, 3, nnav_osp_c251, 2},
+    {"ai.onnx.preview.training", "Momentum", 1, 0, 3, 2147483647, 1, 2147483647, nnav_osp_f639, nnav_osp_f640, 3, 1, nnav_osp_a647, 4, nnav_osp_c642, 3},
+    {"com.microsoft", "Attention", 1, 0, 2, 7, 1, 2, nnav_osp_f648, nnav_osp_f649, 7, 2, nnav_osp_a650, 8, nnav_osp_c651, 2},
+    {"com.microsoft", "AttnLSTM", 1, 0, 3, 14, 0, 3, nnav_osp_f652, nnav_osp_f310, 14, 3, nnav_osp_a653, 7, nnav_osp_c654, 2},
+    {"com.microsoft", "BeamSearch", 1, 0, 5, 12, 1, 3, nnav_osp_f657, nnav_osp_f658, 12, 3, nnav_osp_a659, 10, nnav_osp_c660, 4},
+    {"com.microsoft", "BiasAdd", 1, 0, 3, 3, 1, 1, nnav_osp_f661, nnav_osp_f2, 3, 1, NULL, 0, nnav_osp_c662, 1},
+    {"com.microsoft", "BiasDropout", 1, 0, 2, 5, 1, 2, nnav_osp_f663, nnav_osp_f203, 5, 2, nnav_osp_a204, 1, nnav_osp_c664, 3},
+    {"com.microsoft", "BiasGelu", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c12, 1},
+    {"com.microsoft", "BiasSoftmax", 1, 0, 2, 2, 1, 1, nnav_osp_f665, nnav_osp_f10, 2, 1, nnav_osp_a666, 2, nnav_osp_c4, 1},
+    {"com.microsoft", "BiasSplitGelu", 1, 0, 2, 2, 1, 1, nnav_osp_f667, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c662, 1},
+    {"com.microsoft", "BifurcationDetector", 1, 0, 3, 4, 2, 2, nnav_osp_f668, nnav_osp_f669, 4, 2, nnav_osp_a670, 2, nnav_osp_c671, 1},
+    {"com.microsoft", "BitmaskBiasDropout", 1, 0, 2, 5, 1, 2, nnav_osp_f663, nnav_osp_f673, 5, 2, nnav_osp_a204, 1, nnav_osp_c674, 4},
+    {"com.microsoft", "BitmaskDropout", 1, 0, 1, 3, 1, 2, nnav_osp_f202, nnav_osp_f673, 3, 2, nnav_osp_a204, 1, nnav_osp_c674, 4},
+    {"com.microsoft", "CDist", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, nnav_osp_a675, 1, nnav_osp_c676, 1},
+    {"com.microsoft", "ComplexMul", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"com.microsoft", "ComplexMulConj", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f14, 2, 1, NULL, 0, nnav_osp_c4, 1},
+    {"com.microsoft", "ConvTransposeWithDynamicPads", 1, 0, 2, 4, 1, 1, nnav_osp_f677, nnav_osp_f2, 4, 1, nnav_osp_a678, 6, nnav_osp_c4, 1},
+    {"com.microsoft", "CropAndResize", 1, 0, 4, 4, 1, 1, nnav_osp_f679, nnav_osp_f249, 4, 1, nnav_osp_a680, 2, nnav_osp_c681, 2},
+    {"com.microsoft", "DecoderAttention", 1, 0, 12, 12, 1, 3, nnav_osp_f682, nnav_osp_f683, 12, 3, nnav_osp_a684, 2, nnav_osp_c685, 2},
+    {"com.microsoft", "DecoderMaskedMultiHeadAttention", 1, 0, 1, 11, 1, 4, nnav_osp_f686, nnav_osp_f687, 11, 4, nnav_osp_a688, 5, nnav_osp_c689, 3},
+    {"com.microsoft", "DecoderMaskedSelfAttention", 1, 0, 7, 9, 2, 2, nnav_osp_f690, nnav_osp_f691, 9, 2, nnav_osp_a692, 5, nnav_osp_c693, 2},
+    {"com.microsoft", "DequantizeBFP", 1, 0, 3, 3, 1, 1, nnav_osp_f694, nnav_osp_f158, 3, 1, nnav_osp_a695, 3, nnav_osp_c696, 3},
+    {"com.microsoft", "DequantizeLinear", 1, 0, 2, 3, 1, 1, nnav_osp_f183, nnav_osp_f184, 3, 1, nnav_osp_a118, 1, nnav_osp_c698, 2},
+    {"com.microsoft", "DequantizeWithOrder", 1, 0, 2, 2, 1, 1, nnav_osp_f700, nnav_osp_f701, 2, 1, nnav_osp_a702, 3, nnav_osp_c703, 3},
+    {"com.microsoft", "DynamicQuantizeLSTM", 1, 0, 12, 12, 0, 3, nnav_osp_f704, nnav_osp_f310, 12, 3, nnav_osp_a653, 7, nnav_osp_c705, 3},
+    {"com.microsoft", "DynamicQuantizeMatMul", 1, 0, 3, 5, 1, 1, nnav_osp_f706, nnav_osp_f249, 5, 1, NULL, 0, nnav_osp_c707, 2},
+    {"com.microsoft", "DynamicTimeWarping", 1, 0, 1, 1, 1, 1, nnav_osp_f708, nnav_osp_f709, 1, 1, NULL, 0, nnav_osp_c710, 2},
+    {"com.microsoft", "EPContext", 1, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f711, nnav_osp_f712, 1, 1, nnav_osp_a713, 10, nnav_osp_c714, 1},
+    {"com.microsoft", "EmbedLayerNormalization", 1, 0, 7, 9, 1, 3, nnav_osp_f715, nnav_osp_f716, 9, 3, nnav_osp_a717, 2, nnav_osp_c718, 2},
+    {"com.microsoft", "ExpandDims", 1, 0, 2, 2, 1, 1, nnav_osp_f719, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c123, 1},
+    {"com.microsoft", "FastGelu", 1, 0, 1, 2, 1, 1, nnav_osp_f720, nnav_osp_f2, 2, 1, NULL, 0, nnav_osp_c12, 1},
+    {"com.microsoft", "FusedConv", 1, 0, 2, 4, 1, 1, nnav_osp_f721, nnav_osp_f2, 4, 1, nnav_osp_a722, 8, nnav_osp_c4, 1},
+    {"com.microsoft", "FusedGemm", 1, 0, 2, 3, 1, 1, nnav_osp_f243, nnav_osp_f2, 3, 1, nnav_osp_a723, 8, nnav_osp_c18, 1},
+    {"com.microsoft", "FusedMatMul", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, nnav_osp_a724, 5, nnav_osp_c12, 1},
+    {"com.microsoft", "FusedMatMulActivation", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, nnav_osp_a725, 10, nnav_osp_c12, 1},
+    {"com.microsoft", "GatedRelativePositionBias", 1, 0, 6, 7, 1, 1, nnav_osp_f726, nnav_osp_f10, 7, 1, nnav_osp_a727, 1, nnav_osp_c693, 2},
+    {"com.microsoft", "GatherBlockQuantized", 1, 0, 3, 4, 1, 1, nnav_osp_f729, nnav_osp_f57, 4, 1, nnav_osp_a730, 4, nnav_osp_c731, 3},
+    {"com.microsoft", "GatherND", 1, 0, 2, 2, 1, 1, nnav_osp_f234, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c236, 2},
+    {"com.microsoft", "Gelu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c12, 1},
+    {"com.microsoft", "GemmFastGelu", 1, 0, 2, 3, 1, 1, nnav_osp_f732, nnav_osp_f2, 3, 1, NULL, 0, nnav_osp_c101, 1},
+    {"com.microsoft", "GemmFloat8", 1, 0, 2, 6, 1, 1, nnav_osp_f734, nnav_osp_f735, 6, 1, nnav_osp_a736, 6, nnav_osp_c737, 5},
+    {"com.microsoft", "GemmaRotaryEmbedding", 1, 0, 5, 5, 2, 2, nnav_osp_f739, nnav_osp_f740, 5, 2, NULL, 0, nnav_osp_c741, 2},
+    {"com.microsoft", "GreedySearch", 1, 0, 2, 7, 1, 1, nnav_osp_f742, nnav_osp_f743, 7, 1, nnav_osp_a744, 9, nnav_osp_c745, 2},
+    {"com.microsoft", "GridSample", 1, 0, 2, 2, 1, 1, nnav_osp_f746, nnav_osp_f302, 2, 1, nnav_osp_a747, 3, nnav_osp_c251, 2},
+    {"com.microsoft", "GroupNorm", 1, 0, 3, 3, 1, 1, nnav_osp_f748, nnav_osp_f2, 3, 1, nnav_osp_a749, 4, nnav_osp_c750, 2},
+    {"com.microsoft", "GroupQueryAttention", 1, 0, 7, 12, 3, 4, nnav_osp_f751, nnav_osp_f752, 12, 4, nnav_osp_a753, 9, nnav_osp_c651, 2},
+    {"com.microsoft", "Inverse", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c4, 1},
+    {"com.microsoft", "Irfft", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a754, 3, nnav_osp_c4, 1},
+    {"com.microsoft", "IsAllFinite", 1, 0, 1, 2147483647, 1, 1, nnav_osp_f755, nnav_osp_f10, 1, 1, nnav_osp_a756, 2, nnav_osp_c757, 2},
+    {"com.microsoft", "LongformerAttention", 1, 0, 7, 7, 1, 1, nnav_osp_f758, nnav_osp_f10, 7, 1, nnav_osp_a759, 2, nnav_osp_c760, 2},
+    {"com.microsoft", "MatMulBnb4", 1, 0, 3, 3, 1, 1, nnav_osp_f761, nnav_osp_f249, 3, 1, nnav_osp_a762, 6, nnav_osp_c763, 2},
+    {"com.microsoft", "MatMulFpQ4", 1, 0, 3, 3, 1, 1, nnav_osp_f764, nnav_osp_f249, 3, 1, nnav_osp_a765, 1, nnav_osp_c766, 3},
+    {"com.microsoft", "MatMulInteger16", 1, 0, 2, 2, 1, 1, nnav_osp_f769, nnav_osp_f341, 2, 1, NULL, 0, nnav_osp_c770, 3},
+    {"com.microsoft", "MatMulIntegerToFloat", 1, 0, 4, 7, 1, 1, nnav_osp_f771, nnav_osp_f341, 7, 1, NULL, 0, nnav_osp_c772, 3},
+    {"com.microsoft", "MatMulNBits", 1, 0, 3, 6, 1, 1, nnav_osp_f774, nnav_osp_f249, 6, 1, nnav_osp_a775, 5, nnav_osp_c776, 4},
+    {"com.microsoft", "MaxpoolWithMask", 1, 0, 2, 2, 1, 1, nnav_osp_f777, nnav_osp_f2, 2, 1, nnav_osp_a778, 5, nnav_osp_c104, 1},
+    {"com.microsoft", "MoE", 1, 0, 5, 8, 1, 1, nnav_osp_f779, nnav_osp_f10, 8, 1, nnav_osp_a780, 8, nnav_osp_c101, 1},
+    {"com.microsoft", "MulInteger", 1, 0, 3, 4, 1, 1, nnav_osp_f781, nnav_osp_f27, 4, 1, NULL, 0, nnav_osp_c782, 2},
+    {"com.microsoft", "MultiHeadAttention", 1, 0, 1, 10, 1, 4, nnav_osp_f783, nnav_osp_f687, 10, 4, nnav_osp_a784, 4, nnav_osp_c785, 3},
+    {"com.microsoft", "MurmurHash3", 1, 0, 1, 1, 1, 1, nnav_osp_f301, nnav_osp_f302, 1, 1, nnav_osp_a787, 2, nnav_osp_c788, 2},
+    {"com.microsoft", "NGramRepeatBlock", 1, 0, 2, 2, 1, 1, nnav_osp_f789, nnav_osp_f790, 2, 1, nnav_osp_a791, 1, nnav_osp_c792, 2},
+    {"com.microsoft", "NhwcConv", 1, 0, 2, 3, 1, 1, nnav_osp_f153, nnav_osp_f2, 3, 1, nnav_osp_a793, 6, nnav_osp_c4, 1},
+    {"com.microsoft", "NhwcFusedConv", 1, 0, 2, 4, 1, 1, nnav_osp_f721, nnav_osp_f2, 4, 1, nnav_osp_a722, 8, nnav_osp_c794, 1},
+    {"com.microsoft", "NhwcMaxPool", 1, 0, 1, 1, 1, 1, nnav_osp_f795, nnav_osp_f162, 1, 1, nnav_osp_a796, 6, nnav_osp_c797, 1},
+    {"com.microsoft", "PackedAttention", 1, 0, 5, 6, 1, 1, nnav_osp_f798, nnav_osp_f10, 6, 1, nnav_osp_a799, 3, nnav_osp_c693, 2},
+    {"com.microsoft", "PackedMultiHeadAttention", 1, 0, 6, 7, 1, 1, nnav_osp_f800, nnav_osp_f10, 7, 1, nnav_osp_a801, 3, nnav_osp_c693, 2},
+    {"com.microsoft", "Pad", 1, 0, 2, 3, 1, 1, nnav_osp_f802, nnav_osp_f10, 3, 1, nnav_osp_a803, 1, nnav_osp_c4, 1},
+    {"com.microsoft", "PagedAttention", 1, 0, 8, 10, 1, 3, nnav_osp_f805, nnav_osp_f806, 10, 3, nnav_osp_a807, 7, nnav_osp_c808, 2},
+    {"com.microsoft", "QAttention", 1, 0, 5, 9, 1, 2, nnav_osp_f809, nnav_osp_f810, 9, 2, nnav_osp_a811, 6, nnav_osp_c812, 4},
+    {"com.microsoft", "QEmbedLayerNormalization", 1, 0, 18, 18, 2, 2, nnav_osp_f813, nnav_osp_f814, 18, 2, nnav_osp_a815, 1, nnav_osp_c816, 3},
+    {"com.microsoft", "QGemm", 1, 0, 6, 9, 1, 1, nnav_osp_f818, nnav_osp_f819, 9, 1, nnav_osp_a820, 3, nnav_osp_c821, 6},
+    {"com.microsoft", "QLinearAdd", 1, 0, 7, 8, 1, 1, nnav_osp_f822, nnav_osp_f14, 8, 1, NULL, 0, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearAveragePool", 1, 0, 4, 5, 1, 1, nnav_osp_f823, nnav_osp_f2, 5, 1, nnav_osp_a824, 7, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearConcat", 1, 0, 3, 2147483647, 1, 1, nnav_osp_f825, nnav_osp_f826, 3, 1, nnav_osp_a122, 1, nnav_osp_c827, 3},
+    {"com.microsoft", "QLinearConv", 1, 0, 8, 9, 1, 1, nnav_osp_f413, nnav_osp_f158, 9, 1, nnav_osp_a828, 7, nnav_osp_c414, 4},
+    {"com.microsoft", "QLinearGlobalAveragePool", 1, 0, 5, 5, 1, 1, nnav_osp_f829, nnav_osp_f2, 5, 1, nnav_osp_a830, 1, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearLeakyRelu", 1, 0, 4, 5, 1, 1, nnav_osp_f831, nnav_osp_f2, 5, 1, nnav_osp_a832, 1, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearMul", 1, 0, 7, 8, 1, 1, nnav_osp_f822, nnav_osp_f14, 8, 1, NULL, 0, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearReduceMean", 1, 0, 4, 5, 1, 1, nnav_osp_f833, nnav_osp_f455, 5, 1, nnav_osp_a834, 2, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearSigmoid", 1, 0, 4, 5, 1, 1, nnav_osp_f831, nnav_osp_f2, 5, 1, NULL, 0, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearSoftmax", 1, 0, 5, 5, 1, 1, nnav_osp_f835, nnav_osp_f2, 5, 1, nnav_osp_a836, 2, nnav_osp_c797, 1},
+    {"com.microsoft", "QLinearWhere", 1, 0, 9, 9, 1, 1, nnav_osp_f837, nnav_osp_f66, 9, 1, NULL, 0, nnav_osp_c838, 3},
+    {"com.microsoft", "QMoE", 1, 0, 7, 11, 1, 1, nnav_osp_f839, nnav_osp_f10, 11, 1, nnav_osp_a840, 10, nnav_osp_c841, 3},
+    {"com.microsoft", "QOrderedAttention", 1, 0, 17, 20, 1, 1, nnav_osp_f842, nnav_osp_f843, 20, 1, nnav_osp_a844, 6, nnav_osp_c845, 3},
+    {"com.microsoft", "QOrderedGelu", 1, 0, 3, 3, 1, 1, nnav_osp_f846, nnav_osp_f847, 3, 1, nnav_osp_a848, 2, nnav_osp_c849, 2},
+    {"com.microsoft", "QOrderedLayerNormalization", 1, 0, 5, 5, 1, 1, nnav_osp_f850, nnav_osp_f847, 5, 1, nnav_osp_a851, 4, nnav_osp_c852, 3},
+    {"com.microsoft", "QOrderedLongformerAttention", 1, 0, 14, 14, 1, 1, nnav_osp_f853, nnav_osp_f843, 14, 1, nnav_osp_a854, 6, nnav_osp_c855, 4},
+    {"com.microsoft", "QOrderedMatMul", 1, 0, 5, 8, 1, 1, nnav_osp_f856, nnav_osp_f847, 8, 1, nnav_osp_a857, 3, nnav_osp_c849, 2},
+    {"com.microsoft", "QuantizeBFP", 1, 0, 1, 1, 3, 3, nnav_osp_f210, nnav_osp_f858, 1, 3, nnav_osp_a859, 2, nnav_osp_c860, 3},
+    {"com.microsoft", "QuantizeLinear", 1, 0, 2, 3, 1, 1, nnav_osp_f424, nnav_osp_f184, 3, 1, nnav_osp_a118, 1, nnav_osp_c862, 2},
+    {"com.microsoft", "QuantizeWithOrder", 1, 0, 2, 2, 1, 1, nnav_osp_f863, nnav_osp_f843, 2, 1, nnav_osp_a864, 2, nnav_osp_c703, 3},
+    {"com.microsoft", "QuickGelu", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a832, 1, nnav_osp_c12, 1},
+    {"com.microsoft", "Range", 1, 0, 2, 3, 1, 1, nnav_osp_f865, nnav_osp_f2, 3, 1, NULL, 0, nnav_osp_c451, 1},
+    {"com.microsoft", "ReduceSumInteger", 1, 0, 1, 1, 1, 1, nnav_osp_f866, nnav_osp_f867, 1, 1, nnav_osp_a834, 2, nnav_osp_c868, 2},
+    {"com.microsoft", "RelativePositionBias", 1, 0, 3, 3, 1, 1, nnav_osp_f869, nnav_osp_f10, 3, 1, nnav_osp_a870, 2, nnav_osp_c871, 2},
+    {"com.microsoft", "RemovePadding", 1, 0, 2, 2, 4, 4, nnav_osp_f872, nnav_osp_f873, 2, 4, NULL, 0, nnav_osp_c693, 2},
+    {"com.microsoft", "RestorePadding", 1, 0, 2, 2, 1, 1, nnav_osp_f874, nnav_osp_f10, 2, 1, NULL, 0, nnav_osp_c693, 2},
+    {"com.microsoft", "Rfft", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a875, 3, nnav_osp_c4, 1},
+    {"com.microsoft", "RotaryEmbedding", 1, 0, 4, 4, 1, 1, nnav_osp_f876, nnav_osp_f10, 4, 1, nnav_osp_a877, 5, nnav_osp_c486, 2},
+    {"com.microsoft", "SampleOp", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, NULL, 0, nnav_osp_c18, 1},
+    {"com.microsoft", "Sampling", 1, 0, 2, 9, 1, 2, nnav_osp_f878, nnav_osp_f879, 9, 2, nnav_osp_a880, 15, nnav_osp_c745, 2},
+    {"com.microsoft", "SkipGroupNorm", 1, 0, 4, 5, 1, 2, nnav_osp_f881, nnav_osp_f882, 5, 2, nnav_osp_a749, 4, nnav_osp_c750, 2},
+    {"com.microsoft", "SkipLayerNormalization", 1, 0, 3, 5, 1, 4, nnav_osp_f883, nnav_osp_f884, 5, 4, nnav_osp_a815, 1, nnav_osp_c885, 2},
+    {"com.microsoft", "SkipSimplifiedLayerNormalization", 1, 0, 3, 4, 1, 4, nnav_osp_f886, nnav_osp_f884, 4, 4, nnav_osp_a815, 1, nnav_osp_c885, 2},
+    {"com.microsoft", "Snpe", 1, 0, 1, 2147483647, 1, 2147483647, nnav_osp_f120, nnav_osp_f542, 1, 1, nnav_osp_a888, 4, nnav_osp_c889, 1},
+    {"com.microsoft", "SparseAttention", 1, 0, 9, 11, 3, 3, nnav_osp_f890, nnav_osp_f891, 11, 3, nnav_osp_a892, 6, nnav_osp_c651, 2},
+    {"com.microsoft", "SparseToDenseMatMul", 1, 0, 2, 2, 1, 1, nnav_osp_f894, nnav_osp_f249, 2, 1, nnav_osp_a820, 3, nnav_osp_c895, 2},
+    {"com.microsoft", "Tokenizer", 1, 0, 1, 1, 1, 1, nnav_osp_f1, nnav_osp_f2, 1, 1, nnav_osp_a896, 5, nnav_osp_c551, 1},
+    {"com.microsoft", "TorchEmbedding", 1, 0, 2, 4, 1, 1, nnav_osp_f897, nnav_osp_f2, 4, 1, NULL, 0, nnav_osp_c8, 1},
+    {"com.microsoft", "TransposeMatMul", 1, 0, 2, 2, 1, 1, nnav_osp_f13, nnav_osp_f2, 2, 1, nnav_osp_a820, 3, nnav_osp_c12, 1},
+    {"com.microsoft", "Trilu", 1, 0, 1, 2, 1, 1, nnav_osp_f898, nnav_osp_f2, 2, 1, nnav_osp_a899, 1, nnav_osp_c714, 1},
+    {"com.microsoft", "UnfoldTensor", 1, 0, 1, 1, 1, 1, nnav_osp_f9, nnav_osp_f10, 1, 1, nnav_osp_a900, 3, nnav_osp_c115, 1},
+    {"com.microsoft", "Unique", 1, 0, 1, 1, 3, 3, nnav_osp_f795, nnav_osp_f901, 1, 3, NULL, 0, nnav_osp_c123, 1},
+    {"com.microsoft", "WhisperBeamSearch", 1, 0, 5, 15, 1, 5, nnav_osp_f902, nnav_osp_f903, 15, 5, nnav_osp_a904, 17, nnav_osp_c905, 5},
+    {"com.microsoft", "WordConvEmbedding", 1, 0, 4, 4, 1, 1, nnav_osp_f906, nnav_osp_f249, 4, 1, nnav_osp_a907, 3, nnav_osp_c908, 2},
 };
 const size_t nnav_opschema_onnx_count = 752;

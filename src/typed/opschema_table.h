@@ -1,5 +1,6 @@
-/* opschema_table.h - the generated ONNX operator table (opschema_onnx.c,
- * written by proto/gen_opschema.py), for opschema.c and its tests only. */
+/* opschema_table.h - the generated operator table (opschema_onnx.c, its
+ * arrays in opschema_pool.h and opschema_pool_N.c, all written by
+ * proto/gen_opschema.py), for opschema.c and its tests only. */
 #ifndef NNAV_OPSCHEMA_TABLE_H
 #define NNAV_OPSCHEMA_TABLE_H
 
