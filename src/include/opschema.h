@@ -109,7 +109,7 @@ static inline int nnav_op_schema_is_models(const nnav_op_schema *s)
 
 /* ---- the ONNX table ---- */
 
-/* Where the table came from: "onnx 1.22.0 docs, onnxruntime 1.24.0
+/* Where the table came from: "onnx 1.22.0 docs, onnxruntime 1.30.0
  * ContribOperators.md" (the sources the script read). */
 const char *nnav_op_table_origin(void);
 /* All schemas, sorted by domain, name, since_version. */

@@ -20,8 +20,8 @@
 # GroupNormalization, com.microsoft.MatMulNBits in its spellings. Last,
 # every com.microsoft operator of the table is probed (opschema_probe_gen.py)
 # for ONNX Runtime's own argument counts and attributes, which must be the
-# table's but where opschema_probe_allow.txt says why not (the doc the table
-# was generated from is older than the runtime).
+# table's but where opschema_probe_allow.txt says why not (a doc older than
+# the runtime would show here).
 # Skipped, saying so, without node and onnxruntime-node (see ort_oracle.sh).
 set -u
 . "$(dirname "$0")/lib.bash"
