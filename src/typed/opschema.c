@@ -297,6 +297,7 @@ const char *nnav_op_tensor_type_str(int32_t dtype)
         "tensor(complex64)", "tensor(complex128)", "tensor(bfloat16)",
         "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
         "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)", "tensor(float4e2m1)",
+        "tensor(float8e8m0)", "tensor(uint2)", "tensor(int2)", /* onnx 1.20-1.22's types */
     };
     if (dtype <= 0 || (size_t)dtype >= sizeof names / sizeof names[0])
         return NULL;

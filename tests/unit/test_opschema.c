@@ -163,6 +163,22 @@ static void test_defaults_and_names(void **state)
     assert_string_equal(nnav_op_arg_name(split, 0, 1, buf, sizeof buf), "split");
     assert_string_equal(nnav_op_arg_name(split, 1, 2, buf, sizeof buf), "outputs[2]");
     assert_string_equal(nnav_op_tensor_type_str(NNAV_DT_INT64), "tensor(int64)");
+    /* Every element type the table's constraints name has its string: each
+     * allowed "tensor(X)" is nnav's name of some element type. */
+    for (size_t i = 0; i < nnav_op_table_count(); i++) {
+        const nnav_op_schema *s = nnav_op_table_at(i);
+        for (uint32_t c = 0; c < s->n_tcs; c++)
+            for (uint32_t k = 0; k < s->tcs[c].n_allowed; k++) {
+                const char *t = s->tcs[c].allowed[k];
+                if (strncmp(t, "tensor(", 7) != 0)
+                    continue;
+                int found = 0;
+                for (int32_t d = 1; d < 64 && !found; d++)
+                    found = nnav_op_tensor_type_str(d) && strcmp(nnav_op_tensor_type_str(d), t) == 0;
+                if (!found)
+                    fail_msg("%s-%d: no element type is %s", s->name, s->since, t);
+            }
+    }
     assert_null(nnav_op_tensor_type_str(0));
     assert_null(nnav_op_tensor_type_str(-1));
     assert_null(nnav_op_tensor_type_str(1000));
