@@ -68,7 +68,7 @@ static const command commands[K_COUNT] = {
      "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
      "exactly.", 17, 0, 0, 0},
     [K_OP] = {"op", cmd_op, " NAME", "The schema of an operator from the table (ai.onnx, "
-     "ai.onnx.ml, ai.onnx.preview.training): inputs and outputs with their types, attributes "
+     "ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training, com.microsoft): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
      "An unknown NAME is a usage error naming close ones.", 17, 1, 0, 0},
     [K_DIFF] = {"diff", cmd_diff, " A B", "What changed from model A to model B: a summary line, "

@@ -80,9 +80,19 @@ int cmd_op(const nnav_model *m, const opts *o)
     }
     if (o->domain) {
         dom = nnav_op_domain_canon(span_of(o->domain));
-        if (!dom)
-            return usage_error("op", "the table holds no domain '%s' (ai.onnx, ai.onnx.ml, "
-                               "ai.onnx.preview.training)", o->domain);
+        if (!dom) {
+            /* The table's domains (no '%' in them) in the format's text. */
+            char fmt[320] = "the table holds no domain '%s' (";
+            size_t at = strlen(fmt);
+            for (size_t i = 0; i < nnav_op_domain_count() && at < sizeof fmt; i++) {
+                int w = snprintf(fmt + at, sizeof fmt - at, "%s%s", i ? ", " : "",
+                                 nnav_op_domain_at(i));
+                at = w < 0 ? sizeof fmt : at + (size_t)w;
+            }
+            if (at + 2 <= sizeof fmt)
+                memcpy(fmt + at, ")", 2);
+            return usage_error("op", fmt, o->domain);
+        }
     }
     if (o->list)
         return list_ops(dom, o);
@@ -94,16 +104,25 @@ int cmd_op(const nnav_model *m, const opts *o)
         if (dom)
             name = span_of(colon + 1);
     }
+    /* Or dotted, as ONNX's and ONNX Runtime's operator docs name them:
+     * "com.microsoft.MatMulNBits". An operator's name has no dot, so the
+     * domain is all before the last one. */
+    const char *dot = strrchr(o->arg, '.');
+    if (!dom && !colon && dot) {
+        dom = nnav_op_domain_canon((nnav_span){(const uint8_t *)o->arg, (size_t)(dot - o->arg)});
+        if (dom)
+            name = span_of(dot + 1);
+    }
     nnav_opref r;
     int rc = NNAV_OPREF_NO_OP;
     if (dom) {
         rc = nnav_opref_find(dom, name, o->opset, m, &r);
     } else {
-        /* The default domain first, then the others: LinearClassifier is
-         * found without --domain. */
-        static const char *const doms[] = {"ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training"};
-        for (size_t i = 0; i < sizeof doms / sizeof *doms && rc == NNAV_OPREF_NO_OP; i++)
-            rc = nnav_opref_find(doms[i], name, o->opset, m, &r);
+        /* The default domain first, then the others in the table's order:
+         * LinearClassifier and MatMulNBits are found without --domain;
+         * Attention is ai.onnx's (com.microsoft.Attention names the other). */
+        for (size_t i = 0; i < nnav_op_domain_count() && rc == NNAV_OPREF_NO_OP; i++)
+            rc = nnav_opref_find(nnav_op_domain_at(i), name, o->opset, m, &r);
     }
     /* With a model and no --opset: the version that model uses. */
     if (rc == NNAV_OPREF_OK && o->opset < 0 && r.model_opset >= 0)

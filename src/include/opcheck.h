@@ -33,7 +33,10 @@
  *      a function's own nodes: where the function and the model import the
  *        node's domain at different versions, the schema in force must be
  *        the same at both (onnx.checker's check_opset_compatibility).
- *    Nodes of non-standard domains are counted by domain, not checked;
+ *    Nodes of com.microsoft are held to ONNX Runtime's contrib schemas the
+ *    table holds, by the same rules (onnx.checker does not check them; ONNX
+ *    Runtime, which checks them when it loads a model, is the oracle).
+ *    Nodes of the other domains are counted by domain, not checked;
  *    calls of the model's functions are counted (their bodies are graphs
  *    of their own, checked against the function's opset_import).
  *  - A sparse initializer is a tensor (IR.md; onnxruntime densifies it):
@@ -95,6 +98,7 @@ typedef struct nnav_opc_finding {
 
 #define NNAV_OPC_KEEP 10000u
 #define NNAV_OPC_DOMAINS 16u /* non-standard domains counted by name; others together */
+#define NNAV_OPC_PAST 8       /* >= the table's domains (nnav_op_domain_count) */
 
 typedef struct nnav_opc_skip {
     nnav_span domain; /* from the file */
@@ -121,7 +125,7 @@ typedef struct nnav_opcheck {
     size_t n_skip;
     uint64_t skip_other;       /* in domains past NNAV_OPC_DOMAINS */
     uint64_t no_schemas;       /* TensorFlow nodes with no OpDef to hold them to */
-    nnav_opc_notice past[3];   /* one per standard domain at most */
+    nnav_opc_notice past[NNAV_OPC_PAST]; /* one per domain of the table at most */
     size_t n_past;
     const char *table;         /* nnav_op_table_origin() */
 } nnav_opcheck;

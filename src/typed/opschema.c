@@ -11,8 +11,6 @@
 #include "opschema_tf.h"
 #include "sbuf.h"
 
-static const char *const DOMAINS[] = {"ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training"};
-
 const char *nnav_op_table_origin(void) { return nnav_opschema_origin; }
 size_t nnav_op_table_count(void) { return nnav_opschema_onnx_count; }
 
@@ -21,21 +19,30 @@ const nnav_op_schema *nnav_op_table_at(size_t i)
     return i < nnav_opschema_onnx_count ? &nnav_opschema_onnx[i] : NULL;
 }
 
+size_t nnav_op_domain_count(void) { return nnav_opschema_domain_count; }
+
+const char *nnav_op_domain_at(size_t i)
+{
+    return i < nnav_opschema_domain_count ? nnav_opschema_domains[i].name : NULL;
+}
+
+/* The table's own string for a canonical domain: callers compare domains
+ * by pointer (opschema.h). "" is ai.onnx, which sorts first. */
 const char *nnav_op_domain_canon(nnav_span domain)
 {
     if (domain.n == 0)
-        return DOMAINS[0];
-    for (size_t i = 0; i < sizeof DOMAINS / sizeof DOMAINS[0]; i++)
-        if (nnav_span_eqs(domain, DOMAINS[i]))
-            return DOMAINS[i];
+        return nnav_opschema_domains[0].name;
+    for (size_t i = 0; i < nnav_opschema_domain_count; i++)
+        if (nnav_span_eqs(domain, nnav_opschema_domains[i].name))
+            return nnav_opschema_domains[i].name;
     return NULL;
 }
 
 int32_t nnav_op_table_max(const char *domain)
 {
-    for (size_t i = 0; domain && i < sizeof DOMAINS / sizeof DOMAINS[0]; i++)
-        if (strcmp(domain, DOMAINS[i]) == 0)
-            return nnav_opschema_domain_max[i];
+    for (size_t i = 0; domain && i < nnav_opschema_domain_count; i++)
+        if (strcmp(domain, nnav_opschema_domains[i].name) == 0)
+            return nnav_opschema_domains[i].max;
     return 0;
 }
 
@@ -290,6 +297,7 @@ const char *nnav_op_tensor_type_str(int32_t dtype)
         "tensor(complex64)", "tensor(complex128)", "tensor(bfloat16)",
         "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
         "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)", "tensor(float4e2m1)",
+        "tensor(float8e8m0)", "tensor(uint2)", "tensor(int2)", /* onnx 1.20-1.22's types */
     };
     if (dtype <= 0 || (size_t)dtype >= sizeof names / sizeof names[0])
         return NULL;

@@ -1,5 +1,6 @@
-/* opschema_table.h - the generated ONNX operator table (opschema_onnx.c,
- * written by proto/gen_opschema.py), for opschema.c and its tests only. */
+/* opschema_table.h - the generated operator table (opschema_onnx.c, its
+ * arrays in opschema_pool.h and opschema_pool_N.c, all written by
+ * proto/gen_opschema.py), for opschema.c and its tests only. */
 #ifndef NNAV_OPSCHEMA_TABLE_H
 #define NNAV_OPSCHEMA_TABLE_H
 
@@ -13,7 +14,13 @@ extern const nnav_op_schema nnav_opschema_onnx[];
 extern const size_t nnav_opschema_onnx_count;
 extern const char nnav_opschema_origin[];
 extern const int nnav_opschema_generator_version;
-/* ai.onnx, ai.onnx.ml, ai.onnx.preview.training: the newest version of each. */
-extern const int32_t nnav_opschema_domain_max[3];
+/* The domains the table holds, sorted by name, each with its newest
+ * version (the highest since_version of any of its operators). */
+typedef struct nnav_op_domain {
+    const char *name;
+    int32_t max;
+} nnav_op_domain;
+extern const nnav_op_domain nnav_opschema_domains[];
+extern const size_t nnav_opschema_domain_count;
 
 #endif

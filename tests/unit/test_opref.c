@@ -28,20 +28,30 @@ static void test_find(void **state)
     assert_int_equal(nnav_opref_find("", S("Split"), 12, NULL, &r), NNAV_OPREF_OK);
     assert_string_equal(r.domain, "ai.onnx");
     assert_int_equal(r.s->since, 11);
-    assert_int_equal(r.n_hist, 4);
-    int32_t want[] = {1, 2, 11, 13};
-    for (size_t i = 0; i < 4; i++)
+    assert_int_equal(r.n_hist, 5);
+    int32_t want[] = {1, 2, 11, 13, 18};
+    for (size_t i = 0; i < 5; i++)
         assert_int_equal(r.hist[i]->since, want[i]);
     assert_int_equal(r.opset, 12);
     assert_int_equal(r.model_opset, -1);
     assert_int_equal(nnav_opref_find(NULL, S("Split"), -1, NULL, &r), NNAV_OPREF_OK);
-    assert_int_equal(r.s->since, 13);
+    assert_int_equal(r.s->since, 18);
     assert_int_equal(r.opset, -1);
     assert_int_equal(nnav_opref_find("ai.onnx", S("LayerNormalization"), 13, NULL, &r),
                      NNAV_OPREF_NOT_YET);
     assert_int_equal(r.s->since, 17);
-    assert_int_equal(nnav_opref_find("com.microsoft", S("Conv"), 13, NULL, &r),
+    assert_int_equal(nnav_opref_find("org.example", S("Conv"), 13, NULL, &r),
                      NNAV_OPREF_NO_DOMAIN);
+    /* com.microsoft is ONNX Runtime's, in the table; it has no Conv. */
+    assert_int_equal(nnav_opref_find("com.microsoft", S("Conv"), 1, NULL, &r), NNAV_OPREF_NO_OP);
+    assert_int_equal(nnav_opref_find("com.microsoft", S("FusedConv"), 1, NULL, &r), NNAV_OPREF_OK);
+    assert_string_equal(r.s->domain, "com.microsoft");
+    /* One name, two domains, two operators. */
+    assert_int_equal(nnav_opref_find("com.microsoft", S("Attention"), 1, NULL, &r), NNAV_OPREF_OK);
+    assert_non_null(nnav_op_attr_find(r.s, S("num_heads")));
+    assert_int_equal(nnav_opref_find("ai.onnx", S("Attention"), 23, NULL, &r), NNAV_OPREF_OK);
+    assert_null(nnav_op_attr_find(r.s, S("num_heads")));
+    assert_int_equal(r.s->since, 23);
     assert_int_equal(nnav_opref_find("ai.onnx", S("Frobnicate"), 13, NULL, &r), NNAV_OPREF_NO_OP);
     assert_int_equal(nnav_opref_find("ai.onnx", S("conv"), 13, NULL, &r), NNAV_OPREF_NO_OP);
     assert_int_equal(nnav_opref_find("ai.onnx.ml", S("LinearClassifier"), 1, NULL, &r),
@@ -86,15 +96,15 @@ static void test_write(void **state)
     assert_non_null(strstr(t, "op         Split\n"));
     assert_non_null(strstr(t, "version    11 (in force at opset 12)\n"));
     assert_non_null(strstr(t, "outputs (1 or more):\n  outputs  T                        variadic\n"));
-    assert_non_null(strstr(t, "history (4 versions):\n  v1\n  v2\n  v11      in force at opset 12\n  v13\n"));
+    assert_non_null(strstr(t, "history (5 versions):\n  v1\n  v2\n  v11      in force at opset 12\n  v13\n  v18\n"));
     free(t);
     nnav_opref_find("", S("Conv"), -1, NULL, &r);
     t = write_text(&r, 0);
     assert_non_null(strstr(t, "  auto_pad             STRING   default \"NOTSET\"\n"));
-    assert_non_null(strstr(t, "  v11      the newest\n"));
+    assert_non_null(strstr(t, "  v22      the newest\n"));
     free(t);
     t = write_text(&r, 1);
-    assert_non_null(strstr(t, "since_version: 11\n"));
+    assert_non_null(strstr(t, "since_version: 22\n"));
     assert_non_null(strstr(t, "{name: auto_pad, type: STRING, required: false, default: NOTSET}"));
     free(t);
 }
@@ -123,7 +133,7 @@ static const char *build_model(void)
     add_attr_int(&node, "axis", 0);
     tu_pb_msg(&graph, 1, &node);
     tu_pb_node(&node, "ms", "FusedConv", "x", "v");
-    tu_pb_str(&node, 7, "com.microsoft");
+    tu_pb_str(&node, 7, "org.example");
     add_attr_int(&node, "k", 1);
     tu_pb_msg(&graph, 1, &node);
     tu_pb_str(&graph, 2, "g");
@@ -180,7 +190,7 @@ static void test_node(void **state)
     nnav_op_resolve(m, ms, &u);
     assert_int_equal(u.status, NNAV_OPS_NONSTANDARD);
     assert_string_equal(nnav_node_schema_line(m, ms, &u, buf, sizeof buf),
-                        "not in the table: domain com.microsoft");
+                        "not in the table: domain org.example");
     assert_string_equal(nnav_node_formal(m, ms, &u, 0, 0, buf, sizeof buf), "");
     n = nnav_node_attr_rows(m, ms, &u, rows, 16);
     assert_int_equal(n, 1);
@@ -192,7 +202,7 @@ static void test_node(void **state)
     assert_int_equal(r.s->since, 11);
     assert_int_equal(r.model_since, 11);
     assert_int_equal(r.model_opset, 17);
-    assert_int_equal(r.n_hist, 2);
+    assert_int_equal(r.n_hist, 3); /* Conv 1, 11, 22 */
     assert_int_equal(nnav_opref_for_node(m, ms, &r), NNAV_OPS_NONSTANDARD);
     assert_int_equal(nnav_opref_for_node(m, nnav_node_count(m), &r), -1);
     nnav_model_close(m);

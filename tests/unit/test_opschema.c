@@ -44,9 +44,19 @@ static void test_table_sorted(void **state)
     assert_string_equal(nnav_op_domain_canon(S("")), "ai.onnx");
     assert_string_equal(nnav_op_domain_canon(S("ai.onnx")), "ai.onnx");
     assert_string_equal(nnav_op_domain_canon(S("ai.onnx.ml")), "ai.onnx.ml");
-    assert_null(nnav_op_domain_canon(S("com.microsoft")));
+    assert_string_equal(nnav_op_domain_canon(S("com.microsoft")), "com.microsoft");
+    assert_string_equal(nnav_op_domain_canon(S("ai.onnx.preview")), "ai.onnx.preview");
+    assert_null(nnav_op_domain_canon(S("com.microsoft.nchwc")));
+    /* Canonical domains are the table's own strings, compared by pointer. */
+    for (size_t i = 0; i < nnav_op_domain_count(); i++) {
+        const char *d = nnav_op_domain_at(i);
+        assert_ptr_equal(nnav_op_domain_canon(S(d)), d);
+        assert_true(nnav_op_table_max(d) >= 1);
+        assert_true(i == 0 || strcmp(nnav_op_domain_at(i - 1), d) < 0);
+    }
+    assert_null(nnav_op_domain_at(nnav_op_domain_count()));
     assert_null(nnav_op_domain_canon(S("ai.onnx.m")));
-    assert_true(nnav_op_table_max("ai.onnx") >= 17);
+    assert_true(nnav_op_table_max("ai.onnx") >= 23);
     assert_int_equal(nnav_op_table_max("nope"), 0);
     assert_true(strncmp(nnav_op_table_origin(), "onnx ", 5) == 0);
 }
@@ -68,18 +78,23 @@ static void test_versions(void **state)
     }
     assert_null(nnav_op_lookup("ai.onnx", S("Relu"), 0));
     assert_null(nnav_op_lookup("ai.onnx", S("Gelu"), 17)); /* not an op before 20 */
+    assert_int_equal(nnav_op_lookup("ai.onnx", S("Gelu"), 20)->since, 20);
+    assert_int_equal(nnav_op_lookup("ai.onnx", S("ReduceMean"), 21)->since, 18);
+    assert_int_equal(nnav_op_lookup("ai.onnx", S("GroupNormalization"), 21)->since, 21);
+    assert_true(nnav_op_lookup("ai.onnx", S("GroupNormalization"), 18)->deprecated);
     assert_null(nnav_op_lookup("ai.onnx", S("Rel"), 17));
     assert_null(nnav_op_lookup("ai.onnx", S("Reluu"), 17));
     assert_null(nnav_op_lookup("ai.onnx.ml", S("Relu"), 17));
     assert_non_null(nnav_op_lookup("ai.onnx.ml", S("LinearClassifier"), 1));
     assert_non_null(nnav_op_lookup("ai.onnx.preview.training", S("Gradient"), 1));
     const nnav_op_schema *h[8];
-    assert_int_equal(nnav_op_history("ai.onnx", S("Split"), h, 8), 4);
+    assert_int_equal(nnav_op_history("ai.onnx", S("Split"), h, 8), 5);
     assert_int_equal(h[0]->since, 1);
     assert_int_equal(h[1]->since, 2);
     assert_int_equal(h[2]->since, 11);
     assert_int_equal(h[3]->since, 13);
-    assert_int_equal(nnav_op_history("ai.onnx", S("Split"), h, 2), 4); /* counts past max */
+    assert_int_equal(h[4]->since, 18);
+    assert_int_equal(nnav_op_history("ai.onnx", S("Split"), h, 2), 5); /* counts past max */
     assert_int_equal(nnav_op_history("ai.onnx", S("NoSuchOp"), h, 8), 0);
     /* deprecated operators are flagged */
     const nnav_op_schema *up = nnav_op_lookup("ai.onnx", S("Upsample"), 10);
@@ -148,6 +163,22 @@ static void test_defaults_and_names(void **state)
     assert_string_equal(nnav_op_arg_name(split, 0, 1, buf, sizeof buf), "split");
     assert_string_equal(nnav_op_arg_name(split, 1, 2, buf, sizeof buf), "outputs[2]");
     assert_string_equal(nnav_op_tensor_type_str(NNAV_DT_INT64), "tensor(int64)");
+    /* Every element type the table's constraints name has its string: each
+     * allowed "tensor(X)" is nnav's name of some element type. */
+    for (size_t i = 0; i < nnav_op_table_count(); i++) {
+        const nnav_op_schema *s = nnav_op_table_at(i);
+        for (uint32_t c = 0; c < s->n_tcs; c++)
+            for (uint32_t k = 0; k < s->tcs[c].n_allowed; k++) {
+                const char *t = s->tcs[c].allowed[k];
+                if (strncmp(t, "tensor(", 7) != 0)
+                    continue;
+                int found = 0;
+                for (int32_t d = 1; d < 64 && !found; d++)
+                    found = nnav_op_tensor_type_str(d) && strcmp(nnav_op_tensor_type_str(d), t) == 0;
+                if (!found)
+                    fail_msg("%s-%d: no element type is %s", s->name, s->since, t);
+            }
+    }
     assert_null(nnav_op_tensor_type_str(0));
     assert_null(nnav_op_tensor_type_str(-1));
     assert_null(nnav_op_tensor_type_str(1000));
