@@ -53,7 +53,9 @@
  * mean and variance, TensorFlow's moving statistics: torch's and Keras's
  * non-trainable buffers) or a constant that is neither (an RNN's initial
  * state, which torch makes at run time, Resize scales, Pad and Clip
- * bounds). Buffers are counted beside parameters; constants in neither.
+ * bounds, a quantised weight's scales and zero points). Buffers are counted
+ * beside parameters; constants in neither. A packed weight counts what it
+ * stands for (ONNX Runtime's MatMulNBits: K x N, not the bytes stored).
  *
  * Identical siblings: each scope whose parent has more than one child gets
  * a 64-bit structural hash of its subtree's nodes in scope order: op type,
@@ -177,7 +179,9 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w);
  * back through the nodes that pass it on (Identity, Cast, Reshape...: at
  * most 8), and
  * *role what it is there: an NNAV_WROLE_* of opset_rules.h (0 a parameter,
- * 1 a buffer, 2 a constant). NNAV_NONE when it reads no weight, and when n
+ * 1 a buffer, 2 a constant), *elems the parameters it stands for there
+ * (the stored elements, or a packed weight's logical count: MatMulNBits'
+ * K x N). NNAV_NONE when it reads no weight, and when n
  * itself is such a node: a forwarded weight is its reader's. */
 /* Layers of graph `graph` into which the exporter folded a normalisation
  * (a BatchNorm into the Conv before it: torch.onnx's eval-mode export),
@@ -192,6 +196,7 @@ const char *nnav_folded_norms_text(uint32_t n, char *buf, size_t size);
  * of its names plays. One pass; free() it; NULL when out of memory. */
 uint8_t *nnav_tensor_roles(const nnav_model *m);
 
-uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role);
+uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role,
+                          uint64_t *elems);
 
 #endif

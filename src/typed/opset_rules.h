@@ -63,6 +63,10 @@ typedef struct nnav_opset_rules {
      * exporter kept what it did not fold. NULL: the format's exporters
      * leave no such sign. */
     int (*folded_norm)(const nnav_model *m, uint32_t n, int kept);
+    /* The parameters node n's input `slot` stands for when that is not the
+     * elements stored (a packed quantised weight: its logical K x N); 0
+     * when they are the stored ones. NULL: always. */
+    uint64_t (*logical_elems)(const nnav_model *m, uint32_t n, uint32_t slot);
     int (*names_kept)(const nnav_model *m, uint32_t g);
 } nnav_opset_rules;
 

@@ -53,6 +53,42 @@ static nnav_body_kind onnx_body_kind(nnav_span op)
     return NNAV_BODY_OTHER;
 }
 
+/* In ONNX Runtime's contrib domain. */
+static int is_contrib(const nnav_model *m, uint32_t n, const char *op)
+{
+    return nnav_span_eqs(nnav_node_get(m, n)->op, op) &&
+           nnav_span_eqs(nnav_node_domain(m, n), "com.microsoft");
+}
+
+/* An INT attribute of node n, or dflt. */
+static int64_t attr_int(const nnav_model *m, uint32_t n, const char *name, int64_t dflt)
+{
+    const nnav_node *nd = &m->nodes.v[n];
+    for (uint32_t k = 0; k < nd->attr_count; k++) {
+        int64_t v;
+        nnav_error err;
+        if (nnav_span_eqs(m->attrs.v[nd->attr_first + k].name, name) &&
+            nnav_attr_int(m, nd->attr_first + k, &v, &err) == 0)
+            return v;
+    }
+    return dflt;
+}
+
+/* MatMulNBits' B is its K x N weight packed into bits-wide blocks: the
+ * parameters are K x N (its attributes), not the bytes stored. 0 (the
+ * stored elements) when K or N is missing or not positive, or K x N
+ * overflows. */
+static uint64_t onnx_logical_elems(const nnav_model *m, uint32_t n, uint32_t slot)
+{
+    if (slot != 1 || !is_contrib(m, n, "MatMulNBits"))
+        return 0;
+    int64_t k = attr_int(m, n, "K", -1), nn = attr_int(m, n, "N", -1);
+    uint64_t r;
+    if (k <= 0 || nn <= 0 || __builtin_mul_overflow((uint64_t)k, (uint64_t)nn, &r))
+        return 0;
+    return r;
+}
+
 /* Inputs that hold no learned parameter, as torch.onnx writes them:
  * BatchNormalization's running mean and variance (torch's buffers), a
  * recurrent op's sequence lengths and initial states (zeros torch makes at
@@ -80,6 +116,10 @@ static uint8_t onnx_input_role(const nnav_model *m, uint32_t n, uint32_t slot)
                 return NNAV_WROLE_PASS;
     if (slot >= 8)
         return NNAV_WROLE_PARAM;
+    /* ONNX Runtime's 4-bit matmul: B packed, then scales, zero points and
+     * g_idx (quantisation's constants), then the bias. */
+    if (slot >= 2 && slot <= 4 && is_contrib(m, n, "MatMulNBits"))
+        return NNAV_WROLE_CONST;
     for (size_t i = 0; i < sizeof K / sizeof *K; i++)
         if (K[i].mask >> slot & 1u && onnx_is_op(m, n, K[i].op))
             return K[i].role;
@@ -144,4 +184,5 @@ const nnav_opset_rules nnav_rules_onnx = {
     .input_role = onnx_input_role,
     .folded_norm = onnx_folded_norm,
     .names_kept = onnx_names_kept,
+    .logical_elems = onnx_logical_elems,
 };

@@ -229,16 +229,27 @@ static uint32_t read_weight_value(const nnav_model *m, const nnav_opset_rules *R
     return NNAV_NONE;
 }
 
+/* The parameters weight value v stands for: its tensor's elements, or the
+ * logical count a reader gives (logical[v], a packed quantised weight). */
+static uint64_t welems(const nnav_model *m, const uint32_t *pt, const uint64_t *logical, uint32_t v)
+{
+    return logical && logical[v] ? logical[v] : m->tensors.v[pt[v]].nelems;
+}
+
 /* roles[v]: the NNAV_WROLE_* of the weight value v holds, from the inputs
  * that read it (through forwarders, opset_rules.h's input_role): a
  * parameter when any node reads it as one or no node reads it, else a
  * buffer when one reads it as one, else a constant. One pass over every
- * node's inputs, each followed back at most FORWARD_MAX steps. NULL when out
+ * node's inputs, each followed back at most FORWARD_MAX steps. *logical
+ * (when asked) gets the readers' logical counts (opset_rules.h's
+ * logical_elems) by value, or NULL when no reader gives one. NULL when out
  * of memory. */
-static uint8_t *param_roles(const nnav_model *m, const uint32_t *pt)
+static uint8_t *param_roles(const nnav_model *m, const uint32_t *pt, uint64_t **logical)
 {
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     uint8_t *roles = calloc((size_t)m->values.n + 1, 1);
+    if (logical)
+        *logical = NULL;
     if (!roles)
         return NULL;
     for (uint32_t n = 0; n < m->nodes.n; n++) {
@@ -250,8 +261,16 @@ static uint8_t *param_roles(const nnav_model *m, const uint32_t *pt)
             if (u == NNAV_NONE || nnav_ref_control(m, r))
                 continue;
             uint32_t w = read_weight_value(m, R, pt, u);
-            if (w != NNAV_NONE)
-                roles[w] |= (uint8_t)(1u << R->input_role(m, n, k));
+            if (w == NNAV_NONE)
+                continue;
+            roles[w] |= (uint8_t)(1u << R->input_role(m, n, k));
+            uint64_t le = logical && R->logical_elems ? R->logical_elems(m, n, k) : 0;
+            if (le && !*logical && !(*logical = calloc((size_t)m->values.n + 1, sizeof **logical))) {
+                free(roles);
+                return NULL;
+            }
+            if (le && !(*logical)[w])
+                (*logical)[w] = le;
         }
     }
     for (uint32_t v = 0; v < m->values.n; v++) {
@@ -263,16 +282,21 @@ static uint8_t *param_roles(const nnav_model *m, const uint32_t *pt)
     return roles;
 }
 
-uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role)
+uint32_t nnav_read_weight(const nnav_model *m, uint32_t n, uint32_t slot, uint32_t v, int *role,
+                          uint64_t *elems)
 {
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     *role = NNAV_WROLE_PARAM;
+    *elems = 0;
     if (n >= m->nodes.n || forwarder(m, R, n))
         return NNAV_NONE;
     for (uint32_t k = 0; v < m->values.n && k <= FORWARD_MAX; k++) {
         uint32_t t = nnav_value_weight(m, v);
         if (t != NNAV_NONE) {
             *role = R->input_role(m, n, slot);
+            *elems = R->logical_elems ? R->logical_elems(m, n, slot) : 0;
+            if (!*elems)
+                *elems = m->tensors.v[t].nelems;
             return t;
         }
         /* An Identity of a parameter, a Cast or Reshape of one... */
@@ -942,6 +966,7 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
     uint32_t *fplace = malloc(((size_t)nf + 1) * sizeof *fplace);
     uint32_t *pt = NULL;
     uint8_t *roles = NULL;
+    uint64_t *logical = NULL;
     int oom = 0, rc = -1;
     if (!gplace || !fplace)
         goto out;
@@ -977,7 +1002,7 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
         if (m->graphs.v[r].kind == NNAV_GRAPH_FUNCTION && f < nf)
             gplace[x] = fplace[f] != NNAV_NONE ? fplace[f] : g == 0 ? 0 : NNAV_NONE;
     }
-    if (!(pt = param_tensors(m, NNAV_NONE)) || !(roles = param_roles(m, pt)))
+    if (!(pt = param_tensors(m, NNAV_NONE)) || !(roles = param_roles(m, pt, &logical)))
         goto out;
     for (uint32_t v = 0; v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
@@ -986,11 +1011,11 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
         uint32_t place = gplace[val->graph];
         if (place == NNAV_NONE || !counts_alone(m, pt, v))
             continue;
-        book(&t->sc[place], roles[v], m->tensors.v[pt[v]].nelems);
+        book(&t->sc[place], roles[v], welems(m, pt, logical, v));
     }
     rc = 0;
 out:
-    free(roles), free(pt), free(fplace), free(gplace);
+    free(logical), free(roles), free(pt), free(fplace), free(gplace);
     return rc;
 }
 
@@ -1017,6 +1042,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     uint8_t *outer = NULL;
     uint64_t *dup = NULL; /* a checkpoint's tied weights: per scope, what it counts twice */
     uint8_t *roles = NULL; /* by value: what its weight is (param_roles) */
+    uint64_t *logical = NULL; /* by value: a reader's logical count, or NULL */
     pairvec ins = {0}, outs = {0};
     anc_memo am = {0};
     int oom = 0;
@@ -1194,7 +1220,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             if (m->refs.v[nd->out_first + k].value != NNAV_NONE)
                 t->slot[m->refs.v[nd->out_first + k].value] = k;
     }
-    if (!(t->ptensor = param_tensors(m, graph)) || !(roles = param_roles(m, t->ptensor)))
+    if (!(t->ptensor = param_tensors(m, graph)) || !(roles = param_roles(m, t->ptensor, &logical)))
         goto oom;
     /* A checkpoint's tensor counts in the scope its key path names, but a
      * buffer (scope.h). A tied weight (one tensor under two key paths)
@@ -1252,7 +1278,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
             goto oom;
         if (!k)
             continue;
-        book(&t->sc[place], roles[v], m->tensors.v[pt].nelems);
+        book(&t->sc[place], roles[v], welems(m, t->ptensor, logical, v));
     }
     if (body_params(m, t, &am) < 0)
         goto oom;
@@ -1356,14 +1382,14 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         goto oom;
 
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles), free(logical);
     nnav_vec_free(ins), nnav_vec_free(outs);
     return t;
 oom:
     nnav_hashtab_free(&h);
     nnav_vec_free(cr);
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
-    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles);
+    free(stamp_in), free(stamp_out), free(am.node), free(outer), free(dup), free(roles), free(logical);
     nnav_vec_free(ins), nnav_vec_free(outs);
     nnav_scopes_free(t);
     return NULL;
@@ -1546,12 +1572,13 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
     const nnav_opset_rules *R = nnav_opset_rules_of(m);
     uint64_t a = 0, b = 0, c = 0;
     uint32_t *pt = param_tensors(m, NNAV_NONE);
-    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    uint64_t *logical = NULL;
+    uint8_t *roles = pt ? param_roles(m, pt, &logical) : NULL;
     for (uint32_t v = 0; roles && v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
         if (pt[v] == NNAV_NONE || roles[v] != NNAV_WROLE_PARAM || !counts_alone(m, pt, v))
             continue;
-        uint64_t ne = m->tensors.v[pt[v]].nelems;
+        uint64_t ne = welems(m, pt, logical, v);
         b = sat_add(b, ne);
         if (val->graph == 0)
             a = sat_add(a, ne);
@@ -1559,6 +1586,7 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
             constant_tensor(m, R, val->producer) == pt[v])
             c = sat_add(c, ne);
     }
+    free(logical);
     free(roles);
     free(pt);
     *main = a, *all = b, *held = c;
@@ -1569,7 +1597,8 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w)
     memset(w, 0, sizeof *w);
     uint8_t *in = calloc((size_t)m->graphs.n + 1, 1);
     uint32_t *pt = in ? param_tensors(m, NNAV_NONE) : NULL;
-    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    uint64_t *logical = NULL;
+    uint8_t *roles = pt ? param_roles(m, pt, &logical) : NULL;
     if (roles) {
         graphs_in_model(m, in);
         for (uint32_t v = 0; v < m->values.n; v++) {
@@ -1588,6 +1617,7 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w)
             }
             if (!counts_alone(m, pt, v))
                 continue;
+            ne = welems(m, pt, logical, v);
             if (roles[v] == NNAV_WROLE_PARAM)
                 w->params = sat_add(w->params, ne), w->param_names++;
             else if (roles[v] == NNAV_WROLE_BUFFER)
@@ -1596,6 +1626,7 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w)
                 w->consts = sat_add(w->consts, ne), w->const_names++;
         }
     }
+    free(logical);
     free(roles);
     free(pt);
     free(in);
@@ -1636,7 +1667,7 @@ uint8_t *nnav_tensor_roles(const nnav_model *m)
 {
     uint8_t *tr = malloc((size_t)m->tensors.n + 1);
     uint32_t *pt = tr ? param_tensors(m, NNAV_NONE) : NULL;
-    uint8_t *roles = pt ? param_roles(m, pt) : NULL;
+    uint8_t *roles = pt ? param_roles(m, pt, NULL) : NULL;
     if (!roles) {
         free(pt), free(tr);
         return NULL;

@@ -1870,11 +1870,12 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
         /* Weights by scope.h's rule: not a trip count, a shape or an index;
          * through the Identity or Cast that forwards one; a buffer apart. */
         int role;
-        uint32_t t = nnav_read_weight(m, n, i, v, &role);
+        uint64_t ne;
+        uint32_t t = nnav_read_weight(m, n, i, v, &role, &ne);
         if (t != NNAV_NONE && role == NNAV_WROLE_PARAM)
-            c->params += m->tensors.v[t].nelems;
+            c->params += ne;
         else if (t != NNAV_NONE && role == NNAV_WROLE_BUFFER)
-            c->buffers += m->tensors.v[t].nelems;
+            c->buffers += ne;
     }
     for (uint32_t o = 0; o < nd->out_count; o++) {
         uint32_t v = out_value(&ix, o);

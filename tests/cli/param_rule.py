@@ -12,8 +12,10 @@ through nodes that pass input 0 on converted or reshaped (PASS, at most 8
 deep, within one graph): a buffer where BatchNormalization reads it as its
 running mean or variance, a constant where a recurrent op reads it as its
 sequence lengths or initial state, Resize/Upsample as roi, scales or sizes,
-Pad as pads/value/axes, Clip as bounds; a parameter where anything else
-reads it, or nothing does. Any parameter reading wins, then a buffer one.
+Pad as pads/value/axes, Clip as bounds, com.microsoft MatMulNBits as
+scales, zero points or g_idx; a parameter where anything else reads it, or
+nothing does. Any parameter reading wins, then a buffer one. (MatMulNBits'
+packed B counts K x N: tests/cli/params_quant.sh checks that.)
 """
 import numpy as np
 import onnx
@@ -34,6 +36,8 @@ def std(n):
 def slot_role(n, k):
     if std(n) and n.op_type in SLOTS and k in SLOTS[n.op_type][1]:
         return SLOTS[n.op_type][0]
+    if n.domain == "com.microsoft" and n.op_type == "MatMulNBits" and k in (2, 3, 4):
+        return "constant"  # scales, zero points, g_idx
     return "parameter"
 
 
