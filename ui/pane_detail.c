@@ -33,7 +33,7 @@ enum dl_type {
     DL_ATTR_DEFAULT, DL_ATTR_UNSET, DL_ATTR_GRAPH, DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
     DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
     DL_T_OWNER,
-    DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_TYPES, DL_G_INPUT,
+    DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_FOLDED, DL_G_TYPES, DL_G_INPUT,
     DL_G_OUTPUT,
     DL_V_HEAD, DL_V_TYPE, DL_V_PRODUCER,
     DL_CONSUMER,
@@ -315,6 +315,8 @@ static void build_graph(ui *u, detail *d, uint32_t g)
         }
         nnav_shapes_stats_get(sh, g, &d->gstats);
         add(d, DL_G_COST, g, 0);
+        if (nnav_folded_norms(u->m, g)) /* the counts are the file's: said as info says it */
+            add(d, DL_G_FOLDED, g, 0);
         add(d, DL_G_TYPES, g, 0);
     }
     add(d, DL_SECTION, SEC_INPUTS, gr->input_count);
@@ -1054,6 +1056,12 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
                       node ? NULL : "  (bodies not counted)", y, x, w, sel);
         break;
     }
+    case DL_G_FOLDED: {
+        char t[300];
+        draw_text(y, x, w, nnav_folded_norms_text(nnav_folded_norms(u->m, l->a), t, sizeof t),
+                  sel | draw_attr(R_DIM));
+        break;
+    }
     case DL_G_TYPES: {
         const nnav_shapes_stats *st = &d->gstats;
         c = draw_text(y, x, w, "types ", sel | draw_attr(R_DIM));
@@ -1429,7 +1437,7 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
         *out = nnav_value_get(u->m, l->a)->name;
         return 1;
     case DL_ATTR_GRAPH: case DL_G_HEAD: case DL_G_PATH: case DL_G_COUNTS: case DL_G_COST:
-    case DL_G_TYPES: {
+    case DL_G_FOLDED: case DL_G_TYPES: {
         size_t k = nnav_graph_path(u->m, l->a, buf, n);
         *out = (nnav_span){ (const uint8_t *)buf, k < n ? k : n - 1 };
         return 1;

@@ -133,7 +133,14 @@ const char *typed_cost_text(const nnav_cost *c, enum typed_form form, char *buf,
     typed_count(c->flops, 0, flops, sizeof flops);
     double ob = c->out_bytes;
     sizebar_human(ob >= 0 && ob < 1.8e19 ? (uint64_t)ob : 0, bytes, sizeof bytes);
-    snprintf(buf, n, "%s%s MACs  %s FLOPs  %s params  %s out", least, macs, flops, params, bytes);
+    char buffers[48] = ""; /* BatchNorm statistics, beside the params (scope.h) */
+    if (c->buffers) {
+        char b[32];
+        typed_count((double)c->buffers, 0, b, sizeof b);
+        snprintf(buffers, sizeof buffers, "  %s buffers", b);
+    }
+    snprintf(buf, n, "%s%s MACs  %s FLOPs  %s params%s  %s out", least, macs, flops, params,
+             buffers, bytes);
     return buf;
 }
 
