@@ -1918,5 +1918,8 @@ const nnav_rule nnav_shape_rules[] = {
     {"SplitToSequence", nnav_rule_split_to_seq}, {"ConcatFromSequence", nnav_rule_concat_from_seq},
     {"OptionalHasElement", r_has_element}, {"TfIdfVectorizer", r_tfidf},
     {"MaxRoiPool", r_max_roi_pool}, {"STFT", r_stft}, {"SequenceMap", nnav_rule_sequence_map},
+    /* opsets 18 to 23: attention, rotary embedding, RMS norm, Col2Im */
+    {"Attention", nnav_rule_attention}, {"RotaryEmbedding", nnav_rule_same_shape},
+    {"RMSNormalization", nnav_rule_same_shape}, {"Col2Im", nnav_rule_col2im},
     {NULL, NULL},
 };
