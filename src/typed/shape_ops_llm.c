@@ -353,7 +353,8 @@ static int r_gqa(IX)
         return nnav_ix_fail(ix, "num_heads or kv_num_heads missing or not a count");
     nnav_shapes *S = ix->S;
     int packed = !nnav_ix_present(ix, 1);
-    nnav_dim hd = nnav_sd_div(S, q[2], dnum(packed ? nh + 2 * nkv : nh));
+    nnav_dim groups = packed ? nnav_sd_add(S, dnum(nh), num_mul(S, 2, nkv)) : dnum(nh);
+    nnav_dim hd = nnav_sd_div(S, q[2], groups);
     nnav_dim y[3] = {q[0], q[1], packed ? nnav_sd_mul(S, dnum(nh), hd) : q[2]};
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 3, y);
     nnav_dim total = fold_one(ix, 6), seq = total;
