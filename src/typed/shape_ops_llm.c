@@ -16,8 +16,9 @@
 #include "dtype.h"
 #include "shape_ops_int.h"
 
-/* Input i's dims copied into d (the engine may move its store when an
- * output is set): its rank, -1 when absent or of unknown rank. */
+/* Input i's dims copied into d, which holds NNAV_RANK_MAX (the engine may
+ * move its store when an output is set): its rank, -1 when absent or of
+ * unknown rank. */
 static int32_t dims_in(IX, uint32_t i, nnav_dim *d)
 {
     int32_t r = nnav_ix_present(ix, i) ? nnav_ix_rank(ix, i) : -1;
@@ -116,7 +117,7 @@ int nnav_rule_col2im(IX)
     int nb = nnav_ix_ints(ix, 2, blk, NNAV_RANK_MAX - 2);
     if (ni < 0) {
         /* The image's rank from image_shape's length, if known. */
-        nnav_dim d1[1];
+        nnav_dim d1[NNAV_RANK_MAX];
         if (dims_in(ix, 1, d1) == 1 && nnav_dim_is_num(d1[0]) && dval(d1[0]) >= 1 &&
             dval(d1[0]) <= NNAV_RANK_MAX - 2) {
             nnav_ix_fail(ix, "its image_shape is not known");
@@ -256,7 +257,7 @@ static int ms_attention(IX, uint32_t w_in, uint32_t past_in, int32_t dt)
     } else if (rw == 2) {
         hidden = vh = nnav_sd_div(S, w[1], dnum(3));
     } else {
-        nnav_dim b[1];
+        nnav_dim b[NNAV_RANK_MAX];
         if (dims_in(ix, 2, b) == 1)
             hidden = vh = nnav_sd_div(S, b[0], dnum(3));
     }
