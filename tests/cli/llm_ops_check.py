@@ -33,7 +33,7 @@ NNAV, NODE, ORT, TMP = sys.argv[1:5]
 MODELS = sys.argv[5:]
 JS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ort_oracle.js")
 DIMS = {"B": 2, "S": 5, "L": 3, "P": 4, "T": 6, "M": 7, "N": 3}
-DTYPES = {1: "float32", 2: "uint8", 3: "int8", 6: "int32", 7: "int64", 10: "float16"}
+DTYPES = {1: "float32", 2: "uint8", 3: "int8", 6: "int32", 7: "int64", 9: "bool", 10: "float16"}
 NNAV_TYPE = {17: "float8e4m3fn", 18: "float8e4m3fnuz", 19: "float8e5m2", 20: "float8e5m2fnuz",
              21: "uint4", 22: "int4", 23: "float4e2m1"}
 os.makedirs(TMP, exist_ok=True)
@@ -64,8 +64,8 @@ def attrs_of(n):
 
 # ---- MACs from real shapes ----
 # shape(name): the real dims of a value (a graph input's from its declaration
-# at DIMS, an initializer's, or what ONNX Runtime returned); value(name): an
-# initializer's numbers.
+# at DIMS, an initializer's, or what ONNX Runtime returned); value(name): a
+# scalar's number (an initializer's, or what ONNX Runtime computed).
 
 def macs_of(n, shape, value):
     a = attrs_of(n)
@@ -221,7 +221,10 @@ for path in MODELS:
     node_costs = {c["name"]: c for c in cost["graphs"][0]["node_costs"]}
 
     def value(name):
-        return numpy_helper.to_array(inits[name])
+        """An initializer's numbers, or what ONNX Runtime computed."""
+        if name in inits:
+            return numpy_helper.to_array(inits[name])
+        return float(real[name]["data"][0])
 
     for n in m.graph.node:
         totals["nodes"] += 1

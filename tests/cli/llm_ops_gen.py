@@ -276,6 +276,27 @@ gqa("llm_ms_gqa_past.onnx", 4, 7)
 gqa("llm_ms_gqa_packed.onnx", 0, 3, packed=True)
 gqa("llm_ms_gqa_shared.onnx", 10, 7)
 
+# GroupQueryAttention as ONNX Runtime's generator exports it: seqlens_k and
+# total_sequence_length computed from the attention mask (its row sums minus
+# one, and its width), so the present cache's length is the mask's symbolic
+# width
+save("llm_ms_gqa_mask.onnx", [
+    h.make_node("Cast", ["mask"], ["mask_i"], name="mask_int", to=T.INT32),
+    h.make_node("ReduceSum", ["mask_i", "one"], ["rows"], name="row_sums", keepdims=0),
+    h.make_node("Sub", ["rows", "one_i32"], ["seqlens"], name="seqlens_k"),
+    h.make_node("Shape", ["mask"], ["mshape"], name="mask_shape"),
+    h.make_node("Gather", ["mshape", "one"], ["width"], name="width", axis=0),
+    h.make_node("Squeeze", ["width", "zero"], ["width0"], name="scalar"),
+    h.make_node("Cast", ["width0"], ["total"], name="total", to=T.INT32),
+    h.make_node("GroupQueryAttention", ["q", "k", "v", "", "", "seqlens", "total"],
+                ["o", "present_k", "present_v"], name="gqa", domain=MS, num_heads=4,
+                kv_num_heads=2),
+], [vi("q", T.FLOAT, ["B", "S", 32]), vi("k", T.FLOAT, ["B", "S", 16]),
+    vi("v", T.FLOAT, ["B", "S", 16]), vi("mask", T.BOOL, ["B", "S"])],
+    ["o", "present_k", "present_v"],
+    [const("one", np.array([1], np.int64)), const("zero", np.array([0], np.int64)),
+     const("one_i32", np.array(1, np.int32))], ms=True)
+
 # QMoE: 4 experts, top 2, 4-bit weights (two per byte along the hidden axis)
 E, HID, INTER = 4, 16, 32
 save("llm_ms_qmoe.onnx", [
