@@ -16,7 +16,8 @@ static const char *const NO_FLOPS[] = {
 uint8_t nnav_onnx_cost_class(nnav_span op)
 {
     static const struct { const char *op; uint8_t cls; } K[] = {
-        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
+        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"DeformConv", COST_CONV},
+        {"QLinearConv", COST_QCONV},
         {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
         {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}, {"RNN", COST_RNN},
         {"GRU", COST_GRU}, {"LSTM", COST_LSTM}, {"BatchNormalization", COST_TF_BN},

@@ -2045,7 +2045,9 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
             c->known = 0;
         else
             c->macs = base * k;
-        c->flops = 2 * c->macs + (nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+        /* the bias: DeformConv's is input 3 (2 holds its offsets) */
+        uint32_t bias = nnav_span_eqs(nd->op, "DeformConv") ? 3 : 2;
+        c->flops = 2 * c->macs + (nnav_ix_present(&ix, bias) && oe > 0 ? oe : 0);
     } else if (cls == COST_MATMUL || cls == COST_GEMM) {
         double kdim;
         if (cls == COST_GEMM)

@@ -1,6 +1,7 @@
 /* shape_ops_llm.c - the type and shape rules of the operators transformer
  * exports use: ONNX's newer ones (Attention, RotaryEmbedding and
- * RMSNormalization of opset 23, Col2Im of 18), and ONNX Runtime's contrib
+ * RMSNormalization of opset 23, Col2Im of 18, AffineGrid of 20), and ONNX
+ * Runtime's contrib
  * operators of the com.microsoft domain (quantised and fused products,
  * attentions with their KV caches, fused norms), whose table,
  * nnav_shape_rules_ms, is asked for that domain's nodes only: its Attention
@@ -140,6 +141,32 @@ int nnav_rule_col2im(IX)
     for (int i = 0; i < ni; i++)
         d[2 + i] = size_attr(img[i]);
     nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), 2 + ni, d);
+    return 0;
+}
+
+/* AffineGrid (opset 20): theta [N, 2, 3] and size [N, C, H, W] -> the grid
+ * [N, H, W, 2]; in 3-D theta [N, 3, 4], size [N, C, D, H, W] -> [N, D, H,
+ * W, 3]. */
+int nnav_rule_affine_grid(IX)
+{
+    int64_t sz[5];
+    int n = nnav_ix_ints(ix, 1, sz, 5);
+    if (n < 0) {
+        nnav_dim d1[NNAV_RANK_MAX];
+        if (dims_in(ix, 1, d1) == 1 && (nnav_dim_is(d1[0], 4) || nnav_dim_is(d1[0], 5))) {
+            nnav_ix_fail(ix, "its size is not known");
+            return out_rank_only(ix, nnav_ix_dtype(ix, 0), (int32_t)dval(d1[0]));
+        }
+        return typed_fail(ix, "its size is not known");
+    }
+    if (n != 4 && n != 5)
+        return nnav_ix_fail(ix, "size of %d entries (4 or 5)", n);
+    nnav_dim d[5];
+    for (int i = 0; i < n - 2; i++)
+        d[1 + i] = size_attr(sz[2 + i]);
+    d[0] = size_attr(sz[0]);
+    d[n - 1] = dnum(n - 2);
+    nnav_ix_out(ix, 0, nnav_ix_dtype(ix, 0), n, d);
     return 0;
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The transformer-era operators, against ONNX Runtime: llm_ops_gen.py builds
 # models of ONNX's opset 18-23 operators (Attention 3-D and 4-D with a KV
-# cache, RotaryEmbedding, RMSNormalization, GroupNormalization, Col2Im, the
-# Reduce ops with axes as an input, DFT and STFT, Cast / QuantizeLinear /
+# cache, RotaryEmbedding, RMSNormalization, GroupNormalization, Col2Im,
+# DeformConv, AffineGrid, Split's num_outputs, Pad's axes, Resize's axes and
+# keep_aspect_ratio_policy, the Reduce ops with axes as an input, DFT and
+# STFT, Cast / QuantizeLinear /
 # DequantizeLinear through int4, uint4 and float8 with blocks) and of ONNX
 # Runtime's com.microsoft contrib operators (MatMulNBits, FusedMatMul,
 # DynamicQuantizeMatMul, QuickGelu, BiasGelu, the Skip norms, RotaryEmbedding,

@@ -81,6 +81,10 @@ def macs_of(n, shape, value):
         if ins[4]:
             t += shape(ins[4])[2]
         return b * hq * sq * t * d + b * hq * sq * t * dv  # Q K^T, then P V
+    if n.domain in ("", "ai.onnx") and op == "DeformConv":
+        # a Conv's products at its sampled points (the bilinear sampling of
+        # the offsets is not a product of the weights)
+        return prod(shape(outs[0])) * prod(shape(ins[1])[1:])
     if n.domain != "com.microsoft":
         return 0
     if op == "MultiHeadAttention":

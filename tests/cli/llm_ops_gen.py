@@ -159,6 +159,28 @@ save("llm_lowbits.onnx", qdq, [vi("x", T.FLOAT, ["B", "S"])],
       const("z8", np.array(3, np.int8)), f32("w", 6, 8),
       const("sblk", np.full((6, 2), 0.1, np.float32)), zblk])
 
+# What changed in opsets 18 to 20 for ops older than that: Split's
+# num_outputs (an uneven last piece), Pad's axes input, Resize's axes and
+# keep_aspect_ratio_policy, AveragePool's dilations, LpPool's ceil_mode;
+# and DeformConv (19) and AffineGrid (20)
+save("llm_opset18.onnx", [
+    h.make_node("Split", ["x"], ["p0", "p1", "p2"], name="split3", axis=1, num_outputs=3),
+    h.make_node("Pad", ["img", "pads", "", "pad_axes"], ["padded"], name="pad_axes"),
+    h.make_node("Resize", ["img", "", "", "rsizes"], ["rs"], name="resize_axes", axes=[2, 3],
+                keep_aspect_ratio_policy="not_larger"),
+    h.make_node("AveragePool", ["img"], ["ap"], name="avgpool_dil", kernel_shape=[2, 2],
+                dilations=[2, 1]),
+    h.make_node("LpPool", ["img"], ["lp"], name="lppool_ceil", kernel_shape=[2, 2],
+                strides=[2, 2], ceil_mode=1),
+    h.make_node("DeformConv", ["img", "dw", "doff"], ["dc"], name="deform", kernel_shape=[3, 3]),
+    h.make_node("AffineGrid", ["theta", "gsize"], ["grid"], name="affine"),
+], [vi("x", T.FLOAT, ["B", 10]), vi("img", T.FLOAT, [2, 4, 7, 9]),
+    vi("theta", T.FLOAT, [2, 2, 3])],
+    ["p0", "p1", "p2", "padded", "rs", "ap", "lp", "dc", "grid"],
+    [const("pads", np.array([1, 2, 0, 3], np.int64)), const("pad_axes", np.array([1, 3], np.int64)),
+     const("rsizes", np.array([14, 12], np.int64)), f32("dw", 5, 4, 3, 3),
+     f32("doff", 2, 18, 5, 7), const("gsize", np.array([2, 3, 6, 5], np.int64))], opset=20)
+
 # ---- com.microsoft ----
 
 

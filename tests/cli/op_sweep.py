@@ -216,6 +216,9 @@ NEWER = [
      "interleaved:i num_heads:i rotary_embedding_dim:i"),
     ("", "RMSNormalization", "X:f scale:f", 1, "axis:i stash_type:i epsilon:f"),
     ("", "Col2Im", "input:f image_shape:i block_shape:i", 1, "dilations:is pads:is strides:is"),
+    ("", "DeformConv", "X:f W:f offset:f B:f? mask:f?", 1,
+     "dilations:is group:i kernel_shape:is offset_group:i pads:is strides:is"),
+    ("", "AffineGrid", "theta:f size:i", 1, "align_corners:i"),
     ("com.microsoft", "MatMulNBits", "A:f B:u scales:f zero_points:u? g_idx:i? bias:f?", 1,
      "K:i! N:i! bits:i block_size:i! accuracy_level:i"),
     ("com.microsoft", "FusedMatMul", "A:f B:f", 1,
@@ -262,7 +265,8 @@ def newer_schema(domain, name, inputs, nout, attrs):
         at[n] = NS(type=types[t.rstrip("!")], required=t.endswith("!"))
     # [batch, sequence, hidden] inputs for the attention and norm ops, besides
     # the rank-4 ones every operator gets
-    rank3 = name not in ("Col2Im", "RMSNormalization", "FusedMatMul", "BiasGelu", "QuickGelu") \
+    rank3 = name not in ("Col2Im", "RMSNormalization", "FusedMatMul", "BiasGelu", "QuickGelu",
+                         "DeformConv", "AffineGrid") \
         and not (domain == "" and name in ("Attention", "RotaryEmbedding"))
     return NS(name=name, domain=domain, since_version=1, inputs=ins,
               outputs=[NS(name="o%d" % i) for i in range(nout)], type_constraints=[],
