@@ -168,6 +168,8 @@ save("llm_opset18.onnx", [
     h.make_node("Pad", ["img", "pads", "", "pad_axes"], ["padded"], name="pad_axes"),
     h.make_node("Resize", ["img", "", "", "rsizes"], ["rs"], name="resize_axes", axes=[2, 3],
                 keep_aspect_ratio_policy="not_larger"),
+    h.make_node("Resize", ["img", "", "", "rsizes2"], ["rs2"], name="resize_ns", axes=[3, 2],
+                keep_aspect_ratio_policy="not_smaller"),
     h.make_node("AveragePool", ["img"], ["ap"], name="avgpool_dil", kernel_shape=[2, 2],
                 dilations=[2, 1]),
     h.make_node("LpPool", ["img"], ["lp"], name="lppool_ceil", kernel_shape=[2, 2],
@@ -176,9 +178,9 @@ save("llm_opset18.onnx", [
     h.make_node("AffineGrid", ["theta", "gsize"], ["grid"], name="affine"),
 ], [vi("x", T.FLOAT, ["B", 10]), vi("img", T.FLOAT, [2, 4, 7, 9]),
     vi("theta", T.FLOAT, [2, 2, 3])],
-    ["p0", "p1", "p2", "padded", "rs", "ap", "lp", "dc", "grid"],
+    ["p0", "p1", "p2", "padded", "rs", "rs2", "ap", "lp", "dc", "grid"],
     [const("pads", np.array([1, 2, 0, 3], np.int64)), const("pad_axes", np.array([1, 3], np.int64)),
-     const("rsizes", np.array([14, 12], np.int64)), f32("dw", 5, 4, 3, 3),
+     const("rsizes", np.array([14, 12], np.int64)), const("rsizes2", np.array([10, 30], np.int64)), f32("dw", 5, 4, 3, 3),
      f32("doff", 2, 18, 5, 7), const("gsize", np.array([2, 3, 6, 5], np.int64))], opset=20)
 
 # ---- com.microsoft ----
