@@ -367,7 +367,8 @@ static int r_mha(IX)
  * total_sequence_length, ... -> output [B, S, heads * head_size], and the
  * caches present_key, present_value [B, kv_heads, P, head_size] where P is
  * the larger of total_sequence_length and the past's length (a buffer
- * shared with the past keeps its length), known when those are. */
+ * shared with the past keeps its length), known when those are; output_qk
+ * (qk_output) [B, heads, S, total_sequence_length]. */
 static int r_gqa(IX)
 {
     nnav_dim q[NNAV_RANK_MAX], p[NNAV_RANK_MAX];
@@ -394,6 +395,8 @@ static int r_gqa(IX)
     nnav_dim pk[4] = {q[0], dnum(nkv), seq, hd};
     nnav_ix_out(ix, 1, cache, 4, pk);
     nnav_ix_out(ix, 2, nnav_ix_present(ix, 4) ? nnav_ix_dtype(ix, 4) : cache, 4, pk);
+    nnav_dim qk[4] = {q[0], dnum(nh), q[1], total};
+    nnav_ix_out(ix, 3, nnav_ix_dtype(ix, 0), 4, qk);
     return 0;
 }
 

@@ -275,7 +275,7 @@ save("llm_ms_attention.onnx", [
 # so these models have numbers for dims. S=3, 4 query heads and 2 KV heads of
 # 8: a prompt of batch 2 (no past); a step after a past of 4, and one with a
 # buffer of 10 shared with the past (batch 1: ONNX Runtime takes more than one
-# new token after a past only then); a packed QKV.
+# new token after a past only then), both with output_qk; a packed QKV.
 def gqa(fname, past, total, packed=False):
     B = 1 if past else 2
     nodes, inputs, inits = [], [vi("q", T.FLOAT, [B, 3, 64 if packed else 32])], []
@@ -290,9 +290,10 @@ def gqa(fname, past, total, packed=False):
     names += ["seqlens", "total"]
     inits += [const("seqlens", np.full(B, total - 1, np.int32)),
               const("total", np.array(total, np.int32))]
-    nodes.append(h.make_node("GroupQueryAttention", names, ["o", "present_k", "present_v"],
-                             name="gqa", domain=MS, num_heads=4, kv_num_heads=2))
-    save(fname, nodes, inputs, ["o", "present_k", "present_v"], inits, ms=True)
+    outs = ["o", "present_k", "present_v"] + (["qk"] if past else [])
+    nodes.append(h.make_node("GroupQueryAttention", names, outs, name="gqa", domain=MS,
+                             num_heads=4, kv_num_heads=2, qk_output=1 if past else 0))
+    save(fname, nodes, inputs, outs, inits, ms=True)
 
 
 gqa("llm_ms_gqa_prompt.onnx", 0, 3)
