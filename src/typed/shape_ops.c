@@ -1928,6 +1928,9 @@ const nnav_rule nnav_shape_rules[] = {
     {"DynamicQuantizeLinear", nnav_rule_dyn_quantize}, {"QLinearMatMul", nnav_rule_qlinear_matmul},
     /* normalisation, losses, text */
     {"LayerNormalization", nnav_rule_layernorm}, {"SoftmaxCrossEntropyLoss", nnav_rule_loss},
+    /* not ONNX's: ONNX Runtime registers it in the default domain (Y and
+     * inv_std_var, shaped as LayerNormalization's Y and mean) */
+    {"SimplifiedLayerNormalization", nnav_rule_layernorm},
     {"NegativeLogLikelihoodLoss", nnav_rule_loss}, {"StringNormalizer", nnav_rule_string_normalizer},
     /* linear algebra, recurrent, vision */
     {"Einsum", r_einsum}, {"Det", r_det}, {"RNN", nnav_rule_rnn}, {"GRU", nnav_rule_rnn}, {"LSTM", nnav_rule_rnn},

@@ -441,6 +441,8 @@ static const nnav_rule RULES_MS[] = {
     {"RotaryEmbedding", nnav_rule_same_shape},
     {"QuickGelu", nnav_rule_same_shape},
     {"BiasGelu", nnav_rule_same_shape},
+    {"FastGelu", nnav_rule_same_shape},
+    {"Gelu", nnav_rule_same_shape},
     {NULL, NULL},
 };
 

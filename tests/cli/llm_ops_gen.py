@@ -239,6 +239,17 @@ save("llm_ms_norms.onnx", [
     ["sln", "mean", "inv", "sum", "ssln", "ssum", "sln2", "rope", "rope4"],
     [f32("g", 16), f32("b", 16), f32("bias", 16), f32("cos", 32, 4), f32("sin", 32, 4)], ms=True)
 
+# more of the activations ONNX Runtime fuses (its GemmFastGelu has no CPU
+# kernel, so no rule either), and its SimplifiedLayerNormalization,
+# which it registers in the default domain (RMS norm exports before opset 23)
+save("llm_ms_fused.onnx", [
+    h.make_node("FastGelu", ["x", "b"], ["fg"], name="fastgelu", domain=MS),
+    h.make_node("Gelu", ["x"], ["gl"], name="gelu", domain=MS),
+    h.make_node("SimplifiedLayerNormalization", ["x", "b"], ["sl", "sl_inv"], name="simplified",
+                axis=-1, epsilon=1e-6),
+], [vi("x", T.FLOAT, ["B", "S", 16])], ["fg", "gl", "sl", "sl_inv"],
+    [f32("b", 16)], opset=17, ms=True)
+
 # MultiHeadAttention: self with a past; cross with BNSH key and value (ONNX
 # Runtime's CPU kernel has no packed KV)
 save("llm_ms_mha.onnx", [

@@ -241,6 +241,9 @@ NEWER = [
      "num_heads:i interleaved:i rotary_embedding_dim:i is_packed_batching:i"),
     ("com.microsoft", "QuickGelu", "X:f", 1, "alpha:f"),
     ("com.microsoft", "BiasGelu", "A:f B:f", 1, ""),
+    ("com.microsoft", "FastGelu", "X:f bias:f?", 1, ""),
+    ("com.microsoft", "Gelu", "X:f", 1, ""),
+    ("", "SimplifiedLayerNormalization", "X:f scale:f", 2, "axis:i stash_type:i epsilon:f"),
     ("com.microsoft", "Attention", "input:f weights:f bias:f? mask_index:i? past:f? "
      "attention_bias:f? past_sequence_length:i?", 2,
      "num_heads:i! unidirectional:i past_present_share_buffer:i qkv_hidden_sizes:is"),
@@ -266,7 +269,7 @@ def newer_schema(domain, name, inputs, nout, attrs):
     # [batch, sequence, hidden] inputs for the attention and norm ops, besides
     # the rank-4 ones every operator gets
     rank3 = name not in ("Col2Im", "RMSNormalization", "FusedMatMul", "BiasGelu", "QuickGelu",
-                         "DeformConv", "AffineGrid") \
+                         "DeformConv", "AffineGrid", "FastGelu", "Gelu") \
         and not (domain == "" and name in ("Attention", "RotaryEmbedding"))
     return NS(name=name, domain=domain, since_version=1, inputs=ins,
               outputs=[NS(name="o%d" % i) for i in range(nout)], type_constraints=[],
