@@ -1593,6 +1593,24 @@ static int r_dft(IX)
     return 0;
 }
 
+/* StringSplit (opset 20): Y the substrings, X's shape and one axis more, as
+ * long as the most splits of any element (the data's); Z their counts,
+ * int64 of X's shape. */
+static int r_string_split(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return typed_only(ix);
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r >= NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    d[r] = NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, NNAV_DT_STRING, r + 1, d);
+    nnav_ix_out(ix, 1, NNAV_DT_INT64, r, d);
+    return 0;
+}
+
 /* ---- vision extras ---- */
 
 static int r_roialign(IX)
@@ -1943,9 +1961,10 @@ const nnav_rule nnav_shape_rules[] = {
     {"OptionalHasElement", r_has_element}, {"TfIdfVectorizer", r_tfidf},
     {"MaxRoiPool", r_max_roi_pool}, {"STFT", r_stft}, {"SequenceMap", nnav_rule_sequence_map},
     /* opsets 18 to 23: attention, rotary embedding, RMS norm, Col2Im, AffineGrid,
-     * DeformConv (a Conv's shape: X, W, then its offsets) */
+     * DeformConv (a Conv's shape: X, W, then its offsets), text */
     {"Attention", nnav_rule_attention}, {"RotaryEmbedding", nnav_rule_same_shape},
     {"RMSNormalization", nnav_rule_same_shape}, {"Col2Im", nnav_rule_col2im},
     {"AffineGrid", nnav_rule_affine_grid}, {"DeformConv", nnav_rule_conv},
+    {"StringConcat", r_bcast}, {"RegexFullMatch", r_to_bool}, {"StringSplit", r_string_split},
     {NULL, NULL},
 };

@@ -2,19 +2,20 @@
 # The transformer-era operators, against ONNX Runtime: llm_ops_gen.py builds
 # models of ONNX's opset 18-23 operators (Attention 3-D and 4-D with a KV
 # cache, RotaryEmbedding, RMSNormalization, GroupNormalization, Col2Im,
-# DeformConv, AffineGrid, Split's num_outputs, Pad's axes, Resize's axes and
-# keep_aspect_ratio_policy, the Reduce ops with axes as an input, DFT and
-# STFT, Cast / QuantizeLinear /
-# DequantizeLinear through int4, uint4 and float8 with blocks) and of ONNX
-# Runtime's com.microsoft contrib operators (MatMulNBits, FusedMatMul,
-# DynamicQuantizeMatMul, QuickGelu, BiasGelu, the Skip norms, RotaryEmbedding,
-# MultiHeadAttention, GroupQueryAttention, Attention, QAttention, QMoE);
-# ONNX Runtime (Node.js, CPU) runs each, and llm_ops_check.py holds nnav to
-# what it computed: every value's element type and every dim known and equal,
-# and every node's MACs equal to the count worked out from the real shapes.
-# ort_oracle.sh runs the same models in its sweep (where an unknown dim is
-# counted, not failed). Skipped, saying so, without node or the package
-# (ort_oracle.sh says how to install it).
+# DeformConv, AffineGrid, the text ops of opset 20, Split's num_outputs,
+# Pad's axes, Resize's axes and keep_aspect_ratio_policy, the Reduce ops with
+# axes as an input, DFT and STFT, Cast / QuantizeLinear / DequantizeLinear
+# through int4, uint4 and float8 with blocks) and of ONNX Runtime's
+# com.microsoft contrib operators (MatMulNBits, FusedMatMul,
+# DynamicQuantizeMatMul, QuickGelu, BiasGelu, FastGelu, Gelu, the Skip norms,
+# SimplifiedLayerNormalization, RotaryEmbedding, MultiHeadAttention,
+# GroupQueryAttention, Attention, QAttention, QMoE); ONNX Runtime (Node.js,
+# CPU) runs each, and llm_ops_check.py holds nnav to what it computed: every
+# value's element type and every dim known and equal, and every node's MACs
+# equal to the count worked out from the real shapes. ort_oracle.sh runs the
+# same models in its sweep (where an unknown dim is counted, not failed).
+# Skipped, saying so, without node or the package (ort_oracle.sh says how to
+# install it).
 set -u
 . "$(dirname "$0")/lib.bash"
 need_python onnx yaml numpy

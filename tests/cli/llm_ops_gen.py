@@ -183,6 +183,16 @@ save("llm_opset18.onnx", [
      const("rsizes", np.array([14, 12], np.int64)), const("rsizes2", np.array([10, 30], np.int64)), f32("dw", 5, 4, 3, 3),
      f32("doff", 2, 18, 5, 7), const("gsize", np.array([2, 3, 6, 5], np.int64))], opset=20)
 
+# the text ops of opset 20: StringConcat broadcasts, RegexFullMatch is a
+# boolean per element, StringSplit adds an axis as long as the most pieces
+# (the data's: llm_ops_check.py knows that dim is not nnav's to know)
+save("llm_text20.onnx", [
+    h.make_node("StringConcat", ["t", "t1"], ["cat"], name="concat"),
+    h.make_node("RegexFullMatch", ["cat"], ["match"], name="regex", pattern="mon.*"),
+    h.make_node("StringSplit", ["cat"], ["split_y", "split_z"], name="split", delimiter="n"),
+], [vi("t", T.STRING, ["B", 3]), vi("t1", T.STRING, [3])], ["cat", "match", "split_y", "split_z"],
+    opset=20)
+
 # ---- com.microsoft ----
 
 

@@ -205,7 +205,7 @@ def model_for(schema):
 
 
 # Operators onnx 1.12 does not know, described here as far as the sweep needs
-# (inputs by kind: f float, i int64, u uint8, "?" optional; attributes by
+# (inputs by kind: f float, i int64, u uint8, s string, "?" optional; attributes by
 # type, "!" required): ONNX's of opsets 18 to 23 that nnav has rules for, and
 # ONNX Runtime's com.microsoft contrib operators (docs/ContribOperators.md).
 NEWER = [
@@ -219,6 +219,9 @@ NEWER = [
     ("", "DeformConv", "X:f W:f offset:f B:f? mask:f?", 1,
      "dilations:is group:i kernel_shape:is offset_group:i pads:is strides:is"),
     ("", "AffineGrid", "theta:f size:i", 1, "align_corners:i"),
+    ("", "StringConcat", "X:s Y:s", 1, ""),
+    ("", "RegexFullMatch", "X:s", 1, ""),
+    ("", "StringSplit", "X:s", 2, "maxsplit:i"),
     ("com.microsoft", "MatMulNBits", "A:f B:u scales:f zero_points:u? g_idx:i? bias:f?", 1,
      "K:i! N:i! bits:i block_size:i! accuracy_level:i"),
     ("com.microsoft", "FusedMatMul", "A:f B:f", 1,
@@ -258,7 +261,8 @@ def newer_schema(domain, name, inputs, nout, attrs):
     from types import SimpleNamespace as NS
     P = onnx.defs.OpSchema.FormalParameterOption
     A = onnx.defs.OpSchema.AttrType
-    kinds = {"f": "tensor(float)", "i": "tensor(int64)", "u": "tensor(uint8)"}
+    kinds = {"f": "tensor(float)", "i": "tensor(int64)", "u": "tensor(uint8)",
+             "s": "tensor(string)"}
     ins = [NS(name=p.split(":")[0], typeStr=kinds[p.split(":")[1][0]],
               option=P.Optional if p.endswith("?") else P.Single) for p in inputs.split()]
     types = {"i": A.INT, "is": A.INTS, "f": A.FLOAT}
@@ -269,7 +273,8 @@ def newer_schema(domain, name, inputs, nout, attrs):
     # [batch, sequence, hidden] inputs for the attention and norm ops, besides
     # the rank-4 ones every operator gets
     rank3 = name not in ("Col2Im", "RMSNormalization", "FusedMatMul", "BiasGelu", "QuickGelu",
-                         "DeformConv", "AffineGrid", "FastGelu", "Gelu") \
+                         "DeformConv", "AffineGrid", "FastGelu", "Gelu", "StringConcat",
+                         "RegexFullMatch", "StringSplit") \
         and not (domain == "" and name in ("Attention", "RotaryEmbedding"))
     return NS(name=name, domain=domain, since_version=1, inputs=ins,
               outputs=[NS(name="o%d" % i) for i in range(nout)], type_constraints=[],
