@@ -412,9 +412,12 @@ static int r_skip_norm(IX)
     int32_t r = dims_in(ix, 0, x);
     int32_t dt = nnav_ix_dtype(ix, 0);
     if (r < 0) {
-        typed_fail(ix, "input has no known rank");
-        nnav_ix_out(ix, 3, dt, -1, NULL);
-        return dt ? 0 : -1;
+        nnav_ix_fail(ix, "input has no known rank");
+        if (!dt)
+            return -1;
+        for (uint32_t o = 0; o < 4; o++)
+            nnav_ix_out(ix, o, o == 1 || o == 2 ? NNAV_DT_FLOAT : dt, -1, NULL);
+        return 0;
     }
     if (r < 1)
         return nnav_ix_fail(ix, "input is a scalar");

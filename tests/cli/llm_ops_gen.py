@@ -240,14 +240,18 @@ save("llm_ms_norms.onnx", [
                 name="ssln", domain=MS, epsilon=1e-5),
     h.make_node("SkipLayerNormalization", ["x", "skip", "g"], ["sln2"], name="sln_plain",
                 domain=MS),
+    h.make_node("SkipLayerNormalization", ["x16", "x16", "g16"], ["sln16", "mean16", "inv16"],
+                name="sln_half", domain=MS),
     h.make_node("RotaryEmbedding", ["x", "pos", "cos", "sin"], ["rope"], name="rope", domain=MS,
                 num_heads=2),
     h.make_node("RotaryEmbedding", ["x4", "pos", "cos", "sin"], ["rope4"], name="rope4",
                 domain=MS, interleaved=1),
 ], [vi("x", T.FLOAT, ["B", "S", 16]), vi("skip", T.FLOAT, ["B", "S", 16]),
-    vi("pos", T.INT64, ["B", "S"]), vi("x4", T.FLOAT, ["B", 2, "S", 8])],
-    ["sln", "mean", "inv", "sum", "ssln", "ssum", "sln2", "rope", "rope4"],
-    [f32("g", 16), f32("b", 16), f32("bias", 16), f32("cos", 32, 4), f32("sin", 32, 4)], ms=True)
+    vi("pos", T.INT64, ["B", "S"]), vi("x4", T.FLOAT, ["B", 2, "S", 8]),
+    vi("x16", T.FLOAT16, ["B", "S", 16])],
+    ["sln", "mean", "inv", "sum", "ssln", "ssum", "sln2", "sln16", "mean16", "inv16", "rope",
+     "rope4"],
+    [const("g16", np.ones(16, np.float16)), f32("g", 16), f32("b", 16), f32("bias", 16), f32("cos", 32, 4), f32("sin", 32, 4)], ms=True)
 
 # more of the activations ONNX Runtime fuses (its GemmFastGelu has no CPU
 # kernel, so no rule either), and its SimplifiedLayerNormalization,
