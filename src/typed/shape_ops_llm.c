@@ -68,8 +68,16 @@ int nnav_rule_attention(IX)
 {
     nnav_dim q[NNAV_RANK_MAX], k[NNAV_RANK_MAX], v[NNAV_RANK_MAX], p[NNAV_RANK_MAX];
     int32_t rq = dims_in(ix, 0, q), rk = dims_in(ix, 1, k), rv = dims_in(ix, 2, v);
-    if (rq < 0 || rk < 0 || rv < 0)
-        return typed_fail(ix, "Q, K or V is missing or of unknown rank");
+    if (rq < 0 || rk < 0 || rv < 0) {
+        /* the types still: Y and qk_matmul_output Q's, the caches K's and V's */
+        nnav_ix_fail(ix, "Q, K or V is missing or of unknown rank");
+        const uint32_t of[4] = {0, 1, 2, 0};
+        int any = 0;
+        for (uint32_t o = 0; o < 4; o++)
+            if (nnav_ix_dtype(ix, of[o]))
+                nnav_ix_out(ix, o, nnav_ix_dtype(ix, of[o]), -1, NULL), any = 1;
+        return any ? 0 : -1;
+    }
     if (rq != rk || rq != rv || (rq != 3 && rq != 4))
         return nnav_ix_fail(ix, "Q, K and V of ranks %d, %d, %d (3 or 4, all alike)", rq, rk, rv);
     nnav_shapes *S = ix->S;
