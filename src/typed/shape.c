@@ -1959,12 +1959,14 @@ static void cost_llm(nnav_shapes *S, const nnav_ictx *ix, uint8_t cls, double oe
             hid = (double)qkv[0], vh = (double)qkv[2];
         if (p) {
             double ps = dim_num(S, p, 3, sym);
-            t = ps < 0 || s < 0 ? -1 : nnav_ix_attr_i(ix, "past_present_share_buffer", 0) ? ps : ps + s;
+            int shared = nnav_ix_attr_i(ix, "past_present_share_buffer", 0) != 0;
+            t = ps < 0 || s < 0 ? -1 : shared ? ps : ps + s;
         }
         if (ie >= 0 && cols >= 0 && b >= 0 && s >= 0 && t >= 0 && hid >= 0 && vh >= 0)
             macs = ie * cols + b * s * (hid + vh) * t;
     } else if (cls == COST_FUSED_MATMUL) {
-        int ta = (int)nnav_ix_attr_i(ix, "transA", 0), tb = (int)nnav_ix_attr_i(ix, "transBatchA", 0);
+        int ta = nnav_ix_attr_i(ix, "transA", 0) != 0;
+        int tb = nnav_ix_attr_i(ix, "transBatchA", 0) != 0;
         double kd = -1;
         if (x && x->rank >= 2)
             kd = dim_num(S, x, ta ? (tb && x->rank >= 3 ? 0 : x->rank - 2) : x->rank - 1, sym);
