@@ -119,6 +119,13 @@ typedef struct nnav_shapes nnav_shapes;
  * million nodes take about 0.15 s and 60 MB. */
 #define NNAV_SHAPES_EAGER_MAX 200000u
 
+/* ONNX Runtime's MatMulNBits multiplies by a K x N weight that its input B
+ * holds packed (uint8 blocks of `bits`-bit numbers, not K * N elements):
+ * for node, a com.microsoft MatMulNBits, K and N from its attributes, 0;
+ * -1 for any other node or when either is missing or not a size. For
+ * counting its logical parameters, K * N. */
+int nnav_matmulnbits_kn(const nnav_model *m, uint32_t node, int64_t *k, int64_t *n);
+
 /* Infer every graph of the model. NULL only when out of memory. */
 nnav_shapes *nnav_shapes_infer(const nnav_model *m, const nnav_shapes_opts *o);
 void nnav_shapes_free(nnav_shapes *s);

@@ -26,7 +26,14 @@ typedef enum nnav_body_kind {
  * FLOPs follow from its facts. */
 enum { COST_ELEM = 0, COST_NONE, COST_CONV, COST_CONVT, COST_QCONV, COST_MATMUL, COST_GEMM,
        COST_RNN, COST_GRU, COST_LSTM, /* ONNX recurrent ops: 1, 3, 4 gates */
-       COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS };
+       COST_TF_CONV, COST_TF_DWCONV, COST_TF_MATMUL, COST_TF_BMM, COST_TF_BN, COST_TF_BIAS,
+       /* attention: ONNX's Attention (23), ONNX Runtime's MultiHeadAttention,
+        * GroupQueryAttention, Attention and QAttention (with their QKV
+        * projection) */
+       COST_ATTN, COST_MHA, COST_GQA, COST_MS_ATTN,
+       /* ONNX Runtime's matrix products: FusedMatMul (transposes), MatMulNBits
+        * (K and N from its attributes), QMoE (k experts per token) */
+       COST_FUSED_MATMUL, COST_NBITS, COST_QMOE };
 
 /* The part a stored weight plays where a node reads it (scope.h): a
  * parameter the framework learns, a buffer it keeps beside them (running
@@ -92,5 +99,7 @@ static inline int nnav_opset_is(const nnav_opset_rules *R, const nnav_model *m, 
 
 /* The cost class of an ONNX op (also that of ops other formats share). */
 uint8_t nnav_onnx_cost_class(nnav_span op);
+/* The cost class of a com.microsoft op (ONNX Runtime's contrib ops). */
+uint8_t nnav_ms_cost_class(nnav_span op);
 
 #endif

@@ -18,16 +18,34 @@ static const char *const NO_FLOPS[] = {
 uint8_t nnav_onnx_cost_class(nnav_span op)
 {
     static const struct { const char *op; uint8_t cls; } K[] = {
-        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"QLinearConv", COST_QCONV},
+        {"Conv", COST_CONV}, {"ConvInteger", COST_CONV}, {"DeformConv", COST_CONV},
+        {"QLinearConv", COST_QCONV},
         {"ConvTranspose", COST_CONVT}, {"MatMul", COST_MATMUL}, {"MatMulInteger", COST_MATMUL},
         {"QLinearMatMul", COST_MATMUL}, {"Gemm", COST_GEMM}, {"RNN", COST_RNN},
-        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}, {"BatchNormalization", COST_TF_BN}};
+        {"GRU", COST_GRU}, {"LSTM", COST_LSTM}, {"BatchNormalization", COST_TF_BN},
+        {"Attention", COST_ATTN}};
     for (size_t i = 0; i < sizeof K / sizeof *K; i++)
         if (nnav_span_eqs(op, K[i].op))
             return K[i].cls;
     for (const char *const *p = NO_FLOPS; *p; p++)
         if (nnav_span_eqs(op, *p))
             return COST_NONE;
+    return COST_ELEM;
+}
+
+/* ONNX Runtime's contrib ops: the products and attentions have their
+ * classes; the norms, activations and rotary embeddings cost what ONNX's
+ * LayerNormalization and Gelu do (one operation per element, no MACs). */
+uint8_t nnav_ms_cost_class(nnav_span op)
+{
+    static const struct { const char *op; uint8_t cls; } K[] = {
+        {"MatMulNBits", COST_NBITS}, {"FusedMatMul", COST_FUSED_MATMUL},
+        {"DynamicQuantizeMatMul", COST_MATMUL}, {"MultiHeadAttention", COST_MHA},
+        {"GroupQueryAttention", COST_GQA}, {"Attention", COST_MS_ATTN},
+        {"QAttention", COST_MS_ATTN}, {"QMoE", COST_QMOE}};
+    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
+        if (nnav_span_eqs(op, K[i].op))
+            return K[i].cls;
     return COST_ELEM;
 }
 

@@ -105,9 +105,9 @@ struct nnav_shapes {
     uint8_t *dom_kind;
     struct op_cache {
         char op[40];
-        uint8_t len, cls;
+        uint8_t len, cls, dom;
         const nnav_rule *rule;
-    } ops[256]; /* op type -> rule and cost class; models repeat a few ops */
+    } ops[256]; /* (domain, op type) -> rule and cost class; models repeat a few ops */
     int oom;
 };
 
@@ -960,17 +960,29 @@ static void ix_init(nnav_ictx *ix, nnav_shapes *S, uint32_t n, int depth, uint32
     ix->why[0] = 0; /* a reason is written whole by nnav_ix_fail */
 }
 
-enum { DOM_NONE = 1, DOM_AI_ONNX, DOM_OTHER };
+/* A node's domain as the rules see it: ONNX's default one (none written,
+ * or "ai.onnx"), ONNX Runtime's contrib ops (com.microsoft, whose rules are
+ * nnav_shape_rules_ms: its Attention and RotaryEmbedding are not ONNX's),
+ * or another, which has no rules. */
+enum { DOM_NONE = 1, DOM_AI_ONNX, DOM_MS, DOM_OTHER };
 
-/* Node n's domain: none, "ai.onnx" or another. Reading it walks the node's
- * bytes, so it is read once. */
+/* Node n's domain. Reading it walks the node's bytes, so it is read once. */
 static int dom_of(nnav_shapes *S, uint32_t n)
 {
     if (!S->dom_kind[n]) {
         nnav_span d = nnav_node_domain(S->m, n);
-        S->dom_kind[n] = !d.n ? DOM_NONE : nnav_span_eqs(d, "ai.onnx") ? DOM_AI_ONNX : DOM_OTHER;
+        S->dom_kind[n] = !d.n                            ? DOM_NONE
+                         : nnav_span_eqs(d, "ai.onnx")       ? DOM_AI_ONNX
+                         : nnav_span_eqs(d, "com.microsoft") ? DOM_MS
+                                                             : DOM_OTHER;
     }
     return S->dom_kind[n];
+}
+
+static int dom_onnx(nnav_shapes *S, uint32_t n)
+{
+    int k = dom_of(S, n);
+    return k == DOM_NONE || k == DOM_AI_ONNX;
 }
 
 uint32_t nnav_ix_nout(const nnav_ictx *ix)
@@ -1168,7 +1180,7 @@ int64_t nnav_ix_opset(const nnav_ictx *ix)
 {
     const nnav_model *m = ix->m;
     uint32_t g = root_of(ix->S, ix->nd->graph);
-    int onnx = dom_of(ix->S, ix->node) != DOM_OTHER;
+    int onnx = dom_onnx(ix->S, ix->node);
     if (onnx && ix->S->onnx_opset[g] != INT64_MIN)
         return ix->S->onnx_opset[g];
     nnav_span dom = onnx ? (nnav_span){0} : nnav_node_domain(m, ix->node);
@@ -1617,26 +1629,32 @@ static int call_function(nnav_ictx *ix)
     return 0;
 }
 
-/* The ONNX rule and the cost class (by the model's format) of a node's op
- * in the default domain, or NULL for another domain. Looked up once per op
- * name, then from a small cache. */
+/* The rule and the cost class of a node's op: in the default domain ONNX's
+ * (the cost class by the model's format), in com.microsoft ONNX Runtime's
+ * contrib rules; NULL for another domain, and for a com.microsoft op with
+ * no rule (it is as unknown as another domain's). Looked up once per
+ * (domain, op name), then from a small cache. */
 static const struct op_cache *op_info(nnav_shapes *S, uint32_t n)
 {
     const nnav_node *nd = &S->m->nodes.v[n];
-    if (dom_of(S, n) == DOM_OTHER)
+    int dom = dom_of(S, n);
+    if (dom == DOM_OTHER)
         return NULL;
+    uint8_t ms = dom == DOM_MS;
     static const struct op_cache none;
     if (nd->op.n == 0 || nd->op.n >= sizeof none.op)
-        return &none; /* no ONNX op has an empty or so long a name */
-    uint32_t h = (uint32_t)nnav_hash_bytes(nd->op.p, nd->op.n, 3) & 255;
+        return ms ? NULL : &none; /* no op has an empty or so long a name */
+    uint32_t h = (uint32_t)nnav_hash_bytes(nd->op.p, nd->op.n, 3 + ms) & 255;
     struct op_cache *c = &S->ops[h];
-    if (c->len != nd->op.n || memcmp(c->op, nd->op.p, (size_t)nd->op.n) != 0 || !c->len) {
+    if (c->len != nd->op.n || c->dom != ms || memcmp(c->op, nd->op.p, (size_t)nd->op.n) != 0 ||
+        !c->len) {
         memcpy(c->op, nd->op.p, (size_t)nd->op.n);
         c->len = (uint8_t)nd->op.n;
-        c->rule = rule_find(S, nd->op);
-        c->cls = S->R->cost_class(nd->op);
+        c->dom = ms;
+        c->rule = ms ? nnav_ms_rule(nd->op) : rule_find(S, nd->op);
+        c->cls = ms ? nnav_ms_cost_class(nd->op) : S->R->cost_class(nd->op);
     }
-    return c;
+    return ms && !c->rule ? NULL : c;
 }
 
 static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls);
@@ -1853,6 +1871,135 @@ static double dim_num(const nnav_shapes *S, const nnav_fact *f, int32_t axis, in
 }
 
 
+/* A size from an attribute, as a count for costs; -1 when not one. */
+static double attr_size(const nnav_ictx *ix, const char *name, int64_t dflt)
+{
+    int64_t v = nnav_ix_attr_i(ix, name, dflt);
+    return v >= 0 && v <= NNAV_DIM_MAX ? (double)v : -1;
+}
+
+/* Input i's one folded value at the binding; -1 when not known. */
+static double fold_num(const nnav_shapes *S, const nnav_ictx *ix, uint32_t i, int *sym)
+{
+    const nnav_dim *v;
+    if (nnav_ix_fold(ix, i, &v) != 1)
+        return -1;
+    if (nnav_dim_is_sym(v[0]))
+        *sym = 1;
+    int64_t x = nnav_dim_eval(S, v[0]);
+    return x < 0 ? -1 : (double)x;
+}
+
+/* The classes of attention and of ONNX Runtime's products (COST_ATTN to
+ * COST_QMOE). MACs as MatMul counts them, output elements times the
+ * shared dim, for every product the op holds; FLOPs twice the MACs, plus
+ * one per output element for a bias (MatMulNBits). An attention counts its
+ * whole score matrix (a causal mask's skipped half is not taken off, as no
+ * MatMul takes it off either); its softmax is not counted.
+ *   ONNX Attention: Q K^T is (elements of Q) * T MACs, the scores times V
+ *     (elements of Y) * T, T the keys attended (past + this step's K,
+ *     whichever layout: 3-D [B, S, heads * head] or 4-D [B, heads, S, head]).
+ *   MultiHeadAttention: the same, Q's elements a third of a packed QKV's,
+ *     T the key's length plus past_key's.
+ *   GroupQueryAttention: 2 * (elements of output) * T (each query head
+ *     meets its group's keys: Q and V share head_size), T the
+ *     total_sequence_length input folded, else present_key's length.
+ *   Attention, QAttention: the QKV projection (elements of input) * (the
+ *     weights' columns), then B * S * (hidden + v_hidden) * T, T this
+ *     step's S plus the past's length (the past's own with
+ *     past_present_share_buffer).
+ *   FusedMatMul: (elements of Y) * K, K the last dim of A as transposed.
+ *   MatMulNBits: (elements of Y) * K, K its attribute.
+ *   QMoE: each token through its k experts (attribute k): hidden * F1
+ *     (fc1, F1 its rows: inter, or 2 * inter fused for SwiGLU) + inter *
+ *     hidden (fc2) + inter * hidden (fc3, when given); the router's
+ *     probabilities are an input, not counted. */
+static void cost_llm(nnav_shapes *S, const nnav_ictx *ix, uint8_t cls, double oe, nnav_cost *c,
+                     int *sym)
+{
+    const nnav_fact *x = nnav_ix_in(ix, 0), *k = nnav_ix_in(ix, 1);
+    double macs = -1, bias = 0;
+    if (cls == COST_ATTN) {
+        double qe = fact_elems(S, x, sym), t = -1;
+        if (k && (k->rank == 3 || k->rank == 4))
+            t = dim_num(S, k, k->rank == 4 ? 2 : 1, sym);
+        if (nnav_ix_present(ix, 4)) {
+            double p = dim_num(S, nnav_ix_in(ix, 4), 2, sym);
+            t = p < 0 || t < 0 ? -1 : t + p;
+        }
+        if (qe >= 0 && oe >= 0 && t >= 0)
+            macs = (qe + oe) * t;
+    } else if (cls == COST_MHA) {
+        double qe = fact_elems(S, x, sym), t = -1;
+        if (x && x->rank == 5)
+            qe /= 3, t = dim_num(S, x, 1, sym);
+        else if (k && (k->rank == 3 || k->rank == 5))
+            t = dim_num(S, k, 1, sym);
+        else if (k && k->rank == 4)
+            t = dim_num(S, k, 2, sym);
+        if (nnav_ix_present(ix, 6) && !(k && k->rank == 4)) {
+            double p = dim_num(S, nnav_ix_in(ix, 6), 2, sym);
+            t = p < 0 || t < 0 ? -1 : t + p;
+        }
+        if (qe >= 0 && oe >= 0 && t >= 0)
+            macs = (qe + oe) * t;
+    } else if (cls == COST_GQA) {
+        double t = fold_num(S, ix, 6, sym);
+        if (t < 0 && nnav_ix_nout(ix) > 1)
+            t = dim_num(S, nnav_shapes_fact(S, out_value(ix, 1)), 2, sym);
+        if (oe >= 0 && t >= 0)
+            macs = 2 * oe * t;
+    } else if (cls == COST_MS_ATTN) {
+        const nnav_fact *p = nnav_ix_in(ix, nnav_span_eqs(ix->nd->op, "QAttention") ? 8 : 4);
+        double ie = fact_elems(S, x, sym), cols = dim_num(S, k, 1, sym);
+        double b = dim_num(S, x, 0, sym), s = dim_num(S, x, 1, sym), t = s;
+        int64_t qkv[3];
+        double hid = cols < 0 ? -1 : cols / 3, vh = hid;
+        if (nnav_ix_attr_ints(ix, "qkv_hidden_sizes", qkv, 3) == 3 && qkv[0] >= 0 && qkv[2] >= 0 &&
+            qkv[0] <= NNAV_DIM_MAX && qkv[2] <= NNAV_DIM_MAX)
+            hid = (double)qkv[0], vh = (double)qkv[2];
+        if (p) {
+            double ps = dim_num(S, p, 3, sym);
+            int shared = nnav_ix_attr_i(ix, "past_present_share_buffer", 0) != 0;
+            t = ps < 0 || s < 0 ? -1 : shared ? ps : ps + s;
+        }
+        if (ie >= 0 && cols >= 0 && b >= 0 && s >= 0 && t >= 0 && hid >= 0 && vh >= 0)
+            macs = ie * cols + b * s * (hid + vh) * t;
+    } else if (cls == COST_FUSED_MATMUL) {
+        int ta = nnav_ix_attr_i(ix, "transA", 0) != 0;
+        int tb = nnav_ix_attr_i(ix, "transBatchA", 0) != 0;
+        double kd = -1;
+        if (x && x->rank >= 2)
+            kd = dim_num(S, x, ta ? (tb && x->rank >= 3 ? 0 : x->rank - 2) : x->rank - 1, sym);
+        else if (x && x->rank == 1 && !ta && !tb)
+            kd = dim_num(S, x, 0, sym);
+        if (kd >= 0 && oe >= 0)
+            macs = oe * kd;
+    } else if (cls == COST_NBITS) {
+        double kd = attr_size(ix, "K", -1);
+        if (kd >= 0 && oe >= 0)
+            macs = oe * kd;
+        bias = nnav_ix_present(ix, 5) && oe > 0 ? oe : 0;
+    } else if (cls == COST_QMOE) {
+        const nnav_fact *f1 = nnav_ix_in(ix, 2), *f2 = nnav_ix_in(ix, 5);
+        double hid = x ? dim_num(S, x, x->rank - 1, sym) : -1, ie = fact_elems(S, x, sym);
+        double rows = f1 && f1->rank == 3 ? dim_num(S, f1, 1, sym) : -1;
+        double topk = attr_size(ix, "k", 1);
+        double inter = rows < 0 ? -1 : nnav_ix_attr_i(ix, "swiglu_fusion", 0) ? rows / 2 : rows;
+        if (!f2 || f2->rank != 3)
+            inter = -1;
+        if (hid > 0 && ie >= 0 && inter >= 0 && topk >= 0)
+            macs = ie / hid * topk *
+                   (hid * rows + inter * hid + (nnav_ix_present(ix, 8) ? inter * hid : 0));
+    }
+    if (macs < 0 || macs > 9.2e18) {
+        c->known = 0;
+        return;
+    }
+    c->macs = macs;
+    c->flops = 2 * macs + bias;
+}
+
 static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
 {
     const nnav_model *m = S->m;
@@ -1906,7 +2053,9 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
             c->known = 0;
         else
             c->macs = base * k;
-        c->flops = 2 * c->macs + (nnav_ix_present(&ix, 2) && oe > 0 ? oe : 0);
+        /* the bias: DeformConv's is input 3 (2 holds its offsets) */
+        uint32_t bias = nnav_span_eqs(nd->op, "DeformConv") ? 3 : 2;
+        c->flops = 2 * c->macs + (nnav_ix_present(&ix, bias) && oe > 0 ? oe : 0);
     } else if (cls == COST_MATMUL || cls == COST_GEMM) {
         double kdim;
         if (cls == COST_GEMM)
@@ -1977,6 +2126,8 @@ static void cost_node(nnav_shapes *S, uint32_t n, uint8_t cls)
             c->macs = cls == COST_TF_BN ? oe : 0;
             c->flops = cls == COST_TF_BN ? 2 * oe : oe;
         }
+    } else if (cls >= COST_ATTN && cls <= COST_QMOE) {
+        cost_llm(S, &ix, cls, oe, c, &sym);
     } else if (cls == COST_ELEM) {
         /* Pools and reductions read every input element; the rest do
          * about one operation per output element. */

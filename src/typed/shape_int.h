@@ -32,6 +32,11 @@ extern const nnav_rule nnav_shape_rules[];
 /* The ONNX-domain rule of op, or NULL (another format's op that is an ONNX
  * op under another name runs it). */
 const nnav_rule *nnav_ix_onnx_rule(const nnav_ictx *ix, const char *op);
+/* The rule of a com.microsoft op (ONNX Runtime's contrib operators,
+ * shape_ops_llm.c's table), or NULL: the engine asks it for nodes of that
+ * domain, whose ops may share a name with ONNX's (Attention,
+ * RotaryEmbedding) and not its inputs. */
+const nnav_rule *nnav_ms_rule(nnav_span op);
 
 /* ---- dims ---- */
 nnav_dim nnav_sd_add(nnav_shapes *S, nnav_dim a, nnav_dim b);

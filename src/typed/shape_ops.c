@@ -1192,12 +1192,33 @@ static int r_resize(IX)
         return out_axes_unknown(ix, axes, na);
     if (have != na)
         return nnav_ix_fail(ix, "%d scales or sizes for %d axes", have, na);
+    /* not_larger / not_smaller (opset 18): one scale for every axis, the
+     * smallest / largest of sizes / input, and each size round(scale *
+     * input), half up; known when the sizes and those input dims are
+     * numbers (past 2^31 a double's product may round otherwise: unknown) */
+    double keep = stretch ? 0 : nnav_ix_attr_s(ix, "keep_aspect_ratio_policy", "not_larger") ? -1
+                                                                                             : 1;
+    double ks = NAN;
+    for (int i = 0; keep && nsz > 0 && i < na; i++) {
+        int64_t a = 0;
+        if (norm_axis(ix, axes[i], r, &a) < 0)
+            return -1;
+        if (!nnav_dim_is_num(sizes[i]) || !nnav_dim_is_num(in[a]) || dval(in[a]) <= 0 ||
+            dval(in[a]) > INT32_MAX || dval(sizes[i]) < 0 || dval(sizes[i]) > INT32_MAX) {
+            ks = NAN;
+            break;
+        }
+        double q = (double)dval(sizes[i]) / (double)dval(in[a]);
+        ks = i == 0 || (keep < 0 ? q < ks : q > ks) ? q : ks;
+    }
     for (int i = 0; i < na; i++) {
         int64_t a = 0;
         if (norm_axis(ix, axes[i], r, &a) < 0)
             return -1;
-        if (nsz > 0)
-            d[a] = stretch ? sizes[i] : NNAV_DIM_UNKNOWN;
+        if (nsz > 0 && stretch)
+            d[a] = sizes[i];
+        else if (nsz > 0)
+            d[a] = isnan(ks) ? NNAV_DIM_UNKNOWN : dnum((int64_t)floor(ks * (double)dval(in[a]) + 0.5));
         else
             d[a] = scale_dim(ix->S, in[a], sc[i]);
     }
@@ -1572,6 +1593,24 @@ static int r_dft(IX)
     return 0;
 }
 
+/* StringSplit (opset 20): Y the substrings, X's shape and one axis more, as
+ * long as the most splits of any element (the data's); Z their counts,
+ * int64 of X's shape. */
+static int r_string_split(IX)
+{
+    if (need_rank(ix, 0) < 0)
+        return typed_only(ix);
+    int32_t r = nnav_ix_rank(ix, 0);
+    if (r >= NNAV_RANK_MAX)
+        return nnav_ix_fail(ix, "rank over %d", NNAV_RANK_MAX);
+    nnav_dim d[NNAV_RANK_MAX];
+    memcpy(d, nnav_ix_dims(ix, 0), (size_t)r * sizeof *d);
+    d[r] = NNAV_DIM_UNKNOWN;
+    nnav_ix_out(ix, 0, NNAV_DT_STRING, r + 1, d);
+    nnav_ix_out(ix, 1, NNAV_DT_INT64, r, d);
+    return 0;
+}
+
 /* ---- vision extras ---- */
 
 static int r_roialign(IX)
@@ -1907,6 +1946,9 @@ const nnav_rule nnav_shape_rules[] = {
     {"DynamicQuantizeLinear", nnav_rule_dyn_quantize}, {"QLinearMatMul", nnav_rule_qlinear_matmul},
     /* normalisation, losses, text */
     {"LayerNormalization", nnav_rule_layernorm}, {"SoftmaxCrossEntropyLoss", nnav_rule_loss},
+    /* not ONNX's: ONNX Runtime registers it in the default domain (Y and
+     * inv_std_var, shaped as LayerNormalization's Y and mean) */
+    {"SimplifiedLayerNormalization", nnav_rule_layernorm},
     {"NegativeLogLikelihoodLoss", nnav_rule_loss}, {"StringNormalizer", nnav_rule_string_normalizer},
     /* linear algebra, recurrent, vision */
     {"Einsum", r_einsum}, {"Det", r_det}, {"RNN", nnav_rule_rnn}, {"GRU", nnav_rule_rnn}, {"LSTM", nnav_rule_rnn},
@@ -1918,5 +1960,11 @@ const nnav_rule nnav_shape_rules[] = {
     {"SplitToSequence", nnav_rule_split_to_seq}, {"ConcatFromSequence", nnav_rule_concat_from_seq},
     {"OptionalHasElement", r_has_element}, {"TfIdfVectorizer", r_tfidf},
     {"MaxRoiPool", r_max_roi_pool}, {"STFT", r_stft}, {"SequenceMap", nnav_rule_sequence_map},
+    /* opsets 18 to 23: attention, rotary embedding, RMS norm, Col2Im, AffineGrid,
+     * DeformConv (a Conv's shape: X, W, then its offsets), text */
+    {"Attention", nnav_rule_attention}, {"RotaryEmbedding", nnav_rule_same_shape},
+    {"RMSNormalization", nnav_rule_same_shape}, {"Col2Im", nnav_rule_col2im},
+    {"AffineGrid", nnav_rule_affine_grid}, {"DeformConv", nnav_rule_conv},
+    {"StringConcat", r_bcast}, {"RegexFullMatch", r_to_bool}, {"StringSplit", r_string_split},
     {NULL, NULL},
 };

@@ -329,6 +329,13 @@ int nnav_rule_loss(nnav_ictx *ix);
 int nnav_rule_string_normalizer(nnav_ictx *ix);
 int nnav_rule_rnn(nnav_ictx *ix);
 
+/* ---- the ONNX rules of shape_ops_llm.c ---- */
+int nnav_rule_attention(nnav_ictx *ix);
+int nnav_rule_col2im(nnav_ictx *ix);
+int nnav_rule_affine_grid(nnav_ictx *ix);
+/* input 0's type and shape, no folded value (RMSNormalization, RotaryEmbedding) */
+int nnav_rule_same_shape(nnav_ictx *ix);
+
 /* ---- the rules of shape_ops_flow.c ---- */
 int nnav_rule_if(nnav_ictx *ix);
 int nnav_rule_loop(nnav_ictx *ix);

@@ -354,10 +354,14 @@ int nnav_rule_quantize(IX)
 
 int nnav_rule_dequantize(IX)
 {
-    /* From opset 19 the result has the scale's type; float before. */
+    /* From opset 19 the result has the scale's type; float before; from
+     * 25 output_dtype may name another. */
     int32_t dt = NNAV_DT_FLOAT;
     if (nnav_ix_opset(ix) >= 19 || nnav_ix_opset(ix) == 0)
         dt = nnav_ix_dtype(ix, 1);
+    int64_t od = nnav_ix_attr_i(ix, "output_dtype", 0);
+    if (od > 0 && od <= INT32_MAX)
+        dt = (int32_t)od;
     return out_as_input(ix, dt);
 }
 

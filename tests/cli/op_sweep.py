@@ -5,7 +5,9 @@ node of it the operator with one thing pushed to an edge.
     python3 op_sweep.py OUTDIR [OP...]
 
 For every operator of the default and ai.onnx.ml domains (its newest schema,
-at opset 17 / ai.onnx.ml 3), a model whose nodes are that operator with:
+at opset 17 / ai.onnx.ml 3), and the newer ones NEWER describes (ONNX's of
+opsets 18-23 that nnav has rules for, ONNX Runtime's com.microsoft contrib
+operators), a model whose nodes are that operator with:
   - its inputs from a float tensor of known shape, of symbolic shape and of
     unknown shape (and int64/bool/string inputs where only those fit);
   - each INT attribute at each edge integer, each INTS attribute as lists of
@@ -41,6 +43,9 @@ INPUTS = [
     helper.make_tensor_value_info("B", TensorProto.BOOL, [1, 3, 8, 8]),
     helper.make_tensor_value_info("T", TensorProto.STRING, [2, 3]),
     helper.make_tensor_value_info("Q", TensorProto.UINT8, [1, 3, 8, 8]),
+    # rank 3, for the NEWER operators of [batch, sequence, hidden]
+    helper.make_tensor_value_info("X3", TensorProto.FLOAT, [2, 5, 24]),
+    helper.make_tensor_value_info("S3", TensorProto.FLOAT, ["N", "L", "D"]),
 ]
 
 
@@ -145,10 +150,11 @@ def model_for(schema):
         return [source(schema, p, src) for p in schema.inputs][:nin] + \
             ([source(schema, schema.inputs[-1], src)] if nin > len(schema.inputs) else [])
 
-    for src in ("X", "S", "U"):
+    known, sym = getattr(schema, "sources", ("X", "S"))
+    for src in ("X", "S", "U") + ((known, sym) if known != "X" else ()):
         add(ins_from(src), {})
-    X = ins_from("X")
-    S = ins_from("S")
+    X = ins_from(known)
+    S = ins_from(sym)
     add([], {})
     add(X + X[-1:] * 3, {})
     # Omitted optional inputs.
@@ -198,6 +204,83 @@ def model_for(schema):
     return m
 
 
+# Operators onnx 1.12 does not know, described here as far as the sweep needs
+# (inputs by kind: f float, i int64, u uint8, s string, "?" optional; attributes by
+# type, "!" required): ONNX's of opsets 18 to 23 that nnav has rules for, and
+# ONNX Runtime's com.microsoft contrib operators (docs/ContribOperators.md).
+NEWER = [
+    ("", "Attention", "Q:f K:f V:f attn_mask:f? past_key:f? past_value:f?", 4,
+     "is_causal:i kv_num_heads:i q_num_heads:i qk_matmul_output_mode:i softmax_precision:i "
+     "scale:f softcap:f"),
+    ("", "RotaryEmbedding", "X:f cos_cache:f sin_cache:f position_ids:i?", 1,
+     "interleaved:i num_heads:i rotary_embedding_dim:i"),
+    ("", "RMSNormalization", "X:f scale:f", 1, "axis:i stash_type:i epsilon:f"),
+    ("", "Col2Im", "input:f image_shape:i block_shape:i", 1, "dilations:is pads:is strides:is"),
+    ("", "DeformConv", "X:f W:f offset:f B:f? mask:f?", 1,
+     "dilations:is group:i kernel_shape:is offset_group:i pads:is strides:is"),
+    ("", "AffineGrid", "theta:f size:i", 1, "align_corners:i"),
+    ("", "StringConcat", "X:s Y:s", 1, ""),
+    ("", "RegexFullMatch", "X:s", 1, ""),
+    ("", "StringSplit", "X:s", 2, "maxsplit:i"),
+    ("com.microsoft", "MatMulNBits", "A:f B:u scales:f zero_points:u? g_idx:i? bias:f?", 1,
+     "K:i! N:i! bits:i block_size:i! accuracy_level:i"),
+    ("com.microsoft", "FusedMatMul", "A:f B:f", 1,
+     "transA:i transB:i transBatchA:i transBatchB:i alpha:f"),
+    ("com.microsoft", "DynamicQuantizeMatMul", "A:f B:u b_scale:f b_zero_point:u? bias:f?", 1, ""),
+    ("com.microsoft", "QMoE", "input:f router_probs:f fc1_experts_weights:u fc1_scales:f "
+     "fc1_experts_bias:f? fc2_experts_weights:u fc2_scales:f fc2_experts_bias:f? "
+     "fc3_experts_weights:u? fc3_scales:f? fc3_experts_bias:f?", 1,
+     "k:i expert_weight_bits:i swiglu_fusion:i normalize_routing_weights:i"),
+    ("com.microsoft", "GroupQueryAttention", "query:f key:f? value:f? past_key:f? past_value:f? "
+     "seqlens_k:i total_sequence_length:i cos_cache:f? sin_cache:f?", 3,
+     "num_heads:i! kv_num_heads:i! do_rotary:i local_window_size:i"),
+    ("com.microsoft", "MultiHeadAttention", "query:f key:f? value:f? bias:f? key_padding_mask:i? "
+     "attention_bias:f? past_key:f? past_value:f?", 3, "num_heads:i! unidirectional:i"),
+    ("com.microsoft", "SkipLayerNormalization", "input:f skip:f gamma:f beta:f? bias:f?", 4,
+     "epsilon:f"),
+    ("com.microsoft", "SkipSimplifiedLayerNormalization", "input:f skip:f gamma:f bias:f?", 4,
+     "epsilon:f"),
+    ("com.microsoft", "RotaryEmbedding", "input:f position_ids:i cos_cache:f sin_cache:f", 1,
+     "num_heads:i interleaved:i rotary_embedding_dim:i is_packed_batching:i"),
+    ("com.microsoft", "QuickGelu", "X:f", 1, "alpha:f"),
+    ("com.microsoft", "BiasGelu", "A:f B:f", 1, ""),
+    ("com.microsoft", "FastGelu", "X:f bias:f?", 1, ""),
+    ("com.microsoft", "Gelu", "X:f", 1, ""),
+    ("", "SimplifiedLayerNormalization", "X:f scale:f", 2, "axis:i stash_type:i epsilon:f"),
+    ("com.microsoft", "Attention", "input:f weights:f bias:f? mask_index:i? past:f? "
+     "attention_bias:f? past_sequence_length:i?", 2,
+     "num_heads:i! unidirectional:i past_present_share_buffer:i qkv_hidden_sizes:is"),
+    ("com.microsoft", "QAttention", "input:u weight:u bias:f input_scale:f weight_scale:f "
+     "mask_index:i? input_zero_point:u? weight_zero_point:u? past:f?", 2,
+     "num_heads:i! unidirectional:i"),
+]
+
+
+def newer_schema(domain, name, inputs, nout, attrs):
+    """An object with what model_for reads of an onnx OpSchema."""
+    from types import SimpleNamespace as NS
+    P = onnx.defs.OpSchema.FormalParameterOption
+    A = onnx.defs.OpSchema.AttrType
+    kinds = {"f": "tensor(float)", "i": "tensor(int64)", "u": "tensor(uint8)",
+             "s": "tensor(string)"}
+    ins = [NS(name=p.split(":")[0], typeStr=kinds[p.split(":")[1][0]],
+              option=P.Optional if p.endswith("?") else P.Single) for p in inputs.split()]
+    types = {"i": A.INT, "is": A.INTS, "f": A.FLOAT}
+    at = {}
+    for x in attrs.split():
+        n, t = x.split(":")
+        at[n] = NS(type=types[t.rstrip("!")], required=t.endswith("!"))
+    # [batch, sequence, hidden] inputs for the attention and norm ops, besides
+    # the rank-4 ones every operator gets
+    rank3 = name not in ("Col2Im", "RMSNormalization", "FusedMatMul", "BiasGelu", "QuickGelu",
+                         "DeformConv", "AffineGrid", "FastGelu", "Gelu", "StringConcat",
+                         "RegexFullMatch", "StringSplit") \
+        and not (domain == "" and name in ("Attention", "RotaryEmbedding"))
+    return NS(name=name, domain=domain, since_version=1, inputs=ins,
+              outputs=[NS(name="o%d" % i) for i in range(nout)], type_constraints=[],
+              attributes=at, sources=("X3", "S3") if rank3 else ("X", "S"))
+
+
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__)
@@ -213,6 +296,15 @@ def main(argv):
             continue
         m = model_for(schema)
         name = (schema.domain.replace(".", "_") + "_" if schema.domain else "") + schema.name
+        with open(os.path.join(out, name + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+        n += 1
+    known = {(x.domain, x.name) for x in onnx.defs.get_all_schemas()}
+    for spec in NEWER:
+        if (spec[0], spec[1]) in known or (only and spec[1] not in only):
+            continue
+        m = model_for(newer_schema(*spec))
+        name = (spec[0].replace(".", "_") + "_" if spec[0] else "") + spec[1]
         with open(os.path.join(out, name + ".onnx"), "wb") as f:
             f.write(m.SerializeToString())
         n += 1

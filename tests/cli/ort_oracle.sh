@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ONNX Runtime as the oracle: every sample (and the models symdims_gen.py and
-# resize_cost_gen.py build), and as ort_oracle_corpus every ../shared/corpus
+# ONNX Runtime as the oracle: every sample (and the models symdims_gen.py,
+# resize_cost_gen.py and llm_ops_gen.py build), and as ort_oracle_corpus every ../shared/corpus
 # ONNX model, is run by ONNX Runtime's Node.js package on inputs made from
 # its declared shapes (named dims bound to small numbers, the same binding
 # given to `nnav shapes --dim`), with every intermediate value fetched; each
@@ -41,6 +41,7 @@ files=()
 if [ "${NNAV_PART:-all}" != corpus ]; then
     "$py" "$here/symdims_gen.py" "$work/gen" > /dev/null || { echo "FAIL: symdims_gen.py"; exit 1; }
     "$py" "$here/resize_cost_gen.py" "$work/gen" > /dev/null || { echo "FAIL: resize_cost_gen.py"; exit 1; }
+    "$py" "$here/llm_ops_gen.py" "$work/gen" > /dev/null || { echo "FAIL: llm_ops_gen.py"; exit 1; }
     files+=("$NNAV_SAMPLES"/*.onnx "$work"/gen/*.onnx)
 fi
 if [ -d "$NNAV_CORPUS/onnx" ]; then
