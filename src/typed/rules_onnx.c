@@ -6,6 +6,7 @@
 
 #include "model.h"
 #include "opset_rules.h"
+#include "shape.h"
 
 static const char *const NO_FLOPS[] = {
     "Reshape", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant",
@@ -78,31 +79,16 @@ static int is_contrib(const nnav_model *m, uint32_t n, const char *op)
            nnav_span_eqs(nnav_node_domain(m, n), "com.microsoft");
 }
 
-/* An INT attribute of node n, or dflt. */
-static int64_t attr_int(const nnav_model *m, uint32_t n, const char *name, int64_t dflt)
-{
-    const nnav_node *nd = &m->nodes.v[n];
-    for (uint32_t k = 0; k < nd->attr_count; k++) {
-        int64_t v;
-        nnav_error err;
-        if (nnav_span_eqs(m->attrs.v[nd->attr_first + k].name, name) &&
-            nnav_attr_int(m, nd->attr_first + k, &v, &err) == 0)
-            return v;
-    }
-    return dflt;
-}
-
 /* MatMulNBits' B is its K x N weight packed into bits-wide blocks: the
  * parameters are K x N (its attributes), not the bytes stored. 0 (the
  * stored elements) when K or N is missing or not positive, or K x N
  * overflows. */
 static uint64_t onnx_logical_elems(const nnav_model *m, uint32_t n, uint32_t slot)
 {
-    if (slot != 1 || !is_contrib(m, n, "MatMulNBits"))
-        return 0;
-    int64_t k = attr_int(m, n, "K", -1), nn = attr_int(m, n, "N", -1);
+    int64_t k, nn;
     uint64_t r;
-    if (k <= 0 || nn <= 0 || __builtin_mul_overflow((uint64_t)k, (uint64_t)nn, &r))
+    if (slot != 1 || nnav_matmulnbits_kn(m, n, &k, &nn) < 0 ||
+        __builtin_mul_overflow((uint64_t)k, (uint64_t)nn, &r))
         return 0;
     return r;
 }
