@@ -24,7 +24,7 @@
 #include "find.h"
 #include "opref.h"
 #include "place.h"
-#include "ptscan.h"
+#include "loadscan.h"
 #include "report.h"
 #include "ui.h"
 #include "utf8.h"
@@ -234,12 +234,13 @@ void ui_base_name(const char *path, char *buf, size_t n)
     nnav_text_escape((const uint8_t *)path + start, len - start, buf, n);
 }
 
-/* A PyTorch checkpoint whose pickles would run code on load, or could not
- * be read to their end (ptscan.h): what the header says in the error colour
- * instead of counts and producer, and the first message. 0: nothing to say. */
-static int pt_banner(const nnav_model *m, char *buf, size_t n)
+/* A model whose loader would run code (loadscan.h), or whose serialised
+ * objects could not be read to their end: what the header says in the
+ * error colour instead of counts and producer, and the first message. 0:
+ * nothing to say. */
+static int load_banner(const nnav_model *m, char *buf, size_t n)
 {
-    const nnav_pt_scan *s = nnav_model_pt_scan(m);
+    const nnav_load_scan *s = nnav_model_load_scan(m);
     if (!s || (!s->would_run && !s->failed))
         return 0;
     const char *first = "?";
@@ -249,11 +250,11 @@ static int pt_banner(const nnav_model *m, char *buf, size_t n)
             break;
         }
     if (s->would_run)
-        snprintf(buf, n, "DANGER: torch.load would run %u call%s: %s  (i: all; nnav ran none)",
-                 s->would_run, s->would_run == 1 ? "" : "s", first);
+        snprintf(buf, n, "DANGER: %s would run %u call%s: %s  (i: all; nnav ran none)",
+                 s->words->loader_short, s->would_run, s->would_run == 1 ? "" : "s", first);
     else
-        snprintf(buf, n, "WARNING: a pickle stops at a fault; what loading would run past it "
-                         "is not known (i)");
+        snprintf(buf, n, "WARNING: a %s stops at a fault; what loading would run past it "
+                         "is not known (i)", s->words->unit);
     return 1;
 }
 
@@ -276,7 +277,7 @@ static void draw_header(ui *u)
     ui_base_name(u->path, name, sizeof name);
     c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, f->format_name);
     char warn[600];
-    if (pt_banner(u->m, warn, sizeof warn)) {
+    if (load_banner(u->m, warn, sizeof warn)) {
         attr_t e = draw_attr(R_ERROR) | A_BOLD;
         draw_fill(0, c, w - c, e);
         draw_text(0, c + 2, w - c - 2, warn, e);
@@ -1620,7 +1621,7 @@ int nnav_tui_run(const char *path, int follow_links)
     char warn[600];
     if (nnav_model_truncated(m))
         ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");
-    else if (pt_banner(m, warn, sizeof warn))
+    else if (load_banner(m, warn, sizeof warn))
         ui_message(u, R_ERROR, "%s", warn);
     explore(u);
     int sig = got_signal;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "loadscan.h"
 #include "readers.h"
 #include "sniff.h"
 #include "wire.h"
@@ -23,6 +24,19 @@ const nnav_reader *nnav_reader_for(nnav_format f)
         if (readers[i]->formats >> f & 1)
             return readers[i];
     return NULL;
+}
+
+int nnav_load_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
+{
+    /* The readers whose loaders can run code; a file none can scan says so. */
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (readers[i]->scan_open)
+            return readers[i]->scan_open(path, out, err);
+    *out = NULL;
+    memset(err, 0, sizeof *err);
+    snprintf(err->msg, sizeof err->msg, "no reader scans what loading a file would run");
+    err->kind = NNAV_ERR_INPUT;
+    return -1;
 }
 
 /* Top-level field numbers the sniffing tells formats apart by: SavedModel's

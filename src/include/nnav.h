@@ -53,7 +53,7 @@ typedef enum nnav_format {
     NNAV_FMT_TF_SAVEDMODEL,
     NNAV_FMT_TF_METAGRAPH,
     NNAV_FMT_TF_GRAPHDEF,
-    NNAV_FMT_PYTORCH,       /* torch.save's zip checkpoint (ptscan.h: what loading it runs) */
+    NNAV_FMT_PYTORCH,       /* torch.save's zip checkpoint (loadscan.h: what loading it runs) */
     NNAV_FMT_OTHER,         /* a reader that knows its own files (reader.h's sniff):
                                facts.format_name says which */
 } nnav_format;
@@ -357,6 +357,7 @@ typedef struct nnav_detail {
     nnav_span key;
     uint8_t kind;        /* NNAV_DV_* */
     uint8_t own;         /* key and s are the reader's words (safe), not the file's bytes */
+    uint8_t s_safe;      /* s alone is: text the reader made safe (a value as Python prints it) */
     nnav_span s;
     int64_t i;
     uint64_t u;

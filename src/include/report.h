@@ -64,20 +64,19 @@ struct nnav_rw;
 uint32_t nnav_sparse_warnings(const nnav_model *m, uint32_t first, uint32_t end, struct nnav_rw *w,
                               int check);
 
-/* A PyTorch checkpoint's part of nnav_info_write (nothing for another
- * format), through the record writer w (record.h) into its open map: its
- * entries besides the tensors, a TorchScript archive's code files and what
- * loading it would run; the YAML keys checkpoint_entries, code_files and
- * pickle, the text a section of each (the first 40 entries and files). */
+/* What loading the model would run (loadscan.h; nothing for a format whose
+ * loader runs nothing), as part of nnav_info_write: through the record
+ * writer w (record.h) into its open map, under the scan's unit as YAML key
+ * and as the text's section ("pickle"). */
 struct nnav_rw;
-void nnav_pt_info_write(struct nnav_rw *w, const nnav_model *m);
-/* A pickle scan (ptscan.h) into w's open map: the YAML keys pickles,
- * would_run, torchscript, complete, fault, fault_offset and globals
- * (`nnav scan --yaml`, and info's pickle map); in text every global
- * referenced, each line after indent, then the verdict (what would run, or
- * clean). */
-struct nnav_pt_scan;
-void nnav_pt_scan_write(struct nnav_rw *w, const struct nnav_pt_scan *s, const char *indent);
+void nnav_load_info_write(struct nnav_rw *w, const nnav_model *m);
+/* A load scan (loadscan.h) into w's open map: the YAML keys of its units
+ * ("pickles"), would_run, its lenient flag ("torchscript"), complete,
+ * fault, fault_offset and globals (`nnav scan --yaml`, and info's map); in
+ * text every global referenced, each line after indent, then the verdict
+ * (what would run, or clean), in the reader's words. */
+struct nnav_load_scan;
+void nnav_load_scan_write(struct nnav_rw *w, const struct nnav_load_scan *s, const char *indent);
 
 /* A format's own facts (nnav_detail_get) into w's open map: each section
  * a map under its YAML key (an ARRAY as {type, count, items: the first 16});

@@ -122,6 +122,12 @@ typedef struct nnav_reader {
     int (*detail_get)(const nnav_model *m, uint32_t i, nnav_detail *out);
     int (*detail_item)(const nnav_model *m, uint32_t i, uint64_t k, nnav_detail *out,
                        nnav_error *err);
+    /* What loading the model with its framework's loader would run
+     * (loadscan.h); NULL: the loader runs nothing. */
+    const struct nnav_load_scan *(*load_scan)(const nnav_model *m);
+    /* The same for a file not opened as a model (nnav scan): 0 with *out
+     * (its release set), -1 with err. NULL: nothing to scan. */
+    int (*scan_open)(const char *path, struct nnav_load_scan **out, nnav_error *err);
 } nnav_reader;
 
 #endif

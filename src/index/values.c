@@ -9,6 +9,7 @@
 
 #include "dtype.h"
 #include "extdata.h"
+#include "loadscan.h"
 #include "model.h"
 #include "sbuf.h"
 #include "walk.h"
@@ -893,6 +894,17 @@ nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls)
 {
     *cls = (nnav_span){0};
     return m->reader->module_at ? m->reader->module_at(m, i, cls) : (nnav_span){0};
+}
+
+const nnav_load_scan *nnav_model_load_scan(const nnav_model *m)
+{
+    return m->reader->load_scan ? m->reader->load_scan(m) : NULL;
+}
+
+void nnav_load_scan_free(nnav_load_scan *s)
+{
+    if (s && s->release)
+        s->release(s);
 }
 
 uint32_t nnav_detail_count(const nnav_model *m)

@@ -12,7 +12,7 @@ enum { SHOWN_TEXT = 60, SHOWN_ITEMS = 16 };
 
 static const char *esc_span(const nnav_detail *d, nnav_span s, char *buf, size_t n)
 {
-    if (d->own)
+    if (d->own || (d->s_safe && s.p == d->s.p && s.n == d->s.n))
         snprintf(buf, n, "%.*s", (int)(s.n < n ? s.n : n - 1), (const char *)s.p);
     else
         nnav_text_escape(s.p, s.n > 4096 ? 4096 : (size_t)s.n, buf, n);
@@ -110,7 +110,7 @@ void nnav_details_write(nnav_rw *w, const nnav_model *m)
         uint32_t j = i, shown = 0;
         snprintf(line, sizeof line, "\n%s\n", d.title ? d.title : sec);
         nnav_rw_text(w, line);
-        nnav_rw_key(w, sec);
+        nnav_rw_key_as(w, sec, NULL); /* text: the title above */
         nnav_rw_map(w, 32);
         for (; j < n; j++) {
             if (nnav_detail_get(m, j, &d) < 0 || strcmp(d.section, sec))

@@ -558,7 +558,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         nnav_rw_text(w, "\n");
     }
     free(ops);
-    nnav_pt_info_write(w, m); /* a PyTorch checkpoint's entries and what loading it would run */
+    nnav_load_info_write(w, m); /* what loading it would run, where its loader can run code */
     nnav_rw_map_end(w);
     return 0;
 }

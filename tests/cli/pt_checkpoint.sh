@@ -175,7 +175,7 @@ if /usr/bin/python3 -c 'import yaml' 2> /dev/null; then
 expect_status 0 "$NNAV_BIN" info --yaml "$T/train.pt"
 cp "$OUT" "$T/train.yaml"
 pyassert "$T/train.yaml" '
-e = {x["key"]: x["value"] for x in d["checkpoint_entries"]}
+e = d["checkpoint"]
 want = {"epoch": "7", "hparams": "{'"'lr': 0.1, 'arch': 'resnet18'"'}", "optimizer.param_groups.0.momentum": "0.9",
         "optimizer.param_groups.0.nesterov": "False"}
 for k, v in want.items():

@@ -4,7 +4,7 @@
  * two pickles, and after a legacy checkpoint's magic number, opened as a
  * model and touched all over. Nothing in a pickle is ever called. */
 #include "fuzz_common.h"
-#include "ptscan.h"
+#include "loadscan.h"
 
 static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v), put16(p + 2, v >> 16); }
@@ -50,11 +50,9 @@ static void open_touch(const uint8_t *b, size_t n)
     nnav_error err;
     if (nnav_model_open(path, NULL, &m, &err) == 0) {
         fuzz_touch(m);
-        for (uint32_t i = 0; i < nnav_pt_code_count(m); i++) {
-            uint64_t bytes;
-            int stored;
-            nnav_span nm = nnav_pt_code_get(m, i, &bytes, &stored);
-            if (!nm.p || nm.n > n)
+        for (uint32_t i = 0; i < nnav_detail_count(m); i++) {
+            nnav_detail d;
+            if (nnav_detail_get(m, i, &d) < 0 || (d.key.n && !d.key.p) || d.key.n > n)
                 abort();
         }
         nnav_model_close(m);
@@ -68,13 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fd = fuzz_file(data, size, path, sizeof path);
     if (fd < 0)
         return 0;
-    nnav_pt_scan *s;
+    nnav_load_scan *s;
     nnav_error err;
-    if (nnav_pt_scan_open(path, &s, &err) == 0) {
+    if (nnav_load_scan_open(path, &s, &err) == 0) {
         for (uint32_t i = 0; i < s->count; i++)
             if (s->g[i].call && strlen(s->g[i].call) > 400)
                 abort(); /* a call's text is bounded */
-        nnav_pt_scan_free(s);
+        nnav_load_scan_free(s);
     }
     close(fd);
     /* As a checkpoint's data.pkl; as both pickles of a TorchScript archive

@@ -137,7 +137,7 @@ static void test_dangerous_call(void **s)
     RUN(&r, "\x80\x02" "cposix\nsystem\nX\x02\x00\x00\x00ls\x85R.");
     assert_int_equal(r.rc, 0);
     assert_int_equal(r.st.globals.n, 1);
-    const nnav_pt_global *g = &r.st.globals.v[0];
+    const nnav_load_ref *g = &r.st.globals.v[0];
     assert_int_equal(g->allowed, 0);
     assert_int_equal(g->offset, 2);
     assert_int_equal(g->op, 'R');

@@ -293,14 +293,14 @@ static int is_global(const pk_state *st, uint32_t id, const char *mod, const cha
     const pk_obj *o = &st->objs.v[id];
     if (o->kind != PK_GLOBAL)
         return 0;
-    const nnav_pt_global *g = &st->globals.v[o->a];
+    const nnav_load_ref *g = &st->globals.v[o->a];
     return nnav_span_eqs(g->module, mod) && nnav_span_eqs(g->name, name);
 }
 
 static int add_global(run *r, nnav_span mod, nnav_span name)
 {
     pk_state *st = r->st;
-    nnav_pt_global *g = nnav_vec_push(st->globals);
+    nnav_load_ref *g = nnav_vec_push(st->globals);
     uint64_t *c = g ? nnav_vec_push(st->call_at) : NULL;
     if (!g || !c)
         return fail(r, "out of memory");
@@ -471,7 +471,7 @@ static int note_call(run *r, uint32_t callee, uint32_t args, uint8_t op, const c
     tputs(&t, ")");
     if (gi == NNAV_NONE) {
         /* A call of something no global names (a constant): it fails on load. */
-        nnav_pt_global *g = nnav_vec_push(st->globals);
+        nnav_load_ref *g = nnav_vec_push(st->globals);
         uint64_t *c = g ? nnav_vec_push(st->call_at) : NULL;
         if (!g || !c)
             return fail(r, "out of memory");
@@ -480,14 +480,14 @@ static int note_call(run *r, uint32_t callee, uint32_t args, uint8_t op, const c
         g->offset = r->op_off;
         gi = st->globals.n - 1;
     } else if (st->globals.v[gi].op) {
-        nnav_pt_global *g = nnav_vec_push(st->globals);
+        nnav_load_ref *g = nnav_vec_push(st->globals);
         uint64_t *c = g ? nnav_vec_push(st->call_at) : NULL;
         if (!g || !c)
             return fail(r, "out of memory");
         *g = st->globals.v[gi];
         gi = st->globals.n - 1;
     }
-    nnav_pt_global *g = &st->globals.v[gi];
+    nnav_load_ref *g = &st->globals.v[gi];
     g->op = op;
     g->call_offset = r->op_off;
     g->call = NULL;
@@ -598,7 +598,7 @@ static int persistent(run *r, uint32_t pid)
         st->objs.v[tag].kind == PK_STR && nnav_span_eqs(st->objs.v[tag].s, "storage") &&
         st->objs.v[ty].kind == PK_GLOBAL && st->objs.v[key].kind == PK_STR &&
         st->objs.v[numel].kind == PK_INT && !st->objs.v[numel].big) {
-        const nnav_pt_global *g = &st->globals.v[st->objs.v[ty].a];
+        const nnav_load_ref *g = &st->globals.v[st->objs.v[ty].a];
         int32_t dt = g->allowed ? pk_storage_dtype(g->name) : 0;
         uint32_t id = new_obj(r, PK_STORAGE);
         if (id == NNAV_NONE)

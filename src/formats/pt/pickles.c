@@ -29,6 +29,31 @@ static const char *const legacy_what[5] = {"legacy magic pickle", "legacy versio
                                            "legacy sys_info pickle", "legacy object pickle",
                                            "legacy storage-key pickle"};
 
+static const char *pt_call_op_name(uint8_t op)
+{
+    switch (op) {
+    case 'R': return "REDUCE";
+    case 'b': return "BUILD";
+    case 0x81: return "NEWOBJ";
+    case 0x92: return "NEWOBJ_EX";
+    case 'i': return "INST";
+    case 'o': return "OBJ";
+    default: return "";
+    }
+}
+
+/* How the faces speak of a checkpoint's scan (loadscan.h). */
+static const nnav_load_words pt_words = {
+    .loader = "torch.load (without weights_only=True) or pickle",
+    .loader_short = "torch.load",
+    .allowlist = "torch's weights_only allowlist",
+    .unit = "pickle",
+    .units_key = "pickles",
+    .lenient_key = "torchscript",
+    .lenient_why = " or one torch.jit.load's unpickler makes itself (a TorchScript archive)",
+    .op_name = pt_call_op_name,
+};
+
 static const char *keep_name(pt_pickles *ps, const char *what)
 {
     char *nm = strdup(what);
@@ -88,7 +113,7 @@ static int run_one(pt_pickles *ps, pk_state *st, nnav_span b, const char *what, 
     }
     for (uint32_t i = pk->g0; i < st->globals.n; i++)
         st->globals.v[i].entry = nm;
-    ps->scan.pickles++;
+    ps->scan.units++;
     if (end)
         *end = stop;
     if (rc < 0) {
@@ -411,7 +436,8 @@ int pt_pickles_read(const uint8_t *p, uint64_t n, pt_zip *z, pk_state *st, pt_pi
             ps->kind = PT_FILE_STREAM, rc = read_stream(p, n, st, ps, err);
     }
     pk_calls_fix(st);
-    ps->scan.torchscript = st->torchscript;
+    ps->scan.lenient = st->torchscript;
+    ps->scan.words = &pt_words;
     ps->scan.g = st->globals.v;
     ps->scan.count = st->globals.n;
     ps->scan.would_run = 0;

@@ -1002,52 +1002,50 @@ static void pt_free(nnav_model *m)
     m->rd = NULL;
 }
 
-const char *nnav_pt_call_op_name(uint8_t op)
+static const nnav_load_scan *pt_load_scan(const nnav_model *m)
 {
-    switch (op) {
-    case 'R': return "REDUCE";
-    case 'b': return "BUILD";
-    case 0x81: return "NEWOBJ";
-    case 0x92: return "NEWOBJ_EX";
-    case 'i': return "INST";
-    case 'o': return "OBJ";
-    default: return "";
-    }
+    return m->rd ? &((const pt_rd *)m->rd)->pks.scan : NULL;
 }
 
-const nnav_pt_scan *nnav_model_pt_scan(const nnav_model *m)
+/* The format's own facts (nnav.h's nnav_detail): the checkpoint's entries
+ * besides the tensors (key path: the value as Python prints it), then a
+ * TorchScript archive's code files (name: uncompressed bytes), listed and
+ * never compiled or run. */
+static uint32_t pt_detail_count(const nnav_model *m)
 {
-    return m->reader == &nnav_reader_pt && m->rd ? &((const pt_rd *)m->rd)->pks.scan : NULL;
-}
-
-uint32_t nnav_pt_data_count(const nnav_model *m)
-{
-    return m->reader == &nnav_reader_pt && m->rd ? ((const pt_rd *)m->rd)->data.n : 0;
-}
-
-const char *nnav_pt_data_get(const nnav_model *m, uint32_t i, const char **value)
-{
-    if (i >= nnav_pt_data_count(m))
-        return NULL;
-    const char *e = ((const pt_rd *)m->rd)->data.v[i];
-    *value = e + strlen(e) + 1;
-    return e;
-}
-
-uint32_t nnav_pt_code_count(const nnav_model *m)
-{
-    return m->reader == &nnav_reader_pt && m->rd ? ((const pt_rd *)m->rd)->code.n : 0;
-}
-
-nnav_span nnav_pt_code_get(const nnav_model *m, uint32_t i, uint64_t *bytes, int *stored)
-{
-    if (i >= nnav_pt_code_count(m))
-        return (nnav_span){0};
     const pt_rd *rd = m->rd;
-    const pt_zip_entry *e = &rd->zip.e.v[rd->code.v[i]];
-    *bytes = e->usize;
-    *stored = e->method == 0;
-    return (nnav_span){e->name.p + rd->archive.n + 1, e->name.n - rd->archive.n - 1};
+    return rd ? rd->data.n + rd->code.n : 0;
+}
+
+static int pt_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
+{
+    const pt_rd *rd = m->rd;
+    static char title_data[80], title_code[120]; /* counts of one model at a time */
+    memset(out, 0, sizeof *out);
+    if (!rd || i >= rd->data.n + rd->code.n)
+        return -1;
+    if (i < rd->data.n) {
+        const char *e = rd->data.v[i], *v = e + strlen(e) + 1;
+        snprintf(title_data, sizeof title_data, "checkpoint (%u entr%s besides the tensors)",
+                 rd->data.n, rd->data.n == 1 ? "y" : "ies");
+        out->section = "checkpoint";
+        out->title = title_data;
+        out->key = (nnav_span){(const uint8_t *)e, strlen(e)};
+        out->kind = NNAV_DV_TEXT;
+        out->s = (nnav_span){(const uint8_t *)v, strlen(v)};
+        out->s_safe = 1; /* pk_render's text is escaped already */
+        return 0;
+    }
+    const pt_zip_entry *e = &rd->zip.e.v[rd->code.v[i - rd->data.n]];
+    snprintf(title_code, sizeof title_code, "code (%u TorchScript file%s: listed; nnav compiles and "
+             "runs none)", rd->code.n, rd->code.n == 1 ? "" : "s");
+    out->section = "code";
+    out->title = title_code;
+    out->key = (nnav_span){e->name.p + rd->archive.n + 1, e->name.n - rd->archive.n - 1};
+    out->kind = NNAV_DV_UINT;
+    out->u = e->usize;
+    out->offset = (uint64_t)(e->name.p - m->map.base);
+    return 0;
 }
 
 /* ---- values ---- */
@@ -1188,6 +1186,8 @@ static void pt_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t
                  ti->shared - 1, ti->shared > 2 ? "s" : "");
 }
 
+static int pt_scan_open(const char *path, nnav_load_scan **out, nnav_error *err);
+
 const nnav_reader nnav_reader_pt = {
     .name = "PyTorch",
     .formats = 1u << NNAV_FMT_PYTORCH,
@@ -1198,19 +1198,25 @@ const nnav_reader nnav_reader_pt = {
     .module_class = pt_module_class,
     .module_at = pt_module_at,
     .tensor_alias = pt_tensor_alias,
+    .detail_count = pt_detail_count,
+    .detail_get = pt_detail_get,
+    .load_scan = pt_load_scan,
+    .scan_open = pt_scan_open,
 };
 
 /* ---- scanning a file without opening it as a model ---- */
 
 typedef struct scan_owned {
-    nnav_pt_scan pub; /* first: the public pointer is this one */
+    nnav_load_scan pub; /* first: the public pointer is this one */
     nnav_map map;
     pt_zip zip;
     pk_state pk;
     pt_pickles pks;
 } scan_owned;
 
-int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
+static void pt_scan_release(nnav_load_scan *pub);
+
+static int pt_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
 {
     memset(err, 0, sizeof *err);
     *out = NULL;
@@ -1233,26 +1239,27 @@ int nnav_pt_scan_open(const char *path, nnav_pt_scan **out, nnav_error *err)
     if (pt_pickles_read(p, n, &s->zip, &s->pk, &s->pks, err) < 0)
         goto fail;
     const pt_pickles *ps = &s->pks;
-    if (ps->kind == PT_FILE_ZIP && !ps->scan.pickles && !ps->scan.failed) {
+    if (ps->kind == PT_FILE_ZIP && !ps->scan.units && !ps->scan.failed) {
         perr(err, 0, "zip", "a zip holding no .pkl entry: no pickle to scan");
         err->has_offset = 0;
         goto fail;
     }
-    if (ps->kind == PT_FILE_STREAM && ps->scan.failed && ps->scan.pickles == 1 &&
+    if (ps->kind == PT_FILE_STREAM && ps->scan.failed && ps->scan.units == 1 &&
         !s->pk.globals.n && ps->scan.err.offset == 0) {
         perr(err, 0, "", "neither a zip holding pickles nor a pickle: nothing to scan");
         err->has_offset = 0;
         goto fail;
     }
     s->pub = ps->scan;
+    s->pub.release = pt_scan_release;
     *out = &s->pub;
     return 0;
 fail:
-    nnav_pt_scan_free(&s->pub);
+    pt_scan_release(&s->pub);
     return -1;
 }
 
-void nnav_pt_scan_free(nnav_pt_scan *pub)
+static void pt_scan_release(nnav_load_scan *pub)
 {
     scan_owned *s = (scan_owned *)pub;
     if (!s)

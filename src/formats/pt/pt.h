@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "model.h"
-#include "ptscan.h"
+#include "loadscan.h"
 
 /* ---- zip.c ---- */
 
@@ -78,7 +78,7 @@ typedef struct pk_state {
     const char *what;    /* "data.pkl": the field path's first part */
     NNAV_VEC(pk_obj) objs;
     NNAV_VEC(pk_link) links;
-    NNAV_VEC(nnav_pt_global) globals;
+    NNAV_VEC(nnav_load_ref) globals;
     NNAV_VEC(char) text;       /* call texts, NUL-separated; globals point in by offset */
     NNAV_VEC(uint64_t) call_at; /* per global: offset into text + 1, 0 for none */
     uint32_t root;
@@ -132,7 +132,7 @@ typedef struct pt_pickles {
     NNAV_VEC(char *) names;
     uint64_t end;      /* pickles in a row: the offset after the last (a legacy
                           checkpoint's storages start there) */
-    nnav_pt_scan scan; /* every global of every pickle; failed, err: the first fault */
+    nnav_load_scan scan; /* every global of every pickle; failed, err: the first fault */
 } pt_pickles;
 
 /* Find and run every pickle of the file p, n (the map) into st, as
