@@ -44,3 +44,27 @@ finish() {
     echo "$CHECKS commands checked, $FAILS failures"
     [ "$FAILS" -eq 0 ]
 }
+
+# find_ort: ONNX Runtime's Node.js package, for the tests that run models.
+# Sets node (the interpreter) and pkg (the package, from $NNAV_ORT_DIR, else
+# ${XDG_CACHE_HOME:-~/.cache}/nnav/ort, where .ci/run installs it; see
+# ort_oracle.sh) and returns 0; else returns 1 with ort_why saying what is
+# missing, for the caller's SKIP line.
+find_ort() {
+    local c dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
+    node="" pkg="" ort_why=""
+    for c in node nodejs; do
+        if command -v "$c" > /dev/null 2>&1; then node=$(command -v "$c"); break; fi
+    done
+    if [ -z "$node" ]; then
+        ort_why="no node (apt-get install nodejs npm), so no ONNX Runtime"
+        return 1
+    fi
+    pkg=$dir/node_modules/onnxruntime-node
+    [ -d "$pkg" ] || pkg=$dir # NNAV_ORT_DIR may name the package itself
+    if ! "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
+        ort_why="onnxruntime-node is not installed at $dir (ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix $dir onnxruntime-node@1.30.0; or set NNAV_ORT_DIR)"
+        return 1
+    fi
+    return 0
+}

@@ -19,21 +19,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 need_python onnx yaml numpy
-node=""
-for c in node nodejs; do
-    if command -v "$c" > /dev/null 2>&1; then node=$(command -v "$c"); break; fi
-done
-if [ -z "$node" ]; then
-    echo "SKIP: no node (apt-get install nodejs npm), so no ONNX Runtime to compare with"
-    exit 77
-fi
-ort_dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
-pkg=$ort_dir/node_modules/onnxruntime-node
-[ -d "$pkg" ] || pkg=$ort_dir
-if ! "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
-    echo "SKIP: onnxruntime-node is not installed at $ort_dir (see tests/cli/ort_oracle.sh)"
-    exit 77
-fi
+find_ort || { echo "SKIP: $ort_why"; exit 77; }
 here=$(dirname "$0")
 work=$NNAV_TMP/llm_ops
 rm -rf "$work"

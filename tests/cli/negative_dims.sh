@@ -54,12 +54,7 @@ grep -qF '2 values with a negative size at the assumed dims, first c float32[bat
     fail "cost --dim sequence=32: $(grep negative "$OUT")"
 
 # The oracle: ONNX Runtime runs it at 64 and refuses it at 32.
-node=""
-for c in node nodejs; do command -v "$c" > /dev/null 2>&1 && { node=$(command -v "$c"); break; }; done
-ort_dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
-pkg=$ort_dir/node_modules/onnxruntime-node
-[ -d "$pkg" ] || pkg=$ort_dir
-if [ -n "$node" ] && "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
+if find_ort; then
     cat > "$T/jobs.json" <<EOF
 [{"id": "64", "model": "$M", "inputs": [{"name": "x", "type": "float32", "dims": [1, 1, 64]}], "fetch": ["y"]},
  {"id": "32", "model": "$M", "inputs": [{"name": "x", "type": "float32", "dims": [1, 1, 32]}], "fetch": ["y"]}]
@@ -75,7 +70,7 @@ print(r)
 sys.exit(0 if ok and bad else 1)
 EOF
 else
-    echo "SKIP (partly): no node or onnxruntime-node at $ort_dir: the suggested value is not run"
+    echo "SKIP (partly): $ort_why: the suggested value is not run"
 fi
 
 # tensors names what is wrong with malformed dims.

@@ -26,18 +26,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 need_python onnx yaml numpy
-node=""
-for c in node nodejs; do
-    if command -v "$c" > /dev/null 2>&1; then node=$(command -v "$c"); break; fi
-done
-[ -n "$node" ] || { echo "SKIP: no node, so no ONNX Runtime to hold the new schemas to"; exit 77; }
-ort_dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
-pkg=$ort_dir/node_modules/onnxruntime-node
-[ -d "$pkg" ] || pkg=$ort_dir
-if ! "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
-    echo "SKIP: onnxruntime-node is not installed at $ort_dir (see tests/cli/ort_oracle.sh)"
-    exit 77
-fi
+find_ort || { echo "SKIP: $ort_why (the oracle of the new schemas)"; exit 77; }
 here=$(dirname "$0")
 T=$NNAV_TMP/opschema_new
 rm -rf "$T"

@@ -17,21 +17,7 @@
 set -u
 . "$(dirname "$0")/lib.bash"
 need_python onnx yaml numpy
-node=""
-for c in node nodejs; do
-    if command -v "$c" > /dev/null 2>&1; then node=$(command -v "$c"); break; fi
-done
-if [ -z "$node" ]; then
-    echo "SKIP: no node (apt-get install nodejs npm), so no ONNX Runtime to compare with"
-    exit 77
-fi
-ort_dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
-pkg=$ort_dir/node_modules/onnxruntime-node
-[ -d "$pkg" ] || pkg=$ort_dir # NNAV_ORT_DIR may name the package itself
-if ! "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
-    echo "SKIP: onnxruntime-node is not installed at $ort_dir (ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix $ort_dir onnxruntime-node@1.30.0; or set NNAV_ORT_DIR)"
-    exit 77
-fi
+find_ort || { echo "SKIP: $ort_why"; exit 77; }
 corpus_part
 here=$(dirname "$0")
 work=$NNAV_TMP/ort_oracle

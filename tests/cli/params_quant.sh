@@ -44,18 +44,13 @@ expect_status 0 "$NNAV_BIN" node "$T/mnb.onnx" fc/MatMulNBits --yaml
 "$py" -c 'import sys,yaml; c=yaml.safe_load(open(sys.argv[1]))["cost"]; assert c["params"]==int(sys.argv[2]), c' "$OUT" "$want" ||
     fail "node params: not $want"
 
-node=""
-for c in node nodejs; do command -v "$c" > /dev/null 2>&1 && { node=$(command -v "$c"); break; }; done
-ort_dir=${NNAV_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nnav/ort}
-pkg=$ort_dir/node_modules/onnxruntime-node
-[ -d "$pkg" ] || pkg=$ort_dir
-if [ -n "$node" ] && "$node" -e 'require(process.argv[1])' "$pkg" > /dev/null 2>&1; then
+if find_ort; then
     echo "[{\"id\": \"m\", \"model\": \"$T/mnb.onnx\", \"inputs\": [{\"name\": \"A\", \"type\": \"float32\", \"dims\": [2, $K]}], \"fetch\": [\"Y\"]}]" > "$T/jobs.json"
     "$node" "$(dirname "$0")/ort_oracle.js" "$pkg" "$T/jobs.json" "$T/res.json" > "$T/ort.log" 2>&1 ||
         fail "ort_oracle.js: $(tail -3 "$T/ort.log")"
     "$py" -c 'import json,sys; r=json.load(open(sys.argv[1]))["m"]; assert "error" not in r and r["values"]["Y"]["dims"]==[2,int(sys.argv[2])], r' "$T/res.json" "$N" ||
         fail "ONNX Runtime does not run the MatMulNBits model: $(cat "$T/res.json")"
 else
-    echo "SKIP (partly): no node or onnxruntime-node at $ort_dir: the model is not run"
+    echo "SKIP (partly): $ort_why: the model is not run"
 fi
 finish
