@@ -262,12 +262,16 @@ int cmd_shapes(const nnav_model *m, const opts *o)
                 nnav_rw_cell_null(&w, S_ELEM, NULL);
             cell_fact_shape(&w, S_SHAPE, s, f);
             nnav_rw_cell_cstr(&w, S_SOURCE, src_word(src), src == NNAV_SRC_DISAGREE ? "DISAGREE" : NULL);
-            if (src == NNAV_SRC_DISAGREE) {
+            if (src == NNAV_SRC_DISAGREE && !f->conflict) {
                 ft[0] = 0;
                 nnav_value_type_format(m, v, ft, sizeof ft);
                 snprintf(fs, sizeof fs, "file says %s", ft[0] ? ft : "?");
                 nnav_rw_cell_cstr(&w, S_FILE, ft, fs);
             }
+            /* A producer whose inputs contradict its operator: why, whatever
+             * the file says. */
+            if (f && f->conflict && f->why != NNAV_NONE)
+                why = nnav_shapes_why(s, f->why);
             if (why) {
                 snprintf(wy, sizeof wy, "(%s)", why);
                 nnav_rw_cell_cstr(&w, S_WHY, why, wy);
@@ -921,7 +925,9 @@ int cmd_check(const nnav_model *m, const opts *o)
             const nnav_fact *f = nnav_shapes_fact(s, vals[i]);
             checked++;
             agree += f && f->src == NNAV_SRC_AGREE;
-            if (!f || f->src != NNAV_SRC_DISAGREE)
+            /* A producer whose inputs contradict its operator is an
+             * operator finding (input_shape), not the file's contradiction. */
+            if (!f || f->src != NNAV_SRC_DISAGREE || f->conflict)
                 continue;
             bad++;
             const nnav_value *v = nnav_value_get(m, vals[i]);
