@@ -36,8 +36,8 @@
  *      the graph (ONNX only, as onnx.checker's check_graph and
  *        check_function hold it): each name is written once (ssa: a node
  *        output naming a graph input, an initializer, an earlier output or a
- *        value an enclosing graph shows at the body's node; a graph input
- *        listed twice); each node input is a value defined before it
+ *        value an enclosing graph shows at the body's node; a graph input,
+ *        or a function's output, listed twice); each node input is a value defined before it
  *        (topological_order: written by a later node, the node itself, or an
  *        enclosing graph's node after the body's; undefined_input: defined
  *        nowhere it could be seen, such as inside another body); an

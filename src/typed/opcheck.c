@@ -874,6 +874,34 @@ static nnav_opc_finding *graph_finding(run *r, uint32_t node, uint32_t g, int ru
     return f;
 }
 
+/* A function's outputs, each listed once (onnx.checker's check_function):
+ * sorted by name, a finding at each repeat. */
+static void function_outputs(run *r, uint32_t g)
+{
+    const nnav_graph *gr = nnav_graph_get(r->m, g);
+    uint32_t n = gr->output_count;
+    char nb[420];
+    if (n < 2 || !said(r, g))
+        return;
+    named *v = malloc((size_t)n * sizeof *v);
+    if (!v) {
+        r->oom = 1;
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        v[k] = (named){nnav_vinfo_get(r->m, gr->output_first + k)->name, k};
+    qsort(v, n, sizeof *v, named_qcmp);
+    for (uint32_t k = 1; k < n; k++) {
+        if (!nnav_span_same(v[k].name, v[k - 1].name))
+            continue;
+        nnav_opc_finding *f = graph_finding(r, NNAV_NONE, g, NNAV_OPC_SSA, NULL, v[k].id, v[k].name);
+        if (f)
+            snprintf(f->detail, sizeof f->detail, "function output #%u '%s' is listed again (#%u)",
+                     v[k].id, esc(v[k].name, nb, sizeof nb), v[k - 1].id);
+    }
+    free(v);
+}
+
 /* Graph g's own names as it is entered: its inputs, initializers and
  * sparse initializers, as onnx.checker's check_graph adds them. */
 static void enter_graph(run *r, uint32_t g)
@@ -894,6 +922,8 @@ static void enter_graph(run *r, uint32_t g)
                      gr->kind == NNAV_GRAPH_FUNCTION ? "function" : "graph", k,
                      esc(name, nb, sizeof nb), def_words(r, &r->defs.v[d], g, dw, sizeof dw));
     }
+    if (gr->kind == NNAV_GRAPH_FUNCTION)
+        function_outputs(r, g);
     /* IR version 3 and below: every initializer is a graph input too. */
     int subset = r->ir_version >= 1 && r->ir_version <= 3;
     for (uint32_t pass = 0; pass < 2 && !r->oom; pass++) {

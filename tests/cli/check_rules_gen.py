@@ -236,6 +236,11 @@ def rules(d):
                          [h.make_opsetid("", 13)])
     case("ssa_function", "ssa", "r2",
          model([CALL], [F("x")], [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn]))
+    fno = h.make_function("my.fn", "F", ["a"], ["b", "b"], [relu("r1", ins=("a",), outs=("b",))],
+                          [h.make_opsetid("", 13)])
+    case("ssa_function_output_twice", "ssa", "-",
+         model([n("F", ["x"], ["y", "z"], name="call", domain="my.fn")], [F("x")], [F("y"), F("z")],
+               opsets=(("", 13), ("my.fn", 1)), funcs=[fno]))
     # onnx.checker holds a function's body to the graph rules from IR version 8 only.
     case("ssa_function_ir7", "-", "-",
          model([CALL], [F("x")], [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn], ir=7))
