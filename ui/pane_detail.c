@@ -845,6 +845,10 @@ static void draw_value_type(ui *u, uint32_t v, int indent, int y, int x, int w, 
     case NNAV_SRC_DISAGREE: {
         char ft[200];
         ft[0] = '\0';
+        if (f->conflict) { /* no type fits: why follows */
+            c += draw_text(y, x + c, w - c, "  DISAGREE", sel | draw_attr(R_ERROR) | A_BOLD);
+            break;
+        }
         nnav_value_type_format(u->m, v, ft, sizeof ft);
         c += draw_text(y, x + c, w - c, "  inferred, DISAGREE", sel | draw_attr(R_ERROR) | A_BOLD);
         c += draw_text(y, x + c, w - c, ": the file says ", sel | draw_attr(R_ERROR));
@@ -858,7 +862,8 @@ static void draw_value_type(ui *u, uint32_t v, int indent, int y, int x, int w, 
     if (f->why != NNAV_NONE) {
         const char *why = nnav_shapes_why(sh, f->why);
         if (why && *why) {
-            c += draw_text(y, x + c, w - c, f->src == NNAV_SRC_NONE ? ": " : "  (partly: ", dim);
+            c += draw_text(y, x + c, w - c,
+                           f->src == NNAV_SRC_NONE ? ": " : f->conflict ? "  (" : "  (partly: ", dim);
             c += draw_text(y, x + c, w - c, why, dim);
             if (f->src != NNAV_SRC_NONE)
                 draw_text(y, x + c, w - c, ")", dim);

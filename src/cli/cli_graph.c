@@ -324,7 +324,9 @@ static void typed_cols(const nnav_model *m, const nnav_shapes *s, uint32_t v, ch
         value_type(s, v, ty, sizeof ty);
     else
         snprintf(ty, sizeof ty, "%s", ft[0] ? ft : "?");
-    if (src == NNAV_SRC_DISAGREE)
+    if (src == NNAV_SRC_DISAGREE && f->conflict)
+        snprintf(file, fn, "(%s)", nnav_shapes_why(s, f->why)); /* no type fits */
+    else if (src == NNAV_SRC_DISAGREE)
         snprintf(file, fn, "%s", ft[0] ? ft : "?");
     snprintf(buf, n, "%-9s %-24s", src == NNAV_SRC_DISAGREE ? "DISAGREE" : src_word(src), ty);
 }
@@ -496,7 +498,7 @@ static void node_refs(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, uin
             }
             nnav_rw_cell_null(w, R_WHERE, where ? where : "");
             free(where);
-            snprintf(fs, sizeof fs, "%s%s", ft[0] ? "the file says " : "", ft);
+            snprintf(fs, sizeof fs, "%s%s", ft[0] && ft[0] != '(' ? "the file says " : "", ft);
             nnav_rw_cell_null(w, R_FILE, fs);
         }
         nnav_rw_row_end(w);

@@ -262,12 +262,16 @@ int cmd_shapes(const nnav_model *m, const opts *o)
                 nnav_rw_cell_null(&w, S_ELEM, NULL);
             cell_fact_shape(&w, S_SHAPE, s, f);
             nnav_rw_cell_cstr(&w, S_SOURCE, src_word(src), src == NNAV_SRC_DISAGREE ? "DISAGREE" : NULL);
-            if (src == NNAV_SRC_DISAGREE) {
+            if (src == NNAV_SRC_DISAGREE && !f->conflict) {
                 ft[0] = 0;
                 nnav_value_type_format(m, v, ft, sizeof ft);
                 snprintf(fs, sizeof fs, "file says %s", ft[0] ? ft : "?");
                 nnav_rw_cell_cstr(&w, S_FILE, ft, fs);
             }
+            /* A producer whose inputs contradict its operator: why, whatever
+             * the file says. */
+            if (f && f->conflict && f->why != NNAV_NONE)
+                why = nnav_shapes_why(s, f->why);
             if (why) {
                 snprintf(wy, sizeof wy, "(%s)", why);
                 nnav_rw_cell_cstr(&w, S_WHY, why, wy);
@@ -692,7 +696,8 @@ static int attr_rule(int rule)
  * detail in words. A model-level finding has nulls for the node. In text
  * "PATH  node 'conv1' (#3, Conv v11): detail [rule]", or "model  detail
  * [rule]". */
-enum { F_GRAPH, F_NODE, F_INDEX, F_OP, F_DOMAIN, F_SINCE, F_OPSET, F_RULE, F_ATTR, F_POS, F_DETAIL };
+enum { F_GRAPH, F_NODE, F_INDEX, F_OP, F_DOMAIN, F_SINCE, F_OPSET, F_RULE, F_ATTR, F_POS, F_VALUE,
+       F_DETAIL };
 static const nnav_rw_col finding_cols[] = {
     [F_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
     [F_NODE] = {"node", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
@@ -704,6 +709,7 @@ static const nnav_rw_col finding_cols[] = {
     [F_RULE] = {"rule", 0, 0, " ", 0, NULL},
     [F_ATTR] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [F_POS] = {"position", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [F_VALUE] = {"value", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [F_DETAIL] = {"detail", 0, 0, "  ", 0, NULL},
 };
 static const uint8_t finding_text[] = {F_GRAPH, F_DETAIL, F_RULE};
@@ -724,6 +730,13 @@ static void finding_row(nnav_rw *w, const nnav_model *m, const nnav_opc_finding 
         nnav_rw_cell_uint(w, F_INDEX, nnav_node_index(m, f->node), NULL);
         nnav_rw_cell_span(w, F_OP, nd->op, NULL);
         nnav_rw_cell_span(w, F_DOMAIN, nnav_node_domain(m, f->node), NULL);
+    } else if (f->graph != NNAV_NONE) { /* an initializer, a graph input */
+        nnav_graph_path(m, f->graph, path, sizeof path);
+        nnav_rw_cell_cstr(w, F_GRAPH, path, NULL);
+        nnav_rw_cell_null(w, F_NODE, NULL);
+        nnav_rw_cell_null(w, F_INDEX, NULL);
+        nnav_rw_cell_null(w, F_OP, NULL);
+        nnav_rw_cell_null(w, F_DOMAIN, NULL);
     } else {
         nnav_rw_cell_null(w, F_GRAPH, "model");
         nnav_rw_cell_null(w, F_NODE, NULL);
@@ -749,11 +762,16 @@ static void finding_row(nnav_rw *w, const nnav_model *m, const nnav_opc_finding 
     else
         nnav_rw_cell_null(w, F_ATTR, NULL);
     /* Input/output rules: the argument's position (the count for a count
-     * rule); opset_range: the opset_import's index. */
+     * rule); opset_range: the opset_import's index; an initializer or
+     * graph input rule: its position. The graph rules name the value. */
     if (!attr_rule(f->rule) && f->index != NNAV_NONE)
         nnav_rw_cell_uint(w, F_POS, f->index, NULL);
     else
         nnav_rw_cell_null(w, F_POS, NULL);
+    if (f->value.p)
+        nnav_rw_cell_span(w, F_VALUE, f->value, NULL);
+    else
+        nnav_rw_cell_null(w, F_VALUE, NULL);
     if (node)
         snprintf(txt, sizeof txt, "%s: %s", finding_node(m, f, where, sizeof where), f->detail);
     else
@@ -934,7 +952,9 @@ int cmd_check(const nnav_model *m, const opts *o)
             const nnav_fact *f = nnav_shapes_fact(s, vals[i]);
             checked++;
             agree += f && f->src == NNAV_SRC_AGREE;
-            if (!f || f->src != NNAV_SRC_DISAGREE)
+            /* A producer whose inputs contradict its operator is an
+             * operator finding (input_shape), not the file's contradiction. */
+            if (!f || f->src != NNAV_SRC_DISAGREE || f->conflict)
                 continue;
             bad++;
             const nnav_value *v = nnav_value_get(m, vals[i]);
@@ -1022,7 +1042,8 @@ int cmd_check(const nnav_model *m, const opts *o)
     }
     if (op_bad) {
         fprintf(stderr, "nnav check: %llu operator finding%s (a node against its operator's "
-                        "schema, or the model's opset_import)\n", (unsigned long long)op_bad, pl(op_bad));
+                        "schema or the graph's rules, an initializer, or the model's opset_import)\n",
+                (unsigned long long)op_bad, pl(op_bad));
         rc = EXIT_BADINPUT;
     }
     return rc;

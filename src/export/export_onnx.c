@@ -661,7 +661,7 @@ static const nnav_fact *known_fact(ctx *x, uint32_t v)
         x->shapes = x->own_shapes = nnav_shapes_infer(x->m, NULL);
     }
     const nnav_fact *f = x->shapes ? nnav_shapes_fact(x->shapes, v) : NULL;
-    if (!f || f->src == NNAV_SRC_NONE || f->src == NNAV_SRC_FILE || f->not_tensor)
+    if (!f || f->src == NNAV_SRC_NONE || f->src == NNAV_SRC_FILE || f->not_tensor || f->conflict)
         return NULL;
     return f;
 }

@@ -88,6 +88,9 @@ typedef struct nnav_fact {
     uint8_t not_tensor; /* 0 a tensor; NNAV_NT_SEQ: a sequence whose elements have
                            dtype/rank/dims; NNAV_NT_SEQ_EMPTY: one with no element
                            yet; NNAV_NT_OTHER: a map or optional (the file's type) */
+    uint8_t conflict;   /* its producer's inputs contradict the operator (MatMul's inner
+                           sizes differ: onnx's shape inference rejects the node): src is
+                           NNAV_SRC_DISAGREE, why says how, the type is the file's if any */
     uint32_t why;       /* reason id when unknown or partly unknown, NNAV_NONE if none */
 } nnav_fact;
 
@@ -148,6 +151,10 @@ void nnav_fact_format(const nnav_shapes *s, const nnav_fact *f, char *buf, size_
 void nnav_shapes_value_format(const nnav_shapes *s, uint32_t value, char *buf, size_t n);
 /* Why a value's type is (partly) unknown: "op Foo (node "x") is not inferred". */
 const char *nnav_shapes_why(const nnav_shapes *s, uint32_t why);
+/* Why node's inputs contradict its operator ("inner sizes 3 and 5 differ"),
+ * in any inference of it (a body's node, inferred again, counts once); NULL
+ * when they never did. Its outputs' facts have conflict set. */
+const char *nnav_shapes_conflict(const nnav_shapes *s, uint32_t node);
 
 /* The folded value of a small integer value, as dims; 0 when none. */
 size_t nnav_shapes_folded(const nnav_shapes *s, uint32_t value, const nnav_dim **vals);

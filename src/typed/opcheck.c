@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
 #include "onnx_fields.h"
 #include "shape.h"
+#include "util.h"
 #include "wire.h"
 
 static const char *const RULE_WORDS[NNAV_OPC_RULES] = {
@@ -27,6 +29,12 @@ static const char *const RULE_WORDS[NNAV_OPC_RULES] = {
     [NNAV_OPC_INPUT_TYPE] = "input_type",
     [NNAV_OPC_OPSET_RANGE] = "opset_range",
     [NNAV_OPC_FUNCTION_OPSET] = "function_opset",
+    [NNAV_OPC_SSA] = "ssa",
+    [NNAV_OPC_ORDER] = "topological_order",
+    [NNAV_OPC_UNDEFINED] = "undefined_input",
+    [NNAV_OPC_DUPLICATE_INIT] = "duplicate_initializer",
+    [NNAV_OPC_INIT_NOT_INPUT] = "initializer_not_input",
+    [NNAV_OPC_INPUT_SHAPE] = "input_shape",
 };
 
 const char *nnav_opc_rule_word(int rule)
@@ -49,6 +57,18 @@ typedef struct scope_imports {
 
 #define ALLOW_CACHE 64u
 #define RESOLVE_CACHE 256u
+
+/* A name's definition in scope, for the graph rules: what wrote it, where. */
+enum { DEF_INPUT, DEF_INIT, DEF_SPARSE, DEF_NODE };
+typedef struct def {
+    uint32_t name;  /* its name's slot in the run's names */
+    uint32_t below; /* the definition of the same name it hides, or NNAV_NONE */
+    uint32_t graph;
+    uint32_t who;   /* DEF_NODE: the node; else the position among the graph's
+                       inputs, initializers or sparse initializers */
+    uint32_t pos;   /* DEF_NODE: the output's position */
+    uint8_t kind;
+} def;
 
 /* The run: the public result first, then what the walk keeps. */
 typedef struct run {
@@ -76,12 +96,21 @@ typedef struct run {
         const char *t;
         uint8_t ok;
     } allow[ALLOW_CACHE];
+    /* The graph rules' scope: every distinct name once (the table holds
+     * slots into names), each slot's innermost definition in view (head),
+     * and the definitions in view as a stack, undone as a graph is left. */
+    nnav_hashtab name_tab;
+    NNAV_VEC(nnav_span) names;
+    NNAV_VEC(uint32_t) head;
+    NNAV_VEC(def) defs;
+    uint32_t first, end; /* the graphs whose findings are said */
     int oom;
 } run;
 
 /* ---- findings ---- */
 
-static nnav_opc_finding *add(run *r, uint32_t node, int rule, const nnav_op_use *u, uint32_t index)
+static nnav_opc_finding *add_at(run *r, uint32_t node, uint32_t graph, int rule,
+                                const nnav_op_use *u, uint32_t index)
 {
     r->pub.total++;
     r->pub.by_rule[rule]++;
@@ -101,12 +130,19 @@ static nnav_opc_finding *add(run *r, uint32_t node, int rule, const nnav_op_use 
     nnav_opc_finding *f = &r->f[r->pub.n++];
     memset(f, 0, sizeof *f);
     f->node = node;
+    f->graph = graph;
     f->rule = (uint8_t)rule;
     f->s = u ? u->s : NULL;
     f->domain = u ? u->domain : NULL;
     f->opset = u ? u->opset : -1;
     f->index = index;
     return f;
+}
+
+static nnav_opc_finding *add(run *r, uint32_t node, int rule, const nnav_op_use *u, uint32_t index)
+{
+    return add_at(r, node, node != NNAV_NONE ? nnav_node_get(r->m, node)->graph : NNAV_NONE, rule, u,
+                  index);
 }
 
 /* Add a finding with its detail (printf-style; names already escaped). */
@@ -627,23 +663,35 @@ static int resolve_cached(run *r, uint32_t node, const nnav_node *nd, nnav_span 
     return 0;
 }
 
-static void check_node(run *r, uint32_t node)
+/* The node's operator resolved (0), or -1. */
+static int node_use(run *r, uint32_t node, nnav_op_use *u)
+{
+    const nnav_node *nd = nnav_node_get(r->m, node);
+    return resolve_cached(r, node, nd, nnav_node_domain(r->m, node), u);
+}
+
+/* Node against its operator's schema, u its resolution. */
+static void check_node(run *r, uint32_t node, const nnav_op_use *up)
 {
     const nnav_model *m = r->m;
     const nnav_node *nd = nnav_node_get(m, node);
-    nnav_op_use u;
+    nnav_op_use u = *up;
     char ob[420], db[420];
-    r->pub.nodes++;
     nnav_span dom = nnav_node_domain(m, node);
-    if (resolve_cached(r, node, nd, dom, &u) < 0)
-        return;
+    /* Every node is held to the table's rules, but calls, nodes of domains
+     * the table does not hold and TensorFlow nodes without OpDefs (each
+     * counted apart) once their domain is found imported. */
+    int held = u.status != NNAV_OPS_NONSTANDARD && u.status != NNAV_OPS_FUNCTION &&
+               u.status != NNAV_OPS_NO_SCHEMAS;
     /* onnx.checker's first question, for every domain: is it imported? */
     if (r->onnx && u.status != NNAV_OPS_NO_OPSET && !imported(r, nd->graph, dom)) {
+        r->pub.checked++;
         say(r, node, NNAV_OPC_NO_OPSET, &u, NNAV_NONE, "domain '%s' is not imported (opset_import)%s",
             esc(dom, db, sizeof db),
             u.status == NNAV_OPS_FUNCTION ? " for this call of a model function" : "");
         return;
     }
+    r->pub.checked += (uint64_t)held;
     if (r->onnx)
         check_function_opset(r, node, nd, dom, &u);
     switch (u.status) {
@@ -681,7 +729,6 @@ static void check_node(run *r, uint32_t node)
     }
     if (!u.s)
         return;
-    r->pub.checked++;
     int tf = nnav_op_schema_is_models(u.s);
     /* A TensorFlow OpDef's deprecation holds from a GraphDef version on
      * (the graph's producer decides): not a finding here. */
@@ -693,6 +740,388 @@ static void check_node(run *r, uint32_t node)
     }
     check_attributes(r, node, nd, &u, tf);
     check_arguments(r, node, nd, &u, tf);
+    /* onnx 1.12's full_check fails on its inference's errors in the main
+     * graph only (those in bodies and functions do not reach it). */
+    const char *why = r->onnx && r->sh && nnav_graph_get(m, nd->graph)->kind == NNAV_GRAPH_MAIN
+                          ? nnav_shapes_conflict(r->sh, node) : NULL;
+    if (why)
+        say(r, node, NNAV_OPC_INPUT_SHAPE, &u, NNAV_NONE,
+            "its inputs' shapes contradict the operator: %s", why);
+}
+
+
+/* ---- the graph's rules (ONNX): names in scope, as onnx.checker sees them ---- */
+
+static int name_same(const void *ctx, uint32_t id)
+{
+    const run *r = ((const void *const *)ctx)[0];
+    return nnav_span_same(r->names.v[id], *(const nnav_span *)((const void *const *)ctx)[1]);
+}
+
+static uint64_t name_rehash(const void *ctx, uint32_t id)
+{
+    const run *r = ((const void *const *)ctx)[0];
+    return nnav_hash_bytes(r->names.v[id].p, r->names.v[id].n, 29);
+}
+
+/* The slot of a name (made when `make`), or NNAV_NONE. */
+static uint32_t name_slot(run *r, nnav_span name, int make)
+{
+    const void *ctx[2] = {r, &name};
+    uint64_t h = nnav_hash_bytes(name.p, name.n, 29), at = 0;
+    uint32_t id = nnav_hashtab_find(&r->name_tab, h, name_same, ctx, &at);
+    if (id != NNAV_NONE || !make)
+        return id;
+    nnav_span *sp = nnav_vec_push(r->names);
+    uint32_t *hd = sp ? nnav_vec_push(r->head) : NULL;
+    if (!hd) {
+        r->oom = 1;
+        return NNAV_NONE;
+    }
+    *sp = name;
+    *hd = NNAV_NONE;
+    id = r->names.n - 1;
+    if (nnav_hashtab_put(&r->name_tab, at, h, id, name_rehash, ctx)) {
+        r->oom = 1;
+        return NNAV_NONE;
+    }
+    return id;
+}
+
+/* The innermost definition of name in view, or NNAV_NONE. */
+static uint32_t in_view(run *r, nnav_span name)
+{
+    uint32_t id = name_slot(r, name, 0);
+    return id == NNAV_NONE ? NNAV_NONE : r->head.v[id];
+}
+
+static void define(run *r, nnav_span name, uint8_t kind, uint32_t graph, uint32_t who, uint32_t pos)
+{
+    uint32_t id = name_slot(r, name, 1);
+    def *d = id != NNAV_NONE ? nnav_vec_push(r->defs) : NULL;
+    if (!d) {
+        r->oom = 1;
+        return;
+    }
+    *d = (def){id, r->head.v[id], graph, who, pos, kind};
+    r->head.v[id] = r->defs.n - 1;
+}
+
+/* Back to the definitions in view before a graph was entered. */
+static void undefine(run *r, uint32_t mark)
+{
+    while (r->defs.n > mark) {
+        const def *d = &r->defs.v[--r->defs.n];
+        r->head.v[d->name] = d->below;
+    }
+}
+
+/* Whether graph g's findings are said (counted and kept). */
+static int said(const run *r, uint32_t g)
+{
+    return g >= r->first && g < r->end;
+}
+
+/* A node as a detail names it: "node 'a' (#3)", "node #3". */
+static const char *node_words(const run *r, uint32_t node, char *buf, size_t n)
+{
+    char nb[420];
+    const nnav_node *nd = nnav_node_get(r->m, node);
+    if (nd->name.n)
+        snprintf(buf, n, "node '%s' (#%u)", esc(nd->name, nb, sizeof nb),
+                 nnav_node_index(r->m, node));
+    else
+        snprintf(buf, n, "node #%u", nnav_node_index(r->m, node));
+    return buf;
+}
+
+/* What wrote definition d, seen from graph g: "graph input #0",
+ * "initializer #2", "output 0 of node 'a' (#1)", and " of graph PATH"
+ * when d is an enclosing graph's. */
+static const char *def_words(const run *r, const def *d, uint32_t g, char *buf, size_t n)
+{
+    char nw[480], path[600] = "";
+    int fn = nnav_graph_get(r->m, d->graph)->kind == NNAV_GRAPH_FUNCTION;
+    if (d->graph != g) {
+        char p[512];
+        nnav_graph_path(r->m, d->graph, p, sizeof p);
+        snprintf(path, sizeof path, " of graph %s", p);
+    }
+    switch (d->kind) {
+    case DEF_INPUT:
+        snprintf(buf, n, "%s input #%u%s", fn ? "function" : "graph", d->who, path);
+        break;
+    case DEF_INIT:
+    case DEF_SPARSE:
+        snprintf(buf, n, "%sinitializer #%u%s", d->kind == DEF_SPARSE ? "sparse " : "", d->who, path);
+        break;
+    default:
+        snprintf(buf, n, "output %u of %s%s", d->pos, node_words(r, d->who, nw, sizeof nw), path);
+    }
+    return buf;
+}
+
+/* A graph rule's finding about `value`, when graph g's findings are said
+ * (NULL otherwise, or past those kept: the caller writes the detail). */
+static nnav_opc_finding *graph_finding(run *r, uint32_t node, uint32_t g, int rule,
+                                       const nnav_op_use *u, uint32_t index, nnav_span value)
+{
+    if (!said(r, g))
+        return NULL;
+    nnav_opc_finding *f = add_at(r, node, g, rule, u, index);
+    if (f)
+        f->value = value;
+    return f;
+}
+
+/* A function's outputs, each listed once (onnx.checker's check_function):
+ * sorted by name, a finding at each repeat. */
+static void function_outputs(run *r, uint32_t g)
+{
+    const nnav_graph *gr = nnav_graph_get(r->m, g);
+    uint32_t n = gr->output_count;
+    char nb[420];
+    if (n < 2 || !said(r, g))
+        return;
+    named *v = malloc((size_t)n * sizeof *v);
+    if (!v) {
+        r->oom = 1;
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        v[k] = (named){nnav_vinfo_get(r->m, gr->output_first + k)->name, k};
+    qsort(v, n, sizeof *v, named_qcmp);
+    for (uint32_t k = 1; k < n; k++) {
+        if (!nnav_span_same(v[k].name, v[k - 1].name))
+            continue;
+        nnav_opc_finding *f = graph_finding(r, NNAV_NONE, g, NNAV_OPC_SSA, NULL, v[k].id, v[k].name);
+        if (f)
+            snprintf(f->detail, sizeof f->detail, "function output #%u '%s' is listed again (#%u)",
+                     v[k].id, esc(v[k].name, nb, sizeof nb), v[k - 1].id);
+    }
+    free(v);
+}
+
+/* Graph g's own names as it is entered: its inputs, initializers and
+ * sparse initializers, as onnx.checker's check_graph adds them. */
+static void enter_graph(run *r, uint32_t g)
+{
+    const nnav_model *m = r->m;
+    const nnav_graph *gr = nnav_graph_get(m, g);
+    char nb[420], dw[1400];
+    for (uint32_t k = 0; k < gr->input_count && !r->oom; k++) {
+        nnav_span name = nnav_vinfo_get(m, gr->input_first + k)->name;
+        uint32_t d = in_view(r, name);
+        if (d == NNAV_NONE || r->defs.v[d].graph != g) { /* an outer name may be hidden */
+            define(r, name, DEF_INPUT, g, k, 0);
+            continue;
+        }
+        nnav_opc_finding *f = graph_finding(r, NNAV_NONE, g, NNAV_OPC_SSA, NULL, k, name);
+        if (f)
+            snprintf(f->detail, sizeof f->detail, "%s input #%u '%s' is already defined: %s",
+                     gr->kind == NNAV_GRAPH_FUNCTION ? "function" : "graph", k,
+                     esc(name, nb, sizeof nb), def_words(r, &r->defs.v[d], g, dw, sizeof dw));
+    }
+    if (gr->kind == NNAV_GRAPH_FUNCTION)
+        function_outputs(r, g);
+    /* IR version 3 and below: every initializer is a graph input too. */
+    int subset = r->ir_version >= 1 && r->ir_version <= 3;
+    for (uint32_t pass = 0; pass < 2 && !r->oom; pass++) {
+        uint32_t count = pass ? gr->sparse_count : gr->init_count;
+        for (uint32_t k = 0; k < count && !r->oom; k++) {
+            uint32_t t = pass ? nnav_sparse_get(m, gr->sparse_first + k)->values : gr->init_first + k;
+            if (t == NNAV_NONE)
+                continue;
+            nnav_span name = nnav_tensor_get(m, t)->name;
+            if (!name.n) {
+                nnav_opc_finding *f =
+                    graph_finding(r, NNAV_NONE, g, NNAV_OPC_DUPLICATE_INIT, NULL, k, name);
+                if (f)
+                    snprintf(f->detail, sizeof f->detail, "%sinitializer #%u has no name",
+                             pass ? "sparse " : "", k);
+                continue;
+            }
+            uint32_t d = in_view(r, name);
+            const def *dd = d != NNAV_NONE ? &r->defs.v[d] : NULL;
+            if (dd && dd->graph == g && dd->kind != DEF_INPUT) {
+                nnav_opc_finding *f =
+                    graph_finding(r, NNAV_NONE, g, NNAV_OPC_DUPLICATE_INIT, NULL, k, name);
+                if (f)
+                    snprintf(f->detail, sizeof f->detail, "%sinitializer #%u '%s' has the name of %s",
+                             pass ? "sparse " : "", k, esc(name, nb, sizeof nb),
+                             def_words(r, dd, g, dw, sizeof dw));
+                continue;
+            }
+            if (subset && !pass && !(dd && dd->graph == g && dd->kind == DEF_INPUT)) {
+                nnav_opc_finding *f =
+                    graph_finding(r, NNAV_NONE, g, NNAV_OPC_INIT_NOT_INPUT, NULL, k, name);
+                if (f)
+                    snprintf(f->detail, sizeof f->detail,
+                             "initializer #%u '%s' is not a graph input (IR version %lld: "
+                             "initializers are graph inputs too)", k, esc(name, nb, sizeof nb),
+                             (long long)r->ir_version);
+            }
+            define(r, name, pass ? DEF_SPARSE : DEF_INIT, g, k, 0);
+        }
+    }
+}
+
+/* Each input of node (in graph g) in view: defined before it here or in
+ * an enclosing graph before the node holding this body. */
+static void node_inputs(run *r, uint32_t node, uint32_t g, const nnav_op_use *u)
+{
+    const nnav_model *m = r->m;
+    const nnav_node *nd = nnav_node_get(m, node);
+    char nb[420], dw[1400];
+    for (uint32_t i = 0; i < nd->in_count && !r->oom; i++) {
+        nnav_ref ref = nnav_ref_get(m, nd->in_first + i);
+        if (ref.control || !ref.name.n || in_view(r, ref.name) != NNAV_NONE)
+            continue;
+        /* The index resolves a name by scope, whatever the order: a value
+         * it finds was written too late; one it does not, nowhere. */
+        const nnav_value *v = ref.value != NNAV_NONE ? nnav_value_get(m, ref.value) : NULL;
+        int later = v && v->kind == NNAV_VAL_NODE && v->producer != NNAV_NONE;
+        nnav_opc_finding *f = graph_finding(r, node, g, later ? NNAV_OPC_ORDER : NNAV_OPC_UNDEFINED,
+                                            u, i, ref.name);
+        if (!f)
+            continue;
+        esc(ref.name, nb, sizeof nb);
+        if (later && v->producer == node) {
+            snprintf(f->detail, sizeof f->detail, "input %u '%s' is this node's own output", i, nb);
+        } else if (later) {
+            def d = {0, NNAV_NONE, v->graph, v->producer, 0, DEF_NODE};
+            const nnav_node *p = nnav_node_get(m, v->producer);
+            for (uint32_t o = 0; o < p->out_count; o++)
+                if (nnav_span_same(nnav_ref_get(m, p->out_first + o).name, ref.name)) {
+                    d.pos = o;
+                    break;
+                }
+            snprintf(f->detail, sizeof f->detail, "input %u '%s' is written only after it: %s", i,
+                     nb, def_words(r, &d, g, dw, sizeof dw));
+        } else {
+            const nnav_graph *gr = nnav_graph_get(m, g);
+            snprintf(f->detail, sizeof f->detail,
+                     "input %u '%s' is defined nowhere in view (no %s input, initializer or earlier "
+                     "node's output%s)", i, nb, gr->kind == NNAV_GRAPH_FUNCTION ? "function" : "graph",
+                     gr->parent != NNAV_NONE ? ", here or in an enclosing graph" : "");
+        }
+    }
+}
+
+/* Each output of node written once: no name in view. */
+static void node_outputs(run *r, uint32_t node, uint32_t g, const nnav_op_use *u)
+{
+    const nnav_model *m = r->m;
+    const nnav_node *nd = nnav_node_get(m, node);
+    char nb[420], dw[1400];
+    for (uint32_t o = 0; o < nd->out_count && !r->oom; o++) {
+        nnav_ref ref = nnav_ref_get(m, nd->out_first + o);
+        if (ref.control || !ref.name.n)
+            continue;
+        uint32_t d = in_view(r, ref.name);
+        if (d == NNAV_NONE) {
+            define(r, ref.name, DEF_NODE, g, node, o);
+            continue;
+        }
+        nnav_opc_finding *f = graph_finding(r, node, g, NNAV_OPC_SSA, u, o, ref.name);
+        if (f)
+            snprintf(f->detail, sizeof f->detail, "output %u '%s' is already defined: %s", o,
+                     esc(ref.name, nb, sizeof nb), def_words(r, &r->defs.v[d], g, dw, sizeof dw));
+    }
+}
+
+/* One graph being walked: the node whose bodies are walked (`open`), the
+ * next of its bodies, and the definitions in view when it was entered. */
+typedef struct frame {
+    uint32_t g, i, child, mark;
+    uint8_t rules, entered, open, resolved;
+    nnav_op_use u; /* node i's, while open */
+} frame;
+
+/* A graph to walk on top of the stack; 0 when out of memory. */
+static int push_frame(run *r, frame **v, uint32_t *n, uint32_t *cap, uint32_t g, int rules)
+{
+    if (*n == *cap && nnav_vec_grow_((void **)v, cap, sizeof **v, *n + 1)) {
+        r->oom = 1;
+        return 0;
+    }
+    (*v)[(*n)++] = (frame){.g = g, .rules = (uint8_t)rules};
+    return 1;
+}
+
+/* ONNX: the graphs depth first from each root, as onnx.checker walks them
+ * (a body at its node, after the node's inputs and before its outputs),
+ * each node held to its schema and, where onnx.checker holds it, to the
+ * graph's rules; findings only for graphs [first, end). */
+static void walk_onnx(run *r, uint8_t *seen)
+{
+    const nnav_model *m = r->m;
+    uint32_t ng = nnav_graph_count(m);
+    NNAV_VEC(frame) st = {0}; /* as deep as the bodies nest; f is taken again after a push */
+    if (nnav_hashtab_init(&r->name_tab, (uint64_t)nnav_value_count(m) + 16)) {
+        r->oom = 1;
+        return;
+    }
+    for (uint32_t root = 0; root < ng && !r->oom; root++) {
+        const nnav_graph *rg = nnav_graph_get(m, root);
+        if (rg->parent != NNAV_NONE || seen[root])
+            continue;
+        if (!push_frame(r, &st.v, &st.n, &st.cap, root,
+                        rg->kind == NNAV_GRAPH_MAIN ||
+                            (rg->kind == NNAV_GRAPH_FUNCTION && r->ir_version >= 8)))
+            break;
+        while (st.n && !r->oom) {
+            frame *f = &st.v[st.n - 1];
+            const nnav_graph *gr = nnav_graph_get(m, f->g);
+            uint32_t nch;
+            const uint32_t *kids = nnav_graph_children(m, f->g, &nch);
+            int out = f->g < r->first || f->g >= r->end;
+            if (!f->entered) {
+                f->entered = 1;
+                f->mark = r->defs.n;
+                seen[f->g] = 1;
+                if (f->rules)
+                    enter_graph(r, f->g);
+            }
+            if (f->open) {
+                uint32_t n = gr->node_first + f->i;
+                if (f->child < nch && nnav_graph_get(m, kids[f->child])->owner_node == n) {
+                    uint32_t c = kids[f->child++];
+                    if (!seen[c])
+                        push_frame(r, &st.v, &st.n, &st.cap, c, f->rules);
+                    continue;
+                }
+                if (f->rules)
+                    node_outputs(r, n, f->g, f->resolved ? &f->u : NULL);
+                f->open = 0;
+                f->i++;
+                continue;
+            }
+            if (f->i < gr->node_count) {
+                uint32_t n = gr->node_first + f->i;
+                f->resolved = 0;
+                if (!out) {
+                    r->pub.nodes++;
+                    f->resolved = node_use(r, n, &f->u) == 0;
+                    if (f->rules)
+                        node_inputs(r, n, f->g, f->resolved ? &f->u : NULL);
+                    if (f->resolved)
+                        check_node(r, n, &f->u);
+                }
+                f->open = 1;
+                continue;
+            }
+            if (f->child < nch) { /* bodies of no node here (a function's attribute defaults) */
+                uint32_t c = kids[f->child++];
+                if (!seen[c])
+                    push_frame(r, &st.v, &st.n, &st.cap, c, 0);
+                continue;
+            }
+            undefine(r, f->mark);
+            st.n--;
+        }
+    }
+    nnav_vec_free(st);
 }
 
 /* The model's opset_import of standard domains against the table. */
@@ -745,11 +1174,23 @@ nnav_opcheck *nnav_opcheck_run(const nnav_model *m, const struct nnav_shapes *s,
         uint32_t ng = nnav_graph_count(m);
         if (end > ng)
             end = ng;
+        r->first = first, r->end = end;
+        uint8_t *seen = calloc((size_t)ng + 1, 1);
+        if (!seen)
+            r->oom = 1;
+        else if (r->onnx)
+            walk_onnx(r, seen);
+        /* TensorFlow (and any graph the walk did not reach): in id order. */
         for (uint32_t g = first; g < end && !r->oom; g++) {
             const nnav_graph *gr = nnav_graph_get(m, g);
-            for (uint32_t i = 0; i < gr->node_count && !r->oom; i++)
-                check_node(r, gr->node_first + i);
+            for (uint32_t i = 0; i < gr->node_count && !r->oom && !seen[g]; i++) {
+                nnav_op_use u;
+                r->pub.nodes++;
+                if (node_use(r, gr->node_first + i, &u) == 0)
+                    check_node(r, gr->node_first + i, &u);
+            }
         }
+        free(seen);
     }
     r->pub.f = r->f;
     r->pub.skip = r->skip;
@@ -771,5 +1212,9 @@ void nnav_opcheck_free(nnav_opcheck *c)
     free(r->graph_scope);
     free(r->attr_order);
     free(r->f);
+    nnav_hashtab_free(&r->name_tab);
+    nnav_vec_free(r->names);
+    nnav_vec_free(r->head);
+    nnav_vec_free(r->defs);
     free(r);
 }

@@ -69,6 +69,7 @@ struct nnav_shapes {
     nnav_fact *facts;
     nnav_cost *costs;
     uint8_t *node_failed;
+    uint32_t *conflict; /* per node: nnav_ix_conflict's reason (a why id); NULL until one */
     uint8_t *gstate; /* 0 not yet, 1 in progress, 2 done */
     NNAV_VEC(nnav_dim) dims;
     NNAV_VEC(char) text;
@@ -111,7 +112,7 @@ struct nnav_shapes {
     int oom;
 };
 
-static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, 0, NNAV_NONE};
+static const nnav_fact UNKNOWN = {0, -1, 0, NNAV_NONE, 0, NNAV_SRC_NONE, 0, 0, 0, NNAV_NONE};
 
 /* A call's body as inferred for one set of input facts: the seeds and the
  * outputs, copied (their dims stay in S->dims, which only grows). */
@@ -958,6 +959,7 @@ static void ix_init(nnav_ictx *ix, nnav_shapes *S, uint32_t n, int depth, uint32
     ix->S = S, ix->m = m, ix->nd = nd, ix->node = n, ix->depth = depth, ix->caller = caller;
     ix->nin = k;
     ix->why[0] = 0; /* a reason is written whole by nnav_ix_fail */
+    ix->conflict = 0;
 }
 
 /* A node's domain as the rules see it: ONNX's default one (none written,
@@ -1297,6 +1299,40 @@ int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...)
     vsnprintf(ix->why, sizeof ix->why, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+int nnav_ix_conflict(nnav_ictx *ix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ix->why, sizeof ix->why, fmt, ap);
+    va_end(ap);
+    ix->conflict = 1;
+    return -1;
+}
+
+/* Node n's inputs contradict its operator: its reason kept (the first
+ * inference of it that said so). */
+static void conflict_note(nnav_shapes *S, uint32_t n, const char *why)
+{
+    if (!S->conflict) {
+        size_t nn = S->m->nodes.n ? S->m->nodes.n : 1;
+        if (!(S->conflict = malloc(nn * sizeof *S->conflict))) {
+            S->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < nn; i++)
+            S->conflict[i] = NNAV_NONE;
+    }
+    if (S->conflict[n] == NNAV_NONE)
+        S->conflict[n] = why_add(S, "%s", why);
+}
+
+const char *nnav_shapes_conflict(const nnav_shapes *S, uint32_t node)
+{
+    if (!S || !S->conflict || node >= S->m->nodes.n || S->conflict[node] == NNAV_NONE)
+        return NULL;
+    return nnav_shapes_why(S, S->conflict[node]);
 }
 
 /* ---- the pass ---- */
@@ -1714,12 +1750,16 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
         rc = -1;
     }
     uint32_t why = budget ? S->why_budget : NNAV_NONE;
+    int conflict = rc < 0 && !budget && ix.conflict;
+    if (conflict)
+        conflict_note(S, n, ix.why);
     if (rc < 0) {
         nnav_text_escape(nd->op.p, (size_t)nd->op.n, ob, sizeof ob);
         S->node_failed[n] = 1;
         /* The root cause: an input that was already unknown (one with a
-         * type but no shape does not stop a rule; this op's reason counts). */
-        for (uint32_t i = 0; i < nnav_ix_nin(&ix) && why == NNAV_NONE; i++) {
+         * type but no shape does not stop a rule; this op's reason counts;
+         * a conflict is its own cause). */
+        for (uint32_t i = 0; i < nnav_ix_nin(&ix) && why == NNAV_NONE && !conflict; i++) {
             const nnav_fact *f = nnav_ix_in(&ix, i);
             if (f && f->rank < 0 && !f->dtype && f->why != NNAV_NONE)
                 why = f->why;
@@ -1762,8 +1802,14 @@ static void infer_node(nnav_shapes *S, uint32_t n, int depth, uint32_t caller)
                 f->why = why_add(S, "%s (node \"%s\"): output %u not inferred", ob, nb, o);
         }
         settle(S, v);
-        if (f->why != NNAV_NONE && fact_complete(S, f))
+        if (conflict) {
+            /* Whatever the file says, the operator cannot give it. */
+            f->src = NNAV_SRC_DISAGREE;
+            f->conflict = 1;
+            f->why = why;
+        } else if (f->why != NNAV_NONE && fact_complete(S, f)) {
             f->why = NNAV_NONE; /* the file filled in what the rule could not */
+        }
     }
     cost_node(S, n, oc ? oc->cls : COST_ELEM);
 }
@@ -2410,6 +2456,7 @@ void nnav_shapes_free(nnav_shapes *S)
     free(S->facts);
     free(S->costs);
     free(S->node_failed);
+    free(S->conflict);
     free(S->gstate);
     nnav_vec_free(S->dims);
     nnav_vec_free(S->text);

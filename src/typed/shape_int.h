@@ -19,6 +19,7 @@ typedef struct nnav_ictx {
     uint32_t caller;    /* inside a function body: the calling node, else NNAV_NONE */
     uint32_t nin;       /* inputs but trailing TensorFlow control inputs (nnav_ix_nin) */
     char why[200];      /* set by nnav_ix_fail */
+    uint8_t conflict;   /* set by nnav_ix_conflict */
 } nnav_ictx;
 
 /* A rule fills the node's outputs; returns 0, or -1 through nnav_ix_fail(). */
@@ -94,6 +95,11 @@ void nnav_ix_out_fold(nnav_ictx *ix, uint32_t o, int32_t dtype, int scalar, cons
 void nnav_ix_out_seq(nnav_ictx *ix, uint32_t o, const nnav_fact *elem, int32_t dtype);
 int nnav_ix_seq(const nnav_ictx *ix, uint32_t i, nnav_fact *elem);
 int nnav_ix_fail(nnav_ictx *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* nnav_ix_fail for inputs whose known facts contradict the operator (not
+ * facts that are missing): the node is rejected as onnx's shape inference
+ * rejects it. Its outputs read DISAGREE with this reason, and `check` makes
+ * it a finding (nnav_shapes_conflict). Names in the reason must be escaped. */
+int nnav_ix_conflict(nnav_ictx *ix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- bodies ---- */
 /* Infer the graph held by attribute `name` (list index k for GRAPHS), its

@@ -36,7 +36,7 @@ static int matmul_of(IX, uint32_t xa, uint32_t xb, int32_t dt)
         memcpy(B, b, (size_t)rb * sizeof *B);
     nnav_dim ka = A[na - 1], kb = B[nb - 2];
     if (nnav_dim_is_num(ka) && nnav_dim_is_num(kb) && !nnav_dim_eq(ka, kb))
-        return nnav_ix_fail(ix, "inner sizes %lld and %lld differ", (long long)dval(ka),
+        return nnav_ix_conflict(ix, "inner sizes %lld and %lld differ", (long long)dval(ka),
                             (long long)dval(kb));
     int32_t batch = (na > nb ? na : nb) - 2;
     nnav_dim d[NNAV_RANK_MAX + 2];
@@ -45,7 +45,7 @@ static int matmul_of(IX, uint32_t xa, uint32_t xb, int32_t dt)
         int bad = 0;
         d[k] = nnav_sd_broadcast(ix->S, ia >= 0 ? A[ia] : dnum(1), ib >= 0 ? B[ib] : dnum(1), &bad);
         if (bad)
-            return nnav_ix_fail(ix, "batch axes cannot be broadcast");
+            return nnav_ix_conflict(ix, "batch axes cannot be broadcast");
     }
     int32_t r = batch;
     if (ra != 1)

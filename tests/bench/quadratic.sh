@@ -5,7 +5,8 @@
 # file (a value with N consumers, N nodes of one name, N initialisers, If
 # nested N deep, N local functions, N undefined names, a TensorFlow library
 # of N functions calling each other in a chain), generates a model at
-# N/10 and at N and times `nnav info`, `nnav tree` and `nnav find` on both
+# N/10 and at N and times `nnav info`, `nnav tree`, `nnav find` and `nnav check`
+# (its graph rules walk every name in scope) on both
 # (the best of 3 runs). Linear work gives a ratio near 10; quadratic work
 # near 100. SCALE divides every N (2 halves them) for a quick look.
 # A ratio above 20 is flagged; the script exits 1 if any is.
@@ -43,7 +44,7 @@ while read -r kind n pat; do
         f=$work/${kind}_$k.model
         [ -s "$f" ] || python3 "$gen" "$kind" "$k" "$f"
     done
-    for cmd in info tree find; do
+    for cmd in info tree find check; do
         args=()
         [ "$cmd" = find ] && args=("$pat")
         a=$(best_ms "$nnav" "$cmd" "$work/${kind}_$small.model" "${args[@]}")

@@ -7,9 +7,16 @@
 #    exactly when the oracle rejects the model; a model meant to break a rule
 #    must be rejected by the oracle (else the case is wrong), and nnav must
 #    name the rule's word and the node in its YAML and the node in its text.
-#    onnx.checker finds input_type only with full_check (its type inference):
-#    that is asserted too. The opset past the table and the skipped domain
-#    are said once, as notices, and exit 0.
+#    onnx.checker finds input_type and input_shape only with full_check (its
+#    type and shape inference): that is asserted too. The opset past the
+#    table and the skipped domain are said once, as notices, and exit 0.
+#  - The graph's rules (issue 30: ssa, topological_order, undefined_input,
+#    duplicate_initializer, initializer_not_input), each broken in the main
+#    graph and in a body (and a function), and what onnx.checker accepts
+#    (bodies reading outer values, names a body hides or reuses, an
+#    initializer that is also an input): the same verdicts, the finding
+#    naming the value (YAML value) and, for a node's, the node. A finding
+#    of no node (an initializer, a graph input) names its graph.
 #  - the bundled ONNX samples, small torch.onnx.export models (python3-torch)
 #    and, in the _corpus part, every ONNX model of ../shared/corpus: nnav
 #    check --all exits 0 exactly when the oracle accepts the model, with one
@@ -45,7 +52,7 @@ compare() {
 if [ "${NNAV_PART:-all}" != corpus ]; then
     # ---- one broken rule each ----
     n=$("$py" "$D/check_rules_gen.py" rules "$T/rules") || fail "check_rules_gen.py rules"
-    [ "${n:-0}" -ge 30 ] || fail "only ${n:-0} rule models written"
+    [ "${n:-0}" -ge 75 ] || fail "only ${n:-0} rule models written"
     "$py" "$D/check_rules_gen.py" oracle "$T"/rules/*.onnx > "$T/rules.oracle" || fail "the oracle"
     : > "$T/expect.tsv"
     while IFS=$'\t' read -r name rule node; do
@@ -73,9 +80,12 @@ import sys, yaml
 words = {"unknown_operator", "not_yet", "no_opset", "deprecated", "unknown_attribute",
          "duplicate_attribute", "attribute_type", "missing_attribute", "input_count",
          "output_count", "missing_input", "missing_output", "input_type", "opset_range",
-         "function_opset"}
+         "function_opset", "ssa", "topological_order", "undefined_input",
+         "duplicate_initializer", "initializer_not_input", "input_shape"}
+graph_words = {"ssa", "topological_order", "undefined_input", "duplicate_initializer",
+               "initializer_not_input"}
 keys = ["graph", "node", "index", "op_type", "domain", "since_version", "opset", "rule",
-        "attribute", "position", "detail"]
+        "attribute", "position", "value", "detail"]
 table, amax = sys.argv[4], int(sys.argv[5])
 lax = {l.split("\t")[0][:-5]: l.rstrip("\n").split("\t")[-1]
        for l in open(sys.argv[3]) if "\tlax:" in l}
@@ -107,6 +117,14 @@ for line in open(sys.argv[1]):
             assert sum(f["rule"] == "unknown_attribute" for f in fs) == 10, fs
         if name == "function_ref_attr":
             assert c["function_calls"] == 1 and c["held"] == 1, c
+        if name == "two_nodes_two_findings":
+            assert c["nodes"] == 2 and c["held"] == 2 and c["count"] == 2, c
+        for f in fs:
+            if f["rule"] in graph_words:
+                assert f["value"] is not None and f["graph"] and f["position"] is not None, f
+                assert (f["node"] is None) == (f["index"] is None), f
+            else:
+                assert f["value"] is None, f
         if rule == "-":
             assert fs == [], fs
             continue
@@ -114,8 +132,12 @@ for line in open(sys.argv[1]):
         assert hits, (rule, fs)
         if node != "-":
             assert any(f["node"] == node for f in hits), (node, hits)
-        # The checker sees these two only through its inference.
-        assert (rule == "input_type") == (name in lax), (name, lax.get(name))
+        elif rule in graph_words:
+            assert all(f["node"] is None for f in hits), hits
+        if name.endswith("_body"):
+            assert all(f["graph"] != "/" for f in hits), hits
+        # The checker sees these only through its inference.
+        assert (rule in ("input_type", "input_shape")) == (name in lax), (name, lax.get(name))
     except AssertionError as e:
         bad += 1
         print("FAIL: %s: %s" % (name, str(e)[:400]))
@@ -146,6 +168,37 @@ PY
     expect_status 0 "$NNAV_BIN" check "$T/rules/opset_99.onnx"
     grep -qxF "opset_import ai.onnx 99 is newer than the table knows ($amax, $table): nodes are held to the newest schemas known" "$OUT" ||
         fail "opset 99 is a notice: $(cat "$OUT")"
+    # The graph's rules in text: the node (or the graph, for an initializer)
+    # and what wrote the name first.
+    expect_status 2 "$NNAV_BIN" check "$T/rules/ssa_two_writers.onnx"
+    grep -qx "/  node 'b' (#1, Neg v13): output 0 'y' is already defined: output 0 of node 'a' (#0) \\[ssa\\]" "$OUT" ||
+        fail "ssa's line: $(cat "$OUT")"
+    expect_status 2 "$NNAV_BIN" check "$T/rules/ssa_body_overwrites_input.onnx"
+    grep -qx "/if/then_branch  node 'tr' (#0, Relu v13): output 0 'x' is already defined: graph input #0 of graph / \\[ssa\\]" "$OUT" ||
+        fail "a body's ssa line: $(cat "$OUT")"
+    expect_status 2 "$NNAV_BIN" check "$T/rules/order_body_outer_later.onnx"
+    grep -qx "/if/then_branch  node 'tr' (#0, Relu v13): input 0 'a' is written only after it: output 0 of node 'neg' (#1) of graph / \\[topological_order\\]" "$OUT" ||
+        fail "an outer value written after the body's node: $(cat "$OUT")"
+    expect_status 2 "$NNAV_BIN" check "$T/rules/initializer_twice_body.onnx"
+    grep -qx "/if/then_branch  initializer #1 'w' has the name of initializer #0 \\[duplicate_initializer\\]" "$OUT" ||
+        fail "a body's initializer named twice: $(cat "$OUT")"
+    expect_status 2 "$NNAV_BIN" check "$T/rules/matmul_inner.onnx"
+    grep -qx "/  node 'mm' (#0, MatMul v13): its inputs' shapes contradict the operator: inner sizes 3 and 5 differ \\[input_shape\\]" "$OUT" ||
+        fail "MatMul's inner sizes: $(cat "$OUT")"
+    # shapes counts it a disagreement, saying why.
+    expect_status 0 "$NNAV_BIN" shapes "$T/rules/matmul_inner.onnx"
+    grep -q '^y .* DISAGREE  (MatMul (node "mm"): inner sizes 3 and 5 differ)$' "$OUT" && grep -q ' 1 DISAGREE,' "$OUT" ||
+        fail "shapes on MatMul's inner sizes: $(cat "$OUT")"
+    expect_status 0 "$NNAV_BIN" shapes "$T/rules/matmul_body.onnx" --graph /if/then_branch
+    grep -q ' 1 DISAGREE,' "$OUT" || fail "shapes in a body: $(cat "$OUT")"
+    # --graph: a body's findings alone, its outer names still in view.
+    expect_status 2 "$NNAV_BIN" check "$T/rules/ssa_body_overwrites_outer.onnx" --graph /if/then_branch
+    [ "$(grep -c '\[ssa\]$' "$OUT")" = 1 ] || fail "--graph on a body: $(cat "$OUT")"
+    expect_status 0 "$NNAV_BIN" check "$T/rules/undefined_body_value_outside.onnx" --graph /if/then_branch
+    # Every node counts as checked, a finding or not (it said 1 of 2).
+    expect_status 2 "$NNAV_BIN" check "$T/rules/two_nodes_two_findings.onnx"
+    tail -1 "$OUT" | grep -qx '2 nodes checked against the operator schemas: 2 findings (table: '"$table"')' ||
+        fail "two nodes, two findings: $(tail -1 "$OUT")"
     expect_status 2 "$NNAV_BIN" check "$T/rules/many_findings.onnx"
     grep -qx '\.\.\. and 1 more operator findings (the first 10000 are listed)' "$OUT" || fail "findings past those kept: $(tail -3 "$OUT")"
     grep -q '^nnav check: 10001 operator findings' "$ERR" || fail "all counted: $(cat "$ERR")"

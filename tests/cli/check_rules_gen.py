@@ -30,8 +30,9 @@ def I32(name, shape=(2, 3)):
     return h.make_tensor_value_info(name, TP.INT32, list(shape))
 
 
-def model(nodes, ins, outs, opsets=(("", 13),), funcs=(), vi=(), ir=None):
-    g = h.make_graph(nodes, "g", ins, outs, value_info=list(vi))
+def model(nodes, ins, outs, opsets=(("", 13),), funcs=(), vi=(), ir=None, inits=(), sparse=()):
+    g = h.make_graph(nodes, "g", ins, outs, value_info=list(vi), initializer=list(inits),
+                     sparse_initializer=list(sparse))
     m = h.make_model(g, opset_imports=[h.make_opsetid(d, v) for d, v in opsets],
                      functions=list(funcs))
     if ir is not None:
@@ -49,6 +50,41 @@ def function(nodes, fopset=13, attributes=()):
 
 
 CALL = h.make_node("F", ["x"], ["y"], name="call", domain="my.fn")
+
+
+def B(name):
+    return h.make_tensor_value_info(name, TP.BOOL, [])
+
+
+def W(name, shape=(2, 3)):
+    n = 1
+    for d in shape:
+        n *= d
+    return h.make_tensor(name, TP.FLOAT, list(shape), [1.0] * n)
+
+
+def if_node(then_nodes, then_outs, else_nodes=None, else_outs=("e",), outs=("y",), name="if",
+            then_inits=()):
+    """An If on the bool input c; the else branch a Relu of x unless given."""
+    if else_nodes is None:
+        else_nodes = [h.make_node("Relu", ["x"], ["e"], name="er")]
+    then = h.make_graph(then_nodes, "then", [], [F(o) for o in then_outs],
+                        initializer=list(then_inits))
+    els = h.make_graph(else_nodes, "else", [], [F(o) for o in else_outs])
+    return h.make_node("If", ["c"], list(outs), then_branch=then, else_branch=els, name=name)
+
+
+def loop_node(body_nodes, body_ins, body_outs, ins=("n", "c", "x"), outs=("y",), name="loop",
+              inits=()):
+    """A Loop whose body takes (i, cond, body_ins...) and gives (cond_out, body_outs...)."""
+    body = h.make_graph([h.make_node("Identity", ["cond"], ["cond_out"], name="ci")] + body_nodes,
+                        "body", [h.make_tensor_value_info("i", TP.INT64, []), B("cond")] +
+                        [F(v) for v in body_ins], [B("cond_out")] + [F(v) for v in body_outs],
+                        initializer=list(inits))
+    return h.make_node("Loop", list(ins), list(outs), body=body, name=name)
+
+
+LOOP_INS = [F("x"), B("c"), h.make_tensor_value_info("n", TP.INT64, [])]
 
 
 def rules(d):
@@ -168,6 +204,147 @@ def rules(d):
     busy = h.make_node("Softmax", ["x"], ["y"], name="busy", axis=1, **attrs)
     busy.attribute.extend([h.make_attribute("axis", 1), h.make_attribute("axis", 1)])
     case("duplicate_among_many", "duplicate_attribute", "busy", model([busy], [F("x")], [F("y")]))
+
+    # ---- the graph's rules (issue 30): each broken once in the main graph
+    # and once in a body, and what onnx.checker accepts ----
+    n = h.make_node
+    IFIN = [F("x"), B("c")]
+    # ssa: a name written twice
+    case("ssa_two_writers", "ssa", "b",
+         model([relu("a"), n("Neg", ["x"], ["y"], name="b")], [F("x")], [F("y")]))
+    case("ssa_two_writers_body", "ssa", "tb",
+         model([if_node([relu("ta", outs=("t",)), n("Neg", ["x"], ["t"], name="tb")], ["t"])],
+               IFIN, [F("y")]))
+    case("ssa_one_node_twice", "ssa", "s",
+         model([n("Split", ["x"], ["y", "y"], name="s", axis=0)], [F("x", (4, 3))], [F("y")]))
+    case("ssa_overwrites_input", "ssa", "a",
+         model([relu("a", outs=("x",)), n("Neg", ["x"], ["y"], name="b")], [F("x")], [F("y")]))
+    case("ssa_overwrites_initializer", "ssa", "a",
+         model([relu("a", outs=("w",)), n("Add", ["x", "w"], ["y"], name="b")], [F("x")], [F("y")],
+               inits=[W("w")]))
+    case("ssa_body_overwrites_outer", "ssa", "tr",
+         model([n("Neg", ["x"], ["a"], name="neg"), if_node([relu("tr", outs=("a",))], ["a"])],
+               IFIN, [F("y")]))
+    case("ssa_body_overwrites_input", "ssa", "tr",
+         model([if_node([relu("tr", ins=("x",), outs=("x",))], ["x"])], IFIN, [F("y")]))
+    case("ssa_input_twice", "ssa", "-",
+         model([n("Add", ["x", "x"], ["y"], name="add")], [F("x"), F("x")], [F("y")]))
+    case("ssa_body_input_twice", "ssa", "-",
+         model([loop_node([relu("br", ins=("v",), outs=("v_out",))], ["v", "v"], ["v_out"],
+                          ins=("n", "c", "x", "x"), outs=("y", "y2"))],
+               LOOP_INS, [F("y"), F("y2")]))
+    fn = h.make_function("my.fn", "F", ["a"], ["b"],
+                         [relu("r1", ins=("a",), outs=("b",)), n("Neg", ["a"], ["b"], name="r2")],
+                         [h.make_opsetid("", 13)])
+    case("ssa_function", "ssa", "r2",
+         model([CALL], [F("x")], [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn]))
+    fno = h.make_function("my.fn", "F", ["a"], ["b", "b"], [relu("r1", ins=("a",), outs=("b",))],
+                          [h.make_opsetid("", 13)])
+    case("ssa_function_output_twice", "ssa", "-",
+         model([n("F", ["x"], ["y", "z"], name="call", domain="my.fn")], [F("x")], [F("y"), F("z")],
+               opsets=(("", 13), ("my.fn", 1)), funcs=[fno]))
+    # onnx.checker holds a function's body to the graph rules from IR version 8 only.
+    case("ssa_function_ir7", "-", "-",
+         model([CALL], [F("x")], [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn], ir=7))
+    # topological_order: a node reading what a later node writes
+    case("order", "topological_order", "b",
+         model([n("Neg", ["t"], ["y"], name="b"), relu("a", outs=("t",))], [F("x")], [F("y")]))
+    case("order_self", "topological_order", "a",
+         model([n("Add", ["x", "t"], ["t"], name="a"), relu("b", ins=("t",))], [F("x")], [F("y")]))
+    case("order_body", "topological_order", "tb",
+         model([if_node([n("Neg", ["t"], ["u"], name="tb"), relu("ta", outs=("t",))], ["u"])],
+               IFIN, [F("y")]))
+    case("order_body_outer_later", "topological_order", "tr",
+         model([if_node([relu("tr", ins=("a",), outs=("t",))], ["t"]),
+                n("Neg", ["x"], ["a"], name="neg")], IFIN, [F("y"), F("a")]))
+    fn2 = h.make_function("my.fn", "F", ["a"], ["b"],
+                          [n("Neg", ["t"], ["b"], name="r2"), relu("r1", ins=("a",), outs=("t",))],
+                          [h.make_opsetid("", 13)])
+    case("order_function", "topological_order", "r2",
+         model([CALL], [F("x")], [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn2]))
+    # undefined_input: a name nothing defines where the node can see it
+    case("undefined", "undefined_input", "add",
+         model([n("Add", ["x", "zz"], ["y"], name="add")], [F("x")], [F("y")]))
+    case("undefined_body", "undefined_input", "tr",
+         model([if_node([n("Add", ["x", "zz"], ["t"], name="tr")], ["t"])], IFIN, [F("y")]))
+    case("undefined_body_value_outside", "undefined_input", "neg",
+         model([if_node([relu("tr", outs=("t",))], ["t"]), n("Neg", ["t"], ["z"], name="neg")],
+               IFIN, [F("y"), F("z")]))
+    case("undefined_sibling_body", "undefined_input", "er",
+         model([if_node([relu("tr", outs=("t",))], ["t"], [relu("er", ins=("t",), outs=("e",))])],
+               IFIN, [F("y")]))
+    # duplicate_initializer: one name, two initializers (or a sparse one; or none)
+    case("initializer_twice", "duplicate_initializer", "-",
+         model([n("Add", ["x", "w"], ["y"], name="add")], [F("x")], [F("y")], inits=[W("w"), W("w")]))
+    case("initializer_twice_body", "duplicate_initializer", "-",
+         model([if_node([n("Add", ["x", "w"], ["t"], name="tr")], ["t"], then_inits=[W("w"), W("w")])],
+               IFIN, [F("y")]))
+    sp = h.make_sparse_tensor(h.make_tensor("w", TP.FLOAT, [1], [1.0]),
+                              h.make_tensor("wi", TP.INT64, [1], [0]), [2, 3])
+    case("initializer_sparse_twice", "duplicate_initializer", "-",
+         model([n("Add", ["x", "w"], ["y"], name="add")], [F("x")], [F("y")], inits=[W("w")],
+               sparse=[sp]))
+    case("initializer_unnamed", "duplicate_initializer", "-",
+         model([relu()], [F("x")], [F("y")], inits=[W("")]))
+    # initializer_not_input: IR version 3 lists every initializer as an input
+    case("initializer_not_input_ir3", "initializer_not_input", "-",
+         model([n("Add", ["x", "w"], ["y"], name="add")], [F("x")], [F("y")], inits=[W("w")],
+               opsets=(("", 8),), ir=3))
+    case("initializer_not_input_ir3_body", "initializer_not_input", "-",
+         model([if_node([n("Add", ["x", "w"], ["t"], name="tr")], ["t"], then_inits=[W("w")])],
+               IFIN, [F("y")], opsets=(("", 8),), ir=3))
+    case("initializer_is_input_ir3", "-", "-",
+         model([n("Add", ["x", "w"], ["y"], name="add")], [F("x"), F("w")], [F("y")],
+               inits=[W("w")], opsets=(("", 8),), ir=3))
+    # input_shape: MatMul's inner sizes disagree (onnx.checker's inference,
+    # full_check only, and in the main graph only: in a body it says nothing)
+    case("matmul_inner", "input_shape", "mm",
+         model([n("MatMul", ["x", "v"], ["y"], name="mm")], [F("x"), F("v", (5, 4))],
+               [F("y", (2, 4))]))
+    case("matmul_batch", "input_shape", "mm",
+         model([n("MatMul", ["x", "v"], ["y"], name="mm")], [F("x", (2, 2, 3)), F("v", (3, 3, 4))],
+               [F("y", (3, 2, 4))]))
+    case("matmul_body", "-", "-",
+         model([if_node([n("MatMul", ["x", "v"], ["t"], name="mm")], ["t"])],
+               IFIN + [F("v", (5, 4))], [F("y")]))
+    case("matmul_symbolic", "-", "-",
+         model([n("MatMul", ["x", "v"], ["y"], name="mm")],
+               [h.make_tensor_value_info("x", TP.FLOAT, ["a", "k"]), F("v", (5, 4))],
+               [h.make_tensor_value_info("y", TP.FLOAT, ["a", 4])]))
+    # Must pass: outer values in bodies, names a body may reuse or hide.
+    case("if_outer_values", "-", "-",
+         model([n("Neg", ["x"], ["a"], name="neg"),
+                if_node([n("Add", ["a", "w"], ["t"], name="tr")], ["t"])], IFIN, [F("y")],
+               inits=[W("w")]))
+    case("loop_outer_values", "-", "-",
+         model([loop_node([n("Add", ["x", "w"], ["x_out"], name="add")], ["x"], ["x_out"])],
+               LOOP_INS + [F("w")], [F("y")]))
+    inner = if_node([n("Add", ["v", "x"], ["t"], name="deep")], ["t"], outs=("v_out",), name="inner")
+    inner.input[0] = "cond"
+    case("nested_bodies_outer_values", "-", "-",
+         model([loop_node([inner], ["v"], ["v_out"])], LOOP_INS, [F("y")]))
+    case("body_initializer_hides_outer", "-", "-",
+         model([if_node([n("Add", ["x", "w"], ["t"], name="tr")], ["t"], then_inits=[W("x")])],
+               IFIN + [F("w")], [F("y")]))
+    case("body_name_reused_later", "-", "-",
+         model([if_node([relu("tr", outs=("a",))], ["a"]), n("Neg", ["x"], ["a"], name="neg")],
+               IFIN, [F("y"), F("a")]))
+    case("body_output_named_as_node_output", "-", "-",
+         model([if_node([relu("tr", outs=("y",))], ["y"])], IFIN, [F("y")]))
+    case("initializer_is_input", "-", "-",
+         model([n("Add", ["x", "w"], ["y"], name="add")], [F("x"), F("w")], [F("y")],
+               inits=[W("w")]))
+    fn3 = h.make_function("my.fn", "F", ["a", "c"], ["b"],
+                          [if_node([relu("ft", ins=("a",), outs=("t",))], ["t"], outs=("b",),
+                                   else_nodes=[relu("fe", ins=("a",), outs=("e",))], name="fif")],
+                          [h.make_opsetid("", 13)])
+    call = n("F", ["x", "c"], ["y"], name="call", domain="my.fn")
+    case("function_body_outer_values", "-", "-",
+         model([call], IFIN, [F("y")], opsets=(("", 13), ("my.fn", 1)), funcs=[fn3]))
+    # Two nodes, both findings: both are counted as checked.
+    case("two_nodes_two_findings", "unknown_operator", "a",
+         model([n("Frob", ["x"], ["t"], name="a"), relu("b", ins=("t",), foo=1)], [F("x")],
+               [F("y")]))
 
     with open(os.path.join(d, "cases.tsv"), "w") as f:
         for name, rule, node, m in cases:
