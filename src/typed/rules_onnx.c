@@ -72,13 +72,6 @@ static nnav_body_kind onnx_body_kind(nnav_span op)
     return NNAV_BODY_OTHER;
 }
 
-/* In ONNX Runtime's contrib domain. */
-static int is_contrib(const nnav_model *m, uint32_t n, const char *op)
-{
-    return nnav_span_eqs(nnav_node_get(m, n)->op, op) &&
-           nnav_span_eqs(nnav_node_domain(m, n), "com.microsoft");
-}
-
 /* MatMulNBits' B is its K x N weight packed into bits-wide blocks: the
  * parameters are K x N (its attributes), not the bytes stored. 0 (the
  * stored elements) when K or N is missing or not positive, or K x N
@@ -103,30 +96,40 @@ static uint64_t onnx_logical_elems(const nnav_model *m, uint32_t n, uint32_t slo
  * the batch (and slices it per layer) before the RNN reads it. */
 static uint8_t onnx_input_role(const nnav_model *m, uint32_t n, uint32_t slot)
 {
-    static const struct { const char *op; uint8_t role; uint8_t mask; } K[] = {
-        {"BatchNormalization", NNAV_WROLE_BUFFER, 1u << 3 | 1u << 4},
-        {"RNN", NNAV_WROLE_CONST, 1u << 4 | 1u << 5},
-        {"GRU", NNAV_WROLE_CONST, 1u << 4 | 1u << 5},
-        {"LSTM", NNAV_WROLE_CONST, 1u << 4 | 1u << 5 | 1u << 6},
-        {"Resize", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3},
-        {"Upsample", NNAV_WROLE_CONST, 1u << 1},
-        {"Pad", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3},
-        {"Clip", NNAV_WROLE_CONST, 1u << 1 | 1u << 2}};
-    static const char *const PASS[] = {"Identity", "Cast", "Reshape", "Expand", "Transpose",
-                                        "Unsqueeze", "Squeeze", "Flatten", "Tile", "Slice"};
-    if (slot == 0)
-        for (size_t i = 0; i < sizeof PASS / sizeof *PASS; i++)
-            if (onnx_is_op(m, n, PASS[i]))
-                return NNAV_WROLE_PASS;
+    /* One table, looked up by the op's length first (asked for every input
+     * of every node): mask has the slots of role; PASS is input 0's. */
+#define R_(op, role, mask) {op, sizeof op - 1, role, mask}
+    static const struct { const char *op; uint32_t len; uint8_t role; uint8_t mask; } K[] = {
+        R_("BatchNormalization", NNAV_WROLE_BUFFER, 1u << 3 | 1u << 4),
+        R_("RNN", NNAV_WROLE_CONST, 1u << 4 | 1u << 5),
+        R_("GRU", NNAV_WROLE_CONST, 1u << 4 | 1u << 5),
+        R_("LSTM", NNAV_WROLE_CONST, 1u << 4 | 1u << 5 | 1u << 6),
+        R_("Resize", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3),
+        R_("Upsample", NNAV_WROLE_CONST, 1u << 1),
+        R_("Pad", NNAV_WROLE_CONST, 1u << 1 | 1u << 2 | 1u << 3),
+        R_("Clip", NNAV_WROLE_CONST, 1u << 1 | 1u << 2),
+        R_("Identity", NNAV_WROLE_PASS, 1u), R_("Cast", NNAV_WROLE_PASS, 1u),
+        R_("Reshape", NNAV_WROLE_PASS, 1u), R_("Expand", NNAV_WROLE_PASS, 1u),
+        R_("Transpose", NNAV_WROLE_PASS, 1u), R_("Unsqueeze", NNAV_WROLE_PASS, 1u),
+        R_("Squeeze", NNAV_WROLE_PASS, 1u), R_("Flatten", NNAV_WROLE_PASS, 1u),
+        R_("Tile", NNAV_WROLE_PASS, 1u), R_("Slice", NNAV_WROLE_PASS, 1u),
+        /* ONNX Runtime's 4-bit matmul: B packed, then scales, zero points
+         * and g_idx (quantisation's constants), then the bias. */
+        R_("MatMulNBits", NNAV_WROLE_CONST, 1u << 2 | 1u << 3 | 1u << 4),
+    };
+#undef R_
     if (slot >= 8)
         return NNAV_WROLE_PARAM;
-    /* ONNX Runtime's 4-bit matmul: B packed, then scales, zero points and
-     * g_idx (quantisation's constants), then the bias. */
-    if (slot >= 2 && slot <= 4 && is_contrib(m, n, "MatMulNBits"))
-        return NNAV_WROLE_CONST;
-    for (size_t i = 0; i < sizeof K / sizeof *K; i++)
-        if (K[i].mask >> slot & 1u && onnx_is_op(m, n, K[i].op))
+    nnav_span op = nnav_node_get(m, n)->op;
+    for (size_t i = 0; i < sizeof K / sizeof *K; i++) {
+        if (op.n != K[i].len || !(K[i].mask >> slot & 1u) || memcmp(op.p, K[i].op, K[i].len))
+            continue;
+        nnav_span d = nnav_node_domain(m, n);
+        int contrib = K[i].op[0] == 'M'; /* MatMulNBits is com.microsoft's */
+        if (contrib ? nnav_span_eqs(d, "com.microsoft") : d.n == 0 || nnav_span_eqs(d, "ai.onnx"))
             return K[i].role;
+        return NNAV_WROLE_PARAM;
+    }
     return NNAV_WROLE_PARAM;
 }
 
