@@ -241,6 +241,31 @@ void nnav_cli_usage(FILE *f)
                "                   external data, not only a Hugging Face cache's own\n");
 }
 
+int nnav_cli_suggest_command(const char *word, char *buf, size_t n)
+{
+    const char *names[K_COUNT + 1], *best;
+    for (int k = 0; k < K_COUNT; k++)
+        names[k] = commands[k].name;
+    names[K_COUNT] = "help";
+    if (!n || nnav_suggest(word, names, K_COUNT + 1, &best, 1) == 0)
+        return 0;
+    snprintf(buf, n, "%s", best);
+    return 1;
+}
+
+/* "unknown command 'summry'; did you mean 'summary'?" (with "help: " for
+ * help's argument), status 1. */
+static int unknown_command(const char *what, const char *word)
+{
+    char near[64], fmt[200];
+    if (nnav_cli_suggest_command(word, near, sizeof near)) {
+        snprintf(fmt, sizeof fmt, "%s '%%s'; did you mean '%s'?", what, near);
+        return usage_error(NULL, fmt, word);
+    }
+    snprintf(fmt, sizeof fmt, "%s '%%s'", what);
+    return usage_error(NULL, fmt, word);
+}
+
 /* nnav help [COMMAND]: the same as nnav --help and nnav COMMAND --help. */
 static int help_command(int argc, char **argv)
 {
@@ -255,7 +280,7 @@ static int help_command(int argc, char **argv)
             command_help(stdout, k);
             return 0;
         }
-    return usage_error(NULL, "help: no command named '%s'", argv[2]);
+    return unknown_command("help: no command named", argv[2]);
 }
 
 static nnav_cli_compare_fn compare_fn;
@@ -282,7 +307,7 @@ int nnav_cli_run(int argc, char **argv)
     while (k < K_COUNT && strcmp(argv[1], commands[k].name))
         k++;
     if (k == K_COUNT)
-        return usage_error(NULL, "unknown command '%s'", argv[1]);
+        return unknown_command("unknown command", argv[1]);
     int ran = 0;
     int rc = run_command(k, argc, argv, &ran);
     /* diff's 1 means "differences": its usage errors say trouble (2). */
@@ -340,6 +365,37 @@ static int unknown_dims(const nnav_model *m, const opts *o, const char *cmd)
     }
     free(found);
     return rc;
+}
+
+/* An option command k does not know: "unknown option '--grph'; did you
+ * mean '--graph'?" among the options it takes. */
+static int unknown_option(int k, const char *arg)
+{
+    const char *names[N_OPTIONS], *best;
+    char word[128], fmt[200];
+    size_t nn = 0;
+    snprintf(word, sizeof word, "%s", arg);
+    char *eq = strchr(word, '=');
+    if (eq)
+        *eq = 0;
+    const char *w = word;
+    while (*w == '-')
+        w++;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const option_row *r = &options[i];
+        if (!(r->cmds & (1u << k)))
+            continue;
+        size_t j = 0;
+        while (j < nn && strcmp(names[j], r->name))
+            j++;
+        if (j == nn)
+            names[nn++] = r->name;
+    }
+    if (*w && nnav_suggest(w, names, nn, &best, 1)) {
+        snprintf(fmt, sizeof fmt, "unknown option '%%s'; did you mean '--%s'?", best);
+        return usage_error(commands[k].name, fmt, arg);
+    }
+    return usage_error(commands[k].name, "unknown option '%s'", arg);
 }
 
 static int run_command(int k, int argc, char **argv, int *ran)
@@ -453,7 +509,7 @@ static int run_command(int k, int argc, char **argv, int *ran)
             command_help(stdout, k);
             return 0;
         case ':': return usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error(cmd->name, "unknown option '%s'", argv[optind - 1]);
+        default: return unknown_option(k, argv[optind - 1]);
         }
     }
     /* Options that do not apply to this command are usage errors, not ignored. */

@@ -7,6 +7,9 @@
 #include "diff.h"
 
 int nnav_cli_is_command(const char *s);
+/* The command closest to a mistyped word (report.h's nnav_suggest), into
+ * buf: 1, else 0. */
+int nnav_cli_suggest_command(const char *word, char *buf, size_t n);
 /* argv[1] is the command. Returns the exit status. */
 int nnav_cli_run(int argc, char **argv);
 void nnav_cli_usage(FILE *f);

@@ -2,6 +2,7 @@
  * `nnav A B` the explorer's compare mode. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "nnav.h"
@@ -43,6 +44,24 @@ int main(int argc, char **argv)
     }
     if (nnav_cli_is_command(argv[1]))
         return nnav_cli_run(argc, argv);
+    /* A mistyped command is no file (nor a word with a '.' or '/', which
+     * reads as one): "unknown command 'summry'; did you mean 'summary'?";
+     * a file before its command: say the order. */
+    struct stat st;
+    char near[64], w1[256], w2[256];
+    if (argv[1][0] != '-' && !strpbrk(argv[1], "./") && stat(argv[1], &st) != 0 &&
+        nnav_cli_suggest_command(argv[1], near, sizeof near)) {
+        nnav_text_escape_cstr(argv[1], w1, sizeof w1);
+        fprintf(stderr, "nnav: unknown command '%s'; did you mean '%s'?\nTry 'nnav --help'.\n", w1, near);
+        return 1;
+    }
+    if (argc >= 3 && argv[1][0] != '-' && nnav_cli_is_command(argv[2]) && stat(argv[2], &st) != 0) {
+        nnav_text_escape_cstr(argv[1], w1, sizeof w1);
+        nnav_text_escape_cstr(argv[2], w2, sizeof w2);
+        fprintf(stderr, "nnav: the command comes first: nnav %s %s%s\nTry 'nnav %s --help'.\n", w2, w1,
+                argc > 3 ? " ..." : "", w2);
+        return 1;
+    }
     if (argv[1][0] == '-' && strcmp(argv[1], "-") != 0) {
         char a[256];
         nnav_text_escape_cstr(argv[1], a, sizeof a);

@@ -87,4 +87,11 @@ void nnav_details_write(struct nnav_rw *w, const nnav_model *m);
  * when an item cannot be read (what was written stays). */
 int nnav_detail_write_one(struct nnav_rw *w, const nnav_model *m, uint32_t i, nnav_error *err);
 
+/* The candidates closest to a mistyped word, closest first, at most max
+ * into out: within 1 edit of a name of up to 4 bytes, 2 up to 8, 3 past
+ * (an insertion, a deletion, a change or a swap of two neighbours, case
+ * folded), or the word a prefix of 3 bytes or more. How many. */
+size_t nnav_suggest(const char *word, const char *const *cand, size_t n, const char **out,
+                    size_t max);
+
 #endif
