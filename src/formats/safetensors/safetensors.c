@@ -105,14 +105,27 @@ static uint64_t le64(const uint8_t *p)
 static int st_sniff(const uint8_t *p, uint64_t n, const char *path, char *reason, size_t rn)
 {
     (void)path;
-    if (n < 10 || p[8] != '{')
+    if (n < 10)
+        return 0;
+    uint64_t hl = le64(p);
+    if (p[8] == '[' && hl >= 2 && hl <= n - 8) {
+        /* a header that is JSON but no object: index() says so */
+        uint64_t e = 8 + hl;
+        while (e > 9 && p[e - 1] == ' ')
+            e--;
+        if (p[e - 1] != ']')
+            return 0;
+        snprintf(reason, rn, "read as safetensors: an 8-byte header length (%llu), then JSON",
+                 (unsigned long long)hl);
+        return 1;
+    }
+    if (p[8] != '{')
         return 0;
     uint64_t i = 9;
     while (i < n && i < 64 && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
         i++;
     if (i >= n || (p[i] != '"' && p[i] != '}'))
         return 0;
-    uint64_t hl = le64(p);
     if (hl < 2)
         return 0;
     snprintf(reason, rn, "read as safetensors: an 8-byte header length (%llu), then a JSON "
@@ -270,12 +283,15 @@ static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_j
         return st_err(err, offs.off, path, "data_offsets [%llu, %llu] end before they begin",
                       (unsigned long long)be[0], (unsigned long long)be[1]);
     unsigned bits = st_types[ti_k].bits;
+    char spath[NNAV_JSON_PATH + 64];
+    nnav_json_path(top, spath, sizeof spath);
+    strcat(spath, ".shape");
     if (over || nel > UINT64_MAX / bits)
-        return st_err(err, shape.off, path, "shape's element count times %u bits is past 64 "
+        return st_err(err, shape.off, spath, "shape's element count times %u bits is past 64 "
                                             "bits", bits);
     uint64_t nbits = nel * bits;
     if (nbits % 8)
-        return st_err(err, shape.off, path, "%llu %s elements take %llu bits, not whole bytes",
+        return st_err(err, shape.off, spath, "%llu %s elements take %llu bits, not whole bytes",
                       (unsigned long long)nel, st_types[ti_k].name, (unsigned long long)nbits);
     if (be[1] - be[0] != nbits / 8)
         return st_err(err, offs.off, path, "data_offsets [%llu, %llu] hold %llu bytes, but "
