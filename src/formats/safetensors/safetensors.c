@@ -72,6 +72,7 @@ typedef struct st_rd {
     NNAV_VEC(char *) owned; /* names and texts that held escapes, decoded */
     uint64_t header_len, data_start;
     char title[64]; /* the metadata section's heading */
+    char dtypes[sizeof st_types / sizeof *st_types * 32]; /* "F32 65, F16 32" */
 } st_rd;
 
 static int st_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
@@ -592,6 +593,24 @@ static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     g->init_first = 0;
     g->init_count = m->tensors.n;
     m->facts.tensor_store = 1;
+    /* How many tensors of each dtype, most first. */
+    uint32_t cnt[sizeof st_types / sizeof *st_types] = {0};
+    for (uint32_t i = 0; i < rd->ti.n; i++)
+        cnt[rd->ti.v[i].type]++;
+    size_t dn = 0;
+    for (;;) {
+        size_t best = sizeof st_types / sizeof *st_types;
+        for (size_t q = 0; q < sizeof st_types / sizeof *st_types; q++)
+            if (cnt[q] && (best == sizeof st_types / sizeof *st_types || cnt[q] > cnt[best]))
+                best = q;
+        if (best == sizeof st_types / sizeof *st_types)
+            break;
+        dn += (size_t)snprintf(rd->dtypes + dn, sizeof rd->dtypes - dn, "%s%s %u", dn ? ", " : "",
+                              st_types[best].name, cnt[best]);
+        cnt[best] = 0;
+    }
+    if (!dn)
+        snprintf(rd->dtypes, sizeof rd->dtypes, "none");
     snprintf(rd->title, sizeof rd->title, "metadata (%u key%s)", rd->meta.n,
              rd->meta.n == 1 ? "" : "s");
     return 0;
@@ -639,8 +658,9 @@ static void st_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t
              (unsigned long long)(rd->data_start + ti->begin));
 }
 
-/* Details: the header's size, then __metadata__'s strings. */
-enum { ST_HEADER_DETAILS = 2 };
+/* Details: the header's size, where the data starts, the tensors of each
+ * dtype; then __metadata__'s strings. */
+enum { ST_HEADER_DETAILS = 3 };
 
 static uint32_t st_detail_count(const nnav_model *m)
 {
@@ -659,9 +679,13 @@ static int st_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
         if (i == 0) {
             out->key = (nnav_span){(const uint8_t *)"header_bytes", 12};
             out->u = rd->header_len;
-        } else {
+        } else if (i == 1) {
             out->key = (nnav_span){(const uint8_t *)"data_start", 10};
             out->u = rd->data_start;
+        } else {
+            out->key = (nnav_span){(const uint8_t *)"dtypes", 6};
+            out->kind = NNAV_DV_TEXT;
+            out->s = (nnav_span){(const uint8_t *)rd->dtypes, strlen(rd->dtypes)};
         }
         return 0;
     }
