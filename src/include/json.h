@@ -71,19 +71,23 @@ typedef struct nnav_jiter {
     uint8_t obj;
     uint32_t depth;       /* of the container walked */
     uint64_t index;       /* of the member last read */
-    char path[NNAV_JSON_PATH]; /* the container's path */
+    const struct nnav_jiter *parent; /* whose member the container is; NULL: the root */
+    const char *root;     /* the root's path text ("$"), when parent is NULL */
     nnav_jval key;        /* the member last read's key (objects) */
 } nnav_jiter;
 
-/* Start walking container v; parent: the iterator v came from (its path
- * and member name make this one's path), or NULL for the root ("$"). */
+/* Start walking container v; parent: the iterator v is the member last
+ * read of (its path and that member's name make this one's path, written
+ * only when asked for), or NULL for the root ("$"). A parent outlives the
+ * iterators made from it, and reads no further member while they are
+ * used. */
 void nnav_json_iter(nnav_jiter *it, const nnav_json *j, const nnav_jval *v,
                     const nnav_jiter *parent);
 /* 1: a member read (key too, for an object); 0: the end; -1: err set. */
 int nnav_json_next(nnav_jiter *it, nnav_jval *key, nnav_jval *val, nnav_error *err);
 
-/* The path of the member `it` last read ("$.shape[1]"), for an error of
- * the caller's about it. */
+/* The path of the member `it` last read ("$.shape[1]"; before the first,
+ * the container's own), for an error of the caller's about it. */
 void nnav_json_path(const nnav_jiter *it, char *buf, size_t n);
 
 /* A STRING's text, escapes decoded, into buf (n > 0; cut to fit, always

@@ -222,10 +222,15 @@ static int parse_number(const nnav_json *j, const uint8_t **pp, const uint8_t *e
         return jerr(j, err, s, "a number of %zu characters (at most %d are read)", len,
                     NNAV_JSON_NUMLEN);
     char buf[NNAV_JSON_NUMLEN + 1];
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    locale_t loc = c_locale();
-    v->f = loc ? strtod_l(buf, NULL, loc) : strtod(buf, NULL);
+    if (real || big) {
+        memcpy(buf, s, len);
+        buf[len] = 0;
+    }
+    locale_t loc = real || big ? c_locale() : (locale_t)0;
+    /* an integer of 64 bits: its double is the conversion's (correctly
+     * rounded); else the C library's reading of the text (glibc's is too) */
+    v->f = real || big ? (loc ? strtod_l(buf, NULL, loc) : strtod(buf, NULL))
+                       : neg ? -(double)mag : (double)mag;
     if (isinf(v->f))
         return jerr(j, err, s, "the number %.40s%s is past the range of a double", buf,
                     len > 40 ? "..." : "");
@@ -380,23 +385,25 @@ void nnav_json_iter(nnav_jiter *it, const nnav_json *j, const nnav_jval *v,
         it->p = it->end = v->s.p; /* not a container: no members */
     }
     it->index = UINT64_MAX;
-    if (parent) {
-        nnav_json_path(parent, it->path, sizeof it->path);
-        it->depth = parent->depth + 1;
-    } else {
-        snprintf(it->path, sizeof it->path, "$");
-    }
+    it->parent = parent;
+    it->root = "$";
+    it->depth = parent ? parent->depth + 1 : 0;
 }
 
 void nnav_json_path(const nnav_jiter *it, char *buf, size_t n)
 {
     char c[500];
-    if (it->index == UINT64_MAX) {
-        snprintf(buf, n, "%s", it->path);
+    if (!n)
         return;
-    }
+    if (it->parent)
+        nnav_json_path(it->parent, buf, n);
+    else
+        snprintf(buf, n, "%s", it->root);
+    if (it->index == UINT64_MAX)
+        return;
     component(it->obj ? &it->key : NULL, it->index, c, sizeof c);
-    snprintf(buf, n, "%s%s", it->path, c);
+    size_t k = strlen(buf);
+    snprintf(buf + k, n - k, "%s", c);
 }
 
 int nnav_json_next(nnav_jiter *it, nnav_jval *key, nnav_jval *val, nnav_error *err)

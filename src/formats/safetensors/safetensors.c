@@ -160,17 +160,41 @@ static int oom(nnav_error *err)
     return st_err(err, 0, NULL, "out of memory");
 }
 
+/* The path of the member `it` last read, then `more`: written only for an
+ * error (a header of 10^5 tensors pays for no path text). */
+static const char *mpath(const nnav_jiter *it, const char *more, char *buf, size_t n)
+{
+    nnav_json_path(it, buf, n);
+    size_t k = strlen(buf);
+    snprintf(buf + k, n - k, "%s", more);
+    return buf;
+}
+
+/* An integer >= 0 at the member `it` last read: 0, or -1 with err set. */
+static int st_uint(const nnav_jiter *it, const nnav_jval *v, uint64_t *out, const char *what,
+                   nnav_error *err)
+{
+    char path[NNAV_JSON_PATH + 64];
+    if (v->kind == NNAV_JSON_NUMBER && v->num == NNAV_JNUM_INT && v->i < 0)
+        return st_err(err, v->off, mpath(it, "", path, sizeof path), "%s %lld is negative", what,
+                      (long long)v->i);
+    if (nnav_json_uint(v, out, NULL, err) < 0) {
+        mpath(it, "", err->path, sizeof err->path);
+        return -1;
+    }
+    return 0;
+}
+
 /* One tensor entry: dtype, shape, data_offsets. */
 static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_jiter *top,
                       const nnav_jval *key, const nnav_jval *val, nnav_error *err)
 {
     char path[NNAV_JSON_PATH + 64];
-    nnav_json_path(top, path, sizeof path);
     if (val->kind != NNAV_JSON_OBJECT)
-        return st_err(err, val->off, path, "a tensor's entry is %s, not an object of dtype, "
-                                           "shape and data_offsets",
+        return st_err(err, val->off, mpath(top, "", path, sizeof path),
+                      "a tensor's entry is %s, not an object of dtype, shape and data_offsets",
                       nnav_json_kind_name(val->kind));
-    nnav_jiter it;
+    nnav_jiter it, at_shape, at_offs;
     nnav_jval k, v, dtype = {0}, shape = {0}, offs = {0};
     nnav_json_iter(&it, j, val, top);
     int r;
@@ -179,20 +203,24 @@ static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_j
                           : nnav_json_eq(&k, "shape")        ? &shape
                           : nnav_json_eq(&k, "data_offsets") ? &offs
                                                              : NULL;
-        if (slot && slot->kind) {
-            nnav_json_path(&it, path, sizeof path);
-            return st_err(err, k.off, path, "a tensor's entry names this key twice");
-        }
+        if (slot && slot->kind)
+            return st_err(err, k.off, mpath(&it, "", path, sizeof path),
+                          "a tensor's entry names this key twice");
         if (slot)
             *slot = v; /* other keys: ignored, as tensor.rs ignores them */
+        /* where shape and data_offsets are, for their members' paths */
+        if (slot == &shape)
+            at_shape = it;
+        else if (slot == &offs)
+            at_offs = it;
     }
     if (r < 0)
         return -1;
-    nnav_json_path(top, path, sizeof path);
     const char *miss = !dtype.kind ? "dtype" : !shape.kind ? "shape" : !offs.kind ? "data_offsets"
                                                                                   : NULL;
     if (miss)
-        return st_err(err, val->off, path, "a tensor's entry has no \"%s\"", miss);
+        return st_err(err, val->off, mpath(top, "", path, sizeof path),
+                      "a tensor's entry has no \"%s\"", miss);
     size_t ti_k = sizeof st_types / sizeof *st_types;
     for (size_t q = 0; q < sizeof st_types / sizeof *st_types && dtype.kind == NNAV_JSON_STRING;
          q++)
@@ -202,7 +230,7 @@ static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_j
         char t[64], e[200];
         size_t n = nnav_json_text(&dtype, t, sizeof t);
         nnav_text_escape((const uint8_t *)t, n < sizeof t ? n : sizeof t - 1, e, sizeof e);
-        snprintf(path + strlen(path), sizeof path - strlen(path), ".dtype");
+        mpath(top, ".dtype", path, sizeof path);
         return dtype.kind == NNAV_JSON_STRING
                    ? st_err(err, dtype.off, path, "dtype \"%s\" is not one of safetensors' "
                                                   "(F64 F32 F16 BF16 I64 I32 I16 I8 U64 U32 U16 "
@@ -223,80 +251,65 @@ static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_j
     t.msg = val->s;
     t.dims_first = m->dims.n;
     /* shape: integers >= 0; their product x bits, exactly, or an error. */
-    nnav_json_path(top, path, sizeof path);
     if (shape.kind != NNAV_JSON_ARRAY)
-        return st_err(err, shape.off, strcat(path, ".shape"), "shape is %s, not an array of "
-                                                              "dims",
-                      nnav_json_kind_name(shape.kind));
+        return st_err(err, shape.off, mpath(top, ".shape", path, sizeof path),
+                      "shape is %s, not an array of dims", nnav_json_kind_name(shape.kind));
     nnav_jiter si;
-    nnav_json_iter(&si, j, &shape, &it);
-    si.index = UINT64_MAX;
-    snprintf(si.path, sizeof si.path, "%s", path);
-    snprintf(si.path + strlen(si.path), sizeof si.path - strlen(si.path), ".shape");
+    nnav_json_iter(&si, j, &shape, &at_shape);
     uint64_t nel = 1;
-    int over = 0;
+    int over = 0, zero = 0;
     while ((r = nnav_json_next(&si, NULL, &v, err)) == 1) {
         uint64_t d;
-        char dp[NNAV_JSON_PATH + 64];
-        nnav_json_path(&si, dp, sizeof dp);
-        if (v.kind == NNAV_JSON_NUMBER && v.num == NNAV_JNUM_INT && v.i < 0)
-            return st_err(err, v.off, dp, "dim %lld is negative", (long long)v.i);
-        if (nnav_json_uint(&v, &d, dp, err) < 0)
+        if (st_uint(&si, &v, &d, "dim", err) < 0)
             return -1;
         if (d > INT64_MAX)
-            return st_err(err, v.off, dp, "dim %llu is past what a signed 64-bit dim holds",
+            return st_err(err, v.off, mpath(&si, "", path, sizeof path),
+                          "dim %llu is past what a signed 64-bit dim holds",
                           (unsigned long long)d);
         int64_t *dd = nnav_vec_push(m->dims);
         if (!dd)
             return oom(err);
         *dd = (int64_t)d;
+        zero |= d == 0; /* zero elements whatever the rest: tensor.rs's product is 0 */
         if (d && nel > UINT64_MAX / d)
             over = 1;
-        nel = over ? 0 : nel * d;
-        if (d == 0)
-            over = 0, nel = 0; /* zero elements whatever the rest: tensor.rs's product is 0 */
+        else
+            nel *= d ? d : 1;
     }
     if (r < 0)
         return -1;
+    if (zero)
+        nel = 0, over = 0;
     t.ndims = m->dims.n - t.dims_first;
     /* data_offsets: exactly two integers >= 0, begin <= end. */
-    nnav_json_path(top, path, sizeof path);
-    strcat(path, ".data_offsets");
     if (offs.kind != NNAV_JSON_ARRAY || offs.count != 2)
-        return st_err(err, offs.off, path, "data_offsets is %s%s, not [begin, end]",
-                      nnav_json_kind_name(offs.kind),
+        return st_err(err, offs.off, mpath(top, ".data_offsets", path, sizeof path),
+                      "data_offsets is %s%s, not [begin, end]", nnav_json_kind_name(offs.kind),
                       offs.kind == NNAV_JSON_ARRAY ? (offs.count < 2 ? " of fewer than 2 numbers"
                                                                      : " of more than 2 numbers")
                                                    : "");
     nnav_jiter oi;
-    nnav_json_iter(&oi, j, &offs, &it);
-    snprintf(oi.path, sizeof oi.path, "%s", path);
+    nnav_json_iter(&oi, j, &offs, &at_offs);
     uint64_t be[2] = {0, 0};
-    for (int q = 0; q < 2; q++) {
-        char dp[NNAV_JSON_PATH + 64];
-        if (nnav_json_next(&oi, NULL, &v, err) != 1)
+    for (int q = 0; q < 2; q++)
+        if (nnav_json_next(&oi, NULL, &v, err) != 1 || st_uint(&oi, &v, &be[q], "offset", err) < 0)
             return -1;
-        nnav_json_path(&oi, dp, sizeof dp);
-        if (nnav_json_uint(&v, &be[q], dp, err) < 0)
-            return -1;
-    }
     if (be[1] < be[0])
-        return st_err(err, offs.off, path, "data_offsets [%llu, %llu] end before they begin",
+        return st_err(err, offs.off, mpath(top, ".data_offsets", path, sizeof path),
+                      "data_offsets [%llu, %llu] end before they begin",
                       (unsigned long long)be[0], (unsigned long long)be[1]);
     unsigned bits = st_types[ti_k].bits;
-    char spath[NNAV_JSON_PATH + 64];
-    nnav_json_path(top, spath, sizeof spath);
-    strcat(spath, ".shape");
     if (over || nel > UINT64_MAX / bits)
-        return st_err(err, shape.off, spath, "shape's element count times %u bits is past 64 "
-                                            "bits", bits);
+        return st_err(err, shape.off, mpath(top, ".shape", path, sizeof path),
+                      "shape's element count times %u bits is past 64 bits", bits);
     uint64_t nbits = nel * bits;
     if (nbits % 8)
-        return st_err(err, shape.off, spath, "%llu %s elements take %llu bits, not whole bytes",
-                      (unsigned long long)nel, st_types[ti_k].name, (unsigned long long)nbits);
+        return st_err(err, shape.off, mpath(top, ".shape", path, sizeof path),
+                      "%llu %s elements take %llu bits, not whole bytes", (unsigned long long)nel,
+                      st_types[ti_k].name, (unsigned long long)nbits);
     if (be[1] - be[0] != nbits / 8)
-        return st_err(err, offs.off, path, "data_offsets [%llu, %llu] hold %llu bytes, but "
-                                           "dtype %s x shape take %llu",
+        return st_err(err, offs.off, mpath(top, ".data_offsets", path, sizeof path),
+                      "data_offsets [%llu, %llu] hold %llu bytes, but dtype %s x shape take %llu",
                       (unsigned long long)be[0], (unsigned long long)be[1],
                       (unsigned long long)(be[1] - be[0]), st_types[ti_k].name,
                       (unsigned long long)(nbits / 8));
@@ -321,9 +334,8 @@ static int read_metadata(st_rd *rd, const nnav_json *j, const nnav_jiter *top,
                          const nnav_jval *val, nnav_error *err)
 {
     char path[NNAV_JSON_PATH + 64];
-    nnav_json_path(top, path, sizeof path);
     if (val->kind != NNAV_JSON_OBJECT)
-        return st_err(err, val->off, path, "__metadata__ is %s, not an object of strings",
+        return st_err(err, val->off, mpath(top, "", path, sizeof path), "__metadata__ is %s, not an object of strings",
                       nnav_json_kind_name(val->kind));
     nnav_jiter it;
     nnav_jval k, v;
@@ -331,7 +343,7 @@ static int read_metadata(st_rd *rd, const nnav_json *j, const nnav_jiter *top,
     nnav_json_iter(&it, j, val, top);
     while ((r = nnav_json_next(&it, &k, &v, err)) == 1) {
         if (v.kind != NNAV_JSON_STRING) {
-            nnav_json_path(&it, path, sizeof path);
+            mpath(&it, "", path, sizeof path);
             return st_err(err, v.off, path, "a __metadata__ value is %s, not a string",
                           nnav_json_kind_name(v.kind));
         }
