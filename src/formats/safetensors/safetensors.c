@@ -100,9 +100,11 @@ static uint64_t le64(const uint8_t *p)
     return v;
 }
 
-/* Sure enough to claim the file: a header length, then '{' and the start of
- * a key or the end of the object (white space between). Whether the length
- * fits is index()'s to say, as an error naming the rule. */
+/* Sure enough to claim the file: a header length that fits the file or is
+ * below 2^40 (its top three bytes zero, which no protobuf model's first
+ * fields make), then '{' and the start of a key or the end of the object
+ * (white space between). Whether the length is right is index()'s to say,
+ * as an error naming the rule. */
 static int st_sniff(const uint8_t *p, uint64_t n, const char *path, char *reason, size_t rn)
 {
     (void)path;
@@ -127,7 +129,7 @@ static int st_sniff(const uint8_t *p, uint64_t n, const char *path, char *reason
         i++;
     if (i >= n || (p[i] != '"' && p[i] != '}'))
         return 0;
-    if (hl < 2)
+    if (hl < 2 || (hl > n - 8 && (p[5] | p[6] | p[7])))
         return 0;
     snprintf(reason, rn, "read as safetensors: an 8-byte header length (%llu), then a JSON "
                          "object", (unsigned long long)hl);
