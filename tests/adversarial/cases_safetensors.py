@@ -7,6 +7,8 @@ written byte for byte here; what each must do: expect_safetensors.txt.
 import json
 import struct
 
+from make_cases import graph, model, node
+
 
 def st(header, data=b"", pad=True):
     """A file: the 8-byte length, the header (text or bytes), the data."""
@@ -67,4 +69,9 @@ def small_cases():
     # Names and metadata that would drive a terminal: open, shown escaped.
     c["st_hostile_names.safetensors"] = st(js({"__metadata__": {"\u001b]0;PWNED\u0007": "\u001b[31mred"},
                                    "x.\u001b[2J\u202e.w": ent("F32", [2], 0, 8)}), f32x2)
+    # An ONNX model whose bytes 8 and 9 are '{"' (in its producer name):
+    # still ONNX, not claimed as safetensors (its "header length" is past
+    # the file and over 2^40).
+    c["st_onnx_lookalike.onnx"] = model(graph(nodes=[node("Relu", ["x"], ["y"])]),
+                                        producer='abcd{"x":1}')
     return c
