@@ -3,7 +3,8 @@
 # tests/cli/safetensors_gen.py opens with its format, tensor count and
 # params in the header, the scope tree from its tensor names, every tensor
 # in the initializer pane; i shows the header's facts, the tensors of each
-# dtype and __metadata__ as `nnav info` prints them; q leaves a clean
+# dtype and __metadata__ as `nnav info` prints them; a tensor's detail
+# shows its storage, first values and (m) its stats; q leaves a clean
 # terminal.
 . "$(dirname "$0")/tmux.bash"
 
@@ -32,5 +33,13 @@ wait_for "metadata (2 keys)"
 wait_for "  model        tiny-llama é"
 keys Escape
 wait_gone "model details"
+# The initializer pane: a tensor's storage and its first values, read on
+# the way (the values of every dtype are the CLI test's: safetensors.sh).
+keys Tab Tab
+wait_for "tensor lm_head.weight"
+wait_for "storage  BF16, data bytes"
+wait_for "values   {"
+keys m
+wait_for "stats    min "
 quit_clean
 pass "a safetensors file: header, scopes, tensors, details"
