@@ -16,7 +16,7 @@
 /* ---- the table ---- */
 
 static const nnav_reader *const readers[] = {&nnav_reader_onnx, &nnav_reader_tf,
-                                              &nnav_reader_pt};
+                                              &nnav_reader_pt, &nnav_reader_safetensors};
 
 const nnav_reader *nnav_reader_for(nnav_format f)
 {

@@ -167,19 +167,6 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
         nnav_err_set(err, 0, 0, "this is %s", zip_kind(p, n));
         return -1;
     }
-    /* safetensors: an 8-byte little-endian header length, then a JSON object. */
-    if (n >= 10 && p[8] == '{') {
-        uint64_t hl = 0;
-        for (int k = 7; k >= 0; k--)
-            hl = hl << 8 | p[k];
-        if (hl >= 2 && hl <= n - 8) {
-            nnav_err_set(err, 0, 0,
-                         "this is a safetensors weights file (a %llu-byte JSON header, then "
-                         "tensors), which nnav does not read",
-                         (unsigned long long)hl);
-            return -1;
-        }
-    }
     /* A pickle of protocol 2 to 5 (PROTO opcode), or of protocol 0 calling a
      * global first ("cMODULE\nNAME\n" ... "."). (torch.save's checkpoints,
      * zip and legacy, are the PyTorch reader's: they never come here.) */

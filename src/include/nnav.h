@@ -258,6 +258,9 @@ typedef struct nnav_model_facts {
     int64_t model_version;     /* -1 when absent */
     uint64_t file_size;
     const char *path;          /* as given to nnav_model_open */
+    int tensor_store;          /* a store of named tensors (a checkpoint, a weights file):
+                                  one graph of initializers and no nodes, whose dotted
+                                  key paths are the model's scopes */
 } nnav_model_facts;
 
 /* ---- opening ---- */

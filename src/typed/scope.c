@@ -544,7 +544,7 @@ static int is_buffer(const nnav_tensor *t, nnav_span last)
  * (scope.h): a module's buffer, a TorchScript constant. */
 static int checkpoint_nonparam(const nnav_model *m, const nnav_tensor *t)
 {
-    if (nnav_model_facts_get(m)->format != NNAV_FMT_PYTORCH)
+    if (!nnav_model_facts_get(m)->tensor_store)
         return 0;
     return t->role == NNAV_TROLE_CONSTANT || is_buffer(t, last_comp(t->name)) ||
            nnav_tensor_alias(m, (uint32_t)(t - m->tensors.v)) != NNAV_NONE;
@@ -1061,7 +1061,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     /* A checkpoint (a graph of initializers and no nodes): its tensors'
      * key paths make the scopes, after the (absent) nodes. */
     uint32_t nck = 0;
-    if (nn == 0 && nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
+    if (nn == 0 && nnav_model_facts_get(m)->tensor_store) {
         for (uint32_t v = 0; v < m->values.n; v++)
             nck += module_tensor(m, graph, v);
         t->cv = malloc(((size_t)nck + 1) * sizeof *t->cv);

@@ -91,7 +91,9 @@ EOF
     expect_status 0 "$NNAV_BIN" info "$T/ckpt.pt"
     grep -q 'format *PyTorch checkpoint' "$OUT" || fail "ckpt.pt: not read as a PyTorch checkpoint"
     kind "$T/legacy.pt" 'Python pickle, not a checkpoint nnav opens: .nnav scan FILE. lists what unpickling it would run'
-    kind "$T/model.safetensors" 'safetensors weights file'
+    # Since issue 31 a safetensors file opens.
+    expect_status 0 "$NNAV_BIN" info "$T/model.safetensors"
+    grep -q 'format *safetensors' "$OUT" || fail "model.safetensors: not read as safetensors"
     kind "$T/model.gguf" 'GGUF model'
     kind "$T/model.tflite" 'TensorFlow Lite model'
     kind "$T/weights.h5" 'HDF5 file'

@@ -947,6 +947,7 @@ graph:;
     g = &m->graphs.v[0];
     g->init_first = 0;
     g->init_count = m->tensors.n;
+    m->facts.tensor_store = 1;
     uint32_t *vk = malloc(((size_t)rd->ti.n + 1) * sizeof *vk);
     for (uint32_t i = 0; vk && i < rd->ti.n; i++)
         vk[i] = view_key(m, rd, i);
