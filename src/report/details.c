@@ -110,7 +110,8 @@ void nnav_details_write(nnav_rw *w, const nnav_model *m)
         uint32_t j = i, shown = 0;
         snprintf(line, sizeof line, "\n%s\n", d.title ? d.title : sec);
         nnav_rw_text(w, line);
-        nnav_rw_key(w, sec);
+        if (nnav_rw_yaml(w)) /* text: the title above says it */
+            nnav_rw_key(w, sec);
         nnav_rw_map(w, 32);
         for (; j < n; j++) {
             if (nnav_detail_get(m, j, &d) < 0 || strcmp(d.section, sec))

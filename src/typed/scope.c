@@ -49,7 +49,7 @@ static int weight_dtype(int32_t dt)
     case NNAV_DT_UINT64: case NNAV_DT_BOOL: case NNAV_DT_STRING:
         return 0;
     }
-    return dt > 0 || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+    return dt > 0 || dt == NNAV_DT_QBLOCKS || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
            dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16;
 }
 
@@ -677,6 +677,8 @@ static void gen_scope(gen *G, uint32_t S)
             continue;
         const nnav_tensor *tt = &m->tensors.v[tn];
         EMIT(G, 10, (uint32_t)tt->dtype);
+        if (tt->stype)
+            EMITS(G, 30, ((nnav_span){(const uint8_t *)tt->stype, strlen(tt->stype)}));
         EMIT(G, 11, tt->ndims);
         for (uint32_t j = 0; j < tt->ndims; j++)
             EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);
@@ -1028,6 +1030,22 @@ static int module_tensor(const nnav_model *m, uint32_t graph, uint32_t v)
            !(val->producer < m->tensors.n && m->tensors.v[val->producer].role == NNAV_TROLE_CONSTANT);
 }
 
+/* A model of tensors and no nodes (a checkpoint): graph has initializers
+ * and every value of it is one. */
+static int tensors_only(const nnav_model *m, uint32_t graph)
+{
+    uint32_t inits = 0;
+    for (uint32_t v = 0; v < m->values.n; v++) {
+        const nnav_value *val = &m->values.v[v];
+        if (val->graph != graph)
+            continue;
+        if (val->kind != NNAV_VAL_INITIALIZER)
+            return 0;
+        inits++;
+    }
+    return inits > 0;
+}
+
 nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_shapes *s)
 {
     if (graph >= m->graphs.n)
@@ -1061,7 +1079,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     /* A checkpoint (a graph of initializers and no nodes): its tensors'
      * key paths make the scopes, after the (absent) nodes. */
     uint32_t nck = 0;
-    if (nn == 0 && nnav_model_facts_get(m)->format == NNAV_FMT_PYTORCH) {
+    if (nn == 0 && tensors_only(m, graph)) {
         for (uint32_t v = 0; v < m->values.n; v++)
             nck += module_tensor(m, graph, v);
         t->cv = malloc(((size_t)nck + 1) * sizeof *t->cv);
