@@ -42,7 +42,7 @@ grep -q '0 … 2  ×3 identical' "$OUT" || fail "llama_mixed.gguf: blk.0 … 2 n
 expect_status 0 "$NNAV_BIN" info "$work/llama.gguf"
 for w in 'format         GGUF' 'architecture                   llama' \
          'file type                      MOSTLY_Q4_K_M (15)' 'llama.block_count              6' \
-         'llama.attention.head_count     4' 'vocabulary                     32 tokens'; do
+         'llama.attention.head_count     4' 'vocabulary size                32'; do
     grep -qF "$w" "$OUT" || fail "info llama.gguf: no '$w'"
 done
 grep -q "'t20'" "$OUT" && fail "info llama.gguf prints the vocabulary past its first items"

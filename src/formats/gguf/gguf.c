@@ -67,6 +67,11 @@ typedef struct gg_rd {
     uint32_t ftype_kv;          /* general.file_type's pair, NNAV_NONE */
     uint64_t total_elems, total_bytes;
     char own[OWN_COUNT][96];
+    uint64_t own_u[OWN_COUNT]; /* an OWN_* that is a number: its value */
+    uint8_t own_num[OWN_COUNT]; /* 1: own_u; 2: bpw */
+    double bpw;
+    uint8_t shown[OWN_COUNT]; /* the OWN_* the file has something to say for, in order */
+    uint32_t nshown;
     /* The last array item read (detail, item, its offset): the next is
      * found from it, so reading all items in order costs their bytes once. */
     uint32_t c_kv;
@@ -105,7 +110,7 @@ static int cfail(cur *c, uint64_t at, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(m, sizeof m, fmt, ap);
     va_end(ap);
-    perr(c->err, at, "%s: %s", c->path, m);
+    perr(c->err, at, "%s", m);
     snprintf(c->err->path, sizeof c->err->path, "%s", c->path);
     return -1;
 }
@@ -482,13 +487,15 @@ static int read_tensors(nnav_model *m, gg_rd *rd, cur *c)
 
 static void own_words(nnav_model *m, gg_rd *rd)
 {
-    snprintf(rd->own[OWN_VERSION], 96, "%u", rd->version);
+    uint64_t nums[][2] = {{OWN_VERSION, rd->version}, {OWN_TENSORS, rd->n_tensors},
+                          {OWN_KV, rd->n_kv}, {OWN_ALIGN, rd->alignment},
+                          {OWN_DATA, rd->data_start}};
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+        rd->own_num[nums[i][0]] = 1;
+        rd->own_u[nums[i][0]] = nums[i][1];
+        snprintf(rd->own[nums[i][0]], 96, "-");
+    }
     snprintf(rd->own[OWN_ORDER], 96, "%s", rd->be ? "big-endian" : "little-endian");
-    snprintf(rd->own[OWN_TENSORS], 96, "%llu", (unsigned long long)rd->n_tensors);
-    snprintf(rd->own[OWN_KV], 96, "%llu", (unsigned long long)rd->n_kv);
-    snprintf(rd->own[OWN_ALIGN], 96, "%llu%s", (unsigned long long)rd->alignment,
-             find_key(rd, "general.alignment") == NNAV_NONE ? " (the default)" : "");
-    snprintf(rd->own[OWN_DATA], 96, "byte %llu", (unsigned long long)rd->data_start);
     rd->own[OWN_FTYPE][0] = 0;
     uint32_t f = rd->ftype_kv = find_key(rd, "general.file_type");
     if (f != NNAV_NONE && rd->kv.v[f].type == V_U32) {
@@ -501,15 +508,21 @@ static void own_words(nnav_model *m, gg_rd *rd)
     }
     rd->own[OWN_VOCAB][0] = 0;
     uint32_t tk = find_key(rd, "tokenizer.ggml.tokens");
-    if (tk != NNAV_NONE && rd->kv.v[tk].type == V_ARR)
-        snprintf(rd->own[OWN_VOCAB], 96, "%llu tokens (tokenizer.ggml.tokens)",
-                 (unsigned long long)rd->kv.v[tk].count);
-    if (rd->total_elems)
-        snprintf(rd->own[OWN_BPW], 96, "%.4f (%llu bytes for %llu weights)",
-                 (double)rd->total_bytes * 8 / (double)rd->total_elems,
-                 (unsigned long long)rd->total_bytes, (unsigned long long)rd->total_elems);
-    else
-        snprintf(rd->own[OWN_BPW], 96, "none");
+    if (tk != NNAV_NONE && rd->kv.v[tk].type == V_ARR) {
+        rd->own_num[OWN_VOCAB] = 1;
+        rd->own_u[OWN_VOCAB] = rd->kv.v[tk].count;
+        snprintf(rd->own[OWN_VOCAB], 96, "-");
+    }
+    uint32_t a = find_key(rd, "general.architecture");
+    snprintf(rd->own[OWN_ARCH], 96, "%s", a != NNAV_NONE && rd->kv.v[a].type == V_STR ? "-" : "");
+    if (rd->total_elems) {
+        rd->own_num[OWN_BPW] = 2;
+        rd->bpw = (double)rd->total_bytes * 8 / (double)rd->total_elems;
+        snprintf(rd->own[OWN_BPW], 96, "-");
+    }
+    for (uint32_t i = 0; i < OWN_COUNT; i++)
+        if (rd->own[i][0])
+            rd->shown[rd->nshown++] = (uint8_t)i;
 }
 
 static int gguf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
@@ -600,13 +613,13 @@ static void gguf_free(nnav_model *m)
 /* ---- details: the "gguf" section in nnav's words, then the metadata ---- */
 
 static const char *const own_keys[OWN_COUNT] = {
-    "version", "byte order", "tensors", "metadata pairs", "alignment", "data section",
-    "architecture", "file type", "vocabulary", "bits per weight"};
+    "version", "byte order", "tensors", "metadata pairs", "alignment", "data offset",
+    "architecture", "file type", "vocabulary size", "bits per weight"};
 
 static uint32_t gguf_detail_count(const nnav_model *m)
 {
     const gg_rd *rd = m->rd;
-    return OWN_COUNT + rd->kv.n;
+    return rd->nshown + rd->kv.n;
 }
 
 /* A scalar of value type t at off into *out. */
@@ -658,30 +671,33 @@ static void scalar_at(const nnav_model *m, uint32_t t, uint64_t off, nnav_detail
 static int gguf_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
 {
     const gg_rd *rd = m->rd;
-    if (i < OWN_COUNT) {
+    if (i < rd->nshown) {
+        i = rd->shown[i];
         out->section = "gguf";
         out->title = "GGUF";
         out->key = (nnav_span){(const uint8_t *)own_keys[i], strlen(own_keys[i])};
         out->own = 1;
         out->kind = NNAV_DV_TEXT;
-        if (i == OWN_ARCH) {
-            uint32_t a = find_key(rd, "general.architecture");
-            if (a != NNAV_NONE && rd->kv.v[a].type == V_STR) {
-                scalar_at(m, V_STR, rd->kv.v[a].off, out);
-                out->own = 0;
-            } else {
-                out->kind = NNAV_DV_NULL;
-            }
+        if (rd->own_num[i] == 1) {
+            out->kind = NNAV_DV_UINT;
+            out->u = rd->own_u[i];
             return 0;
         }
-        if (!rd->own[i][0]) {
-            out->kind = NNAV_DV_NULL;
+        if (rd->own_num[i] == 2) {
+            out->kind = NNAV_DV_FLOAT;
+            out->f = rd->bpw;
+            return 0;
+        }
+        if (i == OWN_ARCH) {
+            uint32_t a = find_key(rd, "general.architecture");
+            scalar_at(m, V_STR, rd->kv.v[a].off, out); /* own_words: it is a string */
+            out->own = 0;
             return 0;
         }
         out->s = (nnav_span){(const uint8_t *)rd->own[i], strlen(rd->own[i])};
         return 0;
     }
-    const gg_kv *kv = &rd->kv.v[i - OWN_COUNT];
+    const gg_kv *kv = &rd->kv.v[i - rd->nshown];
     out->section = "metadata";
     out->title = "metadata (GGUF key-value pairs)";
     out->key = kv->key;
@@ -700,10 +716,10 @@ static int gguf_detail_item(const nnav_model *m, uint32_t i, uint64_t k, nnav_de
                             nnav_error *err)
 {
     gg_rd *rd = m->rd; /* the cursor cache only */
-    const gg_kv *kv = &rd->kv.v[i - OWN_COUNT];
+    const gg_kv *kv = &rd->kv.v[i - rd->nshown];
     cur c = {.p = m->map.base, .n = m->map.size, .be = rd->be, .v1 = rd->version == 1,
              .err = err};
-    snprintf(c.path, sizeof c.path, "kv[%u].value[%llu]", i - OWN_COUNT, (unsigned long long)k);
+    snprintf(c.path, sizeof c.path, "kv[%u].value[%llu]", i - rd->nshown, (unsigned long long)k);
     uint64_t off;
     if (kv->elem != V_STR && kv->elem != V_ARR) {
         off = kv->off + k * vsize[kv->elem]; /* checked at open */
@@ -794,8 +810,8 @@ static void gguf_storage_format(const nnav_model *m, uint32_t t, char *buf, size
     const gg_type *gt = gg_type_get(ti->type);
     const nnav_tensor *tt = &m->tensors.v[t];
     if (!gt) {
-        snprintf(buf, n, "ggml type %u (not known: its size is unknown) @data+%llu", ti->type,
-                 (unsigned long long)ti->off);
+        snprintf(buf, n, "ggml type %u (not known: its size is unknown) @byte %llu", ti->type,
+                 (unsigned long long)(rd->data_start + ti->off));
         return;
     }
     double bpw = tt->nelems ? (double)tt->nbytes * 8 / (double)tt->nelems : 0;
