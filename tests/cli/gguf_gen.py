@@ -6,8 +6,8 @@ of random bytes, and the values ggml's reference dequantisation gives
 
 gguf_gen.py OUTDIR writes into OUTDIR:
   small_v3.gguf, small_v2.gguf, small_v1.gguf  every metadata value type, an
-      array of arrays, and f32 / f16 / bf16 / q8_0 / q4_0 / q4_1 / q5_0 /
-      q5_1 / q4_K / q6_K / q8_K tensors
+      array of arrays, and f32 / f16 / bf16 / i32 / q8_0 / q4_0 / q4_1 / q5_0 /
+      q5_1 / q2_K / q3_K / q4_K / q5_K / q6_K / q8_K tensors
   small_be.gguf  the v3 file written big-endian (gguf-py --bigendian)
   llama.gguf     a Llama-shaped model: token_embd, blk.0 .. blk.5, output
   llama_mixed.gguf  the same whose blk.3 holds q6_K where the others hold q4_K
@@ -28,7 +28,8 @@ SCALAR = {V_U8: "B", V_I8: "b", V_U16: "H", V_I16: "h", V_U32: "I", V_I32: "i", 
 TYPES = {"f32": (0, 1, 4), "f16": (1, 1, 2), "q4_0": (2, 32, 18), "q4_1": (3, 32, 20),
          "q5_0": (6, 32, 22), "q5_1": (7, 32, 24), "q8_0": (8, 32, 34), "q4_K": (12, 256, 144),
          "q6_K": (14, 256, 210), "q8_K": (15, 256, 292), "bf16": (30, 1, 2), "i32": (26, 1, 4),
-         "q2_K": (10, 256, 84), "iq4_xs": (23, 256, 136)}
+         "q2_K": (10, 256, 84), "q3_K": (11, 256, 110), "q5_K": (13, 256, 176),
+         "iq4_xs": (23, 256, 136)}
 
 
 def f16(x):
@@ -73,8 +74,12 @@ def random_blocks(rng, t, n):
             put16(o, -0.1, 0.1)
         elif t in ("q4_1", "q5_1"):
             put16(o, 0.001, 0.1), put16(o + 2, -1, 1)
-        elif t == "q4_K":
+        elif t in ("q4_K", "q5_K"):
             put16(o, 0.001, 0.01), put16(o + 2, 0.001, 0.01)
+        elif t == "q2_K":
+            put16(o + 80, 0.001, 0.01), put16(o + 82, 0.001, 0.01)
+        elif t == "q3_K":
+            put16(o + 108, 0.0001, 0.01)
         elif t == "q6_K":
             put16(o + 208, 0.0001, 0.01)
         elif t == "q8_K":
@@ -126,6 +131,66 @@ def dequant(t, raw, n):
             m = h(B[:, 2:4].tobytes())[:, None]
             return np.concatenate([x0.astype(np.float32) * d + m, x1.astype(np.float32) * d + m], 1).reshape(-1)
         return np.concatenate([(x0 - 16).astype(np.float32) * d, (x1 - 16).astype(np.float32) * d], 1).reshape(-1)
+    if t == "q2_K":
+        sc = B[:, 0:16].astype(np.int32)
+        qs = B[:, 16:80].astype(np.int32)
+        d, dmin = h(B[:, 80:82].tobytes())[:, None], h(B[:, 82:84].tobytes())[:, None]
+        out = np.zeros((B.shape[0], 256), dtype=np.float32)
+        y = 0
+        for n in range(2):
+            q = qs[:, 32 * n:32 * n + 32]
+            for j in range(4):
+                for half_ in range(2):
+                    s_ = sc[:, 8 * n + 2 * j + half_][:, None]
+                    dl, ml = d * (s_ & 15).astype(np.float32), dmin * (s_ >> 4).astype(np.float32)
+                    out[:, y:y + 16] = dl * ((q[:, 16 * half_:16 * half_ + 16] >> (2 * j)) & 3).astype(np.float32) - ml
+                    y += 16
+        return out.reshape(-1)
+    if t == "q3_K":
+        hm = B[:, 0:32].astype(np.int32)
+        qs = B[:, 32:96].astype(np.int32)
+        raw = B[:, 96:108].copy()
+        aux = raw.view("<u4").astype(np.uint32)  # three words a block
+        a0, a1, tmp = aux[:, 0], aux[:, 1], aux[:, 2]
+        k1, k2 = np.uint32(0x03030303), np.uint32(0x0f0f0f0f)
+        w = np.stack([(a0 & k2) | (((tmp >> 0) & k1) << 4), (a1 & k2) | (((tmp >> 2) & k1) << 4),
+                      ((a0 >> 4) & k2) | (((tmp >> 4) & k1) << 4), ((a1 >> 4) & k2) | (((tmp >> 6) & k1) << 4)], 1)
+        scales = w.astype("<u4").view(np.int8).reshape(-1, 16).astype(np.int32)
+        d = h(B[:, 108:110].tobytes())[:, None]
+        out = np.zeros((B.shape[0], 256), dtype=np.float32)
+        y, m, is_ = 0, 1, 0
+        for n in range(2):
+            q = qs[:, 32 * n:32 * n + 32]
+            for j in range(4):
+                for half_ in range(2):
+                    dl = d * (scales[:, is_] - 32).astype(np.float32)[:, None]
+                    sl = slice(16 * half_, 16 * half_ + 16)
+                    v = ((q[:, sl] >> (2 * j)) & 3) - np.where(hm[:, sl] & m, 0, 4)
+                    out[:, y:y + 16] = dl * v.astype(np.float32)
+                    y += 16
+                    is_ += 1
+                m <<= 1
+        return out.reshape(-1)
+    if t == "q5_K":
+        d = h(B[:, 0:2].tobytes())
+        dmin = h(B[:, 2:4].tobytes())
+        sc = B[:, 4:16].astype(np.int32)
+        qh, ql = B[:, 16:48].astype(np.int32), B[:, 48:176].astype(np.int32)
+        out = np.zeros((B.shape[0], 256), dtype=np.float32)
+        def smk5(j):
+            if j < 4:
+                return sc[:, j] & 63, sc[:, j + 4] & 63
+            return (sc[:, j + 4] & 15) | ((sc[:, j - 4] >> 6) << 4), (sc[:, j + 4] >> 4) | ((sc[:, j] >> 6) << 4)
+        for g in range(4):
+            s1, m1 = smk5(2 * g)
+            s2, m2 = smk5(2 * g + 1)
+            d1, mm1 = d * s1.astype(np.float32), dmin * m1.astype(np.float32)
+            d2, mm2 = d * s2.astype(np.float32), dmin * m2.astype(np.float32)
+            q = ql[:, 32 * g:32 * g + 32]
+            u1, u2 = 1 << (2 * g), 2 << (2 * g)
+            out[:, 64 * g:64 * g + 32] = d1[:, None] * ((q & 15) + np.where(qh & u1, 16, 0)).astype(np.float32) - mm1[:, None]
+            out[:, 64 * g + 32:64 * g + 64] = d2[:, None] * ((q >> 4) + np.where(qh & u2, 16, 0)).astype(np.float32) - mm2[:, None]
+        return out.reshape(-1)
     if t == "q4_K":
         d = h(B[:, 0:2].tobytes())
         dmin = h(B[:, 2:4].tobytes())
@@ -281,7 +346,8 @@ def small(version, be=False):
              ("w.i32", [5], "i32", np.arange(-2, 3, dtype="<i4").tobytes()),
              ("w.q8_0", [64, 8], "q8_0", quant_q8_0(x)),
              ("w.q4_0", [64, 8], "q4_0", quant_q4_0(x))]
-    for t, n in (("q4_1", 4), ("q5_0", 4), ("q5_1", 4), ("q4_K", 2), ("q6_K", 2), ("q8_K", 1)):
+    for t, n in (("q4_1", 4), ("q5_0", 4), ("q5_1", 4), ("q2_K", 2), ("q3_K", 2), ("q4_K", 2),
+                 ("q5_K", 2), ("q6_K", 2), ("q8_K", 1)):
         blk = TYPES[t][1]
         specs.append(("w." + t, [blk, n], t, random_blocks(rng, t, n)))
     for name, dims, t, raw in specs:

@@ -784,8 +784,8 @@ static int gguf_values(const nnav_model *m, uint32_t t, size_t want, int stats, 
         }
     } else if (!gt->dequant || rd->be) {
         perr(err, ti->at, "%s blocks are not decoded by nnav%s", gt->name,
-             rd->be ? " in a big-endian file" : " (it decodes q4_0, q4_1, q5_0, q5_1, q8_0, "
-                                                 "q4_K, q6_K and q8_K)");
+             rd->be ? " in a big-endian file" : " (it decodes q4_0, q4_1, q5_0, q5_1, q8_0 "
+                                                 "and q2_K to q8_K)");
         snprintf(err->path, sizeof err->path, "%s.type", path);
         return -1;
     } else {

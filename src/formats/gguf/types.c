@@ -23,10 +23,10 @@ static const gg_type types[] = {
     [7] = Q("q5_1", 32, 2 + 2 + 4 + 16, 1),
     [8] = Q("q8_0", 32, 2 + 32, 1),
     [9] = Q("q8_1", 32, 2 + 2 + 32, 0),
-    [10] = Q("q2_K", QK, 2 + 2 + QK / 16 + QK / 4, 0),
-    [11] = Q("q3_K", QK, 2 + QK / 4 + QK / 8 + 12, 0),
+    [10] = Q("q2_K", QK, 2 + 2 + QK / 16 + QK / 4, 1),
+    [11] = Q("q3_K", QK, 2 + QK / 4 + QK / 8 + 12, 1),
     [12] = Q("q4_K", QK, 2 + 2 + 12 + QK / 2, 1),
-    [13] = Q("q5_K", QK, 2 + 2 + 12 + QK / 8 + QK / 2, 0),
+    [13] = Q("q5_K", QK, 2 + 2 + 12 + QK / 8 + QK / 2, 1),
     [14] = Q("q6_K", QK, QK / 2 + QK / 4 + QK / 16 + 2, 1),
     [15] = Q("q8_K", QK, 4 + QK + QK / 16 * 2, 1),
     [16] = Q("iq2_xxs", QK, 2 + QK / 4, 0),
@@ -132,6 +132,57 @@ void gg_dequant(uint32_t t, const uint8_t *p, float *y)
         float d = half(p);
         for (int j = 0; j < 32; j++)
             y[j] = (float)(int8_t)p[2 + j] * d;
+        return;
+    }
+    case 10: { /* q2_K: 16 bytes of 4-bit scale and min pairs, 64 of 2-bit codes, d, dmin */
+        const uint8_t *sc = p, *q = p + QK / 16;
+        float d = half(p + QK / 16 + QK / 4), mn = half(p + QK / 16 + QK / 4 + 2);
+        for (int n = 0, is = 0; n < QK; n += 128, q += 32)
+            for (int shift = 0; shift < 8; shift += 2)
+                for (int h = 0; h < 2; h++, is++) {
+                    float dl = d * (float)(sc[is] & 0xF), ml = mn * (float)(sc[is] >> 4);
+                    for (int l = 0; l < 16; l++)
+                        *y++ = dl * (float)((q[l + 16 * h] >> shift) & 3) - ml;
+                }
+        return;
+    }
+    case 11: { /* q3_K: hmask[32], 64 bytes of 2-bit codes, 12 of 6-bit scales, d */
+        const uint8_t *hm = p, *q = p + QK / 8, *ps = p + QK / 8 + QK / 4;
+        float d = half(p + QK / 8 + QK / 4 + 12);
+        int8_t scales[16];
+        /* sixteen 6-bit scales: low 4 bits from bytes 0-7, high 2 from 8-11 */
+        for (int j = 0; j < 16; j++) {
+            int lo = j < 8 ? ps[j] & 0xF : ps[j - 8] >> 4;
+            int hi = (ps[8 + j % 4] >> (2 * (j / 4))) & 3;
+            scales[j] = (int8_t)(lo | hi << 4);
+        }
+        uint8_t m = 1;
+        for (int n = 0, is = 0; n < QK; n += 128, q += 32)
+            for (int shift = 0; shift < 8; shift += 2, m = (uint8_t)(m << 1))
+                for (int h = 0; h < 2; h++, is++) {
+                    float dl = d * (float)(scales[is] - 32);
+                    for (int l = 0; l < 16; l++)
+                        *y++ = dl * (float)(((q[l + 16 * h] >> shift) & 3) -
+                                            ((hm[l + 16 * h] & m) ? 0 : 4));
+                }
+        return;
+    }
+    case 13: { /* q5_K: d, dmin, 12 bytes of scales and mins, qh[32], qs[128] */
+        float d = half(p), mn = half(p + 2);
+        const uint8_t *sc = p + 4, *qh = p + 16, *ql = p + 48;
+        uint8_t u1 = 1, u2 = 2;
+        for (int j = 0, is = 0; j < QK; j += 64, is += 2, ql += 32) {
+            uint8_t s, m;
+            scale_min_k4(is, sc, &s, &m);
+            float d1 = d * s, m1 = mn * m;
+            scale_min_k4(is + 1, sc, &s, &m);
+            float d2 = d * s, m2 = mn * m;
+            for (int l = 0; l < 32; l++)
+                *y++ = d1 * (float)((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+            for (int l = 0; l < 32; l++)
+                *y++ = d2 * (float)((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+            u1 = (uint8_t)(u1 << 2), u2 = (uint8_t)(u2 << 2);
+        }
         return;
     }
     case 12: { /* q4_K: d, dmin, 12 bytes of 6-bit scales and mins, 128 of codes */
