@@ -83,6 +83,7 @@ def small_cases():
     c["gguf_overlap.gguf"] = model(g, [], [g.ti("a", [16], 0, 0), g.ti("b", [4], 0, 32)], f32 * 6)
     c["gguf_dup_name.gguf"] = model(g, [], [g.ti("w", [4], 0, 0), g.ti("w", [4], 0, 32)], pad(f32) + f32)
     c["gguf_block.gguf"] = model(g, [], [g.ti("w", [33], 2, 0)], b"\0" * 64)
+    c["gguf_block_scalar.gguf"] = model(g, [], [g.ti("w", [], 8, 0)], b"\0" * 64)
     c["gguf_unknown_type.gguf"] = model(g, [arch], [g.ti("w", [4, 2], 45, 0), g.ti("v", [4], 0, 0)], f32)
     whole = model(g, [arch], [g.ti("w", [4], 0, 0)], f32)
     c["gguf_truncated.gguf"] = whole[:len(g.head(1, 1)) + len(arch) + 6]

@@ -366,9 +366,11 @@ static int read_tensors(nnav_model *m, gg_rd *rd, cur *c)
             return -1;
         ti.type = (uint32_t)v;
         const gg_type *gt = gg_type_get(ti.type);
-        if (gt && nd && dims[0] % gt->block)
+        /* ggml's missing dims are 1: a scalar's first dim too */
+        uint64_t d0 = nd ? dims[0] : 1;
+        if (gt && d0 % gt->block)
             return cfail(c, at, "a %s tensor whose first dim %llu is not a multiple of its "
-                                "block of %u", gt->name, (unsigned long long)dims[0], gt->block);
+                                "block of %u", gt->name, (unsigned long long)d0, gt->block);
         snprintf(c->path, sizeof c->path, "tensor_infos[%llu].offset", (unsigned long long)i);
         at = c->pos;
         if (get(c, 8, &ti.off) < 0)
