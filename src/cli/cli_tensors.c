@@ -300,7 +300,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         nnav_rw_row(&w);
         nnav_rw_cell_span(&w, C_NAME, t->name, nm);
         nnav_rw_cell_cstr(&w, C_SHAPE, sh, NULL);
-        nnav_rw_cell_cstr(&w, C_DTYPE, nnav_dtype_name(t->dtype), NULL);
+        nnav_rw_cell_cstr(&w, C_DTYPE, nnav_tensor_type_name(m, rows[i].tensor), NULL);
         nnav_rw_cell_list(&w, C_DIMS, NULL);
         for (uint32_t d = 0; d < rows[i].ndims; d++)
             nnav_rw_int(&w, rows[i].dims[d], NULL);

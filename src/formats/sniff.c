@@ -149,7 +149,6 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
         {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE); a PyTorch checkpoint of torch before 0.4 is one: `nnav scan FILE` lists what loading it would run"},
         {"TFL3", 4, 4, "a TensorFlow Lite model (FlatBuffers), which nnav does not read: "
                        "nnav reads ONNX and TensorFlow GraphDef/SavedModel files"},
-        {"GGUF", 4, 0, "a GGUF model (llama.cpp), which nnav does not read"},
         {"\x93NUMPY", 6, 0, "a NumPy .npy array, not a model"},
         {"\x89HDF\r\n\x1a\n", 8, 0, "an HDF5 file (Keras?), not an ONNX or TensorFlow model"},
         {"7z\xbc\xaf\x27\x1c", 6, 0, "a 7-Zip archive: extract it first"},

@@ -6,7 +6,7 @@
  *    n. It recognises files people open by mistake: text, JSON, YAML, HTML,
  *    a git-LFS pointer, compressed files (gzip, xz, zstd, bzip2), archives
  *    (zip, tar), and other model and array formats (TFLite,
- *    GGUF, NumPy .npy/.npz, HDF5, a PyTorch checkpoint, a Python pickle).
+ *    NumPy .npy/.npz, HDF5, a PyTorch checkpoint, a Python pickle).
  *  - It returns 0 when the file may be protobuf (then the readers decide),
  *    or -1 with err set: what the file is and what to do, with a byte
  *    offset only where one means something.

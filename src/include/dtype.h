@@ -29,6 +29,12 @@ enum {
     NNAV_DT_TF_UINT2 = -1032, NNAV_DT_TF_FLOAT4E2M1FN = -1033,
 };
 
+/* Weights quantised in blocks (a scale and packed codes for each block of
+ * elements), whose type only the reader can name: the tensor's stype says
+ * it ("q4_K"), its reader sets nbytes and decodes its values. No element
+ * width: nnav_dtype_bits is 0 and it is not nnav_dtype_valid. */
+enum { NNAV_DT_QBLOCKS = -2000 };
+
 /* Bytes that n elements take in raw_data (sub-byte types packed, rounded up).
  * Returns 0 and sets *out, or -1 on overflow or a type with no fixed width. */
 int nnav_dtype_raw_bytes(int32_t dtype, uint64_t nelems, uint64_t *out);

@@ -216,6 +216,11 @@ typedef struct nnav_tensor {
     nnav_span ext_location; /* external_data location */
     int64_t ext_offset, ext_length; /* -1 when absent */
     nnav_span msg;          /* the TensorProto bytes */
+    /* Its storage type when the element type does not say it (dtype
+     * NNAV_DT_QBLOCKS: weights quantised in blocks, "q4_K"), static text of
+     * the reader's; NULL: nnav_dtype_name(dtype). nnav_tensor_type_name()
+     * gives either. Its bits per weight are nbytes x 8 / nelems. */
+    const char *stype;
 } nnav_tensor;
 
 typedef struct nnav_sparse {
@@ -579,7 +584,9 @@ const char *nnav_dtype_onnx_name(int32_t dtype); /* "FLOAT", "BFLOAT16"... */
 /* Storage bits per element (0 for string/undefined/unknown). */
 unsigned nnav_dtype_bits(int32_t dtype);
 int nnav_dtype_valid(int32_t dtype);
-/* "float32[64,3,7,7]" into buf. */
+/* Tensor t's storage type: its stype, else its dtype's name. */
+const char *nnav_tensor_type_name(const nnav_model *m, uint32_t t);
+/* "float32[64,3,7,7]" (a block-quantised one "q4_K[4096,4096]") into buf. */
 void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n);
 /* "raw", "typed", "external FILE @OFFSET +LENGTH", "sparse", sanitised; an
  * external file reached through a link says how: "external (HF blob) FILE ..."

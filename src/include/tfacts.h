@@ -32,6 +32,7 @@ typedef struct nnav_tfacts {
     uint32_t holder;      /* the Constant (TensorFlow: Const) node whose value
                              attribute holds it, else NNAV_NONE */
     int32_t dtype;        /* ONNX TensorProto.DataType value */
+    const char *stype;    /* its storage type's name when dtype does not say it (nnav_tensor.stype) */
     uint32_t ndims;
     const int64_t *dims;  /* the shape the graph sees: a sparse one's dense dims */
     uint64_t nelems;      /* product of dims; UINT64_MAX when malformed */

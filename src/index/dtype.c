@@ -98,6 +98,8 @@ const char *nnav_dtype_name(int32_t dtype)
         return dtype_table[NNAV_DT_UNDEFINED].name;
     if (tf_only(dtype))
         return tf_only(dtype)->name;
+    if (dtype == NNAV_DT_QBLOCKS)
+        return "quantized";
     return nnav_dtype_valid(dtype) ? dtype_table[dtype].name : "unknown";
 }
 

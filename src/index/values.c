@@ -97,12 +97,18 @@ int nnav_attr_string(const nnav_model *m, uint32_t a, nnav_span *out, nnav_error
 }
 
 
+const char *nnav_tensor_type_name(const nnav_model *m, uint32_t t)
+{
+    const nnav_tensor *tt = &m->tensors.v[t];
+    return tt->stype ? tt->stype : nnav_dtype_name(tt->dtype);
+}
+
 void nnav_tensor_shape_format(const nnav_model *m, uint32_t t, char *buf, size_t n)
 {
     const nnav_tensor *tt = &m->tensors.v[t];
     nnav_sbuf b = {buf, n, 0};
     buf[0] = 0;
-    nnav_sb_put(&b, nnav_dtype_name(tt->dtype));
+    nnav_sb_put(&b, nnav_tensor_type_name(m, t));
     nnav_sb_put(&b, "[");
     for (uint32_t i = 0; i < tt->ndims; i++)
         nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)m->dims.v[tt->dims_first + i]);

@@ -110,12 +110,11 @@ void nnav_details_write(nnav_rw *w, const nnav_model *m)
         uint32_t j = i, shown = 0;
         snprintf(line, sizeof line, "\n%s\n", d.title ? d.title : sec);
         nnav_rw_text(w, line);
-        /* Text: the heading, then its keys as lines of the open map. */
-        int yaml = nnav_rw_yaml(w);
-        if (yaml) {
+        /* Text: the heading above, then its keys as lines of the map,
+         * their values aligned. */
+        if (nnav_rw_yaml(w))
             nnav_rw_key(w, sec);
-            nnav_rw_map(w, 32);
-        }
+        nnav_rw_map(w, 32);
         for (; j < n; j++) {
             if (nnav_detail_get(m, j, &d) < 0 || strcmp(d.section, sec))
                 break;
@@ -143,8 +142,7 @@ void nnav_details_write(nnav_rw *w, const nnav_model *m)
             else
                 scalar(w, &d);
         }
-        if (yaml)
-            nnav_rw_map_end(w);
+        nnav_rw_map_end(w);
         if (shown > SHOWN_TEXT) {
             snprintf(line, sizeof line, "  ... %u more (all: --yaml; one whole: nnav meta FILE KEY)\n",
                      shown - SHOWN_TEXT);

@@ -49,7 +49,7 @@ static int weight_dtype(int32_t dt)
     case NNAV_DT_UINT64: case NNAV_DT_BOOL: case NNAV_DT_STRING:
         return 0;
     }
-    return dt > 0 || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
+    return dt > 0 || dt == NNAV_DT_QBLOCKS || dt == NNAV_DT_TF_QINT8 || dt == NNAV_DT_TF_QUINT8 ||
            dt == NNAV_DT_TF_QINT16 || dt == NNAV_DT_TF_QUINT16;
 }
 
@@ -677,6 +677,8 @@ static void gen_scope(gen *G, uint32_t S)
             continue;
         const nnav_tensor *tt = &m->tensors.v[tn];
         EMIT(G, 10, (uint32_t)tt->dtype);
+        if (tt->stype)
+            EMITS(G, 30, ((nnav_span){(const uint8_t *)tt->stype, strlen(tt->stype)}));
         EMIT(G, 11, tt->ndims);
         for (uint32_t j = 0; j < tt->ndims; j++)
             EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);

@@ -28,7 +28,7 @@ void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
 {
     const nnav_tensor *ts = nnav_tensor_get(m, t);
     *f = (nnav_tfacts){
-        .tensor = t, .sparse = NNAV_NONE, .value = NNAV_NONE, .dtype = ts->dtype,
+        .tensor = t, .sparse = NNAV_NONE, .value = NNAV_NONE, .dtype = ts->dtype, .stype = ts->stype,
         .ndims = ts->ndims, .dims = nnav_dims(m, ts->dims_first), .nelems = ts->nelems,
         .stored = ts->nelems, .bytes = tensor_bytes(ts), .holder = NNAV_NONE,
     };
@@ -69,7 +69,7 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
     nnav_sbuf b = {buf, n, 0};
     if (n)
         buf[0] = 0;
-    nnav_sb_put(&b, nnav_dtype_name(f->dtype));
+    nnav_sb_put(&b, f->stype ? f->stype : nnav_dtype_name(f->dtype));
     nnav_sb_put(&b, "[");
     for (uint32_t i = 0; i < f->ndims; i++)
         nnav_sb_printf(&b, i ? ",%lld" : "%lld", (long long)f->dims[i]);

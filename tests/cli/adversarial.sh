@@ -114,7 +114,7 @@ clean() {
 
 SAN_RE='runtime error|==[0-9]+==ERROR|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer'
 ACTIONS="info infoyaml tree nodes node0 find values export exportonnx yaml shapes cost check summary summaryyaml scan"
-for f in "$W"/*.onnx "$W"/*.pb "$W"/*.pt "$W"/*.pkl "$W"/*.safetensors; do
+for f in "$W"/*.onnx "$W"/*.pb "$W"/*.pt "$W"/*.pkl "$W"/*.safetensors "$W"/*.gguf; do
     name=$(basename "$f")
     for action in $ACTIONS; do
         # A million nodes listed or exported is a benchmark, not a case.

@@ -94,7 +94,9 @@ EOF
     # Since issue 31 a safetensors file opens.
     expect_status 0 "$NNAV_BIN" info "$T/model.safetensors"
     grep -q 'format *safetensors' "$OUT" || fail "model.safetensors: not read as safetensors"
-    kind "$T/model.gguf" 'GGUF model'
+    # Since issue 31 a GGUF file opens (this one: no tensors, no metadata).
+    expect_status 0 "$NNAV_BIN" info "$T/model.gguf"
+    grep -q 'format *GGUF' "$OUT" || fail "model.gguf: not read as GGUF"
     kind "$T/model.tflite" 'TensorFlow Lite model'
     kind "$T/weights.h5" 'HDF5 file'
 else

@@ -28,9 +28,9 @@ wait_for "lm_head.weight  bfloat16[32,8]"
 keys i
 wait_for "model details"
 wait_for "format         safetensors (read as safetensors: an 8-byte header length"
-wait_for "  dtypes       BF16 291"
+wait_for "  dtypes                         BF16 291"
 wait_for "metadata (2 keys)"
-wait_for "  model        tiny-llama é"
+wait_for "  model                          tiny-llama é"
 keys Escape
 wait_gone "model details"
 # The initializer pane: a tensor's storage and its first values, read on
