@@ -268,6 +268,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     }
     if (o->name && nr == 0) {
         free(rows);
+        free(roles);
         return not_found("tensors", m, "initializer", o->name,
                          "--all looks in every graph, --constants at Constant nodes too, "
                          "'nnav find MODEL NAME' everywhere");
@@ -284,7 +285,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
     nnav_rw w;
     if (nnav_rw_open(&w, stdout, o->yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0) {
-        free(rows);
+        free(rows), free(roles);
         return EXIT_BADINPUT;
     }
     nnav_rw_map(&w, 0);

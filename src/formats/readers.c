@@ -15,8 +15,6 @@
 
 /* ---- the table ---- */
 
-extern const nnav_reader nnav_reader_gguf; /* gguf/gguf.c */
-
 static const nnav_reader *const readers[] = {&nnav_reader_onnx, &nnav_reader_tf,
                                               &nnav_reader_pt, &nnav_reader_safetensors,
                                               &nnav_reader_gguf};

@@ -12,6 +12,7 @@ extern const nnav_reader nnav_reader_onnx; /* onnx/onnx.c */
 extern const nnav_reader nnav_reader_tf;   /* tf/tf.c */
 extern const nnav_reader nnav_reader_pt;   /* pt/pt.c */
 extern const nnav_reader nnav_reader_safetensors; /* safetensors/safetensors.c */
+extern const nnav_reader nnav_reader_gguf;        /* gguf/gguf.c */
 
 /* A zip whose first entry is a PyTorch checkpoint's (ARCHIVE/data.pkl...):
  * the PyTorch reader reads it (and says what is wrong with it). */

@@ -338,8 +338,8 @@ nnav_span nnav_module_at(const nnav_model *m, uint32_t i, nnav_span *cls);
 uint32_t nnav_tensor_alias(const nnav_model *m, uint32_t t);
 /* ---- a format's own facts ----
  * What a reader knows of a model that the neutral index has no field for (a
- * GGUF file's key-value metadata, safetensors' __metadata__, a config.json
- * beside the weights, a TFLite model's metadata), in the file's order, each
+ * weights file's key-value metadata, a checkpoint's entries besides its
+ * tensors, a config.json beside the weights), in the file's order, each
  * a key under a section. `info` shows them (YAML: each section a map under
  * its key; text: the section's title, then a line a detail), the explorer's
  * `i` with it, and `nnav meta FILE KEY` one whole value.

@@ -438,6 +438,8 @@ static int by_natural(const void *a, const void *b)
 static int order_tensors(nnav_model *m, st_rd *rd, nnav_error *err)
 {
     uint32_t n = m->tensors.n;
+    if (n < 2)
+        return 0; /* nothing to order (and no array to copy into) */
     uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
     nnav_tensor *t = malloc(((size_t)n + 1) * sizeof *t);
     st_tinfo *ti = malloc(((size_t)n + 1) * sizeof *ti);
