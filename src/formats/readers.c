@@ -3,10 +3,14 @@
  * it is no model (sniff.c), choose the reader, let it index the file, then
  * run the index-wide passes. The index (src/index/) never names a reader:
  * it calls one only through m->reader (reader.h). */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "loadscan.h"
 #include "readers.h"
@@ -48,7 +52,185 @@ enum { MG_INFO = 1, MG_GRAPH = 2 };
 enum { GD_NODE = 1 };
 enum { MI_OPS = 2, MI_TAGS = 4 };
 
-/* ---- a SavedModel folder ---- */
+/* ---- a folder given as the model ----
+ * A reader's folder op names the file that is the whole model (a
+ * SavedModel's saved_model.pb, a weights index); a Hugging Face cache
+ * repository (models--ORG--NAME, with refs/main and snapshots/) is its
+ * snapshot of refs/main; any other folder is no one model, and the error
+ * lists the model files it holds, by their names' endings. */
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    char *p = malloc(n + strlen(name) + 2);
+    if (p)
+        sprintf(p, "%.*s/%s", (int)n, dir, name);
+    return p;
+}
+
+/* The reader whose files end in `name`'s ending; NULL: none. */
+static const nnav_reader *by_ending(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot || dot == name || !dot[1])
+        return NULL;
+    size_t dn = strlen(dot + 1);
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        for (const char *e = readers[i]->exts; e && *e;) {
+            size_t k = strcspn(e, " ");
+            if (k == dn && !strncasecmp(e, dot + 1, k))
+                return readers[i];
+            e += k + (e[k] == ' ');
+        }
+    return NULL;
+}
+
+static void size_text(uint64_t b, char *buf, size_t n)
+{
+    static const char *const u[] = {"B", "KB", "MB", "GB", "TB"};
+    double v = (double)b;
+    int k = 0;
+    while (v >= 1000 && k < 4)
+        v /= 1000, k++;
+    snprintf(buf, n, k ? "%.1f %s" : "%.0f %s", v, u[k]);
+}
+
+/* A folder's model files: a name relative to it and its reader's name. */
+typedef struct found { char name[256]; const char *kind; uint64_t size; } found;
+
+static int by_found(const void *a, const void *b)
+{
+    return strcmp(((const found *)a)->name, ((const found *)b)->name);
+}
+
+static void found_add(found *f, unsigned *nf, unsigned max, const char *dir, const char *name,
+                      const char *kind)
+{
+    char *p = join(dir, name);
+    struct stat st;
+    if (*nf < max && p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && strlen(name) < 256) {
+        snprintf(f[*nf].name, sizeof f[*nf].name, "%s", name);
+        f[*nf].kind = kind;
+        f[*nf].size = (uint64_t)st.st_size;
+        (*nf)++;
+    }
+    free(p);
+}
+
+/* The file a reader opens as the whole model in folder `path`, as
+ * "SUB/NAME" into name; its reader, or NULL. */
+static const nnav_reader *folder_model(const char *path, const char *sub, char *name, size_t n)
+{
+    char *p = join(path, sub);
+    int fd = p ? open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    free(p);
+    const nnav_reader *r = NULL;
+    char nm[256];
+    for (size_t i = 0; fd >= 0 && !r && i < sizeof readers / sizeof *readers; i++)
+        if (readers[i]->folder && readers[i]->folder(fd, nm, sizeof nm) == 1 &&
+            strlen(sub) + strlen(nm) + 2 <= n) {
+            snprintf(name, n, "%s/%s", sub, nm);
+            r = readers[i];
+        }
+    if (fd >= 0)
+        close(fd);
+    return r;
+}
+
+/* The model files of folder `path` (and of its folders, one level down:
+ * a folder that is one model is one file), listed into buf by name:
+ * "a.onnx (ONNX, 1.2 MB), onnx/model.onnx (ONNX, 3 KB)"; how many in
+ * *count. */
+static void list_models(const char *path, char *buf, size_t n, unsigned *count)
+{
+    enum { MAX_FOUND = 256 };
+    found *f = calloc(MAX_FOUND, sizeof *f);
+    unsigned nf = 0, seen = 0;
+    *count = 0;
+    buf[0] = 0;
+    DIR *d = f ? opendir(path) : NULL;
+    if (!d) {
+        free(f);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) && seen++ < 10000) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *p = join(path, de->d_name);
+        struct stat st;
+        int isdir = p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!isdir) {
+            free(p);
+            if (by_ending(de->d_name))
+                found_add(f, &nf, MAX_FOUND, path, de->d_name, by_ending(de->d_name)->name);
+            continue;
+        }
+        char one[256];
+        const nnav_reader *r = folder_model(path, de->d_name, one, sizeof one);
+        if (r) {
+            found_add(f, &nf, MAX_FOUND, path, one, r->name);
+            free(p);
+            continue;
+        }
+        DIR *d2 = opendir(p);
+        struct dirent *e2;
+        unsigned seen2 = 0;
+        while (d2 && (e2 = readdir(d2)) && seen2++ < 10000) {
+            char sub[256];
+            if (e2->d_name[0] == '.' || !by_ending(e2->d_name) ||
+                strlen(de->d_name) + strlen(e2->d_name) + 2 > sizeof sub)
+                continue;
+            snprintf(sub, sizeof sub, "%s/%s", de->d_name, e2->d_name);
+            found_add(f, &nf, MAX_FOUND, path, sub, by_ending(e2->d_name)->name);
+        }
+        if (d2)
+            closedir(d2);
+        free(p);
+    }
+    closedir(d);
+    qsort(f, nf, sizeof *f, by_found);
+    size_t k = 0;
+    for (unsigned i = 0; i < nf && k < n - 1; i++) {
+        char sz[32], e[300];
+        size_text(f[i].size, sz, sizeof sz);
+        nnav_text_escape((const uint8_t *)f[i].name, strlen(f[i].name), e, sizeof e);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s (%s, %s)", k ? ", " : "", e, f[i].kind, sz);
+        if (k >= n)
+            k = n - 1;
+    }
+    *count = nf;
+    free(f);
+}
+
+/* A Hugging Face cache repository: its snapshot of refs/main, malloc'd;
+ * NULL when path is none. */
+static char *hf_snapshot(const char *path)
+{
+    char *ref = join(path, "refs/main"), *snaps = join(path, "snapshots");
+    struct stat st;
+    char rev[128];
+    char *out = NULL;
+    FILE *f = NULL;
+    if (ref && snaps && stat(snaps, &st) == 0 && S_ISDIR(st.st_mode) && (f = fopen(ref, "r"))) {
+        size_t k = fread(rev, 1, sizeof rev - 1, f);
+        rev[k] = 0;
+        while (k && (rev[k - 1] == '\n' || rev[k - 1] == ' '))
+            rev[--k] = 0;
+        int ok = k > 0 && k < 100;
+        for (size_t i = 0; i < k; i++)
+            ok &= (rev[i] >= '0' && rev[i] <= '9') || (rev[i] >= 'a' && rev[i] <= 'z') ||
+                  (rev[i] >= 'A' && rev[i] <= 'Z');
+        if (ok)
+            out = join(snaps, rev);
+        fclose(f);
+    }
+    free(ref);
+    free(snaps);
+    return out;
+}
 
 int nnav_model_folder(const char *path, char **file, nnav_error *err)
 {
@@ -56,26 +238,36 @@ int nnav_model_folder(const char *path, char **file, nnav_error *err)
     *file = NULL;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return 0; /* not a folder: opening the file says what is wrong */
-    size_t n = strlen(path);
-    char *p = malloc(n + sizeof "/saved_model.pb");
-    if (!p) {
-        nnav_err_set(err, 0, 0, "out of memory");
-        return -1;
-    }
-    memcpy(p, path, n);
-    while (n > 1 && p[n - 1] == '/')
-        n--;
-    memcpy(p + n, "/saved_model.pb", sizeof "/saved_model.pb");
-    if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-        free(p);
-        nnav_err_set(err, 0, 0,
-                     "a folder with no saved_model.pb: not a SavedModel (give a model file, "
-                     "or a SavedModel folder)");
-        err->kind = NNAV_ERR_INPUT;
-        return -1;
-    }
-    *file = p;
-    return 1;
+    char *snap = hf_snapshot(path);
+    const char *dir = snap ? snap : path;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char name[256];
+    for (size_t i = 0; fd >= 0 && i < sizeof readers / sizeof *readers; i++)
+        if (readers[i]->folder && readers[i]->folder(fd, name, sizeof name) == 1) {
+            close(fd);
+            *file = join(dir, name);
+            free(snap);
+            if (!*file) {
+                nnav_err_set(err, 0, 0, "out of memory");
+                return -1;
+            }
+            return 1;
+        }
+    if (fd >= 0)
+        close(fd);
+    char list[400];
+    unsigned count;
+    list_models(dir, list, sizeof list, &count);
+    if (count)
+        nnav_err_set(err, 0, 0, "a folder of %u model file%s, not one model: give one of them "
+                                "(%s%s)",
+                     count, count == 1 ? "" : "s", list, strlen(list) >= sizeof list - 1 ? "..." : "");
+    else
+        nnav_err_set(err, 0, 0, "a folder with no model file in it (no saved_model.pb, "
+                                "no weights index, no file named as a model file is)");
+    err->kind = NNAV_ERR_INPUT;
+    free(snap);
+    return -1;
 }
 
 /* ---- which reading: decided by content ----
@@ -364,7 +556,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     if (folder < 0)
         goto fail;
     m->path = folder ? inner : strdup(path);
-    m->dir = folder ? strdup(path) : dup_dir(path);
+    m->dir = dup_dir(m->path ? m->path : path);
     if (!m->path || !m->dir) {
         nnav_err_set(err, 0, 0, "out of memory");
         goto fail;

@@ -27,9 +27,11 @@ const nnav_reader *nnav_reader_for(nnav_format f);
  * says what is wrong. */
 nnav_format nnav_sniff_proto(const nnav_model *m, char *reason, size_t n);
 
-/* A folder is a TensorFlow SavedModel: *file gets DIR/saved_model.pb
- * (malloc'd) and 1 is returned; 0 for anything else (opening it says what is
- * wrong), -1 with err set for a folder with no saved_model.pb. */
+/* A folder given as the model: *file gets the file in it a reader opens
+ * as the whole model (malloc'd; a Hugging Face cache repository's snapshot
+ * of refs/main first) and 1 is returned; 0 for anything not a folder
+ * (opening it says what is wrong); -1 with err set for a folder that is no
+ * one model (its model files listed). */
 int nnav_model_folder(const char *path, char **file, nnav_error *err);
 
 #endif

@@ -16,11 +16,17 @@ typedef struct ext_cookie {
     uint64_t end;        /* offset + length: the file must hold this many bytes */
 } ext_cookie;
 
+enum { SIDE_OWNER = 0xff }; /* nnav_side_open's stand-in tensor: no tensor's */
+
+/* What a file opened here is, for its refusal: external data, unless the
+ * stand-in tensor of nnav_side_open says otherwise (its stype). */
 static int refuse(nnav_error *err, const nnav_tensor *t, const char *why)
 {
     char loc[512];
     nnav_text_escape(t->ext_location.p, t->ext_location.n, loc, sizeof loc);
-    nnav_err_set(err, 0, 0, "external data \"%s\" refused: %s", loc, why);
+    nnav_err_set(err, 0, 0, "%s \"%s\" refused: %s",
+                 t->owner == SIDE_OWNER && t->stype ? t->stype : "external data", loc, why);
+    err->kind = NNAV_ERR_INPUT;
     return -1;
 }
 
@@ -419,6 +425,33 @@ int nnav_ext_via_of(const nnav_model *m, uint32_t tid)
         t->ext_via = (uint8_t)via;
     }
     return t->ext_via;
+}
+
+int nnav_side_open(const nnav_model *m, nnav_span name, const char *what, int *via,
+                   nnav_error *err)
+{
+    /* A stand-in tensor: open_data reads only its location and warnings
+     * (and refuse the word for what the file is). */
+    nnav_tensor t;
+    memset(&t, 0, sizeof t);
+    t.ext_location = name;
+    t.owner = SIDE_OWNER;
+    t.stype = what;
+    t.ext_offset = t.ext_length = -1;
+    struct stat st;
+    int fd = open_data(m, &t, &st, via, err);
+    if (*via == EXT_LINK_REFUSED) {
+        ((nnav_model *)m)->links_refused = 1;
+        *via = NNAV_EXT_PLAIN;
+    }
+    if (fd < 0 && strstr(err->msg, strerror(ENOENT))) {
+        char loc[512];
+        nnav_text_escape(name.p, name.n, loc, sizeof loc);
+        nnav_err_set(err, 0, 0, "%s \"%s\" is missing: the model's folder holds no such file",
+                     what, loc);
+        err->kind = NNAV_ERR_INPUT;
+    }
+    return fd;
 }
 
 int nnav_model_links_refused(const nnav_model *m) { return m->links_refused; }

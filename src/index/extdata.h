@@ -33,4 +33,13 @@ int nnav_ext_via_of(const nnav_model *m, uint32_t t);
  * after reading, before release. Sets err, naming the file and the tensor. */
 int nnav_ext_shrank(const void *cookie, nnav_error *err);
 
+/* A file beside the model that is no tensor's data (a weights shard an
+ * index names, a config), opened by the same rules as external data: inside
+ * the model's folder, links refused but a Hugging Face snapshot's into its
+ * own blobs/ (or any, on follow_links). A descriptor (the caller closes it)
+ * with *via how it was reached, or -1 with err set ("WHAT \"NAME\"
+ * refused: ...", or why it cannot be opened). */
+int nnav_side_open(const nnav_model *m, nnav_span name, const char *what, int *via,
+                   nnav_error *err);
+
 #endif

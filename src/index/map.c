@@ -16,19 +16,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define GUARD_SLOTS 64
+/* One slot a live map: a model of many files (weights shards) maps each.
+ * The handler looks only below the highest slot ever used. */
+#define GUARD_SLOTS 16384
 
 static struct {
     volatile uintptr_t lo, hi;
     volatile sig_atomic_t truncated;
 } guard[GUARD_SLOTS];
+static volatile sig_atomic_t guard_top;
 static int guard_installed;
 static struct sigaction guard_prev;
 
 static void guard_handler(int sig, siginfo_t *si, void *uc)
 {
     uintptr_t a = (uintptr_t)si->si_addr;
-    for (int i = 0; i < GUARD_SLOTS; i++) {
+    for (int i = 0; i < guard_top; i++) {
         if (guard[i].lo && a >= guard[i].lo && a < guard[i].hi) {
             long pg = sysconf(_SC_PAGESIZE);
             uintptr_t page = a & ~(uintptr_t)(pg - 1);
@@ -72,6 +75,8 @@ static int guard_add(const uint8_t *base, uint64_t size)
             guard[i].truncated = 0;
             guard[i].hi = (uintptr_t)base + len;
             guard[i].lo = (uintptr_t)base;
+            if (i >= guard_top)
+                guard_top = i + 1;
             return i;
         }
     }

@@ -37,6 +37,14 @@ typedef struct nnav_reader {
      * a header that parses), and must read nothing past a small prefix.
      * The model's facts.format_name is then the reader's name. */
     int (*sniff)(const uint8_t *p, uint64_t n, const char *path, char *reason, size_t rn);
+    /* A folder given as the model (dirfd open on it): 1 with the name of
+     * the file in it this reader opens as the whole model in name (n bytes),
+     * 0 when the folder holds none. Only looks (fstatat, readdir), never
+     * reads a file. NULL: a folder is never its. */
+    int (*folder)(int dirfd, char *name, size_t n);
+    /* The endings its files' names usually have, space-separated ("pt pth"):
+     * a folder of several models lists each file as this reader's by them. */
+    const char *exts;
 
     int (*index)(nnav_model *m, const nnav_open_opts *o, nnav_error *err);
     void (*free)(nnav_model *m);

@@ -47,12 +47,12 @@ if command -v python3 > /dev/null; then
 fi
 mkdir "$T/folder.onnx"
 timed 2 "$NNAV_BIN" info "$T/folder.onnx"
-grep -q 'not a SavedModel' "$ERR" || fail "folder: $(head -c 300 "$ERR")"
+grep -q 'a folder with no model file in it (no saved_model.pb' "$ERR" || fail "folder: $(head -c 300 "$ERR")"
 # A SavedModel whose saved_model.pb is a FIFO.
 mkdir "$T/sm"
 mkfifo "$T/sm/saved_model.pb"
 timed 2 "$NNAV_BIN" info "$T/sm"
-grep -q 'not a SavedModel' "$ERR" || fail "SavedModel with a FIFO: $(head -c 300 "$ERR")"
+grep -q 'sm: the model is not a regular file (a named pipe)' "$ERR" || fail "SavedModel with a FIFO: $(head -c 300 "$ERR")"
 
 # External data that is a FIFO: every command that reads data refuses it
 # without waiting; the others never open it.

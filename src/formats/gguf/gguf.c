@@ -828,6 +828,7 @@ static void gguf_storage_format(const nnav_model *m, uint32_t t, char *buf, size
 
 const nnav_reader nnav_reader_gguf = {
     .name = "GGUF",
+    .exts = "gguf",
     .formats = 0,
     .sniff = gguf_sniff,
     .index = gguf_index,

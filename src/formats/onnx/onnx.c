@@ -1200,6 +1200,7 @@ static void onnx_free(nnav_model *m) { (void)m; } /* everything is in the index 
 
 const nnav_reader nnav_reader_onnx = {
     .name = "ONNX",
+    .exts = "onnx",
     .formats = 1u << NNAV_FMT_ONNX,
     .index = nnav_onnx_index,
     .free = onnx_free,

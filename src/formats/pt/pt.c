@@ -1191,6 +1191,7 @@ static int pt_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
 
 const nnav_reader nnav_reader_pt = {
     .name = "PyTorch",
+    .exts = "pt pth bin ckpt",
     .formats = 1u << NNAV_FMT_PYTORCH,
     .index = pt_index,
     .free = pt_free,

@@ -16,11 +16,16 @@
  * file does), and no name twice. Each tensor becomes an initializer of one
  * main graph with no nodes, its data a span of the map: no payload byte is
  * read until its values are asked for. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dtype.h"
+#include "extdata.h"
+#include "hashtab.h"
 #include "json.h"
 #include "readers.h"
 #include "values_acc.h"
@@ -60,19 +65,52 @@ static const struct st_type {
 
 typedef struct st_tinfo {
     uint64_t begin, end; /* data_offsets, into the data */
-    uint64_t off;        /* its entry's value in the file */
+    uint64_t off;        /* its entry's value in its file */
+    uint32_t shard;      /* the file holding it, into st_rd.shards */
     uint8_t type;        /* into st_types */
 } st_tinfo;
 
 typedef struct st_kv { nnav_span key, value; uint64_t off; } st_kv;
 
+/* A file of tensors: the model's own, or one of the shards an index names
+ * (each mapped, its header read, its data not touched). */
+typedef struct st_shard {
+    nnav_map map;         /* a shard's own; the model's map for a single file */
+    nnav_span name;       /* as the index names it (decoded); empty for a single file */
+    uint64_t header_len, data_start;
+    uint32_t first, count; /* its tensors, as read (before the model's order) */
+    uint8_t owned;         /* map is the shard's, closed at free */
+    uint8_t via;           /* nnav_ext_via: how its file was reached */
+} st_shard;
+
+/* An index's weight_map entry: a tensor's name and the shard that holds it. */
+typedef struct st_wm { nnav_span name; uint32_t shard; uint64_t off; } st_wm;
+
 typedef struct st_rd {
     NNAV_VEC(st_tinfo) ti;
-    NNAV_VEC(st_kv) meta;  /* __metadata__, in the file's order */
+    NNAV_VEC(st_kv) meta;  /* __metadata__, in the file's order (the first shard's) */
     NNAV_VEC(char *) owned; /* names and texts that held escapes, decoded */
-    uint64_t header_len, data_start;
-    char title[64]; /* the metadata section's heading */
+    NNAV_VEC(st_shard) shards;
+    /* An index file (model.safetensors.index.json): */
+    int is_index;
+    NNAV_VEC(st_wm) wm;
+    nnav_hashtab shard_tab; /* shard name -> shard */
+    NNAV_VEC(st_kv) imeta;  /* its "metadata" object's scalars */
+    uint64_t shard_bytes;   /* the shards' sizes together */
+    uint32_t unmapped;      /* tensors of a shard the weight_map does not name */
+    nnav_span unmapped_first;
+    NNAV_VEC(char *) strays; /* *.safetensors files beside the index it does not name */
+    /* config.json beside the weights: */
+    nnav_map cfg;
+    NNAV_VEC(st_kv) config;
+    nnav_span arch;          /* architectures[0]: the model's class */
+    char cfg_note[600];      /* why config.json was not read, when it was not */
+    char title[64];  /* the metadata section's heading */
+    char ctitle[64]; /* the config section's */
+    char stitle[64]; /* the shards section's */
     char dtypes[sizeof st_types / sizeof *st_types * 32]; /* "F32 65, F16 32" */
+    char unmapped_text[400]; /* "2, the first 'x.bias'" */
+    char stray_text[600];    /* "model-00004-of-00004.safetensors, ..." */
 } st_rd;
 
 static int st_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
@@ -188,8 +226,9 @@ static int st_uint(const nnav_jiter *it, const nnav_jval *v, uint64_t *out, cons
 }
 
 /* One tensor entry: dtype, shape, data_offsets. */
-static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_jiter *top,
-                      const nnav_jval *key, const nnav_jval *val, nnav_error *err)
+static int read_entry(nnav_model *m, st_rd *rd, uint32_t shard, const nnav_json *j,
+                      const nnav_jiter *top, const nnav_jval *key, const nnav_jval *val,
+                      nnav_error *err)
 {
     char path[NNAV_JSON_PATH + 64];
     if (val->kind != NNAV_JSON_OBJECT)
@@ -328,11 +367,12 @@ static int read_entry(nnav_model *m, st_rd *rd, const nnav_json *j, const nnav_j
     if (!tp)
         return oom(err);
     ti->begin = be[0], ti->end = be[1], ti->off = val->off, ti->type = (uint8_t)ti_k;
+    ti->shard = shard;
     *tp = t;
     return 0;
 }
 
-static int read_metadata(st_rd *rd, const nnav_json *j, const nnav_jiter *top,
+static int read_metadata(st_rd *rd, int keep, const nnav_json *j, const nnav_jiter *top,
                          const nnav_jval *val, nnav_error *err)
 {
     char path[NNAV_JSON_PATH + 64];
@@ -349,6 +389,8 @@ static int read_metadata(st_rd *rd, const nnav_json *j, const nnav_jiter *top,
             return st_err(err, v.off, path, "a __metadata__ value is %s, not a string",
                           nnav_json_kind_name(v.kind));
         }
+        if (!keep)
+            continue;
         st_kv *kv = nnav_vec_push(rd->meta);
         if (!kv || st_text(rd, &k, &kv->key) < 0 || st_text(rd, &v, &kv->value) < 0)
             return oom(err);
@@ -465,13 +507,41 @@ static void tname(const nnav_model *m, uint32_t t, char *buf, size_t n)
     nnav_text_escape(s.p, s.n > 200 ? 200 : (size_t)s.n, buf, n);
 }
 
-/* The rules over all tensors: names once; offsets from 0, end to end, to
- * the end of the file. */
-static int check_layout(nnav_model *m, st_rd *rd, nnav_error *err)
+/* The shard's name for a message about it: "" for a single file, else
+ * "shard 'NAME': ". */
+static const char *sname(const st_rd *rd, uint32_t s, char *buf, size_t n)
+{
+    if (!rd->is_index) {
+        buf[0] = 0;
+        return buf;
+    }
+    char e[300];
+    nnav_span nm = rd->shards.v[s].name;
+    nnav_text_escape(nm.p, nm.n > 200 ? 200 : (size_t)nm.n, e, sizeof e);
+    snprintf(buf, n, "shard '%s': ", e);
+    return buf;
+}
+
+/* An error about shard s: its message led by the shard's name. */
+static int in_shard(const st_rd *rd, uint32_t s, nnav_error *err)
+{
+    char pre[340], msg[sizeof err->msg];
+    sname(rd, s, pre, sizeof pre);
+    if (pre[0]) {
+        snprintf(msg, sizeof msg, "%s%s", pre, err->msg);
+        memcpy(err->msg, msg, sizeof msg);
+    }
+    return -1;
+}
+
+/* The rules over every tensor of the model: names once (across shards
+ * too); __metadata__'s keys once. */
+static int check_names(nnav_model *m, st_rd *rd, uint32_t **sorted, nnav_error *err)
 {
     uint32_t n = m->tensors.n;
     uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
-    char a[300], b[300];
+    char a[300], sa[340], sb[340];
+    *sorted = NULL;
     if (!ord)
         return oom(err);
     for (uint32_t i = 0; i < n; i++)
@@ -483,9 +553,17 @@ static int check_layout(nnav_model *m, st_rd *rd, nnav_error *err)
             uint32_t first = ord[i - 1], again = ord[i];
             free(ord);
             tname(m, again, a, sizeof a);
-            return st_err(err, rd->ti.v[again].off, NULL, "tensor name '%s' is in the header "
-                                                          "twice (first at offset %llu)",
-                          a, (unsigned long long)rd->ti.v[first].off);
+            const st_tinfo *x = &rd->ti.v[first], *y = &rd->ti.v[again];
+            if (x->shard != y->shard)
+                return st_err(err, y->off, NULL, "%stensor name '%s' is also in %s(offset %llu): "
+                                                 "a name must be in one shard",
+                              sname(rd, y->shard, sa, sizeof sa), a,
+                              sname(rd, x->shard, sb, sizeof sb), (unsigned long long)x->off);
+            return in_shard(rd, y->shard,
+                            (st_err(err, y->off, NULL, "tensor name '%s' is in the header twice "
+                                                       "(first at offset %llu)",
+                                    a, (unsigned long long)x->off),
+                             err));
         }
     /* __metadata__'s keys once each, too (serde's map would keep the last). */
     uint32_t nm = rd->meta.n;
@@ -504,11 +582,30 @@ static int check_layout(nnav_model *m, st_rd *rd, nnav_error *err)
             nnav_text_escape(kv->key.p, kv->key.n > 200 ? 200 : (size_t)kv->key.n, a, sizeof a);
             free(ord);
             free(mo);
-            return st_err(err, kv->off, "$.__metadata__", "metadata key '%s' is there twice", a);
+            return in_shard(rd, 0, (st_err(err, kv->off, "$.__metadata__", "metadata key '%s' "
+                                                                          "is there twice", a),
+                                    err));
         }
     free(mo);
+    *sorted = ord;
+    return 0;
+}
+
+/* The rules over one file's tensors: offsets from 0, end to end, to the
+ * end of the file. */
+static int check_layout(nnav_model *m, st_rd *rd, uint32_t s, nnav_error *err)
+{
+    const st_shard *sh = &rd->shards.v[s];
+    uint32_t n = sh->count;
+    uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
+    char a[300], b[300];
+    if (!ord)
+        return oom(err);
+    for (uint32_t i = 0; i < n; i++)
+        ord[i] = sh->first + i;
+    sort_m = m, sort_rd = rd;
     qsort(ord, n, sizeof *ord, by_offsets);
-    uint64_t at = 0, room = m->map.size - rd->data_start;
+    uint64_t at = 0, room = sh->map.size - sh->data_start;
     int rc = 0;
     for (uint32_t i = 0; i < n && !rc; i++) {
         const st_tinfo *ti = &rd->ti.v[ord[i]];
@@ -538,21 +635,19 @@ static int check_layout(nnav_model *m, st_rd *rd, nnav_error *err)
     }
     free(ord);
     if (!rc && at != room)
-        rc = st_err(err, rd->data_start + at, NULL, "%llu bytes after the last tensor's data: "
+        rc = st_err(err, sh->data_start + at, NULL, "%llu bytes after the last tensor's data: "
                                                     "the tensors must end where the file does",
                     (unsigned long long)(room - at));
     return rc;
 }
 
-static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
+/* One file of tensors (the model, or shard s): its header length, its
+ * header, each entry, their layout; then each tensor's data span. */
+static int read_shard(nnav_model *m, st_rd *rd, uint32_t s, nnav_error *err)
 {
-    (void)o;
-    st_rd *rd = calloc(1, sizeof *rd);
-    if (!rd)
-        return oom(err);
-    m->rd = rd;
-    const uint8_t *base = m->map.base;
-    uint64_t n = m->map.size;
+    st_shard *sh = &rd->shards.v[s];
+    const uint8_t *base = sh->map.base;
+    uint64_t n = sh->map.size;
     if (n < 8)
         return st_err(err, 0, NULL, "the file is %llu bytes, shorter than safetensors' 8-byte "
                                     "header length", (unsigned long long)n);
@@ -564,8 +659,9 @@ static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         return st_err(err, 0, NULL, "header length %llu runs past the end of the file (%llu "
                                     "bytes after the length)",
                       (unsigned long long)hl, (unsigned long long)(n - 8));
-    rd->header_len = hl;
-    rd->data_start = 8 + hl;
+    sh->header_len = hl;
+    sh->data_start = 8 + hl;
+    sh->first = m->tensors.n;
     nnav_json j = {.base = base, .max_depth = 0};
     nnav_jval root;
     nnav_span hdr = {base + 8, hl};
@@ -574,16 +670,6 @@ static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     if (root.kind != NNAV_JSON_OBJECT)
         return st_err(err, root.off, "$", "the header is %s, not an object",
                       nnav_json_kind_name(root.kind));
-    nnav_graph *g = nnav_vec_push(m->graphs);
-    nnav_span *gs = g ? nnav_vec_push(m->gspan) : NULL;
-    if (!gs)
-        return oom(err);
-    memset(g, 0, sizeof *g);
-    g->kind = NNAV_GRAPH_MAIN;
-    g->parent = g->owner_node = g->owner_attr = g->list_index = NNAV_NONE;
-    g->function = g->training = NNAV_NONE;
-    g->offset = 8;
-    *gs = hdr;
     nnav_jiter it;
     nnav_jval k, v;
     int r, metas = 0;
@@ -593,18 +679,534 @@ static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
             if (metas++)
                 return st_err(err, k.off, "$.__metadata__", "the header holds __metadata__ "
                                                             "twice");
-            if (read_metadata(rd, &j, &it, &v, err) < 0)
+            if (read_metadata(rd, s == 0, &j, &it, &v, err) < 0)
                 return -1;
-        } else if (read_entry(m, rd, &j, &it, &k, &v, err) < 0) {
+        } else if (read_entry(m, rd, s, &j, &it, &k, &v, err) < 0) {
             return -1;
         }
     }
-    if (r < 0 || check_layout(m, rd, err) < 0 || order_tensors(m, rd, err) < 0)
+    sh = &rd->shards.v[s];
+    sh->count = m->tensors.n - sh->first;
+    if (r < 0 || check_layout(m, rd, s, err) < 0)
         return -1;
-    for (uint32_t i = 0; i < m->tensors.n; i++) {
+    for (uint32_t i = sh->first; i < m->tensors.n; i++) {
         const st_tinfo *ti = &rd->ti.v[i];
-        m->tensors.v[i].data = (nnav_span){base + rd->data_start + ti->begin, ti->end - ti->begin};
+        m->tensors.v[i].data = (nnav_span){base + sh->data_start + ti->begin, ti->end - ti->begin};
     }
+    return 0;
+}
+
+/* ---- an index of shards (model.safetensors.index.json) ----
+ * {"metadata": {"total_size": N, ...}, "weight_map": {TENSOR: SHARD, ...}}:
+ * every shard it names is opened by the rules of data beside a model
+ * (extdata.h: inside its folder, a Hugging Face snapshot's links into its
+ * blobs/), mapped, its header read; a shard missing is an error naming it.
+ * Each tensor the map names must be in its shard; a shard's tensor the map
+ * leaves out, and a *.safetensors file beside the index it does not name,
+ * are reported in the details. */
+
+/* Sure: white space, '{', and "weight_map" as a key within the first 16 KB
+ * (Hugging Face writes it after a short "metadata" object). */
+static int index_sniff(const uint8_t *p, uint64_t n, char *reason, size_t rn)
+{
+    uint64_t i = 0, lim = n < 16384 ? n : 16384;
+    while (i < lim && i < 64 && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    if (i >= lim || p[i] != '{')
+        return 0;
+    static const char key[] = "\"weight_map\"";
+    for (uint64_t k = i; k + sizeof key - 1 <= lim; k++)
+        if (p[k] == '"' && !memcmp(p + k, key, sizeof key - 1)) {
+            snprintf(reason, rn, "read as a safetensors index: a JSON object with a weight_map "
+                                 "of tensors to shards");
+            return 1;
+        }
+    return 0;
+}
+
+static int shard_eq(const void *ctx, uint32_t id)
+{
+    const void *const *c = ctx;
+    const st_rd *rd = c[0];
+    return nnav_span_same(rd->shards.v[id].name, *(const nnav_span *)c[1]);
+}
+
+static uint64_t shard_hash(const void *ctx, uint32_t id)
+{
+    const st_rd *rd = ctx;
+    nnav_span s = rd->shards.v[id].name;
+    return nnav_hash_bytes(s.p, s.n, 0);
+}
+
+/* The shard named `name` (a decoded span), added when new: its id, or
+ * NNAV_NONE when out of memory. */
+static uint32_t shard_of(st_rd *rd, nnav_span name)
+{
+    uint64_t h = nnav_hash_bytes(name.p, name.n, 0), at = 0;
+    const void *ctx[2] = {rd, &name};
+    uint32_t id = nnav_hashtab_find(&rd->shard_tab, h, shard_eq, ctx, &at);
+    if (id != NNAV_HASHTAB_NONE)
+        return id;
+    if (rd->shards.n >= 16000)
+        return NNAV_NONE - 1; /* more shards than files can be mapped at once */
+    st_shard *sh = nnav_vec_push(rd->shards);
+    if (!sh)
+        return NNAV_NONE;
+    memset(sh, 0, sizeof *sh);
+    sh->map.slot = -1;
+    sh->name = name;
+    id = rd->shards.n - 1;
+    if (nnav_hashtab_put(&rd->shard_tab, at, h, id, shard_hash, rd) != 0)
+        return NNAV_NONE;
+    return id;
+}
+
+static int name_cmp(nnav_span x, nnav_span y)
+{
+    int c = memcmp(x.p, y.p, x.n < y.n ? (size_t)x.n : (size_t)y.n);
+    return c ? c : x.n < y.n ? -1 : x.n > y.n;
+}
+
+/* The index's weight_map against the shards' tensors (ord: the tensors by
+ * name). */
+static int check_weight_map(nnav_model *m, st_rd *rd, const uint32_t *ord, nnav_error *err)
+{
+    uint32_t n = m->tensors.n;
+    uint8_t *named = calloc((size_t)n + 1, 1);
+    if (!named)
+        return oom(err);
+    for (uint32_t w = 0; w < rd->wm.n; w++) {
+        const st_wm *e = &rd->wm.v[w];
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (name_cmp(m->tensors.v[ord[mid]].name, e->name) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        char a[300], sa[340];
+        nnav_text_escape(e->name.p, e->name.n > 200 ? 200 : (size_t)e->name.n, a, sizeof a);
+        if (lo == n || !nnav_span_same(m->tensors.v[ord[lo]].name, e->name)) {
+            free(named);
+            sname(rd, e->shard, sa, sizeof sa);
+            sa[strlen(sa) - 2] = 0; /* no ": " */
+            return st_err(err, e->off, "$.weight_map", "the index maps tensor '%s' to %s, which "
+                                                       "does not hold it (nor does any shard)",
+                          a, sa);
+        }
+        uint32_t t = ord[lo];
+        if (rd->ti.v[t].shard != e->shard) {
+            char sb[340];
+            free(named);
+            sname(rd, e->shard, sa, sizeof sa);
+            sa[strlen(sa) - 2] = 0;
+            sname(rd, rd->ti.v[t].shard, sb, sizeof sb);
+            sb[strlen(sb) - 2] = 0;
+            return st_err(err, e->off, "$.weight_map", "the index maps tensor '%s' to %s, but "
+                                                       "%s holds it", a, sa, sb);
+        }
+        named[t] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!named[ord[i]] && !rd->unmapped++)
+            rd->unmapped_first = m->tensors.v[ord[i]].name;
+    free(named);
+    return 0;
+}
+
+/* *.safetensors files beside the index that it does not name. */
+static void find_strays(const nnav_model *m, st_rd *rd)
+{
+    DIR *d = opendir(m->dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) && rd->strays.n < 1000) {
+        size_t k = strlen(de->d_name);
+        if (k <= 12 || strcmp(de->d_name + k - 12, ".safetensors"))
+            continue;
+        nnav_span nm = {(const uint8_t *)de->d_name, k};
+        uint64_t h = nnav_hash_bytes(nm.p, nm.n, 0);
+        const void *ctx[2] = {rd, &nm};
+        if (nnav_hashtab_find(&rd->shard_tab, h, shard_eq, ctx, NULL) != NNAV_HASHTAB_NONE)
+            continue;
+        char *c = strdup(de->d_name);
+        char **slot = c ? nnav_vec_push(rd->strays) : NULL;
+        if (!slot) {
+            free(c);
+            break;
+        }
+        *slot = c;
+    }
+    closedir(d);
+}
+
+static int by_cstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_index(nnav_model *m, st_rd *rd, nnav_error *err)
+{
+    rd->is_index = 1;
+    nnav_json j = {.base = m->map.base, .max_depth = 0};
+    nnav_jval root, k, v;
+    nnav_span all = {m->map.base, m->map.size};
+    if (nnav_json_parse(&j, all, &root, err) < 0)
+        return -1;
+    if (root.kind != NNAV_JSON_OBJECT)
+        return st_err(err, root.off, "$", "the index is %s, not an object",
+                      nnav_json_kind_name(root.kind));
+    nnav_jiter it, at_map, at_meta;
+    nnav_jval map = {0}, meta = {0};
+    int r;
+    nnav_json_iter(&it, &j, &root, NULL);
+    while ((r = nnav_json_next(&it, &k, &v, err)) == 1) {
+        nnav_jval *slot = nnav_json_eq(&k, "weight_map") ? &map
+                          : nnav_json_eq(&k, "metadata") ? &meta
+                                                         : NULL;
+        if (slot && slot->kind)
+            return st_err(err, k.off, "$", "the index names \"%s\" twice",
+                          slot == &map ? "weight_map" : "metadata");
+        if (slot == &map)
+            map = v, at_map = it;
+        else if (slot == &meta)
+            meta = v, at_meta = it;
+    }
+    if (r < 0)
+        return -1;
+    if (map.kind != NNAV_JSON_OBJECT)
+        return st_err(err, map.kind ? map.off : root.off, "$.weight_map",
+                      map.kind ? "weight_map is %s, not an object of tensor names to shard files"
+                               : "the index has no weight_map%s",
+                      map.kind ? nnav_json_kind_name(map.kind) : "");
+    char path[NNAV_JSON_PATH + 64];
+    if (meta.kind == NNAV_JSON_OBJECT) {
+        nnav_jiter mi;
+        nnav_json_iter(&mi, &j, &meta, &at_meta);
+        while ((r = nnav_json_next(&mi, &k, &v, err)) == 1) {
+            if (v.kind == NNAV_JSON_OBJECT || v.kind == NNAV_JSON_ARRAY)
+                continue;
+            st_kv *kv = nnav_vec_push(rd->imeta);
+            if (!kv || st_text(rd, &k, &kv->key) < 0)
+                return oom(err);
+            if (v.kind == NNAV_JSON_STRING ? st_text(rd, &v, &kv->value) < 0 : 0)
+                return oom(err);
+            if (v.kind != NNAV_JSON_STRING)
+                kv->value = v.s;
+            kv->off = v.off;
+        }
+        if (r < 0)
+            return -1;
+    } else if (meta.kind) {
+        return st_err(err, meta.off, "$.metadata", "metadata is %s, not an object",
+                      nnav_json_kind_name(meta.kind));
+    }
+    nnav_jiter wi;
+    nnav_json_iter(&wi, &j, &map, &at_map);
+    while ((r = nnav_json_next(&wi, &k, &v, err)) == 1) {
+        if (v.kind != NNAV_JSON_STRING || v.s.n == 0)
+            return st_err(err, v.off, mpath(&wi, "", path, sizeof path),
+                          "a weight_map value is %s, not the name of a shard file",
+                          v.kind == NNAV_JSON_STRING ? "an empty string"
+                                                     : nnav_json_kind_name(v.kind));
+        st_wm *e = nnav_vec_push(rd->wm);
+        nnav_span sn;
+        if (!e || st_text(rd, &k, &e->name) < 0 || st_text(rd, &v, &sn) < 0)
+            return oom(err);
+        e->off = k.off;
+        e->shard = shard_of(rd, sn);
+        if (e->shard == NNAV_NONE)
+            return oom(err);
+        if (e->shard == NNAV_NONE - 1)
+            return st_err(err, v.off, mpath(&wi, "", path, sizeof path),
+                          "the index names more than 16000 shards");
+    }
+    if (r < 0)
+        return -1;
+    if (!rd->wm.n)
+        return st_err(err, map.off, "$.weight_map", "weight_map names no tensor");
+    /* Each shard: opened by the rules of data beside the model, mapped,
+     * its header read. */
+    for (uint32_t s = 0; s < rd->shards.n; s++) {
+        st_shard *sh = &rd->shards.v[s];
+        int via = 0;
+        int fd = nnav_side_open(m, sh->name, "shard", &via, err);
+        if (fd < 0) {
+            snprintf(err->path, sizeof err->path, "$.weight_map");
+            return -1;
+        }
+        char what[300];
+        nnav_text_escape(sh->name.p, sh->name.n > 200 ? 200 : (size_t)sh->name.n, what,
+                         sizeof what);
+        int mr = nnav_map_fd(fd, what, &sh->map, err);
+        close(fd);
+        if (mr < 0)
+            return in_shard(rd, s, err);
+        sh->owned = 1;
+        sh->via = (uint8_t)via;
+        if (!sh->map.size)
+            return in_shard(rd, s, (st_err(err, 0, NULL, "the shard is empty"), err));
+        if (sh->map.size > UINT64_MAX - rd->shard_bytes)
+            rd->shard_bytes = UINT64_MAX;
+        else
+            rd->shard_bytes += sh->map.size;
+        if (read_shard(m, rd, s, err) < 0)
+            return in_shard(rd, s, err);
+    }
+    find_strays(m, rd);
+    if (rd->strays.n)
+        qsort(rd->strays.v, rd->strays.n, sizeof *rd->strays.v, by_cstr);
+    size_t tk = 0;
+    for (uint32_t i = 0; i < rd->strays.n && tk < sizeof rd->stray_text - 1; i++) {
+        char e[300];
+        nnav_text_escape((const uint8_t *)rd->strays.v[i], strlen(rd->strays.v[i]), e, sizeof e);
+        tk += (size_t)snprintf(rd->stray_text + tk, sizeof rd->stray_text - tk, "%s%s",
+                               i ? ", " : "", e);
+    }
+    return 0;
+}
+
+/* ---- config.json beside the weights ----
+ * transformers' configuration: its scalars (and a nested object's, as
+ * "quantization_config.bits"), each a detail; architectures[0] is the
+ * model's class. A config that cannot be read is said, never fatal: the
+ * weights are the model. */
+
+enum { ST_MAX_CONFIG = 400 };
+
+static int config_add(st_rd *rd, nnav_span key, const nnav_jval *v)
+{
+    st_kv *kv = nnav_vec_push(rd->config);
+    if (!kv)
+        return -1;
+    kv->key = key;
+    kv->off = v->off;
+    if (v->kind == NNAV_JSON_STRING)
+        return st_text(rd, v, &kv->value);
+    kv->value = v->s;
+    return 0;
+}
+
+/* A key "PARENT.CHILD", owned. */
+static int config_key(st_rd *rd, nnav_span parent, const nnav_jval *k, nnav_span *out)
+{
+    nnav_span c;
+    if (st_text(rd, k, &c) < 0)
+        return -1;
+    if (!parent.n) {
+        *out = c;
+        return 0;
+    }
+    char *t = malloc(parent.n + c.n + 2);
+    char **slot = t ? nnav_vec_push(rd->owned) : NULL;
+    if (!slot) {
+        free(t);
+        return -1;
+    }
+    *slot = t;
+    memcpy(t, parent.p, parent.n);
+    t[parent.n] = '.';
+    memcpy(t + parent.n + 1, c.p, c.n);
+    *out = (nnav_span){(const uint8_t *)t, parent.n + 1 + c.n};
+    return 0;
+}
+
+/* An array of scalars as one text: "LlamaForCausalLM", "[1, 2]". */
+static int config_array(st_rd *rd, const nnav_json *j, const nnav_jiter *parent,
+                        nnav_span key, const nnav_jval *arr, nnav_error *err)
+{
+    char buf[512];
+    size_t n = 0;
+    nnav_jiter ai;
+    nnav_jval v;
+    int r, first = 1;
+    nnav_json_iter(&ai, j, arr, parent);
+    if (arr->count != 1)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "[");
+    while ((r = nnav_json_next(&ai, NULL, &v, err)) == 1 && n < sizeof buf - 8) {
+        char t[256];
+        size_t k;
+        if (v.kind == NNAV_JSON_STRING)
+            k = nnav_json_text(&v, t, sizeof t);
+        else if (v.kind == NNAV_JSON_OBJECT || v.kind == NNAV_JSON_ARRAY)
+            k = (size_t)snprintf(t, sizeof t, "%s", v.kind == NNAV_JSON_OBJECT ? "{...}" : "[...]");
+        else
+            k = (size_t)snprintf(t, sizeof t, "%.*s", (int)(v.s.n < 200 ? v.s.n : 200),
+                                 (const char *)v.s.p);
+        if (k >= sizeof t)
+            k = sizeof t - 1;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%.*s", first ? "" : ", ", (int)k, t);
+        first = 0;
+    }
+    if (r < 0)
+        return -1;
+    if (r == 1)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, ", ...");
+    if (arr->count != 1 && n < sizeof buf - 1)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "]");
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    char *t = malloc(n + 1);
+    char **slot = t ? nnav_vec_push(rd->owned) : NULL;
+    st_kv *kv = slot ? nnav_vec_push(rd->config) : NULL;
+    if (!kv) {
+        if (!slot)
+            free(t);
+        return -1;
+    }
+    *slot = t;
+    memcpy(t, buf, n + 1);
+    kv->key = key;
+    kv->value = (nnav_span){(const uint8_t *)t, n};
+    kv->off = arr->off;
+    return 0;
+}
+
+static int config_walk(st_rd *rd, const nnav_json *j, const nnav_jiter *parent,
+                       const nnav_jval *obj, nnav_span prefix, int depth, nnav_error *err)
+{
+    nnav_jiter it;
+    nnav_jval k, v;
+    int r;
+    nnav_json_iter(&it, j, obj, parent);
+    while ((r = nnav_json_next(&it, &k, &v, err)) == 1 && rd->config.n < ST_MAX_CONFIG) {
+        nnav_span key;
+        if (config_key(rd, prefix, &k, &key) < 0)
+            return oom(err);
+        if (v.kind == NNAV_JSON_OBJECT) {
+            if (depth < 2 && config_walk(rd, j, &it, &v, key, depth + 1, err) < 0)
+                return -1;
+            continue;
+        }
+        if (v.kind == NNAV_JSON_ARRAY) {
+            if (config_array(rd, j, &it, key, &v, err) < 0)
+                return err->msg[0] ? -1 : oom(err);
+            if (!depth && nnav_json_eq(&k, "architectures") && v.count) {
+                nnav_jiter ai;
+                nnav_jval a;
+                nnav_json_iter(&ai, j, &v, &it);
+                if (nnav_json_next(&ai, NULL, &a, err) == 1 && a.kind == NNAV_JSON_STRING &&
+                    st_text(rd, &a, &rd->arch) < 0)
+                    return oom(err);
+            }
+            continue;
+        }
+        if (config_add(rd, key, &v) < 0)
+            return oom(err);
+    }
+    return r < 0 ? -1 : 0;
+}
+
+static void read_config(nnav_model *m, st_rd *rd)
+{
+    nnav_error e;
+    memset(&e, 0, sizeof e);
+    int via = 0;
+    static const char name[] = "config.json";
+    nnav_span nm = {(const uint8_t *)name, sizeof name - 1};
+    /* Not there: nothing to say (most single files have none beside them). */
+    char *p = malloc(strlen(m->dir) + sizeof name + 1);
+    struct stat st;
+    int there = p && (sprintf(p, "%s/%s", m->dir, name), lstat(p, &st) == 0);
+    free(p);
+    if (!there)
+        return;
+    int fd = nnav_side_open(m, nm, "config", &via, &e);
+    if (fd >= 0) {
+        int r = nnav_map_fd(fd, name, &rd->cfg, &e);
+        close(fd);
+        if (r == 0 && rd->cfg.size > ST_MAX_HEADER) {
+            snprintf(e.msg, sizeof e.msg, "it is over %d bytes", ST_MAX_HEADER);
+            fd = -1;
+        } else if (r == 0) {
+            nnav_json j = {.base = rd->cfg.base, .max_depth = 0};
+            nnav_jval root;
+            nnav_span all = {rd->cfg.base, rd->cfg.size};
+            if (nnav_json_parse(&j, all, &root, &e) == 0 && root.kind != NNAV_JSON_OBJECT) {
+                snprintf(e.msg, sizeof e.msg, "it is %s, not an object",
+                         nnav_json_kind_name(root.kind));
+                e.has_offset = 1, e.offset = root.off;
+                fd = -1;
+            } else if (e.msg[0] || config_walk(rd, &j, NULL, &root, (nnav_span){0}, 0, &e) < 0) {
+                fd = -1;
+            }
+        } else {
+            fd = -1;
+        }
+    }
+    if (fd < 0) {
+        rd->config.n = 0;
+        rd->arch = (nnav_span){0};
+        if (e.has_offset)
+            snprintf(rd->cfg_note, sizeof rd->cfg_note, "not read: %s (offset %llu%s%s)", e.msg,
+                     (unsigned long long)e.offset, e.path[0] ? ", " : "", e.path);
+        else
+            snprintf(rd->cfg_note, sizeof rd->cfg_note, "not read: %s", e.msg);
+    }
+}
+
+static int st_sniff_any(const uint8_t *p, uint64_t n, const char *path, char *reason, size_t rn)
+{
+    return st_sniff(p, n, path, reason, rn) || index_sniff(p, n, reason, rn);
+}
+
+static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
+{
+    (void)o;
+    st_rd *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return oom(err);
+    m->rd = rd;
+    rd->cfg.slot = -1;
+    nnav_graph *g = nnav_vec_push(m->graphs);
+    nnav_span *gs = g ? nnav_vec_push(m->gspan) : NULL;
+    if (!gs)
+        return oom(err);
+    memset(g, 0, sizeof *g);
+    g->kind = NNAV_GRAPH_MAIN;
+    g->parent = g->owner_node = g->owner_attr = g->list_index = NNAV_NONE;
+    g->function = g->training = NNAV_NONE;
+    g->offset = 0;
+    *gs = (nnav_span){m->map.base, m->map.size};
+    char r0[8];
+    if (!st_sniff(m->map.base, m->map.size, m->path, r0, sizeof r0) &&
+        index_sniff(m->map.base, m->map.size, r0, sizeof r0)) {
+        if (read_index(m, rd, err) < 0)
+            return -1;
+    } else {
+        st_shard *sh = nnav_vec_push(rd->shards);
+        if (!sh)
+            return oom(err);
+        memset(sh, 0, sizeof *sh);
+        sh->map = m->map; /* borrowed: the model closes it */
+        sh->map.slot = -1;
+        if (read_shard(m, rd, 0, err) < 0)
+            return -1;
+        g = &m->graphs.v[0];
+        g->offset = 8;
+        m->gspan.v[0] = (nnav_span){m->map.base + 8, rd->shards.v[0].header_len};
+    }
+    uint32_t *ord = NULL;
+    if (check_names(m, rd, &ord, err) < 0)
+        return -1;
+    if (rd->is_index && check_weight_map(m, rd, ord, err) < 0) {
+        free(ord);
+        return -1;
+    }
+    free(ord);
+    if (rd->unmapped) {
+        char a[300];
+        nnav_text_escape(rd->unmapped_first.p,
+                         rd->unmapped_first.n > 200 ? 200 : (size_t)rd->unmapped_first.n, a,
+                         sizeof a);
+        snprintf(rd->unmapped_text, sizeof rd->unmapped_text, "%u (the first '%s')", rd->unmapped,
+                 a);
+    }
+    if (order_tensors(m, rd, err) < 0)
+        return -1;
+    read_config(m, rd);
     g = &m->graphs.v[0];
     g->init_first = 0;
     g->init_count = m->tensors.n;
@@ -629,6 +1231,9 @@ static int st_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
         snprintf(rd->dtypes, sizeof rd->dtypes, "none");
     snprintf(rd->title, sizeof rd->title, "metadata (%u key%s)", rd->meta.n,
              rd->meta.n == 1 ? "" : "s");
+    snprintf(rd->ctitle, sizeof rd->ctitle, "config.json (%u key%s)", rd->config.n,
+             rd->config.n == 1 ? "" : "s");
+    snprintf(rd->stitle, sizeof rd->stitle, "shards (%u)", rd->shards.n);
     return 0;
 }
 
@@ -639,9 +1244,21 @@ static void st_free(nnav_model *m)
         return;
     for (uint32_t i = 0; i < rd->owned.n; i++)
         free(rd->owned.v[i]);
+    for (uint32_t i = 0; i < rd->shards.n; i++)
+        if (rd->shards.v[i].owned)
+            nnav_map_close(&rd->shards.v[i].map);
+    for (uint32_t i = 0; i < rd->strays.n; i++)
+        free(rd->strays.v[i]);
+    nnav_map_close(&rd->cfg);
+    nnav_hashtab_free(&rd->shard_tab);
     nnav_vec_free(rd->owned);
     nnav_vec_free(rd->ti);
     nnav_vec_free(rd->meta);
+    nnav_vec_free(rd->shards);
+    nnav_vec_free(rd->wm);
+    nnav_vec_free(rd->imeta);
+    nnav_vec_free(rd->strays);
+    nnav_vec_free(rd->config);
     free(rd);
     m->rd = NULL;
 }
@@ -652,6 +1269,7 @@ static int st_values(const nnav_model *m, uint32_t t, size_t want, int stats, nn
     const st_rd *rd = m->rd;
     const nnav_tensor *tt = &m->tensors.v[t];
     const st_tinfo *ti = &rd->ti.v[t];
+    const st_shard *sh = &rd->shards.v[ti->shard];
     nnav_acc a;
     memset(err, 0, sizeof *err);
     nnav_acc_init(&a, out, tt->dtype, tt->nelems, want, stats, nnav_dtype_components(tt->dtype));
@@ -659,8 +1277,11 @@ static int st_values(const nnav_model *m, uint32_t t, size_t want, int stats, nn
         return st_err(err, ti->off, NULL, "%s values are not decoded (no element type of nnav's "
                                           "is theirs)", st_types[ti->type].name);
     nnav_acc_raw(tt, tt->data, &a);
-    if (nnav_map_truncated(&m->map))
-        return st_err(err, 0, NULL, "the model file shrank while its values were read");
+    if (nnav_map_truncated(sh->owned ? &sh->map : &m->map)) {
+        char pre[340];
+        return st_err(err, 0, NULL, "%sthe file shrank while its values were read",
+                      sname(rd, ti->shard, pre, sizeof pre));
+    }
     nnav_acc_end(&a);
     return 0;
 }
@@ -669,60 +1290,182 @@ static void st_storage_format(const nnav_model *m, uint32_t t, char *buf, size_t
 {
     const st_rd *rd = m->rd;
     const st_tinfo *ti = &rd->ti.v[t];
-    snprintf(buf, n, "%s, data bytes %llu..%llu (file offset %llu)", st_types[ti->type].name,
-             (unsigned long long)ti->begin, (unsigned long long)ti->end,
-             (unsigned long long)(rd->data_start + ti->begin));
+    const st_shard *sh = &rd->shards.v[ti->shard];
+    char where[300] = "";
+    if (rd->is_index) {
+        char e[260];
+        nnav_text_escape(sh->name.p, sh->name.n > 200 ? 200 : (size_t)sh->name.n, e, sizeof e);
+        snprintf(where, sizeof where, "%s%s, ", e, sh->via == NNAV_EXT_HF_BLOB ? " (HF blob)"
+                                                   : sh->via == NNAV_EXT_LINK  ? " (link)"
+                                                                               : "");
+    }
+    snprintf(buf, n, "%s%s, data bytes %llu..%llu (file offset %llu)", where,
+             st_types[ti->type].name, (unsigned long long)ti->begin, (unsigned long long)ti->end,
+             (unsigned long long)(sh->data_start + ti->begin));
+}
+
+static nnav_span st_module_class(const nnav_model *m, nnav_span path)
+{
+    const st_rd *rd = m->rd;
+    return path.n == 0 ? rd->arch : (nnav_span){0};
 }
 
 /* Details: the header's size, where the data starts, the tensors of each
- * dtype; then __metadata__'s strings. */
-enum { ST_HEADER_DETAILS = 3 };
+ * dtype (an index: its shards, their bytes, what it leaves out); then
+ * __metadata__'s strings; then config.json's. */
+enum { ST_HEADER_DETAILS = 3, ST_INDEX_DETAILS = 5 };
+
+static uint32_t st_fixed(const st_rd *rd)
+{
+    return rd->is_index ? ST_INDEX_DETAILS + rd->imeta.n : ST_HEADER_DETAILS;
+}
 
 static uint32_t st_detail_count(const nnav_model *m)
 {
     const st_rd *rd = m->rd;
-    return ST_HEADER_DETAILS + rd->meta.n;
+    return st_fixed(rd) + rd->meta.n + (rd->cfg_note[0] ? 1 : rd->config.n);
+}
+
+static nnav_span lit(const char *s)
+{
+    return (nnav_span){(const uint8_t *)s, strlen(s)};
 }
 
 static int st_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
 {
     const st_rd *rd = m->rd;
     memset(out, 0, sizeof *out);
-    if (i < ST_HEADER_DETAILS) {
+    if (i < st_fixed(rd)) {
         out->section = "safetensors";
         out->own = 1;
         out->kind = NNAV_DV_UINT;
+        if (!rd->is_index) {
+            if (i == 0) {
+                out->key = lit("header_bytes");
+                out->u = rd->shards.v[0].header_len;
+            } else if (i == 1) {
+                out->key = lit("data_start");
+                out->u = rd->shards.v[0].data_start;
+            } else {
+                out->key = lit("dtypes");
+                out->kind = NNAV_DV_TEXT;
+                out->s = lit(rd->dtypes);
+            }
+            return 0;
+        }
         if (i == 0) {
-            out->key = (nnav_span){(const uint8_t *)"header_bytes", 12};
-            out->u = rd->header_len;
+            out->key = lit("shards");
+            out->u = rd->shards.n;
         } else if (i == 1) {
-            out->key = (nnav_span){(const uint8_t *)"data_start", 10};
-            out->u = rd->data_start;
-        } else {
-            out->key = (nnav_span){(const uint8_t *)"dtypes", 6};
+            out->key = lit("shard_bytes");
+            out->u = rd->shard_bytes;
+        } else if (i == 2) {
+            out->key = lit("dtypes");
             out->kind = NNAV_DV_TEXT;
-            out->s = (nnav_span){(const uint8_t *)rd->dtypes, strlen(rd->dtypes)};
+            out->s = lit(rd->dtypes);
+        } else if (i == 3) {
+            out->key = lit("tensors_not_in_index");
+            if (rd->unmapped) {
+                out->kind = NNAV_DV_TEXT;
+                out->s = lit(rd->unmapped_text);
+            }
+        } else if (i == 4) {
+            out->key = lit("shards_not_in_index");
+            if (rd->strays.n) {
+                out->kind = NNAV_DV_TEXT;
+                out->s = lit(rd->stray_text);
+            }
+        } else {
+            const st_kv *kv = &rd->imeta.v[i - ST_INDEX_DETAILS];
+            out->section = "index_metadata";
+            out->own = 0;
+            out->kind = NNAV_DV_TEXT;
+            out->key = kv->key;
+            out->s = kv->value;
+            out->offset = kv->off;
         }
         return 0;
     }
-    const st_kv *kv = &rd->meta.v[i - ST_HEADER_DETAILS];
-    out->section = "metadata";
-    out->title = rd->title;
-    out->key = kv->key;
+    i -= st_fixed(rd);
+    if (i < rd->meta.n) {
+        const st_kv *kv = &rd->meta.v[i];
+        out->section = "metadata";
+        out->title = rd->title;
+        out->key = kv->key;
+        out->kind = NNAV_DV_TEXT;
+        out->s = kv->value;
+        out->offset = kv->off;
+        return 0;
+    }
+    i -= rd->meta.n;
+    out->section = "config";
     out->kind = NNAV_DV_TEXT;
+    if (rd->cfg_note[0]) {
+        out->own = 1;
+        out->key = lit("config.json");
+        out->s = lit(rd->cfg_note);
+        return 0;
+    }
+    const st_kv *kv = &rd->config.v[i];
+    out->title = rd->ctitle;
+    out->key = kv->key;
     out->s = kv->value;
     out->offset = kv->off;
     return 0;
 }
 
+/* A folder of weights (a Hugging Face repository's, or its snapshot): the
+ * index model.safetensors.index.json, else the one *.safetensors.index.json
+ * in it, else model.safetensors, else its one *.safetensors file. */
+static int st_folder(int dirfd, char *name, size_t n)
+{
+    static const char *const first[] = {"model.safetensors.index.json", "model.safetensors"};
+    static const char *const ends[] = {".safetensors.index.json", ".safetensors"};
+    struct stat st;
+    for (int k = 0; k < 2; k++) {
+        if (fstatat(dirfd, first[k], &st, 0) == 0 && S_ISREG(st.st_mode)) {
+            snprintf(name, n, "%s", first[k]);
+            return 1;
+        }
+        int fd = dup(dirfd);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        if (!d) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        rewinddir(d);
+        struct dirent *de;
+        unsigned found = 0, seen = 0;
+        size_t el = strlen(ends[k]);
+        while ((de = readdir(d)) && seen++ < 100000) {
+            size_t l = strlen(de->d_name);
+            if (l <= el || strcmp(de->d_name + l - el, ends[k]) || de->d_name[0] == '.' ||
+                fstatat(dirfd, de->d_name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            if (!found++)
+                snprintf(name, n, "%s", de->d_name);
+        }
+        closedir(d);
+        if (found == 1 && strlen(name) < n - 1)
+            return 1;
+        if (found > 1)
+            return 0; /* several: no one model (the folder's listing names them) */
+    }
+    return 0;
+}
+
 const nnav_reader nnav_reader_safetensors = {
     .name = "safetensors",
+    .folder = st_folder,
+    .exts = "safetensors",
     .formats = 1u << NNAV_FMT_OTHER,
-    .sniff = st_sniff,
+    .sniff = st_sniff_any,
     .index = st_index,
     .free = st_free,
     .tensor_values = st_values,
     .storage_format = st_storage_format,
+    .module_class = st_module_class,
     .detail_count = st_detail_count,
     .detail_get = st_detail_get,
 };

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "dtype.h"
 #include "tf_walk.h"
@@ -484,8 +486,22 @@ static void tf_free(nnav_model *m)
     m->rd = NULL;
 }
 
+/* A SavedModel folder: its saved_model.pb (the variables are found beside
+ * it); one that is no regular file is still the model, which opening
+ * refuses, saying what it is. */
+static int tf_folder(int dirfd, char *name, size_t n)
+{
+    struct stat st;
+    if (fstatat(dirfd, "saved_model.pb", &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
+        return 0;
+    snprintf(name, n, "saved_model.pb");
+    return 1;
+}
+
 const nnav_reader nnav_reader_tf = {
     .name = "TensorFlow",
+    .folder = tf_folder,
+    .exts = "pb pbtxt",
     .formats = 1u << NNAV_FMT_TF_SAVEDMODEL | 1u << NNAV_FMT_TF_METAGRAPH |
                1u << NNAV_FMT_TF_GRAPHDEF,
     .index = nnav_tf_index,
