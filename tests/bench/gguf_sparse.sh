@@ -52,24 +52,7 @@ with open(sys.argv[1], "wb") as fh:
     fh.write(out)
     fh.truncate(len(out) + off)
 PY
-best() {
-    local b=999999 t0 t1 ms
-    for _ in 1 2 3 4 5; do
-        t0=$(date +%s%N)
-        "$@" > /dev/null
-        t1=$(date +%s%N)
-        ms=$(( (t1 - t0) / 1000000 ))
-        [ $ms -lt $b ] && b=$ms
-    done
-    echo $b
-}
-rss() {
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -1
-    else
-        echo "?"
-    fi
-}
+. "$(dirname "$0")/lib.bash"
 echo "$(basename "$f"): $(stat -c %s "$f") bytes, $(du -k "$f" | cut -f1) KiB on disk"
 for cmd in info tensors summary; do
     echo "nnav $cmd: $(best "$build/nnav" $cmd "$f") ms (best of 5), max RSS $(rss "$build/nnav" $cmd "$f") KiB"

@@ -14,17 +14,7 @@ f=$work/storages_$count.pt
 import sys, torch
 torch.save({'t%d' % i: torch.full((i % 3 + 1,), float(i)) for i in range(int(sys.argv[2]))}, sys.argv[1])
 " "$f" "$count"
-best() {
-    local b=999999 t0 t1 ms
-    for _ in 1 2 3 4 5; do
-        t0=$(date +%s%N)
-        "$@" > /dev/null
-        t1=$(date +%s%N)
-        ms=$(( (t1 - t0) / 1000000 ))
-        [ $ms -lt $b ] && b=$ms
-    done
-    echo $b
-}
+. "$(dirname "$0")/lib.bash"
 echo "checkpoint of $count storages, $(stat -c %s "$f") bytes"
 echo "nnav info: $(best "$build/nnav" info "$f") ms (best of 5)"
 echo "cat:       $(best cat "$f") ms (best of 5)"

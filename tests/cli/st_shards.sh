@@ -110,4 +110,28 @@ expect_status 2 "$NNAV_BIN" info "$SNAP"
 grep -q 'shard "model-00003-of-00008.safetensors" refused: .*--follow-links' "$ERR" || fail "a link out of the cache refused: $(cat "$ERR")"
 expect_status 0 "$NNAV_BIN" tensors "$SNAP" --follow-links --name model.layers.10.mlp.up_proj.weight
 grep -q "model-00003-of-00008.safetensors (link), BF16" "$OUT" || fail "--follow-links reads the linked shard: $(cat "$OUT" "$ERR")"
+# Hostile indexes: each exit 2 naming the rule (and where).
+H=$T/hostile
+mkdir -p "$H"
+cp "$T/sharded"/model-0000[12]-of-00008.safetensors "$H/"
+hostile() { # INDEX-JSON PATTERN: the index refused with the pattern in stderr
+    printf '%s' "$1" > "$H/model.safetensors.index.json"
+    expect_status 2 "$NNAV_BIN" info "$H"
+    grep -q -- "$2" "$ERR" || fail "hostile index $1: want '$2': $(cat "$ERR")"
+}
+hostile '{"weight_map": []}' 'weight_map is an array, not an object of tensor names to shard files'
+hostile '{"weight_map": {}}' 'weight_map names no tensor'
+hostile '{"weight_map": {"a": 3}}' 'a weight_map value is a number, not the name of a shard file'
+hostile '{"weight_map": {"a": "../x.safetensors"}}' 'shard "../x.safetensors" refused: `..` would leave'
+hostile '{"weight_map": {"a": "/etc/passwd"}}' 'shard "/etc/passwd" refused: absolute paths'
+hostile '{"weight_map": {"nope": "model-00001-of-00008.safetensors"}}' "maps tensor 'nope' to shard 'model-00001-of-00008.safetensors', which does not hold it"
+hostile '{"metadata": 1, "weight_map": {"a": "b"}}' 'metadata is a number, not an object'
+hostile '{"weight_map": {"a": "b"}, "weight_map": {"a": "b"}}' 'the index names "weight_map" twice'
+hostile '{"weight_map": {"a": "b"' "\$.weight_map: expected ',' or '}' after an object member, found the end of the text at offset 24"
+# A shard whose header is broken: the shard's rule, led by its name.
+printf 'abcdefgh{}' > "$H/bad.safetensors"
+hostile '{"weight_map": {"a": "bad.safetensors"}}' "shard 'bad.safetensors': header length 7523094288207667809 is over safetensors' limit of 100000000 bytes at offset 0"
+# Two shards that both hold one name.
+cp "$T/sharded/model-00001-of-00008.safetensors" "$H/again.safetensors"
+hostile '{"weight_map": {"model.embed_tokens.weight": "model-00001-of-00008.safetensors", "lm_head.weight": "again.safetensors"}}' "is also in shard"
 finish
