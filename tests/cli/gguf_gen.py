@@ -11,6 +11,7 @@ gguf_gen.py OUTDIR writes into OUTDIR:
   small_be.gguf  the v3 file written big-endian (gguf-py --bigendian)
   llama.gguf     a Llama-shaped model: token_embd, blk.0 .. blk.5, output
   llama_mixed.gguf  the same whose blk.3 holds q6_K where the others hold q4_K
+  more_quants.gguf  q8_1 / iq4_nl / iq4_xs / tq1_0 / tq2_0 / mxfp4 blocks of random bytes
   expect.json    for each file: every key and value, every tensor's name,
                  dims (as the file lists them), type, offset, bytes, and the
                  first 64 dequantised values with min, max, mean
@@ -29,7 +30,8 @@ TYPES = {"f32": (0, 1, 4), "f16": (1, 1, 2), "q4_0": (2, 32, 18), "q4_1": (3, 32
          "q5_0": (6, 32, 22), "q5_1": (7, 32, 24), "q8_0": (8, 32, 34), "q4_K": (12, 256, 144),
          "q6_K": (14, 256, 210), "q8_K": (15, 256, 292), "bf16": (30, 1, 2), "i32": (26, 1, 4),
          "q2_K": (10, 256, 84), "q3_K": (11, 256, 110), "q5_K": (13, 256, 176),
-         "iq4_xs": (23, 256, 136)}
+         "iq4_xs": (23, 256, 136), "q8_1": (9, 32, 36), "iq4_nl": (20, 32, 18),
+         "tq1_0": (34, 256, 54), "tq2_0": (35, 256, 66), "mxfp4": (39, 32, 17)}
 
 
 def f16(x):
@@ -84,6 +86,14 @@ def random_blocks(rng, t, n):
             put16(o + 208, 0.0001, 0.01)
         elif t == "q8_K":
             raw[o:o + 4] = np.float32(rng.uniform(0.001, 0.01)).tobytes()
+        elif t in ("q8_1", "iq4_nl", "iq4_xs"):
+            put16(o, 0.001, 0.1)
+        elif t == "tq1_0":
+            put16(o + 52, 0.001, 0.1)
+        elif t == "tq2_0":
+            put16(o + 64, 0.001, 0.1)
+        elif t == "mxfp4":
+            raw[o] = int(rng.integers(100, 140))
     return bytes(raw)
 
 
@@ -231,7 +241,62 @@ def dequant(t, raw, n):
     if t == "q8_K":
         d = B[:, 0:4].copy().view("<f4").reshape(-1, 1)
         return (d * B[:, 4:260].view(np.int8).astype(np.float32)).reshape(-1)
+    if t == "q8_1":  # d, s (the codes' sum times d), 32 int8 codes: d * q
+        d = h(B[:, 0:2].tobytes())[:, None]
+        return (B[:, 4:].view(np.int8).astype(np.float32) * d).reshape(-1)
+    if t in ("iq4_nl", "iq4_xs"):  # 4-bit indices into ggml's non-linear table
+        out = []
+        qs = B[:, 2:] if t == "iq4_nl" else B[:, 8:]
+        d = h(B[:, 0:2].tobytes())
+        groups = 1 if t == "iq4_nl" else 8
+        for ib in range(groups):
+            if t == "iq4_nl":
+                dl = d
+            else:
+                sh = B[:, 2].astype(np.int32) | (B[:, 3].astype(np.int32) << 8)
+                lo = (B[:, 4 + ib // 2].astype(np.int32) >> (4 * (ib % 2))) & 15
+                ls = lo | (((sh >> (2 * ib)) & 3) << 4)
+                dl = d * (ls - 32).astype(np.float32)
+            q = qs[:, 16 * ib:16 * ib + 16]
+            out.append(dl[:, None] * IQ4NL[q & 15])
+            out.append(dl[:, None] * IQ4NL[q >> 4])
+        return np.concatenate(out, axis=1).reshape(-1)
+    if t == "mxfp4":  # an E8M0 scale, 32 E2M1 codes: value = e2m1 x 2^(e - 127)
+        d = np.ldexp(np.float32(1), B[:, 0].astype(np.int32) - 128).astype(np.float32)
+        q = B[:, 1:]
+        return np.concatenate([d[:, None] * MXFP4[q & 15], d[:, None] * MXFP4[q >> 4]],
+                              axis=1).reshape(-1)
+    if t == "tq2_0":  # 2-bit codes 0..2 meaning -1, 0, 1, times d
+        d = h(B[:, 64:66].tobytes())[:, None]
+        qs = B[:, 0:64].astype(np.int32)
+        parts = []
+        for j in (0, 32):
+            for l in range(4):
+                parts.append(((qs[:, j:j + 32] >> (2 * l)) & 3) - 1)
+        return (np.concatenate(parts, axis=1).astype(np.float32) * d).reshape(-1)
+    if t == "tq1_0":  # five trits a byte (base-3 fixed point), four in each qh byte
+        d = h(B[:, 52:54].tobytes())[:, None]
+        qs, qh = B[:, 0:48].astype(np.int32), B[:, 48:52].astype(np.int32)
+        parts = []
+
+        def trit(x, n):
+            q = (x * 3 ** n) & 255
+            return ((q * 3) >> 8) - 1
+        for n in range(5):
+            parts.append(trit(qs[:, 0:32], n))
+        for n in range(5):
+            parts.append(trit(qs[:, 32:48], n))
+        for n in range(4):
+            parts.append(trit(qh, n))
+        return (np.concatenate(parts, axis=1).astype(np.float32) * d).reshape(-1)
     raise ValueError(t)
+
+
+# ggml's kvalues_iq4nl, and kvalues_mxfp4 (E2M1's values doubled; the
+# scale halved to match).
+IQ4NL = np.array([-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113],
+                 dtype=np.float32)
+MXFP4 = np.array([0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12], dtype=np.float32)
 
 
 # ---- the writer ----
@@ -363,6 +428,26 @@ def small(version, be=False):
     return data, record(w, data, vals)
 
 
+def more_quants():
+    """The types of ggml whose blocks need no lattice table: q8_1, iq4_nl,
+    iq4_xs, tq1_0, tq2_0, mxfp4, random blocks with finite scales."""
+    rng = np.random.default_rng(13)
+    w = W(3)
+    w.add("general.architecture", V_STR, "llama")
+    w.add("general.name", V_STR, "more quants")
+    w.add("general.file_type", V_U32, 30)
+    w.add("tokenizer.ggml.tokens", V_ARR, (V_STR, ["a", "b", "c"]))
+    vals = {}
+    for t, n in (("q8_1", 4), ("iq4_nl", 4), ("iq4_xs", 2), ("tq1_0", 2), ("tq2_0", 2),
+                 ("mxfp4", 4)):
+        blk = TYPES[t][1]
+        raw = random_blocks(rng, t, n)
+        vals["w." + t] = stats(dequant(t, raw, blk * n))
+        w.tensor("w." + t, [blk, n], t, raw)
+    data = w.bytes()
+    return data, record(w, data, vals)
+
+
 def llama(mixed=False, nblk=6, dim=256, ff=512, vocab=32):
     rng = np.random.default_rng(11)
     w = W(3)
@@ -411,7 +496,8 @@ def main():
     exp = {}
     for name, (data, rec) in (("small_v3.gguf", small(3)), ("small_v2.gguf", small(2)),
                               ("small_v1.gguf", small(1)), ("small_be.gguf", small(3, True)),
-                              ("llama.gguf", llama()), ("llama_mixed.gguf", llama(True))):
+                              ("llama.gguf", llama()), ("llama_mixed.gguf", llama(True)),
+                              ("more_quants.gguf", more_quants())):
         with open(out + "/" + name, "wb") as f:
             f.write(data)
         exp[name] = rec

@@ -3,9 +3,13 @@
  * block structs), and the reference dequantisation of those nnav decodes
  * (ggml-quants.c's dequantize_row_*), computed in float as ggml does.
  *
+ * The i-quants whose codes index ggml's lattice tables (iq1_*, iq2_*,
+ * iq3_*) are sized, not decoded.
+ *
  * Numbers 4 and 5 (Q4_2, Q4_3), 31-33 (Q4_0_4_4 ...) and 36-38 (IQ4_NL_4_4
  * ...) were removed from ggml; they and numbers past the table are not
  * known: shown by number, their size unknown. */
+#include <math.h>
 #include <string.h>
 
 #include "dtype.h"
@@ -22,7 +26,7 @@ static const gg_type types[] = {
     [6] = Q("q5_0", 32, 2 + 4 + 16, 1),
     [7] = Q("q5_1", 32, 2 + 2 + 4 + 16, 1),
     [8] = Q("q8_0", 32, 2 + 32, 1),
-    [9] = Q("q8_1", 32, 2 + 2 + 32, 0),
+    [9] = Q("q8_1", 32, 2 + 2 + 32, 1),
     [10] = Q("q2_K", QK, 2 + 2 + QK / 16 + QK / 4, 1),
     [11] = Q("q3_K", QK, 2 + QK / 4 + QK / 8 + 12, 1),
     [12] = Q("q4_K", QK, 2 + 2 + 12 + QK / 2, 1),
@@ -33,10 +37,10 @@ static const gg_type types[] = {
     [17] = Q("iq2_xs", QK, 2 + QK / 4 + QK / 32, 0),
     [18] = Q("iq3_xxs", QK, 2 + QK / 4 + QK / 8, 0),
     [19] = Q("iq1_s", QK, 2 + QK / 8 + QK / 16, 0),
-    [20] = Q("iq4_nl", 32, 2 + 16, 0),
+    [20] = Q("iq4_nl", 32, 2 + 16, 1),
     [21] = Q("iq3_s", QK, 2 + QK / 4 + QK / 8 + QK / 32 + 4, 0),
     [22] = Q("iq2_s", QK, 2 + QK / 4 + QK / 16, 0),
-    [23] = Q("iq4_xs", QK, 2 + 2 + QK / 64 + QK / 2, 0),
+    [23] = Q("iq4_xs", QK, 2 + 2 + QK / 64 + QK / 2, 1),
     [24] = {"i8", 1, 1, NNAV_DT_INT8, 0},
     [25] = {"i16", 1, 2, NNAV_DT_INT16, 0},
     [26] = {"i32", 1, 4, NNAV_DT_INT32, 0},
@@ -44,9 +48,9 @@ static const gg_type types[] = {
     [28] = {"f64", 1, 8, NNAV_DT_DOUBLE, 0},
     [29] = Q("iq1_m", QK, QK / 8 + QK / 16 + QK / 32, 0),
     [30] = {"bf16", 1, 2, NNAV_DT_BFLOAT16, 0},
-    [34] = Q("tq1_0", QK, 2 + 4 * 13, 0),
-    [35] = Q("tq2_0", QK, 2 + QK / 4, 0),
-    [39] = Q("mxfp4", 32, 1 + 16, 0),
+    [34] = Q("tq1_0", QK, 2 + 4 * 13, 1),
+    [35] = Q("tq2_0", QK, 2 + QK / 4, 1),
+    [39] = Q("mxfp4", 32, 1 + 16, 1),
 };
 
 const gg_type *gg_type_get(uint32_t t)
@@ -90,9 +94,81 @@ static void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
     }
 }
 
+/* ggml's non-linear 4-bit levels (kvalues_iq4nl), and MXFP4's: E2M1's
+ * values doubled (kvalues_mxfp4), its E8M0 scale halved to match. */
+static const int8_t iq4nl[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
+                                 1, 13, 25, 38, 53, 69, 89, 113};
+static const int8_t mxfp4[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+
+/* A ternary digit of TQ1_0: byte x holds five in base-3 fixed point; the
+ * n-th is the top of x * 3^n (mod 256) times 3, over 256: -1, 0 or 1. */
+static float trit(uint8_t x, int n)
+{
+    static const uint8_t pow3[5] = {1, 3, 9, 27, 81};
+    uint8_t q = (uint8_t)(x * pow3[n]);
+    return (float)((((uint16_t)q * 3) >> 8) - 1);
+}
+
 void gg_dequant(uint32_t t, const uint8_t *p, float *y)
 {
     switch (t) {
+    case 9: { /* q8_1: d, s (d x the codes' sum), 32 int8 codes */
+        float d = half(p);
+        for (int j = 0; j < 32; j++)
+            y[j] = (float)(int8_t)p[4 + j] * d;
+        return;
+    }
+    case 20: { /* iq4_nl: d, 16 bytes of two 4-bit indices into iq4nl */
+        float d = half(p);
+        for (int j = 0; j < 16; j++) {
+            y[j] = d * (float)iq4nl[p[2 + j] & 0xF];
+            y[j + 16] = d * (float)iq4nl[p[2 + j] >> 4];
+        }
+        return;
+    }
+    case 23: { /* iq4_xs: d, scales_h, scales_l[4], 128 bytes of indices; 8 groups of 32 */
+        float d = half(p);
+        unsigned sh = (unsigned)p[2] | (unsigned)p[3] << 8;
+        const uint8_t *qs = p + 8;
+        for (int ib = 0; ib < QK / 32; ib++, y += 32, qs += 16) {
+            int ls = ((p[4 + ib / 2] >> 4 * (ib % 2)) & 0xF) | (int)(((sh >> 2 * ib) & 3) << 4);
+            float dl = d * (float)(ls - 32);
+            for (int j = 0; j < 16; j++) {
+                y[j] = dl * (float)iq4nl[qs[j] & 0xF];
+                y[j + 16] = dl * (float)iq4nl[qs[j] >> 4];
+            }
+        }
+        return;
+    }
+    case 34: { /* tq1_0: qs[48] of five trits, qh[4] of four, d */
+        float d = half(p + 52);
+        for (int n = 0; n < 5; n++)
+            for (int m = 0; m < 32; m++)
+                *y++ = trit(p[m], n) * d;
+        for (int n = 0; n < 5; n++)
+            for (int m = 0; m < 16; m++)
+                *y++ = trit(p[32 + m], n) * d;
+        for (int n = 0; n < 4; n++)
+            for (int j = 0; j < 4; j++)
+                *y++ = trit(p[48 + j], n) * d;
+        return;
+    }
+    case 35: { /* tq2_0: qs[64] of four 2-bit codes (0..2 for -1..1), d */
+        float d = half(p + 64);
+        for (int j = 0; j < 64; j += 32)
+            for (int l = 0; l < 4; l++)
+                for (int m = 0; m < 32; m++)
+                    *y++ = (float)(((p[j + m] >> (2 * l)) & 3) - 1) * d;
+        return;
+    }
+    case 39: { /* mxfp4: an E8M0 exponent e, 16 bytes of two E2M1 codes */
+        float d = ldexpf(1.0f, (int)p[0] - 128);
+        for (int j = 0; j < 16; j++) {
+            y[j] = (float)mxfp4[p[1 + j] & 0xF] * d;
+            y[j + 16] = (float)mxfp4[p[1 + j] >> 4] * d;
+        }
+        return;
+    }
     case 2: { /* q4_0: d, 16 bytes of two 4-bit codes, offset 8 */
         float d = half(p);
         for (int j = 0; j < 16; j++) {
