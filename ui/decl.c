@@ -39,6 +39,18 @@ void decl_toggle(ui *u)
         ui_message(u, 0, "every node shown, as in the file");
 }
 
+void decl_start(ui *u)
+{
+    u->decl.on = 1;
+    const nnav_declutter *d = decl_view(u, u->graph);
+    if (!d || !nnav_declutter_hidden_count(d)) { /* nothing to hide: the file as it is */
+        u->decl.on = 0;
+        return;
+    }
+    nodes_declutter_changed(u, &u->pane[PANE_NODES]);
+    detail_refresh(u, &u->pane[PANE_DETAIL]);
+}
+
 void decl_close(ui *u)
 {
     nnav_declutter_free(u->decl.d);

@@ -26,6 +26,8 @@ struct ui;
 void decl_toggle(struct ui *u);
 /* The view of graph g while it is on, else NULL. */
 const nnav_declutter *decl_view(struct ui *u, uint32_t g);
+/* At start: on, without a word, when the graph in view has nodes to hide. */
+void decl_start(struct ui *u);
 void decl_close(struct ui *u);
 
 #endif

@@ -290,8 +290,12 @@ static void draw_header(ui *u)
                   nn == 1 ? "" : "s");
     const nnav_declutter *dc = decl_view(u, u->graph);
     if (dc) /* D: how many of the graph in view the view hides */
-        c += draw_fmt(0, c, w - c, a, ", %u decluttered", nnav_declutter_hidden_count(dc));
+        c += draw_fmt(0, c, w - c, a, " (decluttered: %u hidden)", nnav_declutter_hidden_count(dc));
     c += draw_fmt(0, c, w - c, a, "  %u tensor%s", nt, nt == 1 ? "" : "s");
+    const nnav_shapes *ts = typed_shapes(u);
+    char unset[200];
+    if (ts && nnav_shapes_unset(ts, unset, sizeof unset)) /* d sets them */
+        c += draw_fmt(0, c, w - c, a | A_BOLD, "  dims %s unset (=1, d sets)", unset);
     char cost[160];
     if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
         int tw = draw_width(cost);
@@ -825,6 +829,10 @@ static void prompt_done(ui *u, int accept)
         if (accept)
             goto_target(u, u->pbuf);
         break;
+    case PROMPT_DIMS:
+        if (accept)
+            typed_dims_set(u, u->pbuf);
+        break;
     case PROMPT_FILTER:
         if (accept) {
             if (u->graph_view)
@@ -1236,6 +1244,9 @@ static void request(ui *u, enum request r)
     case REQ_DECLUTTER:
         decl_toggle(u);
         break;
+    case REQ_DIMS:
+        typed_dims_prompt(u);
+        break;
     case REQ_SCOPES:
         tree_toggle_scopes(u, &u->pane[PANE_TREE]);
         break;
@@ -1595,15 +1606,17 @@ static void setup_process(void)
     }
 }
 
-int nnav_tui_run(const char *path, int follow_links)
+int nnav_tui_run(const char *path, const nnav_tui_opts *o)
 {
     setup_process();
     int rc = 0;
-    nnav_model *m = open_model(path, follow_links, NULL, &rc);
+    nnav_model *m = open_model(path, o && o->follow_links, NULL, &rc);
     if (!m)
         return rc;
 
     ui *u = calloc(1, sizeof *u);
+    if (u && o)
+        typed_bind(u, o->bind, o->n_bind);
     if (!u || (u->m = m, u->path = path, ui_start(u) != 0) || start_curses("nnav info MODEL") != 0) {
         if (u)
             ui_stop(u);
@@ -1618,6 +1631,13 @@ int nnav_tui_run(const char *path, int follow_links)
             ui_go(u, ui_place_node(u, nnav_graph_get(m, 0)->node_first));
     }
     u->focus = PANE_NODES;
+    /* Decluttered from the start (--no-declutter, or D, shows the file as
+     * written), but for a graph so big that the pass would hold up the
+     * first screen: D builds it when asked. */
+    if (!(o && o->no_declutter) && u->graph != NNAV_NONE &&
+        nnav_graph_get(m, u->graph)->node_count &&
+        nnav_graph_get(m, u->graph)->node_count <= NNAV_SHAPES_EAGER_MAX)
+        decl_start(u);
     char warn[600];
     if (nnav_model_truncated(m))
         ui_message(u, R_ERROR, "the file shrank while open: what is shown may be stale");

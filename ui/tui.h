@@ -4,12 +4,22 @@
 
 #include "diff.h"
 
+#include "shape.h"
+
+/* The explorer's options (`nnav [OPTIONS] MODEL`). */
+typedef struct nnav_tui_opts {
+    int follow_links;      /* as nnav_open_opts.follow_links (--follow-links) */
+    int no_declutter;      /* --no-declutter: open showing every node, as the file has them */
+    const nnav_bind *bind; /* --dim NAME=N: the named dims' values for shapes and costs */
+    size_t n_bind;
+} nnav_tui_opts;
+
 /* Opens the model at path (showing progress for a long open), runs the
  * explorer until the user quits, restores the terminal, and returns the exit
  * status: 0, or 2 when the model cannot be opened (the error is printed to
- * stderr with the terminal in its normal state). follow_links: as
- * nnav_open_opts.follow_links (the user's --follow-links). */
-int nnav_tui_run(const char *path, int follow_links);
+ * stderr with the terminal in its normal state). o may be NULL (the
+ * defaults). */
+int nnav_tui_run(const char *path, const nnav_tui_opts *o);
 
 /* Compare mode (`nnav A B`, `nnav diff A B` on a terminal): opens both
  * models (progress shown as for one), compares them (nnav_diff_run with o,

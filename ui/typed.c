@@ -15,7 +15,7 @@ static int infer(ui *u)
         return 0;
     if (t->failed)
         return -1;
-    nnav_shapes_opts o = { 0 };
+    nnav_shapes_opts o = { .bind = u->bind, .n_bind = u->n_bind };
     t->s = nnav_shapes_infer(u->m, &o);
     if (!t->s) {
         t->failed = 1;
@@ -69,6 +69,102 @@ void typed_toggle(ui *u)
                    (unsigned long long)st.disagree);
     }
     detail_refresh(u, &u->pane[PANE_DETAIL]);
+}
+
+/* Bindings kept as "a=1,b=2" text in u->bind_text, cut into names. */
+static int bind_from(ui *u, const char *text, char *why, size_t wn)
+{
+    char buf[sizeof u->bind_text];
+    nnav_bind b[sizeof u->bind / sizeof *u->bind];
+    size_t n = 0;
+    if (strlen(text) >= sizeof buf) {
+        snprintf(why, wn, "too long");
+        return -1;
+    }
+    memcpy(buf, text, strlen(text) + 1);
+    if (nnav_bind_parse(buf, b, sizeof b / sizeof *b, &n, why, wn) < 0)
+        return -1;
+    /* The names move into u->bind_text, one after another. */
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(b[i].name);
+        memmove(u->bind_text + at, b[i].name, k + 1);
+        u->bind[i] = (nnav_bind){u->bind_text + at, b[i].value};
+        at += k + 1;
+    }
+    u->n_bind = n;
+    return 0;
+}
+
+void typed_bind(ui *u, const nnav_bind *b, size_t n)
+{
+    char text[sizeof u->bind_text], why[300];
+    size_t k = 0;
+    text[0] = 0;
+    for (size_t i = 0; i < n && k < sizeof text; i++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%s=%lld", i ? "," : "", b[i].name,
+                              (long long)b[i].value);
+    if (k < sizeof text && bind_from(u, text, why, sizeof why) < 0)
+        u->n_bind = 0;
+}
+
+void typed_dims_prompt(ui *u)
+{
+    ui_typed *t = &u->types;
+    if (!t->s && infer(u) != 0) {
+        ui_message(u, R_ERROR, "dims: out of memory while inferring");
+        return;
+    }
+    /* Every named dim at the value it is taken at, the set ones first. */
+    char init[sizeof u->pbuf];
+    nnav_shapes_assumed(t->s, init, sizeof init);
+    size_t w = 0;
+    for (size_t r = 0; init[r]; r++)
+        if (init[r] != ' ')
+            init[w++] = init[r];
+    init[w] = 0;
+    if (!init[0]) {
+        ui_message(u, 0, "this model has no named dims: every shape is as the file gives it");
+        return;
+    }
+    ui_prompt_open(u, PROMPT_DIMS, "dims (NAME=N, comma-separated): ", init);
+}
+
+void typed_dims_set(ui *u, const char *text)
+{
+    char why[300];
+    nnav_bind keep[sizeof u->bind / sizeof *u->bind];
+    char keep_text[sizeof u->bind_text];
+    size_t keep_n = u->n_bind;
+    memcpy(keep, u->bind, sizeof keep);
+    memcpy(keep_text, u->bind_text, sizeof keep_text);
+    if (bind_from(u, text, why, sizeof why) < 0) {
+        ui_message(u, R_ERROR, "dims: %s", why);
+        return;
+    }
+    ui_typed *t = &u->types;
+    nnav_shapes_free(t->s);
+    t->s = NULL;
+    t->failed = 0;
+    if (infer(u) != 0) {
+        memcpy(u->bind, keep, sizeof keep);
+        memcpy(u->bind_text, keep_text, sizeof keep_text);
+        u->n_bind = keep_n;
+        ui_message(u, R_ERROR, "dims: out of memory while inferring");
+        return;
+    }
+    t->on = 1; /* setting dims asks for the shapes they give */
+    detail_refresh(u, &u->pane[PANE_DETAIL]);
+    char unset[200], cost[160] = "";
+    uint32_t k = nnav_shapes_unset(t->s, unset, sizeof unset);
+    const nnav_cost *gc = typed_graph_cost(u, u->graph);
+    if (gc)
+        typed_cost_text(gc, TYPED_BRIEF, cost, sizeof cost);
+    if (k)
+        ui_message(u, 0, "dims set; %s still unset (counted as 1)%s%s", unset, cost[0] ? ": " : "",
+                   cost);
+    else
+        ui_message(u, 0, "dims set%s%s", cost[0] ? ": " : "", cost);
 }
 
 const nnav_shapes *typed_shapes(ui *u)

@@ -34,6 +34,12 @@ void typed_open(struct ui *u);
 void typed_close(struct ui *u);
 /* The T key: shows or hides types, inferring them on the first show. */
 void typed_toggle(struct ui *u);
+/* The named dims' values the inference takes (--dim): copied in. */
+void typed_bind(struct ui *u, const nnav_bind *b, size_t n);
+/* The d key: a prompt listing the model's named dims at their values. */
+void typed_dims_prompt(struct ui *u);
+/* Its Enter: text is "NAME=N,..."; the inference runs again with them. */
+void typed_dims_set(struct ui *u, const char *text);
 /* The inference results when types are shown, else NULL. */
 const nnav_shapes *typed_shapes(struct ui *u);
 /* A value's type as shown: the best known while types are shown, else what

@@ -70,7 +70,7 @@ struct pane {
  * overwrite question takes a single key instead of a line. */
 enum prompt_kind {
     PROMPT_NONE = 0, PROMPT_SEARCH, PROMPT_GOTO, PROMPT_FILTER,
-    PROMPT_EXPORT_PATH, PROMPT_REGION_IN, PROMPT_REGION_OUT, PROMPT_OVERWRITE,
+    PROMPT_EXPORT_PATH, PROMPT_REGION_IN, PROMPT_REGION_OUT, PROMPT_OVERWRITE, PROMPT_DIMS,
 };
 
 typedef struct ui_menu {
@@ -110,6 +110,9 @@ struct ui {
     mark_set marks;      /* nodes marked with Space, for export */
     ui_typed types;       /* inferred types and costs, and whether they are shown (T) */
     ui_decl decl;         /* the decluttered view (D) */
+    nnav_bind bind[64];   /* the named dims' values (--dim, d), names in bind_text */
+    size_t n_bind;
+    char bind_text[2048];
     int help;
     uint32_t help_top;
     ui_menu menu;

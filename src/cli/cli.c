@@ -238,7 +238,11 @@ void nnav_cli_usage(FILE *f)
                "  -h, --help       this help\n"
                "  -V, --version    print the version\n"
                "  --follow-links   (before MODEL or COMMAND) follow every symbolic link to\n"
-               "                   external data, not only a Hugging Face cache's own\n");
+               "                   external data, not only a Hugging Face cache's own\n"
+               "  --no-declutter   (the explorer) open showing every node as the file has\n"
+               "                   them, Constant and Identity too (D toggles)\n"
+               "  --dim NAME=N     (the explorer, cost, shapes...) a named dim's value for\n"
+               "                   shapes and costs; unset ones count as 1 (the explorer's d)\n");
 }
 
 int nnav_cli_suggest_command(const char *word, char *buf, size_t n)
@@ -470,24 +474,14 @@ static int run_command(int k, int argc, char **argv, int *ran)
                 return usage_error(cmd->name, "--opset takes a version from 1 to 100000, not '%s'",
                                    optarg);
             break;
-        case 'D':
-            /* NAME=N[,NAME=N...]: each name as the file spells it (up to
-             * its last '='). argv outlives the run: cut in place. */
-            for (char *one = optarg, *next; one; one = next) {
-                next = strchr(one, ',');
-                if (next)
-                    *next++ = 0;
-                char *eq = strrchr(one, '=');
-                long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
-                if (!eq || eq == one || !eq[1] || *end || v < 0 || v > (1ll << 40))
-                    return usage_error(cmd->name, "--dim takes NAME=N (or NAME=N,NAME=N) with N "
-                                       "from 0 to 2^40, not '%s'", one);
-                if (o.n_bind == sizeof o.bind / sizeof *o.bind)
-                    return usage_error(cmd->name, "at most 64 --dim bindings%s", "");
-                *eq = 0;
-                o.bind[o.n_bind++] = (nnav_bind){one, v};
-            }
+        case 'D': {
+            /* argv outlives the run: cut in place. */
+            char why[300];
+            if (nnav_bind_parse(optarg, o.bind, sizeof o.bind / sizeof *o.bind, &o.n_bind, why,
+                                sizeof why) < 0)
+                return usage_error(cmd->name, "--dim takes %s", why);
             break;
+        }
         case 'd': case 'M': {
             long v = strtol(optarg, &end, 10);
             if (*end || end == optarg || v < 0 || v > 100000000)

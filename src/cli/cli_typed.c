@@ -493,6 +493,14 @@ int cmd_cost(const nnav_model *m, const opts *o)
     nnav_rw_key_as(&w, "assumed", shortened[0] && rc == 0 ? "" : NULL);
     assumed[0] ? nnav_rw_cstr(&w, assumed, line) : nnav_rw_null(&w, line);
     nnav_rw_sentence_end(&w);
+    /* The named dims no --dim gave a value: said plainly, with the cure. */
+    char unset[300];
+    int nu = rc == 0 && nnav_shapes_unset(s, unset, sizeof unset) > 0;
+    nnav_rw_sentence(&w);
+    snprintf(line, sizeof line, "dims %s unset: counted as 1; set them with --dim NAME=N", unset);
+    nnav_rw_key_as(&w, "unset_dims", nu ? "" : NULL);
+    nu ? nnav_rw_cstr(&w, unset, line) : nnav_rw_null(&w, NULL);
+    nnav_rw_sentence_end(&w);
     /* A default that made a shape negative: which, and a dim that works. */
     char dim[160], neg[2048], negl[2100];
     int negative = nnav_report_negative(s, dim, sizeof dim, neg, sizeof neg);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "nnav.h"
+#include "shape.h"
 #ifdef NNAV_HAVE_TUI
 #include "tui.h"
 #endif
@@ -29,6 +30,47 @@ int main(int argc, char **argv)
             argv++;
             argc--;
         }
+    }
+    /* The explorer's own options, before or after MODEL: --no-declutter,
+     * --dim NAME=N (or --dim=NAME=N), --follow-links. */
+    int no_declutter = 0;
+    nnav_bind bind[64];
+    size_t n_bind = 0;
+    if (argc >= 2 && !nnav_cli_is_command(argv[1]) && strcmp(argv[1], "-h") &&
+        strcmp(argv[1], "--help") && strcmp(argv[1], "-V") && strcmp(argv[1], "--version")) {
+        int k = 1;
+        for (int i = 1; i < argc; i++) {
+            char *dim = NULL;
+            if (!strcmp(argv[i], "--no-declutter")) {
+                no_declutter = 1;
+                continue;
+            }
+            if (!strcmp(argv[i], "--follow-links")) {
+                follow_links = 1;
+                continue;
+            }
+            if (!strcmp(argv[i], "--dim")) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "nnav: --dim takes NAME=N\nTry 'nnav --help'.\n");
+                    return 1;
+                }
+                dim = argv[++i];
+            } else if (!strncmp(argv[i], "--dim=", 6)) {
+                dim = argv[i] + 6;
+            }
+            if (dim) {
+                char why[300];
+                if (nnav_bind_parse(dim, bind, sizeof bind / sizeof *bind,
+                                    &n_bind, why, sizeof why) < 0) {
+                    fprintf(stderr, "nnav: --dim takes %s\nTry 'nnav --help'.\n", why);
+                    return 1;
+                }
+                continue;
+            }
+            argv[k++] = argv[i];
+        }
+        argv[k] = NULL;
+        argc = k;
     }
     if (argc < 2) {
         nnav_cli_usage(stderr);
@@ -85,8 +127,12 @@ int main(int argc, char **argv)
         return 1;
     }
 #ifdef NNAV_HAVE_TUI
-    return nnav_tui_run(argv[1], follow_links);
+    nnav_tui_opts to = {.follow_links = follow_links, .no_declutter = no_declutter,
+                        .bind = bind, .n_bind = n_bind};
+    return nnav_tui_run(argv[1], &to);
 #else
+    (void)no_declutter;
+    (void)n_bind;
     char *args[] = {argv[0], "info", argv[1], follow_links ? "--follow-links" : NULL, NULL};
     return nnav_cli_run(3 + follow_links, args);
 #endif

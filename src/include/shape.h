@@ -175,6 +175,14 @@ void nnav_shapes_assumed(const nnav_shapes *s, char *buf, size_t n);
  * as "unk__123" or "Addoutput_dim_0") took 1: "batch=1 and 37 generated
  * dims = 1". "" when none. */
 void nnav_shapes_assumed_short(const nnav_shapes *s, char *buf, size_t n);
+/* Bindings "NAME=N[,NAME=N...]" (spaces around each allowed; a name as
+ * the file spells it, up to its last '='; N from 0 to 2^40) cut in place
+ * in text, which must outlive them, into out (n of max used: a name given
+ * again takes the new value): 0, or -1 with why ("NAME=N ... not 'x'"). */
+int nnav_bind_parse(char *text, nnav_bind *out, size_t max, size_t *n, char *why, size_t wn);
+/* Named dims no binding gave a value (each counted as 1): how many, and
+ * the first four by name in buf, "batch, sequence and 3 more". */
+uint32_t nnav_shapes_unset(const nnav_shapes *s, char *buf, size_t n);
 /* Values whose shape, at the bound dims, has a size below zero (a named
  * dim taken at 1 where the model needs more: a Conv over sequence=1): how
  * many; the first one's id in *value (NNAV_NONE when none). Linear. */

@@ -2346,6 +2346,69 @@ void nnav_shapes_assumed_short(const nnav_shapes *S, char *buf, size_t n)
                        gen_not1 ? "at their --dim values" : "= 1");
 }
 
+int nnav_bind_parse(char *text, nnav_bind *out, size_t max, size_t *n, char *why, size_t wn)
+{
+    for (char *one = text, *next; one; one = next) {
+        next = strchr(one, ',');
+        if (next)
+            *next++ = 0;
+        while (*one == ' ')
+            one++;
+        size_t k = strlen(one);
+        while (k && one[k - 1] == ' ')
+            one[--k] = 0;
+        if (!*one && next)
+            continue;
+        if (!*one)
+            break;
+        char *eq = strrchr(one, '='), *end = NULL;
+        long long v = eq ? strtoll(eq + 1, &end, 10) : -1;
+        if (!eq || eq == one || !eq[1] || *end || v < 0 || v > (1ll << 40)) {
+            snprintf(why, wn, "NAME=N (or NAME=N,NAME=N) with N from 0 to 2^40, not '%.200s'", one);
+            return -1;
+        }
+        *eq = 0;
+        size_t j = 0;
+        while (j < *n && strcmp(out[j].name, one))
+            j++;
+        if (j == *n && *n == max) {
+            snprintf(why, wn, "at most %zu bindings", max);
+            return -1;
+        }
+        out[j] = (nnav_bind){one, v};
+        if (j == *n)
+            (*n)++;
+    }
+    return 0;
+}
+
+uint32_t nnav_shapes_unset(const nnav_shapes *S, char *buf, size_t n)
+{
+    nnav_sbuf b = {buf, n, 0};
+    if (n)
+        buf[0] = 0;
+    uint32_t k = 0, listed = 0;
+    for (uint32_t i = 0; i < S->strs.n; i++) {
+        const sd_str *s = &S->strs.v[i];
+        if (!s->atom)
+            continue;
+        nnav_span name = {(const uint8_t *)S->text.v + s->off, s->len};
+        int bound = 0;
+        for (size_t j = 0; j < S->n_bind && !bound; j++)
+            bound = nnav_span_eqs(name, S->bind[j].name);
+        if (bound)
+            continue;
+        k++;
+        if (listed < 4) {
+            nnav_sb_printf(&b, "%s%.*s", listed ? ", " : "", (int)s->len, S->text.v + s->off);
+            listed++;
+        }
+    }
+    if (k > listed)
+        nnav_sb_printf(&b, " and %u more", k - listed);
+    return k;
+}
+
 const nnav_model *nnav_shapes_model(const nnav_shapes *S)
 {
     return S->m;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# D, the decluttered view (issue 14, item 6), on an exporter-style model
-# written here: the Constant, Identity and folded Shape -> Gather ->
+# D, the decluttered view (issue 14, item 6; on at start, issue 32 item 2),
+# on an exporter-style model written here: the explorer opens decluttered
+# (the header says how many nodes are hidden), D shows every node and D
+# again hides them; --no-declutter opens on the file as written. The Constant, Identity and folded Shape -> Gather ->
 # Unsqueeze -> Concat rows leave the node list, the header counts them
-# ("12 nodes, 9 decluttered"), a row shows a folded input as its value, the
+# ("12 nodes (decluttered: 9 hidden)"), a row shows a folded input as its value, the
 # Reshape's detail shows its shape input as "= [1,197,16,64] (folded)" and
 # its weight's real source (the initializer behind the Identity), the graph
 # view has no box for the folded Concat or Shape, and a second D brings
@@ -38,12 +40,16 @@ EOF
 
 start 160 30 "$dir/vit.onnx"
 wait_ready
-expect_line "nnav " "12 nodes"
+expect_line "nnav " "12 nodes (decluttered: 9 hidden)"
+no_text "/zero_c"
+pass "opens decluttered, the header says so and how many nodes are hidden"
+keys D
 wait_for "/zero_c"
 wait_for "/enc/Concat"
-pass "before D: every node listed"
+wait_gone "decluttered: 9"
+pass "D: every node listed"
 keys D
-wait_for "12 nodes, 9 decluttered"
+wait_for "12 nodes (decluttered: 9 hidden)"
 wait_gone "/enc/Concat"
 no_text "/zero_c"
 rows=$(screen | grep -cE '│ *[0-9]+ (Identity|Shape|Gather|Unsqueeze|Concat|Constant) ')
@@ -78,4 +84,10 @@ pass "a second D: the graph view shows the Concat again"
 keys v
 wait_for "/enc/Concat"
 pass "and the node list every node"
+quit_clean
+start_args 160 30 --no-declutter "$dir/vit.onnx"
+wait_ready
+wait_for "/zero_c"
+expect_line "nnav " "12 nodes  "
+pass "--no-declutter: the file as written"
 quit_clean

@@ -14,7 +14,7 @@ for c in /usr/bin/python3 python3; do "$c" -c 'import onnx, numpy' 2>/dev/null &
 [ -n "$py" ] || skip "no python3 with onnx to write the model (apt-get install python3-onnx)"
 "$py" "$NNAV_SRC/tests/cli/gen_exact_yaml.py" "$dir/exact.onnx" || fail "gen_exact_yaml.py"
 
-start 200 72 "$dir/exact.onnx"
+start_args 200 72 --no-declutter "$dir/exact.onnx"
 wait_ready
 keys Down
 wait_for "Attributes (22)"

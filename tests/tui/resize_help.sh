@@ -3,7 +3,7 @@
 # terminal says so; ? shows the help from the key table; q closes it.
 . "$(dirname "$0")/tmux.bash"
 
-start 80 24 "$NNAV_SAMPLES/control_flow.onnx"
+start_args 80 24 --no-declutter "$NNAV_SAMPLES/control_flow.onnx"
 wait_ready
 [ "$(screen | wc -l)" -eq 24 ] || fail "not 24 rows"
 
