@@ -128,6 +128,24 @@ typedef struct nnav_reader {
     /* The same for a file not opened as a model (nnav scan): 0 with *out
      * (its release set), -1 with err. NULL: nothing to scan. */
     int (*scan_open)(const char *path, struct nnav_load_scan **out, nnav_error *err);
+
+    /* The model's signatures, its entry points (nnav.h): each op the
+     * contract of the nnav.h accessor of its name; sig_group_word what the
+     * format calls a group. NULL: the format names none (no groups). */
+    const char *sig_group_word;
+    uint32_t (*sig_group_count)(const nnav_model *m);
+    const nnav_sig_group *(*sig_group_get)(const nnav_model *m, uint32_t i);
+    int (*sig_group_fact)(const nnav_model *m, uint32_t g, uint32_t k, nnav_sig_fact *out);
+    nnav_span (*sig_tag_get)(const nnav_model *m, uint32_t i);
+    uint32_t (*signature_count)(const nnav_model *m);
+    const nnav_signature *(*signature_get)(const nnav_model *m, uint32_t i);
+    const nnav_sig_tensor *(*sig_tensor_get)(const nnav_model *m, uint32_t i);
+    void (*sig_tensor_field)(const nnav_model *m, uint32_t s, uint32_t k, int part, char *buf,
+                             size_t n);
+    /* The problems found at open that did not stop reading (nnav.h's
+     * nnav_warning_get); NULL: none are kept. */
+    uint32_t (*warning_count)(const nnav_model *m);
+    const char *(*warning_get)(const nnav_model *m, uint32_t i);
 } nnav_reader;
 
 #endif
