@@ -815,7 +815,7 @@ static const nnav_rw_table past_table = {
 static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_rw *w)
 {
     char line[3200], sk[2400];
-    int tf = nnav_model_facts_get(m)->format != NNAV_FMT_ONNX;
+    int tf = (nnav_model_facts_get(m)->traits & NNAV_TRAIT_OWN_OP_DEFS) != 0; /* the model's own */
     nnav_rw_table_begin(w, "operator_findings", &finding_table);
     for (size_t i = 0; i < c->n; i++)
         finding_row(w, m, &c->f[i]);

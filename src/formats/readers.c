@@ -27,6 +27,43 @@ const nnav_reader *nnav_reader_for(nnav_format f)
     return NULL;
 }
 
+const char *nnav_format_name(nnav_format f)
+{
+    if (f == NNAV_FMT_OTHER)
+        return "another format";
+    const nnav_reader *r = (unsigned)f < NNAV_FMT_OTHER ? nnav_reader_for(f) : NULL;
+    return r && r->format_names[f] ? r->format_names[f] : "unknown";
+}
+
+void nnav_readable_formats(char *buf, size_t n)
+{
+    size_t o = 0, k = sizeof readers / sizeof *readers;
+    if (!n)
+        return;
+    buf[0] = 0;
+    for (size_t i = 0; i < k && o < n; i++) {
+        const nnav_reader *r = readers[i];
+        int w = snprintf(buf + o, n - o, "%s%s%s%s%s", i == 0 ? "" : i + 1 < k ? ", " : " and ",
+                         r->name, r->reads ? " (" : "", r->reads ? r->reads : "",
+                         r->reads ? ")" : "");
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The reader whose files are named so (its `suffix`), for a file no
+ * reader's content sniffing claimed: it says what is wrong in its words. */
+static const nnav_reader *reader_by_name(const char *path)
+{
+    size_t pn = strlen(path);
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
+        const char *x = readers[i]->suffix;
+        size_t xn = x ? strlen(x) : 0;
+        if (xn && pn > xn && !strcmp(path + pn - xn, x) && readers[i]->sniff)
+            return readers[i];
+    }
+    return NULL;
+}
+
 int nnav_load_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
 {
     /* The readers whose loaders can run code; a file none can scan says so. */
@@ -392,6 +429,13 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
                  "read as a PyTorch checkpoint: a zip whose entries are a torch.save archive's");
     } else if (nnav_sniff_other(m->map.base, m->map.size, err) < 0) {
         goto fail;
+    } else if (!(opts && opts->force > 0) && (m->reader = reader_by_name(m->path)) != NULL) {
+        /* Named as the reader's files, but its content is not what the
+         * reader's sniffing knows: the reader names the fault. */
+        m->facts.format = NNAV_FMT_OTHER;
+        snprintf(m->format_reason, sizeof m->format_reason,
+                 "read as %s, as the file's name says (its content does not start as one)",
+                 m->reader->name);
     } else if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
         m->facts.format = (nnav_format)(opts->force - 1);
         snprintf(m->format_reason, sizeof m->format_reason, "read as %s, as asked",
@@ -408,6 +452,9 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     m->facts.format_name = m->facts.format == NNAV_FMT_OTHER ? m->reader->name
                                                              : nnav_format_name(m->facts.format);
+    m->facts.reader_name = m->reader->name;
+    m->facts.traits = m->reader->traits;
+    m->facts.op_family = m->reader->op_family;
     if (m->reader->index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
         goto fail;
     if (nnav_map_truncated(&m->map)) {

@@ -58,6 +58,10 @@ typedef enum nnav_format {
                                facts.format_name says which */
 } nnav_format;
 const char *nnav_format_name(nnav_format f);
+/* The one list of what nnav reads, from its table of readers, for every
+ * refusal and the help: "ONNX (.onnx), TensorFlow (SavedModel folders, .pb),
+ * ..., and GGUF (.gguf)". */
+void nnav_readable_formats(char *buf, size_t n);
 
 typedef enum nnav_graph_kind {
     NNAV_GRAPH_MAIN = 0,
@@ -266,7 +270,32 @@ typedef struct nnav_model_facts {
     int tensor_store;          /* a store of named tensors (a checkpoint, a weights file):
                                   one graph of initializers and no nodes, whose dotted
                                   key paths are the model's scopes */
+    const char *reader_name;   /* the reader that read it ("TensorFlow" for all three of
+                                  its files): models of one reader compare (diff) */
+    unsigned traits;           /* NNAV_TRAIT_*: the format's notions, as its reader says */
+    int op_family;             /* nnav_op_family: whose operators the nodes name */
 } nnav_model_facts;
+
+/* What a format has, said by its reader, so that a face asks the model and
+ * never its format. */
+enum {
+    /* Operators come by domain and version from the model's opset imports,
+     * under an IR version: info shows an absent IR version as absent, checks
+     * hold each node to the imports, a node names its operator's domain. */
+    NNAV_TRAIT_OPSETS = 1u << 0,
+    /* A node says where it is placed (a device), not a domain. */
+    NNAV_TRAIT_DEVICES = 1u << 1,
+    /* The file's messages are ONNX's own: a selection is written as an ONNX
+     * model from them (nnav_export_file's NNAV_EXPORT_ONNX). */
+    NNAV_TRAIT_ONNX_MESSAGES = 1u << 2,
+    /* Operators are held to the op definitions the model's reader gives
+     * (the file's own, or its format's), not to the operator schema table. */
+    NNAV_TRAIT_OWN_OP_DEFS = 1u << 3,
+};
+
+/* The operator vocabulary of a model's nodes, whose rules (shapes, cost,
+ * weight roles) the typed view applies. A model with no nodes is ONNX's. */
+typedef enum nnav_op_family { NNAV_OPS_ONNX = 0, NNAV_OPS_TENSORFLOW } nnav_op_family;
 
 /* ---- opening ---- */
 typedef struct nnav_open_opts {

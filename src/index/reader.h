@@ -31,6 +31,19 @@ enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's', NNAV_AK_MSG
 typedef struct nnav_reader {
     const char *name;  /* "ONNX", "TensorFlow" */
     uint32_t formats;  /* bit 1u << f for each nnav_format it reads */
+    /* What it reads, for the one list of readable formats every refusal
+     * gives (nnav_readable_formats): ".onnx", "SavedModel folders, .pb";
+     * NULL: its name says it. */
+    const char *reads;
+    /* How its files are named (".EXT"): a file so named that no
+     * reader's sniff claims is given to this reader (which has a sniff), so
+     * that a damaged one is told in its format's words. NULL: none. */
+    const char *suffix;
+    /* The name of each nnav_format it reads, by format ("TensorFlow
+     * GraphDef"); a reader of NNAV_FMT_OTHER is named by `name`. */
+    const char *format_names[NNAV_FMT_OTHER];
+    unsigned traits;   /* NNAV_TRAIT_*: the model's facts.traits */
+    int op_family;     /* nnav_op_family: the model's facts.op_family */
     /* A reader of NNAV_FMT_OTHER: whether the mapped bytes (p, n; the file
      * at path) are its format's, 1 with why in reason ("read as ...");
      * asked before every other reading, so it must be sure (a magic number,
@@ -146,6 +159,10 @@ typedef struct nnav_reader {
      * nnav_warning_get); NULL: none are kept. */
     uint32_t (*warning_count)(const nnav_model *m);
     const char *(*warning_get)(const nnav_model *m, uint32_t i);
+    /* The files beside the model that reading it opens (paths under m->dir,
+     * as "variables/variables.index"), each to fn until it returns non-zero
+     * (then 1, else 0); an export must not replace them. NULL: none. */
+    int (*side_files)(const nnav_model *m, int (*fn)(void *cx, const char *rel), void *cx);
 } nnav_reader;
 
 #endif

@@ -255,7 +255,7 @@ static void sig_info(nnav_rw *w, const nnav_model *m)
  * shows them: one pass in YAML's order; where the text groups a fact
  * elsewhere (the op histogram last, the warnings together) its keys are
  * YAML's only there and the text says it in its place. */
-static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
+static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
 {
     const nnav_model_facts *f = nnav_model_facts_get(m);
     int yaml = nnav_rw_yaml(w);
@@ -286,15 +286,16 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         negative = nnav_report_negative(s, negdim, sizeof negdim, negtext, sizeof negtext);
         nnav_shapes_free(s);
     }
-    int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
+    int onnx = (f->traits & NNAV_TRAIT_OPSETS) != 0; /* IR and opsets are the format's notions */
     nnav_rw_map(w, 14);
     nnav_text_escape_cstr(f->path, a, sizeof a);
     nnav_text_commas(f->file_size, b, sizeof b);
     snprintf(line, sizeof line, "%s (%s bytes)", a, b);
     nnav_rw_key(w, "file"), nnav_rw_cstr(w, f->path, line);
     nnav_rw_key_as(w, "file_size", NULL), nnav_rw_uint(w, f->file_size, NULL);
+    /* Why this reading: the sniffing's reasoning, for those who ask. */
     snprintf(line, sizeof line, "%s (%s)", f->format_name, f->format_reason);
-    nnav_rw_key(w, "format"), nnav_rw_cstr(w, f->format_name, line);
+    nnav_rw_key(w, "format"), nnav_rw_cstr(w, f->format_name, verbose ? line : NULL);
     nnav_rw_key_as(w, "format_reason", NULL), nnav_rw_cstr(w, f->format_reason, NULL);
     nnav_rw_key_as(w, "ir_version", f->ir_version >= 0 || onnx ? "ir_version" : NULL);
     f->ir_version >= 0 ? nnav_rw_int(w, f->ir_version, NULL) : nnav_rw_null(w, "(absent)");
@@ -566,11 +567,11 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     return 0;
 }
 
-int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
+int nnav_info_write(const nnav_model *m, int flags, FILE *out)
 {
     nnav_rw w;
-    if (nnav_rw_open(&w, out, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+    if (nnav_rw_open(&w, out, flags & NNAV_INFO_YAML ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return -1;
-    info_write(m, &w, out);
+    info_write(m, &w, out, (flags & NNAV_INFO_VERBOSE) != 0);
     return nnav_rw_close(&w) < 0 || ferror(out) ? -1 : 0;
 }

@@ -1877,21 +1877,13 @@ void nnav_diff_free(nnav_diff *d)
     free(d);
 }
 
-/* Formats that compare with each other: ONNX alone; TensorFlow's three
- * (a SavedModel against a frozen GraphDef of it is a fair question); any
- * later format alone. */
-static int family(nnav_format f)
+/* Models that compare with each other: those one reader read (the three
+ * files of one framework: a SavedModel against a frozen GraphDef of it is a
+ * fair question). */
+static int one_family(const nnav_model *a, const nnav_model *b)
 {
-    switch (f) {
-    case NNAV_FMT_ONNX:
-        return 0;
-    case NNAV_FMT_TF_SAVEDMODEL:
-    case NNAV_FMT_TF_METAGRAPH:
-    case NNAV_FMT_TF_GRAPHDEF:
-        return 1;
-    default:
-        return 2 + (int)f;
-    }
+    const char *x = nnav_model_facts_get(a)->reader_name, *y = nnav_model_facts_get(b)->reader_name;
+    return x && y && !strcmp(x, y);
 }
 
 static void lone_graph(nnav_diff *d, int s, uint32_t g)
@@ -1914,10 +1906,7 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
 {
     *out = NULL;
     memset(err, 0, sizeof *err);
-    nnav_format fa = nnav_model_facts_get(a)->format, fb = nnav_model_facts_get(b)->format;
-    if (family(fa) != family(fb) ||
-        (fa == NNAV_FMT_OTHER && strcmp(nnav_model_facts_get(a)->format_name,
-                                        nnav_model_facts_get(b)->format_name) != 0)) {
+    if (!one_family(a, b)) {
         snprintf(err->msg, sizeof err->msg,
                  "cannot compare %s with %s: the two models must be of one format",
                  nnav_model_facts_get(a)->format_name, nnav_model_facts_get(b)->format_name);

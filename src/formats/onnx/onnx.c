@@ -1201,6 +1201,10 @@ static void onnx_free(nnav_model *m) { (void)m; } /* everything is in the index 
 const nnav_reader nnav_reader_onnx = {
     .name = "ONNX",
     .formats = 1u << NNAV_FMT_ONNX,
+    .reads = ".onnx",
+    .format_names = {[NNAV_FMT_ONNX] = "ONNX"},
+    .traits = NNAV_TRAIT_OPSETS | NNAV_TRAIT_ONNX_MESSAGES,
+    .op_family = NNAV_OPS_ONNX,
     .index = nnav_onnx_index,
     .free = onnx_free,
     .attr_scalar = nnav_onnx_attr_scalar,

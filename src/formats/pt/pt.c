@@ -1192,6 +1192,8 @@ static int pt_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
 const nnav_reader nnav_reader_pt = {
     .name = "PyTorch",
     .formats = 1u << NNAV_FMT_PYTORCH,
+    .reads = ".pt, .pth, .bin checkpoints",
+    .format_names = {[NNAV_FMT_PYTORCH] = "PyTorch checkpoint"},
     .index = pt_index,
     .free = pt_free,
     .tensor_values = pt_values,

@@ -718,6 +718,8 @@ static int st_detail_get(const nnav_model *m, uint32_t i, nnav_detail *out)
 const nnav_reader nnav_reader_safetensors = {
     .name = "safetensors",
     .formats = 1u << NNAV_FMT_OTHER,
+    .reads = ".safetensors",
+    .suffix = ".safetensors",
     .sniff = st_sniff,
     .index = st_index,
     .free = st_free,

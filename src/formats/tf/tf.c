@@ -494,6 +494,14 @@ static const nnav_sig_tensor *tf_sig_tensor_get(const nnav_model *m, uint32_t i)
 
 /* ---- the reader ---- */
 
+/* A SavedModel's variables index, which the reading opens beside it (a
+ * GraphDef's folder may hold one too: never to be replaced either). */
+static int tf_side_files(const nnav_model *m, int (*fn)(void *cx, const char *rel), void *cx)
+{
+    (void)m;
+    return fn(cx, "variables/variables.index") ? 1 : 0;
+}
+
 static void tf_free(nnav_model *m)
 {
     nnav_tf_free(m->rd);
@@ -504,6 +512,13 @@ const nnav_reader nnav_reader_tf = {
     .name = "TensorFlow",
     .formats = 1u << NNAV_FMT_TF_SAVEDMODEL | 1u << NNAV_FMT_TF_METAGRAPH |
                1u << NNAV_FMT_TF_GRAPHDEF,
+    .reads = "SavedModel folders, .pb",
+    .format_names = {[NNAV_FMT_TF_SAVEDMODEL] = "TensorFlow SavedModel",
+                     [NNAV_FMT_TF_METAGRAPH] = "TensorFlow MetaGraphDef",
+                     [NNAV_FMT_TF_GRAPHDEF] = "TensorFlow GraphDef"},
+    .traits = NNAV_TRAIT_DEVICES | NNAV_TRAIT_OWN_OP_DEFS,
+    .op_family = NNAV_OPS_TENSORFLOW,
+    .side_files = tf_side_files,
     .index = nnav_tf_index,
     .free = tf_free,
     .attr_scalar = nnav_tf_op_attr_scalar,
