@@ -50,17 +50,20 @@ void nnav_readable_formats(char *buf, size_t n)
     }
 }
 
-/* The reader whose files are named so (its `suffix`), for a file no
- * reader's content sniffing claimed: it says what is wrong in its words. */
+/* The file's name is as the reader's files are named (its suffix). */
+static int named_as(const nnav_reader *r, const char *path)
+{
+    size_t pn = strlen(path), xn = r->suffix ? strlen(r->suffix) : 0;
+    return xn && pn > xn && !strcmp(path + pn - xn, r->suffix);
+}
+
+/* The reader of a sniff whose files are named so, for a file no reader's
+ * content sniffing claimed: it says what is wrong in its words. */
 static const nnav_reader *reader_by_name(const char *path)
 {
-    size_t pn = strlen(path);
-    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
-        const char *x = readers[i]->suffix;
-        size_t xn = x ? strlen(x) : 0;
-        if (xn && pn > xn && !strcmp(path + pn - xn, x) && readers[i]->sniff)
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (readers[i]->sniff && named_as(readers[i], path))
             return readers[i];
-    }
     return NULL;
 }
 
@@ -366,6 +369,29 @@ nnav_format nnav_sniff_proto(const nnav_model *m, char *reason, size_t rn)
 
 /* ---- open ---- */
 
+/* Whether the file starts with one whole protobuf field. */
+static int first_field(const nnav_model *m)
+{
+    nnav_wire w;
+    nnav_field f;
+    nnav_error e;
+    nnav_span file = {m->map.base, m->map.size};
+    nnav_wire_init(&w, file.p, file);
+    return nnav_wire_next(&w, &f, &e) == 1;
+}
+
+/* A file that no reader's magic claimed, whose first bytes are no protobuf
+ * field either: no file of a format nnav reads, said as every refusal is. */
+static void no_format(nnav_error *err)
+{
+    char list[400];
+    nnav_readable_formats(list, sizeof list);
+    memset(err, 0, sizeof *err);
+    nnav_err_set(err, 0, 0, "this is no model file nnav reads: it starts with no magic number "
+                            "of a format nnav knows, and not as protobuf; nnav reads %s", list);
+    err->kind = NNAV_ERR_INPUT;
+}
+
 static char *dup_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -394,6 +420,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     m->map.slot = -1;
     m->facts.ir_version = m->facts.model_version = -1;
+    int sniffed_proto = 0; /* read as protobuf for want of a magic number */
     /* A SavedModel folder opens its saved_model.pb; the folder is where the
      * variables are found. */
     char *inner = NULL;
@@ -442,6 +469,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
                  nnav_format_name(m->facts.format));
     } else {
         m->facts.format = nnav_sniff_proto(m, m->format_reason, sizeof m->format_reason);
+        sniffed_proto = 1;
     }
     m->facts.format_reason = m->format_reason;
     if (!m->reader)
@@ -455,7 +483,12 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     m->facts.reader_name = m->reader->name;
     m->facts.traits = m->reader->traits;
     m->facts.op_family = m->reader->op_family;
-    if (m->reader->index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
+    if (m->reader->index(m, opts, err) < 0) {
+        if (sniffed_proto && !named_as(m->reader, m->path) && !first_field(m))
+            no_format(err);
+        goto fail;
+    }
+    if (nnav_index_link(m, err) < 0)
         goto fail;
     if (nnav_map_truncated(&m->map)) {
         nnav_err_set(err, 0, 0, "the file shrank while it was being read");

@@ -35,9 +35,12 @@ typedef struct nnav_reader {
      * gives (nnav_readable_formats): ".onnx", "SavedModel folders, .pb";
      * NULL: its name says it. */
     const char *reads;
-    /* How its files are named (".EXT"): a file so named that no
-     * reader's sniff claims is given to this reader (which has a sniff), so
-     * that a damaged one is told in its format's words. NULL: none. */
+    /* How its files are named (".EXT"). A file so named that no reader's
+     * sniff claims is given to this reader when it has a sniff, so that a
+     * damaged one is told in its format's words; and a file read as
+     * protobuf for want of a magic number whose first bytes are no
+     * protobuf field is refused as no model (the one list of readable
+     * formats), unless its name is its reader's. NULL: none. */
     const char *suffix;
     /* The name of each nnav_format it reads, by format ("TensorFlow
      * GraphDef"); a reader of NNAV_FMT_OTHER is named by `name`. */

@@ -82,6 +82,15 @@ fi
 [ "$(dd if="$T/model.tflite" bs=1 skip=4 count=4 2> /dev/null)" = TFL3 ] || fail "model.tflite: no TFL3 at byte 4"
 refused "$T/model.tflite" 'this is a TensorFlow Lite model \(FlatBuffers\), which nnav does not read; nnav reads '
 
+# Bytes of no format at all (no magic number, not even one protobuf field:
+# protobuf's field number 0 does not exist): refused as no model, with the
+# list. Named .onnx, the same bytes are the ONNX reader's to explain.
+printf '\000\000\000\000not a model at all' > "$T/blob.bin"
+refused "$T/blob.bin" 'this is no model file nnav reads: it starts with no magic number of a format nnav knows, and not as protobuf; nnav reads '
+cp "$T/blob.bin" "$T/blob.onnx"
+expect_status 2 "$NNAV_BIN" info "$T/blob.onnx"
+grep -q 'nnav reads' "$ERR" && fail "blob.onnx: refused as no model, not told by the ONNX reader: $(cat "$ERR")"
+
 # the help gives the same list (its lines joined)
 expect_status 0 "$NNAV_BIN" --help
 help=$(sed -n '/^MODEL is/,/^Exit status/p' "$OUT" | sed '$d' | tr '\n' ' ')

@@ -1202,6 +1202,7 @@ const nnav_reader nnav_reader_onnx = {
     .name = "ONNX",
     .formats = 1u << NNAV_FMT_ONNX,
     .reads = ".onnx",
+    .suffix = ".onnx",
     .format_names = {[NNAV_FMT_ONNX] = "ONNX"},
     .traits = NNAV_TRAIT_OPSETS | NNAV_TRAIT_ONNX_MESSAGES,
     .op_family = NNAV_OPS_ONNX,
