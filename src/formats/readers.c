@@ -57,6 +57,15 @@ static int named_as(const nnav_reader *r, const char *path)
     return xn && pn > xn && !strcmp(path + pn - xn, r->suffix);
 }
 
+/* Whether any reader's files are named as this one is. */
+static int reader_named(const char *path)
+{
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (named_as(readers[i], path))
+            return 1;
+    return 0;
+}
+
 /* The reader of a sniff whose files are named so, for a file no reader's
  * content sniffing claimed: it says what is wrong in its words. */
 static const nnav_reader *reader_by_name(const char *path)
@@ -484,7 +493,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     m->facts.traits = m->reader->traits;
     m->facts.op_family = m->reader->op_family;
     if (m->reader->index(m, opts, err) < 0) {
-        if (sniffed_proto && !named_as(m->reader, m->path) && !first_field(m))
+        if (sniffed_proto && !reader_named(m->path) && !first_field(m))
             no_format(err);
         goto fail;
     }

@@ -40,7 +40,7 @@ typedef struct nnav_reader {
      * damaged one is told in its format's words; and a file read as
      * protobuf for want of a magic number whose first bytes are no
      * protobuf field is refused as no model (the one list of readable
-     * formats), unless its name is its reader's. NULL: none. */
+     * formats), unless its name is a reader's. NULL: none. */
     const char *suffix;
     /* The name of each nnav_format it reads, by format ("TensorFlow
      * GraphDef"); a reader of NNAV_FMT_OTHER is named by `name`. */

@@ -513,6 +513,7 @@ const nnav_reader nnav_reader_tf = {
     .formats = 1u << NNAV_FMT_TF_SAVEDMODEL | 1u << NNAV_FMT_TF_METAGRAPH |
                1u << NNAV_FMT_TF_GRAPHDEF,
     .reads = "SavedModel folders, .pb",
+    .suffix = ".pb",
     .format_names = {[NNAV_FMT_TF_SAVEDMODEL] = "TensorFlow SavedModel",
                      [NNAV_FMT_TF_METAGRAPH] = "TensorFlow MetaGraphDef",
                      [NNAV_FMT_TF_GRAPHDEF] = "TensorFlow GraphDef"},
