@@ -198,11 +198,11 @@ static void report(ui *u, const char *what, const nnav_error *err)
     ui_message(u, R_ERROR, "%s", msg);
 }
 
-/* ONNX is written from ONNX models only (nnav_export_onnx refuses the
- * rest): a TensorFlow model is offered YAML alone. */
+/* ONNX is written from models whose messages are ONNX's only
+ * (nnav_export_onnx refuses the rest): any other is offered YAML alone. */
 static int can_onnx(ui *u)
 {
-    return nnav_model_facts_get(u->m)->format == NNAV_FMT_ONNX;
+    return (nnav_model_facts_get(u->m)->traits & NNAV_TRAIT_ONNX_MESSAGES) != 0;
 }
 
 /* The file name prompt, with the plain name MODEL-GRAPH[-WHAT].yaml (or
@@ -442,7 +442,8 @@ static void path_given(ui *u, exporter *x, const char *typed)
     if (exporter_format_of(x->path) == NNAV_EXPORT_ONNX && !can_onnx(u)) {
         drop(x);
         ui_message(u, R_ERROR, "export refused: ONNX is written from ONNX models only; "
-                               "this TensorFlow model exports as YAML (name a .yaml file)");
+                               "this %s model exports as YAML (name a .yaml file)",
+                   nnav_model_facts_get(u->m)->reader_name);
         return;
     }
     nnav_error err;
@@ -501,7 +502,7 @@ void exporter_other_name(ui *u)
 void exporter_tab(ui *u)
 {
     if (u->prompt != PROMPT_EXPORT_PATH || !can_onnx(u))
-        return; /* YAML is all a TensorFlow model can be written as */
+        return; /* YAML is all such a model can be written as */
     exporter_toggle_ext(u->pbuf, sizeof u->pbuf);
     u->plen = strlen(u->pbuf);
 }
@@ -510,11 +511,14 @@ const char *exporter_hint(ui *u, int brief, char *buf, size_t n)
 {
     int onnx = exporter_format_of(u->pbuf) == NNAV_EXPORT_ONNX;
     const char *h = "";
+    char not_onnx[160];
     switch (u->prompt) {
     case PROMPT_EXPORT_PATH:
+        snprintf(not_onnx, sizeof not_onnx, "not .onnx: a %s model exports as YAML  Esc: cancel",
+                 nnav_model_facts_get(u->m)->reader_name);
         if (!can_onnx(u))
             h = brief ? "YAML only"
-                : onnx ? "not .onnx: a TensorFlow model exports as YAML  Esc: cancel"
+                : onnx ? not_onnx
                 : "as YAML (ONNX only from ONNX models)  Esc: cancel";
         else if (brief)
             h = onnx ? "ONNX  Tab: .yaml" : "YAML  Tab: .onnx";

@@ -953,8 +953,8 @@ static void detail_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w,
         const nnav_node *n = nnav_node_get(u->m, l->a);
         c = draw_span(y, x, w, n->op, sel | draw_attr(R_OP) | A_BOLD);
         c += draw_text(y, x + c, w - c, "  ", sel);
-        if (nnav_model_facts_get(u->m)->format != NNAV_FMT_ONNX) {
-            /* TensorFlow nodes have no domain; their placement is what tells. */
+        if (nnav_model_facts_get(u->m)->traits & NNAV_TRAIT_DEVICES) {
+            /* Nodes placed on devices name no domain; their placement tells. */
             nnav_span dev = nnav_node_device(u->m, l->a);
             if (dev.n) {
                 c += draw_text(y, x + c, w - c, "on ", sel | draw_attr(R_DIM));

@@ -167,6 +167,7 @@ static const option_row options[] = {
     {"yaml", 'y', 0, NULL, C(SUMMARY), "every scope as YAML, each repeat naming the scope it is "
      "identical to"},
     {"yaml", 'y', 0, NULL, C(EXPORT), NULL}, /* taken, and without effect: export writes YAML */
+    {"verbose", 'V', 0, NULL, C(INFO), "also why the file was read as its format (what in\nits content told)"},
     {"follow-links", 'F', 0, NULL, C_ALL, "follow any symbolic link to external data (default: "
      "only\na Hugging Face cache snapshot's link to its own blobs/)"},
     {"help", 'h', 1, NULL, C_ALL, NULL},
@@ -225,11 +226,28 @@ void nnav_cli_usage(FILE *f)
         fprintf(f, "  %-22s %s\n", head, commands[i].help);
     }
     fprintf(f, "  %-22s %s\n", "help [COMMAND]", "This help, or a command's options.");
-    fprintf(f, "\nMODEL is an ONNX file, a TensorFlow SavedModel folder, or a TensorFlow .pb\n"
-               "(SavedModel, MetaGraphDef or GraphDef; told apart by content), or a PyTorch\n"
-               "checkpoint (torch.save's zip or legacy format, a module saved whole, a\n"
-               "TorchScript archive; read without running its pickles).\n"
-               "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
+    /* What MODEL may be: the one list of readable formats (the readers'). */
+    char list[400], text[700];
+    nnav_readable_formats(list, sizeof list);
+    snprintf(text, sizeof text, "MODEL is a model file or folder nnav reads: %s. The format is "
+             "told by content; a checkpoint's pickles are never run.", list);
+    fputc('\n', f);
+    for (const char *p = text; *p;) {
+        /* wrapped at 78 columns, between words */
+        size_t n = strlen(p), cut = n;
+        if (n > 78) {
+            cut = 78;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = 78;
+        }
+        fprintf(f, "%.*s\n", (int)cut, p);
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    fprintf(f, "Exit status: 0 ok, 1 usage error, 2 bad input (a file that cannot be read,\n"
                "a node or initializer name the model does not have; for check: a file whose\n"
                "recorded types contradict its operators). diff: as diff(1), 0 no differences,\n"
                "1 differences, 2 trouble.\n"
@@ -441,6 +459,7 @@ static int run_command(int k, int argc, char **argv, int *ran)
             given[c] = 1;
         switch (c) {
         case 'y': o.yaml = 1; break;
+        case 'V': o.verbose = 1; break;
         case 'g': o.graph = optarg; break;
         case 'P': o.op = optarg; break;
         case 's': o.sort = optarg; break;

@@ -534,13 +534,14 @@ int cmd_node(const nnav_model *m, const opts *o)
         free(rows);
         return EXIT_BADINPUT;
     }
-    int onnx = nnav_model_facts_get(m)->format == NNAV_FMT_ONNX;
+    unsigned traits = nnav_model_facts_get(m)->traits;
+    int onnx = (traits & NNAV_TRAIT_OPSETS) != 0; /* nodes name a domain */
     nnav_rw_map(&w, 10);
     nnav_rw_key_as(&w, "name", "node"), nnav_rw_span(&w, nd->name, node_label(m, id, a, sizeof a));
     nnav_rw_key(&w, "op_type"), nnav_rw_span(&w, nd->op, NULL);
     nnav_rw_key_as(&w, "domain", onnx ? "domain" : NULL);
     nnav_rw_span(&w, nnav_node_domain(m, id), nnav_report_domain(nnav_node_domain(m, id), a, sizeof a));
-    if (!onnx) {
+    if (traits & NNAV_TRAIT_DEVICES) {
         nnav_span dev = nnav_node_device(m, id);
         nnav_rw_key(&w, "device"), nnav_rw_span(&w, dev, dev.n ? NULL : "(any)");
     }

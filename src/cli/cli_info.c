@@ -8,7 +8,8 @@
 
 int cmd_info(const nnav_model *m, const opts *o)
 {
-    if (nnav_info_write(m, o->yaml, stdout) < 0)
+    if (nnav_info_write(m, (o->yaml ? NNAV_INFO_YAML : 0) | (o->verbose ? NNAV_INFO_VERBOSE : 0),
+                        stdout) < 0)
         return EXIT_BADINPUT;
     return 0;
 }

@@ -19,6 +19,7 @@ enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
 
 typedef struct opts {
     int yaml, all, constants;
+    int verbose; /* info --verbose: also why the file was read as its format */
     long values; /* --values N: first N values and min/max/mean; -1 = not asked */
     const char *name;
     /* export */

@@ -529,7 +529,7 @@ static int sig_contradiction(const nnav_model *m, const nnav_shapes *s, const nn
         return 0;
     if (st->dtype && f->dtype && st->dtype != f->dtype)
         r |= 1;
-    if (st->encoding != 1 || st->rank < 0 || f->rank < 0)
+    if (st->encoding != NNAV_SIG_DENSE || st->rank < 0 || f->rank < 0)
         return r;
     if (st->rank != f->rank)
         return r | 2;
@@ -578,7 +578,7 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
     nnav_rw_table_begin(w, "signature_disagreements", &sig_table);
     for (uint32_t i = 0; i < nnav_signature_count(m); i++) {
         const nnav_signature *sg = nnav_signature_get(m, i);
-        uint32_t g = nnav_metagraph_get(m, sg->metagraph)->graph;
+        uint32_t g = nnav_sig_group_get(m, sg->group)->graph;
         if (g < first || g >= end)
             continue;
         for (int side = 0; side < 2; side++) {
@@ -597,7 +597,7 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
                                                  colon ? (size_t)(colon - st->name.p) : st->name.n);
                 const nnav_node *nd = nid != NNAV_NONE ? nnav_node_get(m, nid) : NULL;
                 const nnav_fact *f = nnav_shapes_fact(s, st->value);
-                int why = !nd && st->encoding == 1 ? 4 : sig_contradiction(m, s, st, f);
+                int why = !nd && st->encoding == NNAV_SIG_DENSE ? 4 : sig_contradiction(m, s, st, f);
                 if (!why)
                     continue;
                 bad++;
@@ -607,19 +607,13 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
                  * when the element types differ, else tensor_shape; the
                  * TensorInfo when that field is absent. */
                 uint64_t off = why == 4 ? st->name_off : (why & 1) ? st->dtype_off : st->shape_off;
-                const char *field = why == 4 ? ".name" : (why & 1) ? ".dtype" : ".tensor_shape";
+                int part = why == 4 ? NNAV_SIGF_NAME : (why & 1) ? NNAV_SIGF_DTYPE : NNAV_SIGF_SHAPE;
                 if (!off)
-                    off = st->off, field = "";
+                    off = st->off, part = NNAV_SIGF_TENSOR;
                 char fp[1200];
                 esc(sg->key, kb, sizeof kb);
                 esc(st->key, tb, sizeof tb);
-                if (nnav_model_facts_get(m)->format == NNAV_FMT_TF_SAVEDMODEL)
-                    snprintf(fp, sizeof fp, "meta_graphs[%u].", sg->metagraph);
-                else
-                    fp[0] = 0;
-                size_t fl = strlen(fp);
-                snprintf(fp + fl, sizeof fp - fl, "signature_def[\"%s\"].%s[\"%s\"]%s", kb,
-                         side ? "outputs" : "inputs", tb, field);
+                nnav_sig_tensor_field(m, i, k, part, fp, sizeof fp);
                 esc(st->name, sb, sizeof sb);
                 if (nd) {
                     esc(nd->name, nb, sizeof nb);
@@ -632,10 +626,10 @@ static uint64_t signature_findings(const nnav_model *m, const nnav_shapes *s, co
                     snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" names %s, a tensor of no "
                              "node of the graph", kb, side ? "output" : "input", tb, sb);
                 else
-                    snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" (%s) says %s%s, the graph "
+                    snprintf(msg, sizeof msg, "signature \"%s\" %s \"%s\" (%s) says %s%s%s%s, the graph "
                              "gives %s%s%s%s%s%s", kb, side ? "output" : "input", tb, sb, st_ty,
-                             st->rank == 0 && !st->shape_off && st->encoding == 1
-                                 ? " (no tensor_shape: a scalar to TensorFlow)" : "",
+                             st->shape_note ? " (" : "", st->shape_note ? st->shape_note : "",
+                             st->shape_note ? ")" : "",
                              g_ty, nd ? " (node \"" : "", nd ? nb : "", nd ? "\", " : "",
                              nd ? ob : "", nd ? ")" : "");
                 snprintf(e.msg, sizeof e.msg, "%s", msg);
@@ -829,7 +823,7 @@ static const nnav_rw_table past_table = {
 static uint64_t operator_findings(const nnav_model *m, const nnav_opcheck *c, nnav_rw *w)
 {
     char line[3200], sk[2400];
-    int tf = nnav_model_facts_get(m)->format != NNAV_FMT_ONNX;
+    int tf = (nnav_model_facts_get(m)->traits & NNAV_TRAIT_OWN_OP_DEFS) != 0; /* the model's own */
     nnav_rw_table_begin(w, "operator_findings", &finding_table);
     for (size_t i = 0; i < c->n; i++)
         finding_row(w, m, &c->f[i]);

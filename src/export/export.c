@@ -151,18 +151,25 @@ static int probe_location(void *cx, nnav_span loc)
     return 1;
 }
 
+/* A file the reader opens beside the model (reader.h's side_files). */
+static int probe_side_file(void *cx, const char *rel)
+{
+    input_probe *pr = cx;
+    if (!same_file(pr, rel, strlen(rel)))
+        return 0;
+    snprintf(pr->what, sizeof pr->what, "its %s", rel);
+    return 1;
+}
+
 static int is_input(const nnav_model *m, const struct stat *st, char *what, size_t n)
 {
     input_probe pr;
     pr.m = m;
     pr.st = *st;
     pr.what[0] = 0;
-    static const char index[] = "variables/variables.index";
     if (st->st_dev == m->map.dev && st->st_ino == m->map.ino)
         snprintf(pr.what, sizeof pr.what, "the model file");
-    else if (m->facts.format != NNAV_FMT_ONNX && same_file(&pr, index, sizeof index - 1))
-        snprintf(pr.what, sizeof pr.what, "its %s", index);
-    else
+    else if (!m->reader->side_files || !m->reader->side_files(m, probe_side_file, &pr))
         nnav_export_locations(m, probe_location, &pr);
     snprintf(what, n, "%s", pr.what);
     return pr.what[0] != 0;

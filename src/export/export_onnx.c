@@ -332,7 +332,7 @@ int nnav_export_locations(const nnav_model *m, nnav_location_fn fn, void *cx)
             return 1;
     }
     /* TensorProtos the index does not keep: in sparse_tensor(s) attributes. */
-    for (uint32_t a = 0; m->facts.format == NNAV_FMT_ONNX && a < m->attrs.n; a++) {
+    for (uint32_t a = 0; (m->facts.traits & NNAV_TRAIT_ONNX_MESSAGES) && a < m->attrs.n; a++) {
         nnav_wire ra, rs;
         nnav_field fa, fs;
         nnav_error e;
@@ -1069,7 +1069,7 @@ static int add_training(ctx *x, plan *pl)
 int nnav_export_onnx(const nnav_model *m, const nnav_selection *sel, const nnav_export_opts *o,
                      FILE *out, FILE *data, const char *data_name, nnav_error *err)
 {
-    if (m->facts.format != NNAV_FMT_ONNX) {
+    if (!(m->facts.traits & NNAV_TRAIT_ONNX_MESSAGES)) {
         nnav_err_set(err, 0, 0, "ONNX output is only written from ONNX models");
         err->kind = NNAV_ERR_USAGE;
         return -1;

@@ -31,6 +31,55 @@ const nnav_reader *nnav_reader_for(nnav_format f)
     return NULL;
 }
 
+const char *nnav_format_name(nnav_format f)
+{
+    if (f == NNAV_FMT_OTHER)
+        return "another format";
+    const nnav_reader *r = (unsigned)f < NNAV_FMT_OTHER ? nnav_reader_for(f) : NULL;
+    return r && r->format_names[f] ? r->format_names[f] : "unknown";
+}
+
+void nnav_readable_formats(char *buf, size_t n)
+{
+    size_t o = 0, k = sizeof readers / sizeof *readers;
+    if (!n)
+        return;
+    buf[0] = 0;
+    for (size_t i = 0; i < k && o < n; i++) {
+        const nnav_reader *r = readers[i];
+        int w = snprintf(buf + o, n - o, "%s%s%s%s%s", i == 0 ? "" : i + 1 < k ? ", " : " and ",
+                         r->name, r->reads ? " (" : "", r->reads ? r->reads : "",
+                         r->reads ? ")" : "");
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The file's name is as the reader's files are named (its suffix). */
+static int named_as(const nnav_reader *r, const char *path)
+{
+    size_t pn = strlen(path), xn = r->suffix ? strlen(r->suffix) : 0;
+    return xn && pn > xn && !strcmp(path + pn - xn, r->suffix);
+}
+
+/* Whether any reader's files are named as this one is. */
+static int reader_named(const char *path)
+{
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (named_as(readers[i], path))
+            return 1;
+    return 0;
+}
+
+/* The reader of a sniff whose files are named so, for a file no reader's
+ * content sniffing claimed: it says what is wrong in its words. */
+static const nnav_reader *reader_by_name(const char *path)
+{
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++)
+        if (readers[i]->sniff && named_as(readers[i], path))
+            return readers[i];
+    return NULL;
+}
+
 int nnav_load_scan_open(const char *path, nnav_load_scan **out, nnav_error *err)
 {
     /* The readers whose loaders can run code; a file none can scan says so. */
@@ -263,8 +312,13 @@ int nnav_model_folder(const char *path, char **file, nnav_error *err)
                                 "(%s%s)",
                      count, count == 1 ? "" : "s", list, strlen(list) >= sizeof list - 1 ? "..." : "");
     else
+    {
+        char fmts[300];
+        nnav_readable_formats(fmts, sizeof fmts);
         nnav_err_set(err, 0, 0, "a folder with no model file in it (no saved_model.pb, "
-                                "no weights index, no file named as a model file is)");
+                                "no weights index, no file named as a model file is); nnav "
+                                "reads %s", fmts);
+    }
     err->kind = NNAV_ERR_INPUT;
     free(snap);
     return -1;
@@ -521,6 +575,29 @@ nnav_format nnav_sniff_proto(const nnav_model *m, char *reason, size_t rn)
 
 /* ---- open ---- */
 
+/* Whether the file starts with one whole protobuf field. */
+static int first_field(const nnav_model *m)
+{
+    nnav_wire w;
+    nnav_field f;
+    nnav_error e;
+    nnav_span file = {m->map.base, m->map.size};
+    nnav_wire_init(&w, file.p, file);
+    return nnav_wire_next(&w, &f, &e) == 1;
+}
+
+/* A file that no reader's magic claimed, whose first bytes are no protobuf
+ * field either: no file of a format nnav reads, said as every refusal is. */
+static void no_format(nnav_error *err)
+{
+    char list[400];
+    nnav_readable_formats(list, sizeof list);
+    memset(err, 0, sizeof *err);
+    nnav_err_set(err, 0, 0, "this is no model file nnav reads: it starts with no magic number "
+                            "of a format nnav knows, and not as protobuf; nnav reads %s", list);
+    err->kind = NNAV_ERR_INPUT;
+}
+
 static char *dup_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -549,6 +626,7 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     m->map.slot = -1;
     m->facts.ir_version = m->facts.model_version = -1;
+    int sniffed_proto = 0; /* read as protobuf for want of a magic number */
     /* A SavedModel folder opens its saved_model.pb; the folder is where the
      * variables are found. */
     char *inner = NULL;
@@ -584,12 +662,20 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
                  "read as a PyTorch checkpoint: a zip whose entries are a torch.save archive's");
     } else if (nnav_sniff_other(m->map.base, m->map.size, err) < 0) {
         goto fail;
+    } else if (!(opts && opts->force > 0) && (m->reader = reader_by_name(m->path)) != NULL) {
+        /* Named as the reader's files, but its content is not what the
+         * reader's sniffing knows: the reader names the fault. */
+        m->facts.format = NNAV_FMT_OTHER;
+        snprintf(m->format_reason, sizeof m->format_reason,
+                 "read as %s, as the file's name says (its content does not start as one)",
+                 m->reader->name);
     } else if (opts && opts->force > 0 && opts->force <= NNAV_FMT_TF_GRAPHDEF + 1) {
         m->facts.format = (nnav_format)(opts->force - 1);
         snprintf(m->format_reason, sizeof m->format_reason, "read as %s, as asked",
                  nnav_format_name(m->facts.format));
     } else {
         m->facts.format = nnav_sniff_proto(m, m->format_reason, sizeof m->format_reason);
+        sniffed_proto = 1;
     }
     m->facts.format_reason = m->format_reason;
     if (!m->reader)
@@ -600,7 +686,15 @@ int nnav_model_open(const char *path, const nnav_open_opts *opts, nnav_model **o
     }
     m->facts.format_name = m->facts.format == NNAV_FMT_OTHER ? m->reader->name
                                                              : nnav_format_name(m->facts.format);
-    if (m->reader->index(m, opts, err) < 0 || nnav_index_link(m, err) < 0)
+    m->facts.reader_name = m->reader->name;
+    m->facts.traits = m->reader->traits;
+    m->facts.op_family = m->reader->op_family;
+    if (m->reader->index(m, opts, err) < 0) {
+        if (sniffed_proto && !reader_named(m->path) && !first_field(m))
+            no_format(err);
+        goto fail;
+    }
+    if (nnav_index_link(m, err) < 0)
         goto fail;
     if (nnav_map_truncated(&m->map)) {
         nnav_err_set(err, 0, 0, "the file shrank while it was being read");

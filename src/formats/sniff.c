@@ -107,7 +107,8 @@ static const char *zip_kind(const uint8_t *p, uint64_t n)
     const uint8_t *name = p + 30;
     for (uint64_t i = 0; i + 8 <= len; i++)
         if (!memcmp(name + i, "data.pkl", 8))
-            return "a PyTorch checkpoint (torch.save's zip format), which nnav does not read yet";
+            return "a zip archive naming a data.pkl that is not laid out as torch.save writes "
+                   "a checkpoint (ARCHIVE/data.pkl first)";
     if (len >= 4 && !memcmp(name + len - 4, ".npy", 4))
         return "a NumPy .npz archive of arrays, not a model";
     for (uint64_t i = 0; i + 5 <= len; i++)
@@ -115,6 +116,16 @@ static const char *zip_kind(const uint8_t *p, uint64_t n)
             (i + 11 <= len && !memcmp(name + i, "saved_model", 11)))
             return "a zip archive holding a model: unzip it and open the model inside";
     return "a zip archive, not a model: unzip it first";
+}
+
+/* "this is WHAT; nnav reads ONNX (.onnx), ...": a file of no format nnav
+ * reads, with the one list of those it does (the reader table's). */
+static int refuse(nnav_error *err, const char *what)
+{
+    char list[400];
+    nnav_readable_formats(list, sizeof list);
+    nnav_err_set(err, 0, 0, "this is %s; nnav reads %s", what, list);
+    return -1;
 }
 
 int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
@@ -142,19 +153,22 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
         const char *magic;
         size_t len, off;
         const char *what;
+        int model; /* a model format nnav does not read: the refusal lists those it does */
     } kinds[] = {
-        {"\x1f\x8b", 2, 0, "a gzip-compressed file: gunzip it first (gunzip -k FILE)"},
-        {"\xfd" "7zXZ\0", 6, 0, "an xz-compressed file: unxz it first (unxz -k FILE)"},
-        {"\x28\xb5\x2f\xfd", 4, 0, "a zstd-compressed file: decompress it first (zstd -d FILE)"},
-        {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE); a PyTorch checkpoint of torch before 0.4 is one: `nnav scan FILE` lists what loading it would run"},
-        {"TFL3", 4, 4, "a TensorFlow Lite model (FlatBuffers), which nnav does not read: "
-                       "nnav reads ONNX and TensorFlow GraphDef/SavedModel files"},
-        {"\x93NUMPY", 6, 0, "a NumPy .npy array, not a model"},
-        {"\x89HDF\r\n\x1a\n", 8, 0, "an HDF5 file (Keras?), not an ONNX or TensorFlow model"},
-        {"7z\xbc\xaf\x27\x1c", 6, 0, "a 7-Zip archive: extract it first"},
+        {"\x1f\x8b", 2, 0, "a gzip-compressed file: gunzip it first (gunzip -k FILE)", 0},
+        {"\xfd" "7zXZ\0", 6, 0, "an xz-compressed file: unxz it first (unxz -k FILE)", 0},
+        {"\x28\xb5\x2f\xfd", 4, 0, "a zstd-compressed file: decompress it first (zstd -d FILE)", 0},
+        {"ustar", 5, 257, "a tar archive: extract it first (tar xf FILE); a PyTorch checkpoint of torch before 0.4 is one: `nnav scan FILE` lists what loading it would run", 0},
+        {"TFL3", 4, 4, "a TensorFlow Lite model (FlatBuffers), which nnav does not read", 1},
+        {"\x93NUMPY", 6, 0, "a NumPy .npy array, not a model", 0},
+        {"\x89HDF\r\n\x1a\n", 8, 0, "an HDF5 file (Keras?), which nnav does not read", 1},
+        {"7z\xbc\xaf\x27\x1c", 6, 0, "a 7-Zip archive: extract it first", 0},
     };
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         if (at(p, n, kinds[k].off, kinds[k].magic, kinds[k].len)) {
+            /* Another model format: say what nnav does read. */
+            if (kinds[k].model)
+                return refuse(err, kinds[k].what);
             nnav_err_set(err, 0, 0, "this is %s", kinds[k].what);
             return -1;
         }
@@ -177,20 +191,16 @@ int nnav_sniff_other(const uint8_t *p, uint64_t n, nnav_error *err)
     }
     if (is_text(p, n)) {
         uint64_t j = skip_space(p, n, 0, 4096);
-        const char *what = "a text file, not a model (nnav reads binary ONNX and TensorFlow "
-                           "protobuf files)";
+        const char *what = "a text file, not a model";
         if (j < n && (p[j] == '{' || p[j] == '['))
-            what = "a JSON file, not a model (nnav reads binary ONNX and TensorFlow protobuf "
-                   "files)";
+            what = "a JSON file, not a model";
         else if (has_word(p, n, "node {") || has_word(p, n, "graph {") ||
                  has_word(p, n, "meta_graphs {"))
             what = "a model in protobuf text format (.pbtxt/.prototxt), which nnav does not "
                    "read: write it in binary form first";
         else if (looks_yaml(p, n, j))
-            what = "a YAML file, not a model (nnav reads binary ONNX and TensorFlow protobuf "
-                   "files; `nnav export` writes YAML, it does not read it)";
-        nnav_err_set(err, 0, 0, "this is %s", what);
-        return -1;
+            what = "a YAML file, not a model (`nnav export` writes YAML, it does not read it)";
+        return refuse(err, what);
     }
     return 0;
 }

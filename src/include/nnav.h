@@ -58,6 +58,10 @@ typedef enum nnav_format {
                                facts.format_name says which */
 } nnav_format;
 const char *nnav_format_name(nnav_format f);
+/* The one list of what nnav reads, from its table of readers, for every
+ * refusal and the help: "ONNX (.onnx), TensorFlow (SavedModel folders, .pb),
+ * ..., and GGUF (.gguf)". */
+void nnav_readable_formats(char *buf, size_t n);
 
 typedef enum nnav_graph_kind {
     NNAV_GRAPH_MAIN = 0,
@@ -266,7 +270,32 @@ typedef struct nnav_model_facts {
     int tensor_store;          /* a store of named tensors (a checkpoint, a weights file):
                                   one graph of initializers and no nodes, whose dotted
                                   key paths are the model's scopes */
+    const char *reader_name;   /* the reader that read it ("TensorFlow" for all three of
+                                  its files): models of one reader compare (diff) */
+    unsigned traits;           /* NNAV_TRAIT_*: the format's notions, as its reader says */
+    int op_family;             /* nnav_op_family: whose operators the nodes name */
 } nnav_model_facts;
+
+/* What a format has, said by its reader, so that a face asks the model and
+ * never its format. */
+enum {
+    /* Operators come by domain and version from the model's opset imports,
+     * under an IR version: info shows an absent IR version as absent, checks
+     * hold each node to the imports, a node names its operator's domain. */
+    NNAV_TRAIT_OPSETS = 1u << 0,
+    /* A node says where it is placed (a device), not a domain. */
+    NNAV_TRAIT_DEVICES = 1u << 1,
+    /* The file's messages are ONNX's own: a selection is written as an ONNX
+     * model from them (nnav_export_file's NNAV_EXPORT_ONNX). */
+    NNAV_TRAIT_ONNX_MESSAGES = 1u << 2,
+    /* Operators are held to the op definitions the model's reader gives
+     * (the file's own, or its format's), not to the operator schema table. */
+    NNAV_TRAIT_OWN_OP_DEFS = 1u << 3,
+};
+
+/* The operator vocabulary of a model's nodes, whose rules (shapes, cost,
+ * weight roles) the typed view applies. A model with no nodes is ONNX's. */
+typedef enum nnav_op_family { NNAV_OPS_ONNX = 0, NNAV_OPS_TENSORFLOW } nnav_op_family;
 
 /* ---- opening ---- */
 typedef struct nnav_open_opts {
@@ -427,46 +456,75 @@ const nnav_unknown *nnav_unknown_get(const nnav_model *m, uint32_t id);
 uint32_t nnav_warning_count(const nnav_model *m);
 const char *nnav_warning_get(const nnav_model *m, uint32_t i);
 
-/* ---- TensorFlow: meta graphs and signatures (none for ONNX) ---- */
-typedef struct nnav_metagraph {
-    uint32_t graph;                  /* its GraphDef: a root graph */
-    uint32_t tag_first, tag_count;   /* into nnav_tag_get() */
-    nnav_span tf_version, tf_git_version, meta_graph_version;
+/* ---- signatures: a model's entry points ----
+ * How the file says the model is to be called, where it says (none for most
+ * formats): each signature a key ("serving_default"), a method, and its
+ * inputs and outputs, each a key of the signature's own naming a value of a
+ * graph. Signatures come in groups, each a root graph with its tags; the
+ * format names a group (nnav_sig_group_word: TensorFlow's "meta_graph") and
+ * gives each group facts of its own (nnav_sig_group_fact). */
+typedef struct nnav_sig_group {
+    uint32_t graph;                  /* the group's graph: a root graph */
+    uint32_t tag_first, tag_count;   /* into nnav_sig_tag_get() */
     uint32_t sig_first, sig_count;   /* into nnav_signature_get() */
-    uint32_t function_first, function_count;
-    uint32_t collection_count, asset_count, op_count; /* op_count: stripped_op_list */
-    int has_saver;
-    uint64_t object_graph_bytes;     /* TF2 object graph, not walked */
-} nnav_metagraph;
+} nnav_sig_group;
 
 typedef struct nnav_signature {
     nnav_span key, method;           /* "serving_default", "tensorflow/serving/predict" */
-    uint32_t metagraph;
+    uint32_t group;                  /* its nnav_sig_group */
     uint32_t in_first, in_count, out_first, out_count; /* into nnav_sig_tensor_get() */
 } nnav_signature;
 
+/* How a signature tensor names its value. */
+enum { NNAV_SIG_DENSE = 1, NNAV_SIG_SPARSE = 4, NNAV_SIG_COMPOSITE = 5 };
+
 typedef struct nnav_sig_tensor {
     nnav_span key;       /* the signature's name for it */
-    nnav_span name;      /* the graph tensor, "node:i" (a sparse one: its values) */
+    nnav_span name;      /* the graph's value, as the file names it (a sparse one: its values) */
     int32_t dtype;       /* nnav element type */
     int32_t rank;        /* -1: unknown rank */
     uint32_t dims_first; /* into nnav_dims(); -1 = unknown size */
-    uint32_t value;      /* the value it names in the metagraph's graph, or NNAV_NONE */
-    uint8_t encoding;    /* 1 dense name, 4 COO sparse, 5 composite */
-    uint64_t off;        /* byte offset of its TensorInfo in the file */
-    uint64_t name_off;   /* of its name field, dtype field, tensor_shape field: 0 when absent */
+    uint32_t value;      /* the value it names in its group's graph, or NNAV_NONE */
+    uint8_t encoding;    /* NNAV_SIG_* */
+    uint64_t off;        /* byte offset of its description in the file */
+    uint64_t name_off;   /* of its name field, dtype field, shape field: 0 when absent */
     uint64_t dtype_off;
     uint64_t shape_off;
+    const char *shape_note; /* how the reader read a shape the file leaves out ("no
+                               tensor_shape: a scalar to ..."), static text; NULL: none */
 } nnav_sig_tensor;
 
-uint32_t nnav_metagraph_count(const nnav_model *m);
-const nnav_metagraph *nnav_metagraph_get(const nnav_model *m, uint32_t i);
-nnav_span nnav_tag_get(const nnav_model *m, uint32_t i);
+/* A group's fact of the format's own (the TensorFlow version that wrote
+ * it, its function count...), in the reader's words. */
+typedef struct nnav_sig_fact {
+    const char *key;     /* its YAML key, static text */
+    uint8_t kind;        /* NNAV_DV_TEXT (s: bytes from the file), NNAV_DV_UINT (u), NNAV_DV_BOOL (i) */
+    nnav_span s;
+    uint64_t u;
+    int64_t i;
+    char text[64];       /* how the text form shows it ("2 functions"); "": YAML only */
+} nnav_sig_fact;
+
+uint32_t nnav_sig_group_count(const nnav_model *m);
+const nnav_sig_group *nnav_sig_group_get(const nnav_model *m, uint32_t i);
+/* What the format calls a group, singular ("meta_graph"); NULL: it has none. */
+const char *nnav_sig_group_word(const nnav_model *m);
+/* Fact k of group g: 1 with *out, 0 past the last. Every group of a model
+ * has the same facts in the same order. */
+int nnav_sig_group_fact(const nnav_model *m, uint32_t g, uint32_t k, nnav_sig_fact *out);
+nnav_span nnav_sig_tag_get(const nnav_model *m, uint32_t i);
 uint32_t nnav_signature_count(const nnav_model *m);
 const nnav_signature *nnav_signature_get(const nnav_model *m, uint32_t i);
 const nnav_sig_tensor *nnav_sig_tensor_get(const nnav_model *m, uint32_t i);
-/* "float32[?,1]" for a signature tensor. */
+/* "float32[?,1]" for a signature tensor ("... (sparse)", "... (composite)"). */
 void nnav_sig_tensor_format(const nnav_model *m, uint32_t i, char *buf, size_t n);
+/* Where tensor k of signature s is in the file, as an error's field path
+ * names it: the tensor's description, or its name, element type or shape
+ * field ("meta_graphs[0].signature_def[\"KEY\"].inputs[\"x\"].dtype"),
+ * escaped; "" when the format cannot say. */
+enum { NNAV_SIGF_TENSOR, NNAV_SIGF_NAME, NNAV_SIGF_DTYPE, NNAV_SIGF_SHAPE };
+void nnav_sig_tensor_field(const nnav_model *m, uint32_t s, uint32_t k, int part, char *buf,
+                           size_t n);
 
 /* ---- on-demand decoding ---- */
 

@@ -17,10 +17,14 @@
 #include "shape.h"
 #include "yamlout.h"
 
-/* What `nnav info MODEL` prints: text into out, or with yaml the same facts
- * as one YAML document. Returns 0, or -1 when out could not be written (its
- * error flag is set) or, for YAML, memory ran out. Text is not flushed. */
-int nnav_info_write(const nnav_model *m, int yaml, FILE *out);
+/* What `nnav info MODEL` prints: text into out, or with NNAV_INFO_YAML the
+ * same facts as one YAML document. The text says why the file was read as
+ * its format (the content that told: facts.format_reason) only with
+ * NNAV_INFO_VERBOSE; YAML always has it. Returns 0, or -1 when out could not
+ * be written (its error flag is set) or, for YAML, memory ran out. Text is
+ * not flushed. */
+enum { NNAV_INFO_YAML = 1, NNAV_INFO_VERBOSE = 2 };
+int nnav_info_write(const nnav_model *m, int flags, FILE *out);
 
 /* Bytes for eyes: "512 B", "1.5 KiB", "109.6 MiB". */
 void nnav_report_bytes(uint64_t b, char *buf, size_t n);

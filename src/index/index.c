@@ -9,19 +9,6 @@
 #include "hashtab.h"
 #include "model.h"
 
-const char *nnav_format_name(nnav_format f)
-{
-    switch (f) {
-    case NNAV_FMT_ONNX: return "ONNX";
-    case NNAV_FMT_TF_SAVEDMODEL: return "TensorFlow SavedModel";
-    case NNAV_FMT_TF_METAGRAPH: return "TensorFlow MetaGraphDef";
-    case NNAV_FMT_TF_GRAPHDEF: return "TensorFlow GraphDef";
-    case NNAV_FMT_PYTORCH: return "PyTorch checkpoint";
-    case NNAV_FMT_OTHER: return "another format";
-    }
-    return "unknown";
-}
-
 const char *nnav_attr_type_name(int t)
 {
     static const char *n[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH",

@@ -31,6 +31,22 @@ enum { NNAV_AK_INT = 'i', NNAV_AK_FLOAT = 'f', NNAV_AK_STRING = 's', NNAV_AK_MSG
 typedef struct nnav_reader {
     const char *name;  /* "ONNX", "TensorFlow" */
     uint32_t formats;  /* bit 1u << f for each nnav_format it reads */
+    /* What it reads, for the one list of readable formats every refusal
+     * gives (nnav_readable_formats): ".onnx", "SavedModel folders, .pb";
+     * NULL: its name says it. */
+    const char *reads;
+    /* How its files are named (".EXT"). A file so named that no reader's
+     * sniff claims is given to this reader when it has a sniff, so that a
+     * damaged one is told in its format's words; and a file read as
+     * protobuf for want of a magic number whose first bytes are no
+     * protobuf field is refused as no model (the one list of readable
+     * formats), unless its name is a reader's. NULL: none. */
+    const char *suffix;
+    /* The name of each nnav_format it reads, by format ("TensorFlow
+     * GraphDef"); a reader of NNAV_FMT_OTHER is named by `name`. */
+    const char *format_names[NNAV_FMT_OTHER];
+    unsigned traits;   /* NNAV_TRAIT_*: the model's facts.traits */
+    int op_family;     /* nnav_op_family: the model's facts.op_family */
     /* A reader of NNAV_FMT_OTHER: whether the mapped bytes (p, n; the file
      * at path) are its format's, 1 with why in reason ("read as ...");
      * asked before every other reading, so it must be sure (a magic number,
@@ -136,6 +152,28 @@ typedef struct nnav_reader {
     /* The same for a file not opened as a model (nnav scan): 0 with *out
      * (its release set), -1 with err. NULL: nothing to scan. */
     int (*scan_open)(const char *path, struct nnav_load_scan **out, nnav_error *err);
+
+    /* The model's signatures, its entry points (nnav.h): each op the
+     * contract of the nnav.h accessor of its name; sig_group_word what the
+     * format calls a group. NULL: the format names none (no groups). */
+    const char *sig_group_word;
+    uint32_t (*sig_group_count)(const nnav_model *m);
+    const nnav_sig_group *(*sig_group_get)(const nnav_model *m, uint32_t i);
+    int (*sig_group_fact)(const nnav_model *m, uint32_t g, uint32_t k, nnav_sig_fact *out);
+    nnav_span (*sig_tag_get)(const nnav_model *m, uint32_t i);
+    uint32_t (*signature_count)(const nnav_model *m);
+    const nnav_signature *(*signature_get)(const nnav_model *m, uint32_t i);
+    const nnav_sig_tensor *(*sig_tensor_get)(const nnav_model *m, uint32_t i);
+    void (*sig_tensor_field)(const nnav_model *m, uint32_t s, uint32_t k, int part, char *buf,
+                             size_t n);
+    /* The problems found at open that did not stop reading (nnav.h's
+     * nnav_warning_get); NULL: none are kept. */
+    uint32_t (*warning_count)(const nnav_model *m);
+    const char *(*warning_get)(const nnav_model *m, uint32_t i);
+    /* The files beside the model that reading it opens (paths under m->dir,
+     * as "variables/variables.index"), each to fn until it returns non-zero
+     * (then 1, else 0); an export must not replace them. NULL: none. */
+    int (*side_files)(const nnav_model *m, int (*fn)(void *cx, const char *rel), void *cx);
 } nnav_reader;
 
 #endif

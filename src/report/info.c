@@ -1,6 +1,6 @@
 /* info.c - what `nnav info` prints and the explorer's model details (i)
  * show: format, producer, opsets, metadata, counts, weights, parameters, the
- * whole model's compute, warnings, TensorFlow meta graphs and signatures,
+ * whole model's compute, warnings, signatures in their groups,
  * unknown fields and the op-type histogram; as text or as YAML (report.h). */
 #include "report.h"
 
@@ -124,25 +124,11 @@ static const nnav_rw_table unknown_table = {
     .cols = unknown_cols, .ncols = sizeof unknown_cols / sizeof *unknown_cols, .sep = " ",
     .flow = 1};
 
-/* TensorFlow's meta graphs: in text a line each when there are several,
- * "meta_graphs    /  tags serve, 1 function, 2 signatures". */
-enum { MG_LABEL, MG_GRAPH, MG_TAGS, MG_TFV, MG_FUNCS, MG_SIGS, MG_COLL, MG_ASSETS, MG_OPS,
-       MG_SAVER, MG_OBJ };
-static const nnav_rw_col mg_cols[] = {
-    [MG_LABEL] = {NULL, 14, 0, NULL, 0, NULL},
-    [MG_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
-    [MG_TAGS] = {"tags", 0, 0, "  ", 0, NULL},
-    [MG_TFV] = {"tensorflow_version", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [MG_FUNCS] = {"functions", 0, 0, ", ", 0, NULL},
-    [MG_SIGS] = {"signature_count", 0, 0, ", ", 0, NULL},
-    [MG_COLL] = {"collections", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [MG_ASSETS] = {"assets", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [MG_OPS] = {"stripped_ops", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [MG_SAVER] = {"saver", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [MG_OBJ] = {"object_graph_bytes", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-};
-static const nnav_rw_table mg_table = {
-    .cols = mg_cols, .ncols = sizeof mg_cols / sizeof *mg_cols, .sep = " "};
+/* The groups of signatures ("meta graphs"): in text a line each
+ * when there are several, "meta_graphs    /  tags serve, 1 function, 2
+ * signatures": the graph, the tags, then the group's facts of the format's
+ * own, each a column (YAML) and those with a text form in the line. */
+enum { MG_LABEL, MG_GRAPH, MG_TAGS, MG_FACTS, MG_MAX = 24 };
 
 /* A signature's tensors: "    input  KEY NAME TYPE". */
 enum { ST_SIDE, ST_KEY, ST_NAME, ST_TYPE };
@@ -156,40 +142,57 @@ static const nnav_rw_table sigt_table = {
     .cols = sigt_cols, .ncols = sizeof sigt_cols / sizeof *sigt_cols, .sep = " ", .flow = 1,
     .indent = "    "};
 
-/* TensorFlow: meta graphs, signatures (a model's inputs and outputs), and
- * the warnings found at open (every format: an empty list for ONNX). */
-static void tf_info(nnav_rw *w, const nnav_model *m)
+/* The signatures (a model's inputs and outputs) in their groups, and the
+ * warnings found at open (every format: an empty list for most). */
+static void sig_info(nnav_rw *w, const nnav_model *m)
 {
     char a[1100], b[1100], t[512], line[1400];
-    uint32_t nmg = nnav_metagraph_count(m);
+    uint32_t nmg = nnav_sig_group_count(m);
     if (nmg) {
-        nnav_rw_table_begin(w, "meta_graphs", &mg_table);
+        /* The columns: the group's facts are the first group's (every
+         * group has the same). */
+        const char *word = nnav_sig_group_word(m);
+        char groups[64];
+        snprintf(groups, sizeof groups, "%ss", word ? word : "group"); /* "meta_graphs" */
+        nnav_rw_col cols[MG_MAX] = {
+            [MG_LABEL] = {NULL, 14, 0, NULL, 0, NULL},
+            [MG_GRAPH] = {"graph", 0, 0, NULL, 0, NULL},
+            [MG_TAGS] = {"tags", 0, 0, "  ", 0, NULL},
+        };
+        size_t nf = 0;
+        nnav_sig_fact sf;
+        while (MG_FACTS + nf < MG_MAX && nnav_sig_group_fact(m, 0, (uint32_t)nf, &sf) == 1) {
+            cols[MG_FACTS + nf] = (nnav_rw_col){sf.key, sf.text[0] ? 0 : NNAV_RW_NOTEXT, 0,
+                                                sf.text[0] ? ", " : NULL, 0, NULL};
+            nf++;
+        }
+        nnav_rw_table mg_table = {.cols = cols, .ncols = MG_FACTS + nf, .sep = " "};
+        nnav_rw_table_begin(w, groups, &mg_table);
         if (nmg < 2)
             nnav_rw_table_hide_text(w);
         for (uint32_t i = 0; i < nmg; i++) {
-            const nnav_metagraph *mg = nnav_metagraph_get(m, i);
+            const nnav_sig_group *mg = nnav_sig_group_get(m, i);
             nnav_rw_row(w);
-            nnav_rw_cell_null(w, MG_LABEL, i ? "" : "meta_graphs");
+            nnav_rw_cell_null(w, MG_LABEL, i ? "" : groups);
             nnav_graph_path(m, mg->graph, t, sizeof t);
             nnav_rw_cell_cstr(w, MG_GRAPH, t, NULL);
             size_t l = (size_t)snprintf(line, sizeof line, "tags");
             for (uint32_t k = 0; k < mg->tag_count && l < sizeof line; k++)
                 l += (size_t)snprintf(line + l, sizeof line - l, "%s %s", k ? "," : "",
-                                      esc(nnav_tag_get(m, mg->tag_first + k), a, sizeof a));
+                                      esc(nnav_sig_tag_get(m, mg->tag_first + k), a, sizeof a));
             nnav_rw_cell_list(w, MG_TAGS, line);
             for (uint32_t k = 0; k < mg->tag_count; k++)
-                nnav_rw_span(w, nnav_tag_get(m, mg->tag_first + k), NULL);
+                nnav_rw_span(w, nnav_sig_tag_get(m, mg->tag_first + k), NULL);
             nnav_rw_cell_list_end(w);
-            nnav_rw_cell_span(w, MG_TFV, mg->tf_version, NULL);
-            snprintf(a, sizeof a, "%u function%s", mg->function_count, pl(mg->function_count));
-            nnav_rw_cell_uint(w, MG_FUNCS, mg->function_count, a);
-            snprintf(a, sizeof a, "%u signature%s", mg->sig_count, pl(mg->sig_count));
-            nnav_rw_cell_uint(w, MG_SIGS, mg->sig_count, a);
-            nnav_rw_cell_uint(w, MG_COLL, mg->collection_count, NULL);
-            nnav_rw_cell_uint(w, MG_ASSETS, mg->asset_count, NULL);
-            nnav_rw_cell_uint(w, MG_OPS, mg->op_count, NULL);
-            nnav_rw_cell_bool(w, MG_SAVER, mg->has_saver, NULL);
-            nnav_rw_cell_uint(w, MG_OBJ, mg->object_graph_bytes, NULL);
+            for (size_t k = 0; k < nf && nnav_sig_group_fact(m, i, (uint32_t)k, &sf) == 1; k++) {
+                const char *tx = sf.text[0] ? sf.text : NULL;
+                if (sf.kind == NNAV_DV_TEXT)
+                    nnav_rw_cell_span(w, MG_FACTS + k, sf.s, tx);
+                else if (sf.kind == NNAV_DV_BOOL)
+                    nnav_rw_cell_bool(w, MG_FACTS + k, (int)sf.i, tx);
+                else
+                    nnav_rw_cell_uint(w, MG_FACTS + k, sf.u, tx);
+            }
             nnav_rw_row_end(w);
         }
         nnav_rw_table_end(w);
@@ -206,7 +209,7 @@ static void tf_info(nnav_rw *w, const nnav_model *m)
             nnav_rw_key(w, "key"), nnav_rw_span(w, sg->key, line);
             snprintf(line, sizeof line, " (%s)", esc(sg->method, a, sizeof a));
             nnav_rw_key(w, "method"), nnav_rw_span(w, sg->method, sg->method.n ? line : "");
-            nnav_graph_path(m, nnav_metagraph_get(m, sg->metagraph)->graph, t, sizeof t);
+            nnav_graph_path(m, nnav_sig_group_get(m, sg->group)->graph, t, sizeof t);
             snprintf(line, sizeof line, " in %s", t);
             nnav_rw_key(w, "graph"), nnav_rw_cstr(w, t, nmg > 1 ? line : "");
             nnav_rw_sentence_end(w);
@@ -252,7 +255,7 @@ static void tf_info(nnav_rw *w, const nnav_model *m)
  * shows them: one pass in YAML's order; where the text groups a fact
  * elsewhere (the op histogram last, the warnings together) its keys are
  * YAML's only there and the text says it in its place. */
-static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
+static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
 {
     const nnav_model_facts *f = nnav_model_facts_get(m);
     int yaml = nnav_rw_yaml(w);
@@ -283,15 +286,16 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
         negative = nnav_report_negative(s, negdim, sizeof negdim, negtext, sizeof negtext);
         nnav_shapes_free(s);
     }
-    int onnx = f->format == NNAV_FMT_ONNX; /* IR and opsets are ONNX's notions */
+    int onnx = (f->traits & NNAV_TRAIT_OPSETS) != 0; /* IR and opsets are the format's notions */
     nnav_rw_map(w, 14);
     nnav_text_escape_cstr(f->path, a, sizeof a);
     nnav_text_commas(f->file_size, b, sizeof b);
     snprintf(line, sizeof line, "%s (%s bytes)", a, b);
     nnav_rw_key(w, "file"), nnav_rw_cstr(w, f->path, line);
     nnav_rw_key_as(w, "file_size", NULL), nnav_rw_uint(w, f->file_size, NULL);
+    /* Why this reading: the sniffing's reasoning, for those who ask. */
     snprintf(line, sizeof line, "%s (%s)", f->format_name, f->format_reason);
-    nnav_rw_key(w, "format"), nnav_rw_cstr(w, f->format_name, line);
+    nnav_rw_key(w, "format"), nnav_rw_cstr(w, f->format_name, verbose ? line : NULL);
     nnav_rw_key_as(w, "format_reason", NULL), nnav_rw_cstr(w, f->format_reason, NULL);
     nnav_rw_key_as(w, "ir_version", f->ir_version >= 0 || onnx ? "ir_version" : NULL);
     f->ir_version >= 0 ? nnav_rw_int(w, f->ir_version, NULL) : nnav_rw_null(w, "(absent)");
@@ -524,7 +528,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     }
     nnav_rw_table_end(w);
     nnav_sparse_warnings(m, 0, nnav_graph_count(m), w, 0);
-    tf_info(w, m);
+    sig_info(w, m);
     nnav_details_write(w, m); /* the format's own facts */
     /* The text's own place for the unknown fields and the ops. */
     for (uint32_t i = 0; i < nnav_unknown_count(m); i++) {
@@ -563,11 +567,11 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out)
     return 0;
 }
 
-int nnav_info_write(const nnav_model *m, int yaml, FILE *out)
+int nnav_info_write(const nnav_model *m, int flags, FILE *out)
 {
     nnav_rw w;
-    if (nnav_rw_open(&w, out, yaml ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
+    if (nnav_rw_open(&w, out, flags & NNAV_INFO_YAML ? NNAV_RW_YAML : NNAV_RW_TEXT) < 0)
         return -1;
-    info_write(m, &w, out);
+    info_write(m, &w, out, (flags & NNAV_INFO_VERBOSE) != 0);
     return nnav_rw_close(&w) < 0 || ferror(out) ? -1 : 0;
 }

@@ -60,7 +60,7 @@ const char *nnav_op_status_word(nnav_op_status st)
 /* The model's opset of canonical domain dom, or -1 when it imports none. */
 static int64_t model_opset(const nnav_model *m, const char *dom)
 {
-    if (!m || nnav_model_facts_get(m)->format != NNAV_FMT_ONNX)
+    if (!m || !(nnav_model_facts_get(m)->traits & NNAV_TRAIT_OPSETS))
         return -1;
     for (uint32_t i = 0; i < nnav_opset_count(m); i++) {
         const nnav_opset *o = nnav_opset_get(m, i);

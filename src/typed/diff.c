@@ -234,16 +234,23 @@ static void compare_facts(nnav_diff *d)
 
     compare_keyed(d, &opsets);
     compare_keyed(d, &metadata);
-    /* TensorFlow: meta graphs by position: their tags and signature keys. */
-    uint32_t ta = nnav_metagraph_count(ma), tb = nnav_metagraph_count(mb);
-    if (ta != tb)
-        fact_int(d, "meta_graphs", ta, tb);
+    /* Signature groups by position: their tags, signature keys and the
+     * text facts of the format's own (the version that wrote them). */
+    uint32_t ta = nnav_sig_group_count(ma), tb = nnav_sig_group_count(mb);
+    const char *word = nnav_sig_group_word(ta ? ma : mb);
+    char key[96];
+    if (!word)
+        word = "group";
+    if (ta != tb) {
+        snprintf(key, sizeof key, "%ss", word);
+        fact_int(d, key, ta, tb);
+    }
     for (uint32_t i = 0; i < ta && i < tb && i < 64; i++) {
         for (int what = 0; what < 2; what++) {
-            char x[1024], y[1024], key[64];
+            char x[1024], y[1024];
             for (int s = 0; s < 2; s++) {
                 const nnav_model *m = s ? mb : ma;
-                const nnav_metagraph *g = nnav_metagraph_get(m, i);
+                const nnav_sig_group *g = nnav_sig_group_get(m, i);
                 char *buf = s ? y : x;
                 size_t len = 0;
                 buf[0] = 0;
@@ -251,7 +258,7 @@ static void compare_facts(nnav_diff *d)
                 uint32_t count = what ? g->sig_count : g->tag_count;
                 for (uint32_t k = 0; k < count && len + 4 < 1024; k++) {
                     nnav_span sp = what ? nnav_signature_get(m, first + k)->key
-                                        : nnav_tag_get(m, first + k);
+                                        : nnav_sig_tag_get(m, first + k);
                     char e[256];
                     nnav_text_escape(sp.p, (size_t)sp.n, e, sizeof e);
                     len += (size_t)snprintf(buf + len, 1024 - len, "%s%s", k ? ", " : "", e);
@@ -259,13 +266,16 @@ static void compare_facts(nnav_diff *d)
                         len = 1023;
                 }
             }
-            snprintf(key, sizeof key, "meta_graph %u %s", i, what ? "signatures" : "tags");
+            snprintf(key, sizeof key, "%s %u %s", word, i, what ? "signatures" : "tags");
             fact(d, key, x, y);
         }
-        const nnav_metagraph *ga = nnav_metagraph_get(ma, i), *gb = nnav_metagraph_get(mb, i);
-        char key[64];
-        snprintf(key, sizeof key, "meta_graph %u tensorflow_version", i);
-        fact_span(d, key, ga->tf_version, gb->tf_version);
+        nnav_sig_fact xa, xb;
+        for (uint32_t k = 0; nnav_sig_group_fact(ma, i, k, &xa) == 1 &&
+                             nnav_sig_group_fact(mb, i, k, &xb) == 1; k++)
+            if (xa.kind == NNAV_DV_TEXT && xb.kind == NNAV_DV_TEXT && !strcmp(xa.key, xb.key)) {
+                snprintf(key, sizeof key, "%s %u %s", word, i, xa.key);
+                fact_span(d, key, xa.s, xb.s);
+            }
     }
 }
 
@@ -1867,21 +1877,13 @@ void nnav_diff_free(nnav_diff *d)
     free(d);
 }
 
-/* Formats that compare with each other: ONNX alone; TensorFlow's three
- * (a SavedModel against a frozen GraphDef of it is a fair question); any
- * later format alone. */
-static int family(nnav_format f)
+/* Models that compare with each other: those one reader read (the three
+ * files of one framework: a SavedModel against a frozen GraphDef of it is a
+ * fair question). */
+static int one_family(const nnav_model *a, const nnav_model *b)
 {
-    switch (f) {
-    case NNAV_FMT_ONNX:
-        return 0;
-    case NNAV_FMT_TF_SAVEDMODEL:
-    case NNAV_FMT_TF_METAGRAPH:
-    case NNAV_FMT_TF_GRAPHDEF:
-        return 1;
-    default:
-        return 2 + (int)f;
-    }
+    const char *x = nnav_model_facts_get(a)->reader_name, *y = nnav_model_facts_get(b)->reader_name;
+    return x && y && !strcmp(x, y);
 }
 
 static void lone_graph(nnav_diff *d, int s, uint32_t g)
@@ -1904,10 +1906,7 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
 {
     *out = NULL;
     memset(err, 0, sizeof *err);
-    nnav_format fa = nnav_model_facts_get(a)->format, fb = nnav_model_facts_get(b)->format;
-    if (family(fa) != family(fb) ||
-        (fa == NNAV_FMT_OTHER && strcmp(nnav_model_facts_get(a)->format_name,
-                                        nnav_model_facts_get(b)->format_name) != 0)) {
+    if (!one_family(a, b)) {
         snprintf(err->msg, sizeof err->msg,
                  "cannot compare %s with %s: the two models must be of one format",
                  nnav_model_facts_get(a)->format_name, nnav_model_facts_get(b)->format_name);

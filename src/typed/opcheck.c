@@ -1163,7 +1163,7 @@ nnav_opcheck *nnav_opcheck_run(const nnav_model *m, const struct nnav_shapes *s,
     r->m = m;
     r->sh = s;
     const nnav_model_facts *mf = nnav_model_facts_get(m);
-    r->onnx = mf->format == NNAV_FMT_ONNX;
+    r->onnx = (mf->traits & NNAV_TRAIT_OPSETS) != 0; /* nodes come by opset imports */
     r->ir_version = mf->ir_version;
     r->pub.table = nnav_op_table_origin();
     if (build_scopes(r) < 0) {

@@ -82,10 +82,8 @@ extern const nnav_opset_rules nnav_rules_onnx, nnav_rules_tf;
 /* The table of m's format. Inline: the typed view asks it per node. */
 static inline const nnav_opset_rules *nnav_opset_rules_of(const nnav_model *m)
 {
-    nnav_format f = nnav_model_facts_get(m)->format;
-    return f == NNAV_FMT_TF_SAVEDMODEL || f == NNAV_FMT_TF_METAGRAPH || f == NNAV_FMT_TF_GRAPHDEF
-               ? &nnav_rules_tf
-               : &nnav_rules_onnx;
+    return nnav_model_facts_get(m)->op_family == NNAV_OPS_TENSORFLOW ? &nnav_rules_tf
+                                                                     : &nnav_rules_onnx;
 }
 
 /* Node n is the format's op `op` (NULL: the format has none). The op name

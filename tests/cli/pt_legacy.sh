@@ -60,7 +60,7 @@ print("\n".join(bad[:10]))
 sys.exit(1 if bad else 0)
 PY
 done
-expect_status 0 "$NNAV_BIN" info "$T/resnet18_legacy.pt"
+expect_status 0 "$NNAV_BIN" info "$T/resnet18_legacy.pt" --verbose
 has "format +PyTorch checkpoint \(read as a legacy PyTorch checkpoint"
 has "clean: every call is in torch's weights_only allowlist"
 grep -qE '^t +float32\[6,4\] .*legacy storage [0-9]+ @byte [0-9]+, a non-contiguous view, strides \[1,6\], its storage shared with 2 other tensors' \

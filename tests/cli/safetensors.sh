@@ -55,8 +55,9 @@ grep -Eq "^      0 … 31  ×32 identical +- +- +$(fmt "$layer_params") " "$OUT"
     fail "summary: no '0 … 31 ×32 identical' row with $layer_params params: $(head -8 "$OUT")"
 grep -q "^total: .*, $(fmt "$params") params ($(fmt "$tensors") names)" "$OUT" ||
     fail "summary: total is not $params params of $tensors names: $(tail -1 "$OUT")"
-expect_status 0 "$NNAV_BIN" info "$T/llama.safetensors"
+expect_status 0 "$NNAV_BIN" info "$T/llama.safetensors" --verbose
 grep -q "^format *safetensors (read as safetensors" "$OUT" || fail "info: format not safetensors"
+expect_status 0 "$NNAV_BIN" info "$T/llama.safetensors"
 grep -q "^parameters *$(fmt "$params") in the main graph" "$OUT" || fail "info: parameters not $params"
 grep -q "^  dtypes *BF16 $tensors$" "$OUT" || fail "info: no 'dtypes BF16 $tensors' line"
 grep -q "^metadata (2 keys)$" "$OUT" || fail "info: no metadata heading"

@@ -27,7 +27,7 @@ wait_for "▸ layers 0 21kp"
 wait_for "lm_head.weight  bfloat16[32,8]"
 keys i
 wait_for "model details"
-wait_for "format         safetensors (read as safetensors: an 8-byte header length"
+wait_for "format         safetensors"
 wait_for "  dtypes                         BF16 291"
 wait_for "metadata (2 keys)"
 wait_for "  model                          tiny-llama é"

@@ -537,6 +537,14 @@ static int gguf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     rd->c_kv = NNAV_NONE;
     cur c = {.p = m->map.base, .n = m->map.size, .pos = 4, .err = err};
     uint64_t v;
+    /* A file named .gguf comes here unsniffed (reader.h's suffix): its
+     * magic says whether it is one at all. */
+    snprintf(c.path, sizeof c.path, "header.magic");
+    if (c.n < 4 || memcmp(c.p, "GGUF", 4)) {
+        char got[40];
+        nnav_text_escape(c.p, c.n < 4 ? (size_t)c.n : 4, got, sizeof got);
+        return cfail(&c, 0, "the file starts with \"%s\", not GGUF's magic \"GGUF\"", got);
+    }
     snprintf(c.path, sizeof c.path, "header.version");
     if (get(&c, 4, &v) < 0)
         return -1;
@@ -830,6 +838,8 @@ const nnav_reader nnav_reader_gguf = {
     .name = "GGUF",
     .exts = "gguf",
     .formats = 0,
+    .reads = ".gguf",
+    .suffix = ".gguf",
     .sniff = gguf_sniff,
     .index = gguf_index,
     .free = gguf_free,

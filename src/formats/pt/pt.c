@@ -1193,6 +1193,8 @@ const nnav_reader nnav_reader_pt = {
     .name = "PyTorch",
     .exts = "pt pth bin ckpt",
     .formats = 1u << NNAV_FMT_PYTORCH,
+    .reads = ".pt, .pth, .bin checkpoints",
+    .format_names = {[NNAV_FMT_PYTORCH] = "PyTorch checkpoint"},
     .index = pt_index,
     .free = pt_free,
     .tensor_values = pt_values,

@@ -162,8 +162,8 @@ static int meta_facts(tfw *w, uint32_t i, uint32_t nmeta, int64_t producer, int6
     nnav_tf *tf = w->tf;
     nnav_model *m = w->m;
     if (i < tf->metas.n) {
-        const nnav_metagraph *mg = &tf->metas.v[i];
-        if (add_kv(w, meta_key(w, i, nmeta, "tags"), m->graphs.v[mg->graph].name) ||
+        const tf_metagraph *mg = &tf->metas.v[i];
+        if (add_kv(w, meta_key(w, i, nmeta, "tags"), m->graphs.v[mg->g.graph].name) ||
             add_kv(w, meta_key(w, i, nmeta, "tensorflow_version"), mg->tf_version) ||
             add_kv(w, meta_key(w, i, nmeta, "tensorflow_git_version"), mg->tf_git_version) ||
             add_kv(w, meta_key(w, i, nmeta, "meta_graph_version"), mg->meta_graph_version))
@@ -181,19 +181,19 @@ static int meta_facts(tfw *w, uint32_t i, uint32_t nmeta, int64_t producer, int6
 }
 
 /* The tags of a meta graph joined by ",": its graph's name. */
-static nnav_span joined_tags(tfw *w, const nnav_metagraph *mg)
+static nnav_span joined_tags(tfw *w, const tf_metagraph *mg)
 {
     uint64_t n = 0;
-    for (uint32_t t = 0; t < mg->tag_count; t++)
-        n += w->tf->tags.v[mg->tag_first + t].n + 1;
+    for (uint32_t t = 0; t < mg->g.tag_count; t++)
+        n += w->tf->tags.v[mg->g.tag_first + t].n + 1;
     if (!n)
         return (nnav_span){0};
     uint8_t *p = nnav_tf_alloc(w->tf, n);
     if (!p)
         return (nnav_span){0};
     uint64_t o = 0;
-    for (uint32_t t = 0; t < mg->tag_count; t++) {
-        nnav_span s = w->tf->tags.v[mg->tag_first + t];
+    for (uint32_t t = 0; t < mg->g.tag_count; t++) {
+        nnav_span s = w->tf->tags.v[mg->g.tag_first + t];
         if (t)
             p[o++] = ',';
         if (s.n)
@@ -272,7 +272,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     for (uint32_t i = 0; i < metas.n && !is_graphdef; i++) {
         tf_meta *mt = &metas.v[i];
         nnav_span whole = mt->graph;
-        nnav_metagraph *mg = nnav_vec_push(tf->metas);
+        tf_metagraph *mg = nnav_vec_push(tf->metas);
         if (!mg) {
             oom(&w);
             goto out;
@@ -283,7 +283,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
                 err_prepend(err, "%s", mt->origin);
             goto out;
         }
-        mg->graph = i;
+        mg->g.graph = i;
     }
     for (uint32_t i = 0; i < metas.n; i++) {
         uint32_t gid;
@@ -293,7 +293,7 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
     for (uint32_t i = 0; i < metas.n; i++) {
         tf_meta *mt = &metas.v[i];
         const char *dot = mt->origin[0] ? "." : "";
-        nnav_metagraph *mg = is_graphdef ? NULL : &tf->metas.v[i];
+        tf_metagraph *mg = is_graphdef ? NULL : &tf->metas.v[i];
         int64_t producer = -1, min_consumer = -1;
         w.ops.n = 0;
         w.cur_meta = i;
@@ -306,13 +306,13 @@ int nnav_tf_index(nnav_model *m, const nnav_open_opts *o, nnav_error *err)
             m->graphs.v[i].name = joined_tags(&w, mg);
             if (w.ops.n && (tf_op_table(&w) < 0 || tf_opdefs_add(&w) < 0))
                 goto out;
-            mg->sig_first = tf->sigs.n;
+            mg->g.sig_first = tf->sigs.n;
             for (uint32_t s = 0; s < mt->sigs.n; s++)
                 if (tf_walk_signature(&w, i, mt->sigs.v[s]) < 0) {
                     err_prepend(err, "%s%ssignature_def[%u]", mt->origin, dot, s);
                     goto out;
                 }
-            mg->sig_count = tf->sigs.n - mg->sig_first;
+            mg->g.sig_count = tf->sigs.n - mg->g.sig_first;
         }
         const char *gname = is_graphdef ? "" : "graph_def";
         const char *gdot = is_graphdef ? "" : ".";
@@ -385,40 +385,91 @@ out:
 
 /* ---- accessors ---- */
 
-uint32_t nnav_warning_count(const nnav_model *m)
+static uint32_t tf_warning_count(const nnav_model *m) { return nnav_tf_state(m)->warnings.n; }
+static const char *tf_warning_get(const nnav_model *m, uint32_t i)
 {
-    const nnav_tf *tf = nnav_tf_state(m);
-    return tf ? tf->warnings.n : 0;
+    return nnav_tf_state(m)->warnings.v[i];
 }
-const char *nnav_warning_get(const nnav_model *m, uint32_t i) { return nnav_tf_state(m)->warnings.v[i]; }
-uint32_t nnav_metagraph_count(const nnav_model *m)
+static uint32_t tf_group_count(const nnav_model *m) { return nnav_tf_state(m)->metas.n; }
+static const nnav_sig_group *tf_group_get(const nnav_model *m, uint32_t i)
 {
-    const nnav_tf *tf = nnav_tf_state(m);
-    return tf ? tf->metas.n : 0;
+    return &nnav_tf_state(m)->metas.v[i].g;
 }
-const nnav_metagraph *nnav_metagraph_get(const nnav_model *m, uint32_t i)
-{
-    return &nnav_tf_state(m)->metas.v[i];
-}
-nnav_span nnav_tag_get(const nnav_model *m, uint32_t i) { return nnav_tf_state(m)->tags.v[i]; }
-uint32_t nnav_signature_count(const nnav_model *m)
-{
-    const nnav_tf *tf = nnav_tf_state(m);
-    return tf ? tf->sigs.n : 0;
-}
-const nnav_signature *nnav_signature_get(const nnav_model *m, uint32_t i)
+static nnav_span tf_tag_get(const nnav_model *m, uint32_t i) { return nnav_tf_state(m)->tags.v[i]; }
+static uint32_t tf_signature_count(const nnav_model *m) { return nnav_tf_state(m)->sigs.n; }
+static const nnav_signature *tf_signature_get(const nnav_model *m, uint32_t i)
 {
     return &nnav_tf_state(m)->sigs.v[i];
 }
 
-const nnav_sig_tensor *nnav_sig_tensor_get(const nnav_model *m, uint32_t i)
+/* A meta graph's facts beyond its graph, tags and signatures, as info has
+ * always listed them (the text shows the function and signature counts). */
+static int tf_group_fact(const nnav_model *m, uint32_t g, uint32_t k, nnav_sig_fact *out)
+{
+    const tf_metagraph *mg = &nnav_tf_state(m)->metas.v[g];
+    switch (k) {
+    case 0:
+        *out = (nnav_sig_fact){.key = "tensorflow_version", .kind = NNAV_DV_TEXT,
+                               .s = mg->tf_version};
+        return 1;
+    case 1:
+        *out = (nnav_sig_fact){.key = "functions", .kind = NNAV_DV_UINT, .u = mg->function_count};
+        snprintf(out->text, sizeof out->text, "%u function%s", mg->function_count,
+                 mg->function_count == 1 ? "" : "s");
+        return 1;
+    case 2:
+        *out = (nnav_sig_fact){.key = "signature_count", .kind = NNAV_DV_UINT, .u = mg->g.sig_count};
+        snprintf(out->text, sizeof out->text, "%u signature%s", mg->g.sig_count,
+                 mg->g.sig_count == 1 ? "" : "s");
+        return 1;
+    case 3:
+        *out = (nnav_sig_fact){.key = "collections", .kind = NNAV_DV_UINT, .u = mg->collection_count};
+        return 1;
+    case 4:
+        *out = (nnav_sig_fact){.key = "assets", .kind = NNAV_DV_UINT, .u = mg->asset_count};
+        return 1;
+    case 5:
+        *out = (nnav_sig_fact){.key = "stripped_ops", .kind = NNAV_DV_UINT, .u = mg->op_count};
+        return 1;
+    case 6:
+        *out = (nnav_sig_fact){.key = "saver", .kind = NNAV_DV_BOOL, .i = mg->has_saver != 0};
+        return 1;
+    case 7:
+        *out = (nnav_sig_fact){.key = "object_graph_bytes", .kind = NNAV_DV_UINT,
+                               .u = mg->object_graph_bytes};
+        return 1;
+    }
+    return 0;
+}
+
+/* Where tensor k of signature s is: "signature_def[\"KEY\"].inputs[\"x\"]"
+ * and the TensorInfo field asked, under its meta graph's place in a
+ * SavedModel ("meta_graphs[0]."). */
+static void tf_sig_tensor_field(const nnav_model *m, uint32_t s, uint32_t k, int part, char *buf,
+                                size_t n)
+{
+    const nnav_tf *tf = nnav_tf_state(m);
+    const nnav_signature *sg = &tf->sigs.v[s];
+    const nnav_sig_tensor *st = &tf->sig_tensors.v[k];
+    static const char *const parts[] = {"", ".name", ".dtype", ".tensor_shape"};
+    char kb[300], tb[300], mg[32] = "";
+    nnav_text_escape(sg->key.p, (size_t)sg->key.n, kb, sizeof kb);
+    nnav_text_escape(st->key.p, (size_t)st->key.n, tb, sizeof tb);
+    if (m->facts.format == NNAV_FMT_TF_SAVEDMODEL)
+        snprintf(mg, sizeof mg, "meta_graphs[%u].", sg->group);
+    snprintf(buf, n, "%ssignature_def[\"%s\"].%s[\"%s\"]%s", mg, kb,
+             k >= sg->out_first && k - sg->out_first < sg->out_count ? "outputs" : "inputs", tb,
+             part >= 0 && part < 4 ? parts[part] : "");
+}
+
+static const nnav_sig_tensor *tf_sig_tensor_get(const nnav_model *m, uint32_t i)
 {
     nnav_tf *tf = nnav_tf_state(m);
     /* Values exist once the model is linked: resolve on first use. */
     if (!tf->sigs_linked) {
         for (uint32_t s = 0; s < tf->sigs.n; s++) {
             const nnav_signature *sg = &tf->sigs.v[s];
-            uint32_t g = tf->metas.v[sg->metagraph].graph;
+            uint32_t g = tf->metas.v[sg->group].g.graph;
             for (int side = 0; side < 2; side++) {
                 uint32_t f = side ? sg->out_first : sg->in_first;
                 uint32_t n = side ? sg->out_count : sg->in_count;
@@ -443,42 +494,15 @@ const nnav_sig_tensor *nnav_sig_tensor_get(const nnav_model *m, uint32_t i)
     return &tf->sig_tensors.v[i];
 }
 
-void nnav_sig_tensor_format(const nnav_model *m, uint32_t i, char *buf, size_t n)
-{
-    const nnav_sig_tensor *st = &nnav_tf_state(m)->sig_tensors.v[i];
-    size_t o = 0;
-    if (!n)
-        return;
-    buf[0] = 0;
-#define PUT(...)                                                                 \
-    do {                                                                         \
-        if (o < n) {                                                             \
-            int k_ = snprintf(buf + o, n - o, __VA_ARGS__);                      \
-            o += k_ > 0 ? (size_t)k_ : 0;                                        \
-        }                                                                        \
-    } while (0)
-    PUT("%s", st->dtype ? nnav_dtype_name(st->dtype) : "?");
-    if (st->rank < 0) {
-        PUT("[...]");
-    } else {
-        PUT("[");
-        for (int32_t d = 0; d < st->rank; d++) {
-            int64_t v = m->dims.v[st->dims_first + d];
-            if (v < 0)
-                PUT(d ? ",?" : "?");
-            else
-                PUT(d ? ",%lld" : "%lld", (long long)v);
-        }
-        PUT("]");
-    }
-    if (st->encoding == TI_COO)
-        PUT(" (sparse)");
-    else if (st->encoding == TI_COMPOSITE)
-        PUT(" (composite)");
-#undef PUT
-}
-
 /* ---- the reader ---- */
+
+/* A SavedModel's variables index, which the reading opens beside it (a
+ * GraphDef's folder may hold one too: never to be replaced either). */
+static int tf_side_files(const nnav_model *m, int (*fn)(void *cx, const char *rel), void *cx)
+{
+    (void)m;
+    return fn(cx, "variables/variables.index") ? 1 : 0;
+}
 
 static void tf_free(nnav_model *m)
 {
@@ -504,6 +528,14 @@ const nnav_reader nnav_reader_tf = {
     .exts = "pb pbtxt",
     .formats = 1u << NNAV_FMT_TF_SAVEDMODEL | 1u << NNAV_FMT_TF_METAGRAPH |
                1u << NNAV_FMT_TF_GRAPHDEF,
+    .reads = "SavedModel folders, .pb",
+    .suffix = ".pb",
+    .format_names = {[NNAV_FMT_TF_SAVEDMODEL] = "TensorFlow SavedModel",
+                     [NNAV_FMT_TF_METAGRAPH] = "TensorFlow MetaGraphDef",
+                     [NNAV_FMT_TF_GRAPHDEF] = "TensorFlow GraphDef"},
+    .traits = NNAV_TRAIT_DEVICES | NNAV_TRAIT_OWN_OP_DEFS,
+    .op_family = NNAV_OPS_TENSORFLOW,
+    .side_files = tf_side_files,
     .index = nnav_tf_index,
     .free = tf_free,
     .attr_scalar = nnav_tf_op_attr_scalar,
@@ -517,5 +549,16 @@ const nnav_reader nnav_reader_tf = {
     .storage_format = nnav_tf_tensor_storage_format,
     .typed_repeats = 1,
     .node_device = nnav_tf_node_device,
+    .sig_group_word = "meta_graph",
+    .sig_group_count = tf_group_count,
+    .sig_group_get = tf_group_get,
+    .sig_group_fact = tf_group_fact,
+    .sig_tag_get = tf_tag_get,
+    .signature_count = tf_signature_count,
+    .signature_get = tf_signature_get,
+    .sig_tensor_get = tf_sig_tensor_get,
+    .sig_tensor_field = tf_sig_tensor_field,
+    .warning_count = tf_warning_count,
+    .warning_get = tf_warning_get,
 };
 

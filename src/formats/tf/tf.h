@@ -83,9 +83,20 @@ typedef struct tf_strmap {
     void *cookie; /* nnav_tensor_bytes's, NULL when the slot is free */
 } tf_strmap;
 
+/* A meta graph: the signature group every face sees (nnav.h), and
+ * TensorFlow's own facts of it (nnav_sig_group_fact gives them). */
+typedef struct tf_metagraph {
+    nnav_sig_group g;
+    nnav_span tf_version, tf_git_version, meta_graph_version;
+    uint32_t function_first, function_count;
+    uint32_t collection_count, asset_count, op_count; /* op_count: stripped_op_list */
+    int has_saver;
+    uint64_t object_graph_bytes;     /* TF2 object graph, not walked */
+} tf_metagraph;
+
 typedef struct nnav_tf {
     tf_chunk *arena;
-    NNAV_VEC(nnav_metagraph) metas;
+    NNAV_VEC(tf_metagraph) metas;
     NNAV_VEC(nnav_span) tags;
     NNAV_VEC(nnav_signature) sigs;
     NNAV_VEC(nnav_sig_tensor) sig_tensors;

@@ -1566,9 +1566,9 @@ static nnav_span graph_type(tfw *w, uint32_t nf, uint32_t nc, nnav_span name, in
 static int signature_vinfos(tfw *w, uint32_t gid, uint32_t meta, int side)
 {
     nnav_model *m = w->m;
-    const nnav_metagraph *mg = &w->tf->metas.v[meta];
+    const tf_metagraph *mg = &w->tf->metas.v[meta];
     uint32_t first = m->vinfos.n;
-    for (uint32_t s = mg->sig_first; s < mg->sig_first + mg->sig_count; s++) {
+    for (uint32_t s = mg->g.sig_first; s < mg->g.sig_first + mg->g.sig_count; s++) {
         const nnav_signature *sg = &w->tf->sigs.v[s];
         uint32_t f = side ? sg->out_first : sg->in_first, n = side ? sg->out_count : sg->in_count;
         for (uint32_t i = f; i < f + n; i++) {
@@ -1688,7 +1688,7 @@ int tf_link_graph(tfw *w, uint32_t gid, const tf_fnextra *fx, uint32_t meta)
                 push_vinfo(w, gid, a->name, type) < 0)
                 return err_prepend(w->err, "signature.input_arg[%u]", i);
         }
-    } else if (meta != NNAV_NONE && w->tf->metas.v[meta].sig_count) {
+    } else if (meta != NNAV_NONE && w->tf->metas.v[meta].g.sig_count) {
         if (signature_vinfos(w, gid, meta, 0) < 0)
             return -1;
     } else {

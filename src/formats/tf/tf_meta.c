@@ -36,7 +36,9 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
             if (f.num == TI_SHAPE)
                 shape = f.s, st->shape_off = f.off;
             else
-                st->encoding = (uint8_t)f.num;
+                st->encoding = f.num == TI_COO         ? NNAV_SIG_SPARSE
+                               : f.num == TI_COMPOSITE ? NNAV_SIG_COMPOSITE
+                                                       : NNAV_SIG_DENSE;
             if (f.num == TI_NAME)
                 st->name = f.s, st->name_off = f.off;
             if (f.num == TI_COO) {
@@ -81,12 +83,14 @@ static int walk_tensorinfo(tfw *w, nnav_span key, nnav_span s, nnav_sig_tensor *
                              q(key, kb, 64), bad))
                 return oom(w);
         }
-    } else if (st->encoding != TI_COMPOSITE) {
+    } else if (st->encoding != NNAV_SIG_COMPOSITE) {
         /* No tensor_shape reads as an empty TensorShapeProto, as TensorFlow
          * reads it (TensorShape(proto), saved_model_cli's "()"): no dims and
          * unknown_rank false, a scalar. A composite tensor's shape is in its
          * type spec instead. */
         st->rank = 0;
+        if (st->encoding == NNAV_SIG_DENSE)
+            st->shape_note = "no tensor_shape: a scalar to TensorFlow";
     }
     if (st->dtype < 0) {
         char kb[80];
@@ -106,7 +110,7 @@ int tf_walk_signature(tfw *w, uint32_t meta, nnav_span entry)
     nnav_signature sg;
     memset(&sg, 0, sizeof sg);
     sg.key = key;
-    sg.metagraph = meta;
+    sg.group = meta;
     char kb[80];
     for (int side = 0; side < 2; side++) {
         uint32_t want = side ? SIG_OUTPUTS : SIG_INPUTS, first = tf->sig_tensors.n, idx = 0;
@@ -161,12 +165,12 @@ int tf_walk_signature(tfw *w, uint32_t meta, nnav_span entry)
     return 0;
 }
 
-int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg)
+int tf_walk_metainfo(tfw *w, nnav_span s, tf_metagraph *mg)
 {
     nnav_wire r;
     nnav_field f;
     int k;
-    mg->tag_first = w->tf->tags.n;
+    mg->g.tag_first = w->tf->tags.n;
     winit(w, &r, s);
     while ((k = nnav_wire_next(&r, &f, w->err)) == 1) {
         switch (f.num) {
@@ -187,7 +191,7 @@ int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg)
                 if (!t)
                     return oom(w);
                 *t = f.s;
-                mg->tag_count++;
+                mg->g.tag_count++;
             } else if (f.num == MI_OPS) {
                 nnav_wire o;
                 nnav_field g;
@@ -247,7 +251,7 @@ int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg)
 }
 
 /* A MetaGraphDef's top-level fields; the graph itself is walked later. */
-int tf_walk_meta_top(tfw *w, nnav_span s, tf_meta *mt, nnav_metagraph *mg)
+int tf_walk_meta_top(tfw *w, nnav_span s, tf_meta *mt, tf_metagraph *mg)
 {
     nnav_wire r;
     nnav_field f;

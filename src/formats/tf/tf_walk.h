@@ -262,8 +262,8 @@ int tf_walk_shape(tfw *w, nnav_span s, int32_t *rank, uint32_t *bad);
 int tf_add_functions(tfw *w, tf_meta *mt, uint32_t meta);
 int tf_check_recursion(tfw *w);
 int tf_op_table(tfw *w);
-int tf_walk_meta_top(tfw *w, nnav_span s, tf_meta *mt, nnav_metagraph *mg);
-int tf_walk_metainfo(tfw *w, nnav_span s, nnav_metagraph *mg);
+int tf_walk_meta_top(tfw *w, nnav_span s, tf_meta *mt, tf_metagraph *mg);
+int tf_walk_metainfo(tfw *w, nnav_span s, tf_metagraph *mg);
 int tf_walk_signature(tfw *w, uint32_t meta, nnav_span entry);
 /* tf_opdefs.c: the current meta graph's OpDefs (w->ops) as schemas, each
  * one TensorFlow would refuse left out with a warning; then, once every
