@@ -61,7 +61,8 @@ void nnav_tensor_qtype(const nnav_model *m, uint32_t t, char *buf, size_t n);
 
 /* Tensor t's bits per weight: its bytes x 8 over the weights it stands for
  * (a packed weight's alone, its data not counted), its element width for a
- * plain type; -1 when none (quantisation data, a string, unknown counts). */
+ * plain type; -1 when none (quantisation data; a tensor of a type weights
+ * do not have: int32, int64, uint32, uint64, bool, string; unknown counts). */
 double nnav_tensor_bpw(const nnav_model *m, uint32_t t);
 
 /* Mean bits per weight of `bytes` over `weights`, as text: "4.85 bpw", or

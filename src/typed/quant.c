@@ -304,8 +304,11 @@ double nnav_tensor_bpw(const nnav_model *m, uint32_t t)
     if (nnav_tensor_quant(m, t, &q) < 0 || q.kind == NNAV_Q_DATA)
         return -1;
     const nnav_tensor *tt = nnav_tensor_get(m, t);
-    if (tt->dtype == NNAV_DT_STRING || tt->dtype == NNAV_DT_UNDEFINED)
-        return -1;
+    switch (q.kind == NNAV_Q_PLAIN ? tt->dtype : NNAV_DT_FLOAT) {
+    case NNAV_DT_UNDEFINED: case NNAV_DT_STRING: case NNAV_DT_BOOL: case NNAV_DT_INT32:
+    case NNAV_DT_INT64: case NNAV_DT_UINT32: case NNAV_DT_UINT64:
+        return -1; /* shapes, indices, flags, text: no weights (scope.h's rule) */
+    }
     if (q.kind == NNAV_Q_PLAIN && tt->dtype != NNAV_DT_QBLOCKS && nnav_dtype_bits(tt->dtype))
         return nnav_dtype_bits(tt->dtype);
     return nnav_bpw(tt->nbytes, q.logical);

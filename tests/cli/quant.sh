@@ -191,6 +191,11 @@ for k, f in enumerate(files):
         want = size * 8 / blk
         t = ts[name]
         n += 1
+        if tname == "i32":  # indices or shapes: no weights, no bpw (scope.h's rule)
+            if t["bpw"] is not None or t["type"] != "int32":
+                bad += 1
+                print("  %s %s: %s at %s bpw; an int32 tensor has none" % (f, name, t["type"], t["bpw"]))
+            continue
         if abs(t["bpw"] - want) > 0.01 or t["type"] != PLAIN.get(tname, tname):
             bad += 1
             print("  %s %s: %s at %s bpw; ggml's %s is %.4f" % (f, name, t["type"], t["bpw"], tname, want))
