@@ -251,7 +251,7 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     } else {
         name_text(sc, name + o, sizeof name - o);
         nm3[0] = 0;
-        if (sc->same_as != NNAV_NONE)
+        if (sc->same_as != NNAV_NONE && (sc->params || sc->child_count))
             name_text(nnav_scope_get(t, sc->same_as), nm3, sizeof nm3);
         o = strlen(name);
         if (k > 1) {
@@ -262,7 +262,7 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
         }
         if (nm3[0] && o < sizeof name)
             snprintf(name + o, sizeof name - o, " to %s", nm3);
-        else if (sc->shape_as != NNAV_NONE && o < sizeof name) {
+        else if (sc->shape_as != NNAV_NONE && (sc->params || sc->child_count) && o < sizeof name) {
             name_text(nnav_scope_get(t, sc->shape_as), nm2, sizeof nm2);
             snprintf(name + o, sizeof name - o, "  same shape as %s, different types", nm2);
         }
@@ -420,10 +420,14 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
             while (nf && i >= fold[nf - 1].end)
                 nf--;
             int hidden = nf && i >= fold[nf - 1].start;
-            uint32_t last = i, k = i && !hidden ? run_of(t, i, &last) : 1;
+            /* A repeat of an earlier sibling not next to it is said to be
+             * one (and folds with the repeats after it) when it holds
+             * something: weights or scopes, not a lone ReLU. */
+            int notable = sc->same_as == NNAV_NONE || sc->params || sc->child_count;
+            uint32_t last = i, k = i && !hidden && notable ? run_of(t, i, &last) : 1;
             rc = scope_row(&w, m, s, t, d, i, k, last, hidden, gpath);
             /* A row identical to one shown before it: its subtree too. */
-            int again = i && !hidden && sc->same_as != NNAV_NONE;
+            int again = i && !hidden && sc->same_as != NNAV_NONE && notable;
             if ((k > 1 || again) && nf < sizeof fold / sizeof *fold) {
                 fold[nf].start = again ? i + 1 : i + sc->subtree;
                 fold[nf++].end = last + nnav_scope_get(t, last)->subtree;
