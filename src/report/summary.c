@@ -104,61 +104,96 @@ static uint32_t run_of(const nnav_scopes *t, uint32_t c, uint32_t *last)
 
 /* A tensor store's scope: its tensors' storage types, the most bytes
  * first, a packed weight's data counted with it (quant.h), as list items
- * (YAML: every one; text: the first two and how many more). */
+ * (YAML: every one; text: the first two and how many more). Each tensor's
+ * type is looked up once (tyindex), then a scope's are a pass over its
+ * subtree's tensors. */
+enum { TY_NAMES = 255, TY_NONE = 0xffff };
+typedef struct tyindex {
+    uint16_t *tid;          /* by tensor: its type's index, TY_NONE when not a weight's */
+    char (*name)[64];       /* the distinct types, TY_NAMES at most (then "other") */
+    uint32_t n;
+} tyindex;
+
+static int tyindex_build(const nnav_model *m, tyindex *x)
+{
+    uint32_t nt = nnav_tensor_count(m);
+    x->n = 0;
+    x->tid = malloc(((size_t)nt + 1) * sizeof *x->tid);
+    x->name = malloc((TY_NAMES + 1) * sizeof *x->name);
+    if (!x->tid || !x->name)
+        return -1;
+    for (uint32_t t = 0; t < nt; t++) {
+        nnav_tquant q;
+        x->tid[t] = TY_NONE;
+        if (nnav_tensor_quant(m, t, &q) < 0 || q.kind == NNAV_Q_DATA ||
+            (q.kind == NNAV_Q_PLAIN && !nnav_tensor_is_weight(m, t)))
+            continue; /* a packed weight's data, a buffer, a step count */
+        char nm[64];
+        nnav_tensor_qtype(m, t, nm, sizeof nm);
+        uint32_t k = 0;
+        while (k < x->n && strcmp(x->name[k], nm))
+            k++;
+        if (k == x->n) {
+            if (x->n == TY_NAMES)
+                k = TY_NAMES, snprintf(x->name[k], sizeof x->name[0], "other");
+            else
+                snprintf(x->name[x->n++], sizeof x->name[0], "%s", nm);
+        }
+        x->tid[t] = (uint16_t)k;
+    }
+    return 0;
+}
+
 typedef struct tytally {
-    char name[8][64];
+    uint16_t id[8];
     uint64_t bytes[8];
     uint32_t n, more;
 } tytally;
 
-static void types_of(const nnav_model *m, const nnav_scopes *t, uint32_t id, tytally *ty)
+static void types_of(const nnav_model *m, const nnav_scopes *t, const tyindex *x, uint32_t id,
+                     tytally *ty)
 {
     uint32_t nt;
     const uint32_t *tv = nnav_scope_tensors(t, id, &nt);
     ty->n = ty->more = 0;
-    for (uint32_t i = 0; i < nt; i++) {
+    for (uint32_t i = 0; x->tid && i < nt; i++) {
         uint32_t tn = nnav_value_get(m, tv[i])->producer;
-        nnav_tquant q;
-        if (tn >= nnav_tensor_count(m) || nnav_tensor_quant(m, tn, &q) < 0 || q.kind == NNAV_Q_DATA ||
-            (q.kind == NNAV_Q_PLAIN && !nnav_tensor_is_weight(m, tn)))
-            continue; /* a packed weight's data, a buffer, a step count */
-        char nm[64];
-        nnav_tensor_qtype(m, tn, nm, sizeof nm);
+        if (tn >= nnav_tensor_count(m) || x->tid[tn] == TY_NONE)
+            continue;
+        uint16_t want = x->tid[tn];
         uint64_t b = nnav_tensor_get(m, tn)->nbytes;
         uint32_t k = 0;
-        while (k < ty->n && strcmp(ty->name[k], nm))
+        while (k < ty->n && ty->id[k] != want)
             k++;
         if (k == ty->n) {
             if (ty->n == 8) {
-                ty->more++;
+                ty->more++; /* (a ninth type seen again counts again: "+N" is a floor) */
                 continue;
             }
-            snprintf(ty->name[ty->n], sizeof ty->name[0], "%s", nm);
+            ty->id[ty->n] = want;
             ty->bytes[ty->n++] = 0;
         }
         ty->bytes[k] = b == UINT64_MAX || ty->bytes[k] > UINT64_MAX - b ? UINT64_MAX : ty->bytes[k] + b;
     }
     for (uint32_t a = 1; a < ty->n; a++) /* most bytes first: a few items, insertion */
         for (uint32_t b = a; b > 0 && ty->bytes[b] > ty->bytes[b - 1]; b--) {
-            char tmp[64];
+            uint16_t ti = ty->id[b];
             uint64_t tb = ty->bytes[b];
-            memcpy(tmp, ty->name[b], sizeof tmp);
-            memcpy(ty->name[b], ty->name[b - 1], sizeof tmp);
-            memcpy(ty->name[b - 1], tmp, sizeof tmp);
+            ty->id[b] = ty->id[b - 1], ty->id[b - 1] = ti;
             ty->bytes[b] = ty->bytes[b - 1], ty->bytes[b - 1] = tb;
         }
 }
 
-static void types_text(const tytally *ty, char *buf, size_t n)
+static void types_text(const tyindex *x, const tytally *ty, char *buf, size_t n)
 {
     if (!ty->n) {
         snprintf(buf, n, "-");
         return;
     }
     uint32_t rest = ty->n - (ty->n > 2 ? 2 : ty->n) + ty->more;
-    size_t o = (size_t)snprintf(buf, n, "%s", ty->name[0]);
+    size_t o = (size_t)snprintf(buf, n, "%s", x->name[ty->id[0]]);
     if (ty->n > 1 && o < n)
-        o += (size_t)snprintf(buf + o, n - o, ",%s", ty->name[1]);
+        o += (size_t)snprintf(buf + o, n - o, ",%s", x->name[ty->id[1]]);
     if (rest && o < n)
         snprintf(buf + o, n - o, ",+%u", rest);
 }
@@ -239,8 +274,8 @@ static const nnav_rw_col scope_cols[] = {
 #define SCOPE_NCOLS (sizeof scope_cols / sizeof *scope_cols)
 
 static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, const nnav_scopes *t,
-                     const nnav_declutter *d, uint32_t i, uint32_t k, uint32_t last, int hidden,
-                     const char *gpath)
+                     const nnav_declutter *d, const tyindex *tyx, uint32_t i, uint32_t k,
+                     uint32_t last, int hidden, const char *gpath)
 {
     char name[2100], nm2[700], nm3[700], what[600], ty[600], pa[40], bu[40], ma[40], by[40], bp[40];
     char tys[300];
@@ -268,8 +303,8 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
         }
     }
     tytally tl;
-    types_of(m, t, i, &tl);
-    types_text(&tl, tys, sizeof tys);
+    types_of(m, t, tyx, i, &tl);
+    types_text(tyx, &tl, tys, sizeof tys);
     uint64_t wts = sc->stored;
     what_text(m, t, d, sc, what, sizeof what);
     out_text(s, t, sc, ty, sizeof ty);
@@ -296,7 +331,7 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     if (nnav_scope_tensors(t, i, &(uint32_t){0})) {
         nnav_rw_cell_list(w, C_TYPES, tys);
         for (uint32_t k2 = 0; k2 < tl.n; k2++)
-            nnav_rw_cstr(w, tl.name[k2], NULL);
+            nnav_rw_cstr(w, tyx->name[tl.id[k2]], NULL);
         nnav_rw_cell_list_end(w);
     } else {
         nnav_rw_cell_null(w, C_TYPES, "-");
@@ -382,6 +417,9 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
     /* A store of tensors (no nodes): each scope's types instead of its
      * outputs and MACs, which it has none of. */
     int store = nnav_scope_tensors(t, 0, &(uint32_t){0}) != NULL;
+    tyindex tyx = {0};
+    if (store && tyindex_build(m, &tyx) < 0)
+        rc = -1;
     /* A graph's bytes and bpw columns where its weights' widths differ
      * (a quantised model); a graph of float32 weights says 32.00 on every
      * row, which the total line says once. */
@@ -425,7 +463,7 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
              * something: weights or scopes, not a lone ReLU. */
             int notable = sc->same_as == NNAV_NONE || sc->params || sc->child_count;
             uint32_t last = i, k = i && !hidden && notable ? run_of(t, i, &last) : 1;
-            rc = scope_row(&w, m, s, t, d, i, k, last, hidden, gpath);
+            rc = scope_row(&w, m, s, t, d, &tyx, i, k, last, hidden, gpath);
             /* A row identical to one shown before it: its subtree too. */
             int again = i && !hidden && sc->same_as != NNAV_NONE && notable;
             if ((k > 1 || again) && nf < sizeof fold / sizeof *fold) {
@@ -435,6 +473,7 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
         }
     }
     nnav_rw_table_end(&w);
+    free(tyx.tid), free(tyx.name);
     nnav_rw_map_end(&w);
     /* "total: N nodes in S scopes, P params (K names), A MACs, B FLOPs" */
     char p[40], a[40], b[40], nn[40], nsc[40], dc[64] = "", bu[120] = "", fo[300] = "", rb[40];

@@ -116,7 +116,8 @@ static int store_pack(const nnav_model *m, uint32_t qw, nnav_tquant *q)
     q->group = K / G;
     q->weight = qw;
     q->k = K, q->n = N;
-    q->logical = K * N; /* both below 2^48 and K * N = a[0] * a[1] * 32 / bits: fits */
+    if (__builtin_mul_overflow(K, N, &q->logical)) /* a hostile scales' shape */
+        return -1;
     return 0;
 }
 
@@ -188,7 +189,8 @@ static int graph_pack(const nnav_model *m, uint32_t t, nnav_tquant *q)
                 q->weight = b;
                 if (s == 1) {
                     q->kind = NNAV_Q_PACKED;
-                    q->logical = (uint64_t)k * (uint64_t)nn; /* each <= NNAV_DIM_MAX */
+                    if (__builtin_mul_overflow((uint64_t)k, (uint64_t)nn, &q->logical))
+                        break; /* K x N past 2^64: not this node's packing */
                 } else {
                     static const char *const part[] = {NULL, NULL, "scales", "zero points", "g_idx"};
                     q->kind = NNAV_Q_DATA;
