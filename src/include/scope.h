@@ -65,7 +65,11 @@
  * dims, or the order in which an outside value first enters, and each
  * output's inferred type. Names never enter it. Siblings of equal hash are
  * then compared token by token (attribute bytes by memcmp), so a collision
- * never groups two scopes: same_as is exact, not probable.
+ * never groups two scopes: same_as is exact, not probable. Then, among
+ * siblings not all identical, the same again with every element and
+ * storage type left out of the stream: a scope matching an earlier sibling
+ * so, and identical to none, has shape_as (llama.cpp's Q4_K_M puts some
+ * blocks' tensors in Q6_K).
  */
 #ifndef NNAV_SCOPE_H
 #define NNAV_SCOPE_H
