@@ -72,8 +72,10 @@ for f, e in exp.items():
         no("%s: params summary %s, info %s; the generator's K x N and float elements: %d"
            % (f, s["params"], i["parameters_main_graph"], e["params"]))
     if not e["packed"]:
-        if ts["x.qweight"]["type"] != "int32":
-            no("%s: a qweight of no packing read as %s" % (f, ts["x.qweight"]["type"]))
+        for q in "xyzw":
+            t = ts[q + ".qweight"]
+            if t["type"] != "int32" or t["bpw"] is not None or t["role"] is not None:
+                no("%s: %s.qweight of no packing read as %s, %s bpw, %s" % (f, q, t["type"], t["bpw"], t["role"]))
         continue
     bpw = e["bytes"] * 8 / e["params"]
     if s["bytes"] != e["bytes"] or abs(s["bpw"] - bpw) > 1e-9 or abs(i["bits_per_weight"] - bpw) > 1e-9:

@@ -18,9 +18,10 @@ AutoGPTQ's pack does.
   gptq.pt           the same as a state_dict saved by torch.save
   gptq_mixed.pt     3-bit group 64 (with g_idx) and 8-bit group 32 layers
   awq.safetensors   two layers of 4-bit group 64 AWQ projections
-  notpacked.safetensors  a qweight whose shapes fit no packing (its
-                    columns neither equal the scales' nor give 2, 3, 4 or
-                    8 bits): it stays the int32 tensor it is
+  notpacked.safetensors  qweights whose shapes fit no packing (columns
+                    neither the scales' nor giving 2, 3, 4 or 8 bits; AWQ's
+                    ratio at 5 bits; qzeros' rows not the scales'; a g_idx
+                    of another K): each stays the int32 tensor it is
 
 quant_gen.py onnx OUTDIR - ONNX models of quantised weights written with
 onnx's helper, and OUTDIR/expect.json:
@@ -161,7 +162,14 @@ def packed():
     expect["awq.safetensors"] = e
     # 100 columns against the scales' 128: no GPTQ (not equal), no AWQ
     # (100 x 32 / 128 = 25 bits).
-    sd = {"x.qweight": torch.zeros((32, 100), dtype=torch.int32), "x.scales": half(2, 128)}
+    # y: GPTQ's columns, but qzeros with a row more than scales; z: AWQ's
+    # ratio would be 5 bits (qweight [K, N*5/32]); w: g_idx of another K.
+    sd = {"x.qweight": torch.zeros((32, 100), dtype=torch.int32), "x.scales": half(2, 128),
+          "y.qweight": torch.zeros((16, 64), dtype=torch.int32), "y.scales": half(1, 64),
+          "y.qzeros": torch.zeros((2, 8), dtype=torch.int32),
+          "z.qweight": torch.zeros((64, 10), dtype=torch.int32), "z.scales": half(1, 64),
+          "w.qweight": torch.zeros((16, 64), dtype=torch.int32), "w.scales": half(1, 64),
+          "w.g_idx": torch.zeros(100, dtype=torch.int32)}
     write_st(out + "/notpacked.safetensors", sd)
     expect["notpacked.safetensors"] = finish(sd, {"packed": [], "data": []})
     with open(out + "/expect.json", "w") as f:
