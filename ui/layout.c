@@ -43,6 +43,21 @@ void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, int 
     out->sep_bottom_x = detail_w;
 }
 
+void layout_compute_store(int lines, int cols, int tree_want, int tree_wide, ui_layout *out)
+{
+    layout_compute_fit(lines, cols, 0, tree_want, tree_wide, out);
+    if (out->too_small)
+        return;
+    int body = lines - 2, tree_w = out->pane[PANE_TREE].w;
+    int top = clamp(body * 55 / 100, 4, body - 4);
+    out->pane[PANE_TREE] = (rect){ 1, 0, body, tree_w };
+    out->pane[PANE_NODES] = (rect){ 1, 0, 0, 0 };
+    out->pane[PANE_TENSORS] = (rect){ 1, tree_w + 1, top, cols - tree_w - 1 };
+    out->pane[PANE_DETAIL] = (rect){ 1 + top, tree_w + 1, body - top, cols - tree_w - 1 };
+    out->sep_top_x = tree_w;
+    out->sep_bottom_x = -1; /* the one separator runs the whole height */
+}
+
 void layout_compute(int lines, int cols, int graph_view, ui_layout *out)
 {
     layout_compute_fit(lines, cols, graph_view, 0, 0, out);

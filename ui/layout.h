@@ -33,6 +33,11 @@ void layout_compute(int lines, int cols, int graph_view, ui_layout *out);
  * them; the node list takes the room back when the focus leaves. */
 void layout_compute_fit(int lines, int cols, int graph_view, int tree_want, int tree_wide,
                         ui_layout *out);
+/* For a model of no graph (a store of tensors: no node to list): the
+ * node list gets no room (a zero-sized rect, never hit nor focused); the
+ * tree of scopes takes the left column from top to bottom, the
+ * initializers the right column's top, the detail its bottom. */
+void layout_compute_store(int lines, int cols, int tree_want, int tree_wide, ui_layout *out);
 /* Zooms pane `id` (a computed layout): it takes every row between the
  * header and the status line and every column; the other panes and the
  * separators get no room (zero-sized rects, never hit). */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "opref.h"
+#include "quant.h"
 #include "scope.h"
 #include "sizebar.h"
 #include "tfacts.h"
@@ -31,7 +32,7 @@ enum dl_type {
     DL_BLANK = 0, DL_SECTION,
     DL_NODE_HEAD, DL_NODE_NAME, DL_NODE_FUNC, DL_NODE_SCHEMA, DL_NODE_COST, DL_ATTR,
     DL_ATTR_DEFAULT, DL_ATTR_UNSET, DL_ATTR_GRAPH, DL_ATTR_TENSOR, DL_INPUT, DL_OUTPUT, DL_IO_TYPE,
-    DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
+    DL_T_NAME, DL_T_SHAPE, DL_T_STORE, DL_T_BYTES, DL_T_QUANT, DL_T_WARN, DL_T_VALUES, DL_T_STATS,
     DL_T_OWNER,
     DL_G_HEAD, DL_G_PATH, DL_G_OWNER, DL_G_COUNTS, DL_G_COST, DL_G_FOLDED, DL_G_TYPES, DL_G_INPUT,
     DL_G_OUTPUT,
@@ -272,6 +273,7 @@ static void build_tensor(ui *u, detail *d, uint32_t t)
     add(d, DL_T_SHAPE, t, 0);
     add(d, DL_T_STORE, t, 0);
     add(d, DL_T_BYTES, t, 0);
+    add(d, DL_T_QUANT, t, 0);
     if (ts->warn)
         add(d, DL_T_WARN, t, 0);
     if (ts->owner == NNAV_TOWN_ATTRIBUTE)
@@ -780,6 +782,25 @@ static void draw_tensor_head(ui *u, detail *d, const dline *l, int y, int x, int
                      (unsigned long long)d->tf.bytes,
                      d->tf.sparse != NNAV_NONE ? "  values and indices" : "");
         break;
+    case DL_T_QUANT: { /* what it stores (quant.h): its type, bits per weight, logical weight */
+        nnav_tquant q;
+        char qt[160], num[40];
+        nnav_tensor_qtype(u->m, t, qt, sizeof qt);
+        c = draw_fmt(y, x, w, sel, "  quant    %s", qt);
+        double bpw = nnav_tensor_bpw(u->m, t);
+        if (bpw >= 0)
+            c += draw_fmt(y, x + c, w - c, sel, "  %.2f bpw", bpw);
+        if (nnav_tensor_quant(u->m, t, &q) == 0 && q.kind == NNAV_Q_PACKED && q.k) {
+            nnav_text_commas(q.logical, num, sizeof num);
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %llu x %llu = %s weights",
+                     (unsigned long long)q.k, (unsigned long long)q.n, num);
+        } else if (q.kind == NNAV_Q_DATA) {
+            draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  of ");
+            draw_span_tail(y, x + c + 4, w - c - 4, nnav_tensor_get(u->m, q.weight)->name,
+                           sel | draw_attr(R_DIM));
+        }
+        break;
+    }
     case DL_T_WARN:
         draw_fmt(y, x, w, sel | draw_attr(R_ERROR), "  warning %s%s%s%s%s",
                  ts->warn & NNAV_TW_SIZE_MISMATCH ? " size-mismatch" : "",
@@ -1434,7 +1455,7 @@ static int detail_yank(ui *u, pane *p, nnav_span *out, char *buf, size_t n)
         }
         break;
     case DL_ATTR_TENSOR:
-    case DL_T_NAME: case DL_T_SHAPE: case DL_T_STORE: case DL_T_BYTES: case DL_T_VALUES:
+    case DL_T_NAME: case DL_T_SHAPE: case DL_T_STORE: case DL_T_BYTES: case DL_T_QUANT: case DL_T_VALUES:
     case DL_T_STATS: case DL_T_WARN: case DL_T_OWNER:
         *out = nnav_tensor_get(u->m, l->a)->name;
         return 1;

@@ -1,7 +1,11 @@
 /* pane_tensors.c - initializer sizes of the selected graph, ncdu style:
  * size, share of the total, a bar, name, dtype[shape] and storage. Sorted by
  * size (largest first) or by name; the cursor's tensor fills the detail pane
- * with its consumers. Each row's facts come from tfacts.h, as `nnav tensors`
+ * with its consumers. A column says each one's bits per weight (when they
+ * are not all one width: a quantised model), and a packed
+ * weight's row its logical type (quant.h: "int4 (GPTQ, group 128)"). The tree's
+ * cursor on a scope of a store of tensors narrows the rows to the scope's
+ * tensors. Each row's facts come from tfacts.h, as `nnav tensors`
  * gets them: a sparse initializer shows its dense shape and its values plus
  * indices as bytes; a weight a Constant node holds is listed and counted
  * too, its storage "Constant, raw", its detail naming the node.
@@ -11,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quant.h"
 #include "sizebar.h"
 #include "tfacts.h"
 
@@ -22,6 +27,10 @@ typedef struct tensors {
     uint32_t n;
     int sort;
     uint64_t total, max;
+    char scope[160];    /* the scope the rows are narrowed to (escaped), "" the whole graph */
+    int bpw_col;        /* the graph's weights are not all of one width: a bpw column */
+    uint64_t cut;       /* a scope's rows: the bytes of key path all their names share,
+                           not drawn ("qweight" for "model.layers.0.q_proj.qweight") */
 } tensors;
 
 #define TS(p) ((tensors *)(p)->priv)
@@ -107,12 +116,26 @@ static void sort(ui *u, tensors *s)
               s->sort == SORT_DIFF ? cmp_diff : s->sort == SORT_SIZE ? cmp_size : cmp_name);
 }
 
+static void totals(tensors *s)
+{
+    s->total = s->max = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint64_t b = s->order[i].bytes;
+        if (b == UINT64_MAX)
+            continue;
+        s->total += b;
+        if (b > s->max)
+            s->max = b;
+    }
+}
+
 void tensors_set_graph(ui *u, pane *p, uint32_t g)
 {
     tensors *s = TS(p);
     if (s->graph == g)
         return;
     s->graph = g;
+    s->scope[0] = '\0';
     s->n = 0;
     s->total = s->max = 0;
     p->top = p->cur = 0;
@@ -140,25 +163,85 @@ void tensors_set_graph(ui *u, pane *p, uint32_t g)
     for (uint32_t i = 0; i < nc; i++)
         nnav_tfacts_get(u->m, cw[i], &s->order[s->n++]);
     free(cw);
-    for (uint32_t i = 0; i < s->n; i++) {
-        uint64_t b = s->order[i].bytes;
-        if (b == UINT64_MAX)
+    totals(s);
+    /* The bpw column where widths differ (a quantised model), not 32.00
+     * on every row of a float32 one. */
+    s->bpw_col = 0;
+    double first = -2;
+    for (uint32_t i = 0; i < s->n && !s->bpw_col; i++) {
+        double b = nnav_tensor_bpw(u->m, s->order[i].tensor);
+        if (b < 0)
             continue;
-        s->total += b;
-        if (b > s->max)
-            s->max = b;
+        if (first < -1)
+            first = b;
+        s->bpw_col = b != first;
     }
+    sort(u, s);
+}
+
+void tensors_set_scope(ui *u, pane *p, uint32_t g, const uint32_t *vals, uint32_t n,
+                       const uint8_t *path, size_t pathlen)
+{
+    tensors *s = TS(p);
+    if (!vals) {
+        if (s->scope[0]) { /* the whole graph again */
+            s->graph = NNAV_NONE;
+            s->scope[0] = '\0';
+            tensors_set_graph(u, p, g);
+        }
+        return;
+    }
+    nnav_tfacts *order = malloc(((size_t)n + 1) * sizeof *order);
+    if (!order) {
+        ui_message(u, R_ERROR, "scope: out of memory; every initializer is shown");
+        return;
+    }
+    free(s->order);
+    s->order = order;
+    s->graph = g;
+    s->n = 0;
+    p->top = p->cur = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const nnav_value *v = nnav_value_get(u->m, vals[i]);
+        if (v->kind == NNAV_VAL_INITIALIZER && v->producer < nnav_tensor_count(u->m))
+            nnav_tfacts_get(u->m, v->producer, &s->order[s->n++]);
+    }
+    /* The names' shared key path, up to its last '.' or '/'. */
+    s->cut = 0;
+    if (s->n) {
+        nnav_span a = nnav_tensor_get(u->m, s->order[0].tensor)->name;
+        uint64_t k = a.n;
+        for (uint32_t i = 1; i < s->n && k; i++) {
+            nnav_span b = nnav_tensor_get(u->m, s->order[i].tensor)->name;
+            uint64_t j = 0;
+            while (j < k && j < b.n && a.p[j] == b.p[j])
+                j++;
+            k = j;
+        }
+        while (k > 0 && a.p[k - 1] != '.' && a.p[k - 1] != '/')
+            k--;
+        s->cut = k;
+    }
+    draw_escape((nnav_span){ path, pathlen }, 120, s->scope, sizeof s->scope);
+    if (!s->scope[0])
+        snprintf(s->scope, sizeof s->scope, "/");
+    totals(s);
     sort(u, s);
 }
 
 void tensors_reveal(ui *u, pane *p, uint32_t t)
 {
     tensors *s = TS(p);
-    for (uint32_t i = 0; i < s->n; i++)
-        if (s->order[i].tensor == t) {
-            pane_set_cursor(p, i, s->n);
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->order[i].tensor == t) {
+                pane_set_cursor(p, i, s->n);
+                return;
+            }
+        if (!s->scope[0] || s->graph == NNAV_NONE)
             return;
-        }
+        tensors_set_scope(u, p, s->graph, NULL, 0, NULL, 0); /* not in the scope: all of them */
+    }
 }
 
 static uint32_t tensors_lines(ui *u, pane *p)
@@ -171,7 +254,8 @@ static void tensors_title(ui *u, pane *p, int y, int x, int w, attr_t a)
 {
     tensors *s = TS(p);
     char hb[32];
-    draw_fmt(y, x, w, a, "%u  total %s  by %s", s->n, sizebar_human(s->total, hb, sizeof hb),
+    draw_fmt(y, x, w, a, "%u%s%s  total %s  by %s", s->n, s->scope[0] ? " in " : "", s->scope,
+             sizebar_human(s->total, hb, sizeof hb),
              s->sort == SORT_DIFF ? "difference" : s->sort == SORT_SIZE ? "size" : "name");
 }
 
@@ -203,12 +287,30 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     c += draw_text(y, x + c, w - c,
                    sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
                    sel | draw_attr(R_BAR));
-    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f " : "] ", sel | draw_attr(R_DIM));
-    c += draw_span_tail(y, x + c, w - c, t->name, sel);
+    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f" : "]", sel | draw_attr(R_DIM));
+    /* Its bits per weight (quant.h), a column of its own: "-" for none. */
+    if (s->bpw_col && !u->cmp && w >= 60) { /* compare mode: its figures instead */
+        double bpw = nnav_tensor_bpw(u->m, f->tensor);
+        if (bpw >= 0)
+            c += draw_fmt(y, x + c, w - c, sel, "%6.2f ", bpw);
+        else
+            c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%6s ", "-");
+    } else {
+        c += draw_text(y, x + c, w - c, " ", sel);
+    }
+    nnav_span nm = t->name;
+    if (s->scope[0] && s->cut < nm.n)
+        nm.p += s->cut, nm.n -= s->cut;
+    c += draw_span_tail(y, x + c, w - c, nm, sel);
     if (c + 4 < w) {
-        char shape[160], store[160];
+        char shape[160], store[160], qt[160];
+        nnav_tquant q;
         nnav_tfacts_shape(f, shape, sizeof shape);
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", shape);
+        if (nnav_tensor_quant(u->m, f->tensor, &q) == 0 && q.kind != NNAV_Q_PLAIN && c + 4 < w) {
+            nnav_tensor_qtype(u->m, f->tensor, qt, sizeof qt);
+            c += draw_fmt(y, x + c, w - c, sel, "  %s", qt);
+        }
         if ((t->storage == NNAV_STORE_EXTERNAL || f->sparse != NNAV_NONE ||
              f->holder != NNAV_NONE) && c + 4 < w) {
             nnav_tfacts_storage(u->m, f, store, sizeof store);

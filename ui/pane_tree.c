@@ -133,7 +133,9 @@ static int row_indent(const tree_row *r)
 }
 
 /* A scope row's text: its name (a chain's names joined by '/'), the mark of
- * identical siblings, and its figures: nodes, params, MACs ("" when none).
+ * identical siblings (or of the same shapes in other types), and its
+ * figures: nodes, params, MACs ("" when none); a model of no nodes (a store
+ * of tensors) has params and the mean bits per weight instead.
  * All escaped. */
 typedef struct scope_text {
     char name[400], mark[200], nodes[16], params[24], macs[24];
@@ -152,9 +154,12 @@ static void scope_row_text(ui *u, tree *t, const tree_row *r, scope_text *o)
     o->name[k < sizeof o->name ? k : sizeof o->name - 1] = '\0';
     const nnav_scope *x = nnav_scope_get(sc, r->scope);
     int utf8 = strcmp(draw_glyph(G_TO), "->") != 0;
-    if (x->same_as != NNAV_NONE) {
-        /* "=0" on encoder_layer_5: the first's name past what they share. */
-        nnav_span a = x->name, b = nnav_scope_get(sc, x->same_as)->name;
+    uint32_t like = x->same_as != NNAV_NONE ? x->same_as : x->shape_as;
+    if (like != NNAV_NONE) {
+        /* "=0" on encoder_layer_5: the first's name past what they share;
+         * "≈0" on a block of the same shapes in other types (blk.3 in
+         * Q6_K beside Q4_K blocks). */
+        nnav_span a = x->name, b = nnav_scope_get(sc, like)->name;
         size_t k0 = 0;
         while (k0 < a.n && k0 < b.n && a.p[k0] == b.p[k0])
             k0++;
@@ -164,16 +169,23 @@ static void scope_row_text(ui *u, tree *t, const tree_row *r, scope_text *o)
             k0 = 0;
         char first[160];
         draw_escape((nnav_span){ b.p + k0, b.n - k0 }, 60, first, sizeof first);
-        snprintf(o->mark, sizeof o->mark, "=%s", first);
+        snprintf(o->mark, sizeof o->mark, "%s%s",
+                 x->same_as != NNAV_NONE ? "=" : utf8 ? "\u2248" : "~", first);
     } else if (x->repeats > 1) {
         snprintf(o->mark, sizeof o->mark, "%s%u", utf8 ? "\u00d7" : "x", x->repeats);
     }
     const nnav_scope *y = nnav_scope_get(sc, r->last);
-    snprintf(o->nodes, sizeof o->nodes, "%u", y->nodes_total);
+    int store = nnav_node_count(u->m) == 0; /* tensors, no nodes: their bits per weight */
+    if (store)
+        o->nodes[0] = '\0';
+    else
+        snprintf(o->nodes, sizeof o->nodes, "%u", y->nodes_total);
     char num[24];
     if (y->params)
         snprintf(o->params, sizeof o->params, "%sp", typed_count((double)y->params, 1, num, sizeof num));
-    if (y->macs > 0 && typed_shapes(u))
+    if (store && y->stored && y->bytes != UINT64_MAX)
+        snprintf(o->macs, sizeof o->macs, "%.2fbpw", (double)y->bytes * 8 / (double)y->stored);
+    else if (y->macs > 0 && typed_shapes(u))
         snprintf(o->macs, sizeof o->macs, "%sMAC", typed_count(y->macs, 1, num, sizeof num));
 }
 
@@ -184,7 +196,8 @@ static int scope_row_width(ui *u, tree *t, const tree_row *r)
     int w = row_indent(r) + draw_width(draw_glyph(G_OPEN)) + 1 + draw_width(o.name);
     if (o.mark[0])
         w += 1 + draw_width(o.mark);
-    w += 1 + draw_width(o.nodes);
+    if (o.nodes[0])
+        w += 1 + draw_width(o.nodes);
     if (o.params[0])
         w += 1 + draw_width(o.params);
     if (o.macs[0])
@@ -458,7 +471,8 @@ static void draw_scope_row(ui *u, tree *t, const tree_row *r, int y, int x, int 
     c += draw_text(y, x + c, w - c, " ", sel);
     c += draw_text(y, x + c, w - c, o.name, sel);
     if (o.mark[0] && c < w)
-        c += draw_fmt(y, x + c, w - c, sel | (o.mark[0] == '=' ? draw_attr(R_DIM) : A_BOLD), " %s", o.mark);
+        c += draw_fmt(y, x + c, w - c, sel | (strchr("=~\xe2", o.mark[0]) ? draw_attr(R_DIM) : A_BOLD),
+                      " %s", o.mark);
     /* The figures while each fits whole: the name never gives way to them. */
     const char *fig[3] = { o.nodes, o.params, o.macs };
     for (int i = 0; i < 3; i++) {
@@ -511,6 +525,7 @@ static void tree_select(ui *u, pane *p)
     pane *np = &u->pane[PANE_NODES];
     if (r.scope == NNAV_NONE || !t->sc[r.g]) {
         nodes_set_scope(u, np, r.g, NULL, 0, NULL, 0, NULL);
+        tensors_set_scope(u, &u->pane[PANE_TENSORS], r.g, NULL, 0, NULL, 0);
     } else {
         const nnav_scopes *sc = t->sc[r.g];
         const nnav_scope *s = nnav_scope_get(sc, r.last);
@@ -527,6 +542,12 @@ static void tree_select(ui *u, pane *p)
         if (nodes_set_scope(u, np, r.g, nnav_scope_nodes(sc) + s->node_first, s->nodes_total,
                             path, k, note) != 0)
             ui_message(u, R_ERROR, "scope: out of memory; the whole graph is shown");
+        /* A store of tensors: the initializers are the scope's own. */
+        uint32_t nt;
+        const uint32_t *tv = nnav_scope_tensors(sc, r.last, &nt);
+        if (tv)
+            tensors_set_scope(u, &u->pane[PANE_TENSORS], r.g, tv, nt, path,
+                              k < sizeof path ? k : sizeof path);
     }
     if (u->graph_view)
         graph_centre(u, &u->pane[PANE_GRAPH], nodes_current(u, np));

@@ -134,8 +134,15 @@ void pane_set_cursor(pane *p, uint32_t line, uint32_t lines)
         p->top = lines > rows ? lines - rows : 0;
 }
 
+int ui_nodes_hidden(const ui *u)
+{
+    return u->m && nnav_node_count(u->m) == 0 && !u->graph_view && !u->cmp;
+}
+
 void ui_set_focus(ui *u, int id)
 {
+    if (id == PANE_NODES && ui_nodes_hidden(u))
+        id = PANE_TREE;
     u->focus = id;
     pane *p = ui_pane(u, id);
     if (p->ops->select)
@@ -145,8 +152,11 @@ void ui_set_focus(ui *u, int id)
 static void relayout(ui *u)
 {
     int detail_w = u->pane[PANE_DETAIL].r.w;
-    layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), u->focus == PANE_TREE,
-                       &u->lay);
+    if (ui_nodes_hidden(u))
+        layout_compute_store(LINES, COLS, tree_fit_width(u), u->focus == PANE_TREE, &u->lay);
+    else
+        layout_compute_fit(LINES, COLS, u->graph_view, tree_fit_width(u), u->focus == PANE_TREE,
+                           &u->lay);
     if (u->zoom)
         layout_zoom(&u->lay, u->focus);
     for (int i = 0; i < PANE_COUNT; i++) {
@@ -365,7 +375,7 @@ static void draw_separators(ui *u)
     for (int y = t->y; y < t->y + t->h; y++)
         draw_text(y, l->sep_top_x, 1, y == t->y ? " " : draw_glyph(G_V),
                   y == t->y ? draw_attr(R_TITLE) : draw_attr(R_DIM));
-    for (int y = d->y; y < d->y + d->h; y++)
+    for (int y = d->y; l->sep_bottom_x >= 0 && y < d->y + d->h; y++)
         draw_text(y, l->sep_bottom_x, 1, y == d->y ? " " : draw_glyph(G_V),
                   y == d->y ? draw_attr(R_TITLE) : draw_attr(R_DIM));
 }
@@ -656,6 +666,8 @@ static void draw_screen(ui *u)
         refresh();
         return;
     }
+    if (u->focus == PANE_NODES && ui_nodes_hidden(u))
+        u->focus = PANE_TREE; /* a jump or a command chose the list that has no room */
     if ((u->zoom && u->lay.zoom != u->focus + 1) || u->lay.tree_wide != (u->focus == PANE_TREE))
         relayout(u); /* the zoom follows the focus; the tree widens while it has it */
     draw_header(u);
@@ -1194,12 +1206,16 @@ static void request(ui *u, enum request r)
         else
             u->msg[0] = '\0';
         break;
-    case REQ_FOCUS_NEXT:
-        ui_set_focus(u, (u->focus + 1) % PANE_COUNT);
+    case REQ_FOCUS_NEXT: { /* the node list skipped while it has no room */
+        int f = (u->focus + 1) % PANE_COUNT;
+        ui_set_focus(u, f == PANE_NODES && ui_nodes_hidden(u) ? (f + 1) % PANE_COUNT : f);
         break;
-    case REQ_FOCUS_PREV:
-        ui_set_focus(u, (u->focus + PANE_COUNT - 1) % PANE_COUNT);
+    }
+    case REQ_FOCUS_PREV: {
+        int f = (u->focus + PANE_COUNT - 1) % PANE_COUNT;
+        ui_set_focus(u, f == PANE_NODES && ui_nodes_hidden(u) ? (f + PANE_COUNT - 1) % PANE_COUNT : f);
         break;
+    }
     case REQ_BACK:
         ui_back(u);
         break;

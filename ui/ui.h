@@ -131,6 +131,10 @@ void ui_message(ui *u, int role, const char *fmt, ...) __attribute__((format(pri
  * without its trailing slash), escaped for the screen. */
 void ui_base_name(const char *path, char *buf, size_t n);
 void ui_set_focus(ui *u, int id);
+/* The node list has no room: a model of no nodes (a store of tensors),
+ * outside the graph view and compare mode (layout_compute_store). The
+ * focus then never rests on it: the tree takes it. */
+int ui_nodes_hidden(const ui *u);
 /* Lays the panes out again (the tree pane's rows changed width). */
 void ui_relayout(ui *u);
 /* Shows text in the status line at once, before slow work starts. */
@@ -211,6 +215,12 @@ uint32_t detail_node(pane *p);
 /* Lays the target out again (types shown or hidden), keeping the cursor line. */
 void detail_refresh(ui *u, pane *p);
 void tensors_set_graph(ui *u, pane *p, uint32_t g);
+/* Narrows the rows to the tensors of a store's scope (`vals`, value ids of
+ * graph g: nnav_scope_tensors) whose path (raw bytes) the title shows, or
+ * widens them to the whole graph when vals is NULL. */
+void tensors_set_scope(ui *u, pane *p, uint32_t g, const uint32_t *vals, uint32_t n,
+                       const uint8_t *path, size_t pathlen);
+/* Puts the cursor on tensor t (widening a scope's rows when t is outside). */
 void tensors_reveal(ui *u, pane *p, uint32_t t);
 void graph_centre(ui *u, pane *p, uint32_t node);
 uint32_t graph_cursor_node(ui *u, pane *p);

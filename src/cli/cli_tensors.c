@@ -8,6 +8,7 @@
 #include "dims.h"
 #include "dtype.h"
 #include "nnav.h"
+#include "quant.h"
 #include "record.h"
 #include "scope.h"
 #include "shape.h"
@@ -88,8 +89,9 @@ static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t
 /* The table: YAML keys in the columns' order; in text NAME SHAPE BYTES
  * STORAGE [GRAPH] [WARNING: ...], as the lines have always been, and the
  * values (on request) on lines under their row. */
-enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_ROLE, C_GRAPH, C_CONST, C_NODE,
-       C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_VERR, C_VALUES, C_MIN, C_MAX, C_MEAN, C_NAN };
+enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_QTYPE, C_BPW, C_LOGICAL, C_ROLE,
+       C_GRAPH, C_CONST, C_NODE, C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_VERR, C_VALUES, C_MIN,
+       C_MAX, C_MEAN, C_NAN };
 static const nnav_rw_col tensors_cols[] = {
     [C_NAME] = {"name", 36, 0, NULL, 0, NULL},
     [C_SHAPE] = {NULL, 24, 0, NULL, 0, NULL},
@@ -97,6 +99,12 @@ static const nnav_rw_col tensors_cols[] = {
     [C_DIMS] = {"dims", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_STORAGE] = {"storage", 0, 0, "  ", 0, NULL},
     [C_BYTES] = {"bytes", 12, NNAV_RW_RIGHT, " ", 0, NULL},
+    /* What it stores as quant.h says ("int4 (GPTQ, group 128)"; text: a
+     * packed weight's or its data's only), its bits per weight and the
+     * weights it stands for. */
+    [C_QTYPE] = {"type", 0, NNAV_RW_SKIP_EMPTY, "  = ", 0, NULL},
+    [C_BPW] = {"bpw", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
+    [C_LOGICAL] = {"logical_elements", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_ROLE] = {"role", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_GRAPH] = {"graph", 0, 0, "  ", 0, NULL},
     /* Where an attribute's tensor is held: the node's raw name and its
@@ -115,7 +123,8 @@ static const nnav_rw_col tensors_cols[] = {
     [C_MEAN] = {"mean", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_NAN] = {"nan_count", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
 };
-static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_GRAPH, C_WARN};
+static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_QTYPE, C_GRAPH,
+                                             C_WARN};
 static const nnav_rw_table tensors_table = {
     .cols = tensors_cols, .ncols = sizeof tensors_cols / sizeof *tensors_cols, .sep = " ",
     .text_order = tensors_text_order, .ntext = sizeof tensors_text_order};
@@ -279,7 +288,12 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         /* Parameters as info and summary count them (scope.h): weights,
          * not shapes, indices or strings; buffers and constants apart. */
         uint8_t r = roles[rows[i].tensor];
-        uint64_t ne = r ? t->nelems : 0, *to = r == 1 ? &params : r == 2 ? &buffers : &consts;
+        nnav_tquant q;
+        uint64_t ne = !r ? 0
+                      : nnav_tensor_quant(m, rows[i].tensor, &q) == 0 && q.kind == NNAV_Q_PACKED
+                          ? q.logical /* GPTQ's qweight: the K x N it packs */
+                          : t->nelems,
+                 *to = r == 1 ? &params : r == 2 ? &buffers : &consts;
         *to = ne > UINT64_MAX - *to ? UINT64_MAX : *to + ne;
     }
     char nm[2048], sh[1024], st[2048], by[64], wt[256], gp[2048];
@@ -313,6 +327,28 @@ int cmd_tensors(const nnav_model *m, const opts *o)
             print_bytes(rows[i].bytes, by, sizeof by);
             nnav_rw_cell_uint(&w, C_BYTES, rows[i].bytes, by);
         }
+        nnav_tquant q;
+        char qt[160], qd[200];
+        nnav_tensor_quant(m, rows[i].tensor, &q);
+        nnav_tensor_qtype(m, rows[i].tensor, qt, sizeof qt);
+        double bpw = nnav_tensor_bpw(m, rows[i].tensor);
+        qd[0] = 0;
+        if (q.kind == NNAV_Q_PACKED)
+            snprintf(qd, sizeof qd, "%s, %.2f bpw, %llu x %llu", qt, bpw, (unsigned long long)q.k,
+                     (unsigned long long)q.n);
+        else if (q.kind == NNAV_Q_DATA)
+            snprintf(qd, sizeof qd, "%s", qt);
+        if (q.kind == NNAV_Q_PACKED && !q.k) /* QDQ: its own elements */
+            snprintf(qd, sizeof qd, "%s, %.2f bpw", qt, bpw);
+        nnav_rw_cell_cstr(&w, C_QTYPE, qt, qd);
+        if (bpw < 0)
+            nnav_rw_cell_null(&w, C_BPW, NULL);
+        else
+            nnav_rw_cell_double(&w, C_BPW, bpw, NULL);
+        if (q.kind == NNAV_Q_DATA || q.logical == UINT64_MAX)
+            nnav_rw_cell_null(&w, C_LOGICAL, NULL);
+        else
+            nnav_rw_cell_uint(&w, C_LOGICAL, q.logical, NULL);
         static const char *const ROLE[] = {NULL, "parameter", "buffer", "constant"};
         uint8_t r = roles[rows[i].tensor];
         if (r >= 1 && r <= 3)

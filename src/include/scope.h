@@ -65,7 +65,11 @@
  * dims, or the order in which an outside value first enters, and each
  * output's inferred type. Names never enter it. Siblings of equal hash are
  * then compared token by token (attribute bytes by memcmp), so a collision
- * never groups two scopes: same_as is exact, not probable.
+ * never groups two scopes: same_as is exact, not probable. Then, among
+ * siblings not all identical, the same again with every element and
+ * storage type left out of the stream: a scope matching an earlier sibling
+ * so, and identical to none, has shape_as (llama.cpp's Q4_K_M puts some
+ * blocks' tensors in Q6_K).
  */
 #ifndef NNAV_SCOPE_H
 #define NNAV_SCOPE_H
@@ -88,11 +92,21 @@ typedef struct nnav_scope {
     uint64_t params;      /* parameter elements of its subtree, by the rule above */
     uint64_t param_names; /* parameters (names) counted in its subtree */
     uint64_t buffers;     /* buffer elements of its subtree (BatchNorm statistics) */
+    uint64_t bytes;       /* bytes its subtree's weights store: parameters, buffers and
+                             the quantisation data beside them (scales, zero points:
+                             quant.h), each tensor once */
+    uint64_t stored;      /* the weights those bytes hold: parameters' and buffers' elements
+                             (a packed weight's logical count), each tensor once, its
+                             other names (an Identity's) not again; the mean bits per
+                             weight are bytes x 8 / stored */
     double macs, flops;   /* sums of nnav_shapes_node_cost over its subtree */
     uint32_t in_first, in_count;   /* values entering it (not parameters), into nnav_scope_values() */
     uint32_t out_first, out_count; /* values it makes that are used outside it, or graph outputs */
     uint32_t same_as;     /* the earliest sibling it is identical to, or NNAV_NONE */
     uint32_t repeats;     /* on a scope with same_as == NONE: siblings identical to it, itself included */
+    uint32_t shape_as;    /* the earliest sibling it matches but for its tensors' types
+                             (blocks quantised Q4_K in one layer, Q6_K in the next),
+                             when it is not identical to it; NNAV_NONE when none */
     uint64_t hash;        /* structural hash (0 when not computed: the only child) */
 } nnav_scope;
 
@@ -123,6 +137,10 @@ const nnav_scope *nnav_scope_get(const nnav_scopes *t, uint32_t id);
 const uint32_t *nnav_scope_nodes(const nnav_scopes *t);
 /* The scope holding a node of the graph (its own nodes), NNAV_NONE for another graph's. */
 uint32_t nnav_scope_of_node(const nnav_scopes *t, uint32_t node);
+/* A tensor store's (scope.h's checkpoint): the value ids of the tensors in
+ * scope id's subtree, its own first, then each child's in turn, *n of them;
+ * NULL (and *n 0) for a graph with nodes. */
+const uint32_t *nnav_scope_tensors(const nnav_scopes *t, uint32_t id, uint32_t *n);
 /* Value ids; a scope's inputs are [in_first, +in_count), outputs [out_first, +out_count). */
 const uint32_t *nnav_scope_values(const nnav_scopes *t);
 /* The path of the scope from the root, components joined by '/' (raw bytes
@@ -172,6 +190,11 @@ typedef struct nnav_weights {
     uint64_t params, param_names;
     uint64_t buffers, buffer_names;
     uint64_t consts, const_names;
+    /* The bytes of all these, each tensor once, and of a packed weight's
+     * quantisation data (quant.h), and the weights they hold (as
+     * nnav_scope.stored): bytes x 8 / stored is the model's mean bits per
+     * weight. */
+    uint64_t bytes, stored;
 } nnav_weights;
 void nnav_model_weights(const nnav_model *m, nnav_weights *w);
 

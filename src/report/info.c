@@ -12,6 +12,7 @@
 #include "dims.h"
 #include "dtype.h"
 #include "nnav.h"
+#include "quant.h"
 #include "scope.h"
 #include "shape.h"
 #include "record.h"
@@ -406,6 +407,16 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     snprintf(line, sizeof line, "%s elements in %llu weight-typed tensor%s that are neither (initial states, scales, bounds)",
              a, (unsigned long long)wt.const_names, wt.const_names == 1 ? "" : "s");
     nnav_rw_key_as(w, "constant_weights", wt.consts ? "not params" : NULL), nnav_rw_uint(w, wt.consts, line);
+    /* The mean bits per weight: the weights' bytes (with a packed weight's
+     * scales and zero points, quant.h) over the weights they hold. */
+    double bpw = nnav_bpw(wt.bytes, wt.stored);
+    nnav_text_commas(wt.bytes, a, sizeof a);
+    nnav_text_commas(wt.stored, b, sizeof b);
+    snprintf(line, sizeof line, "%.2f bpw (%s bytes for %s weights)", bpw, a, b);
+    nnav_rw_key_as(w, "bits_per_weight", bpw >= 0 ? "bits/weight" : NULL);
+    bpw >= 0 ? nnav_rw_double(w, bpw, line) : nnav_rw_null(w, NULL);
+    nnav_rw_key_as(w, "weight_bytes", NULL), nnav_rw_uint(w, wt.bytes, NULL);
+    nnav_rw_key_as(w, "stored_weights", NULL), nnav_rw_uint(w, wt.stored, NULL);
     uint32_t folded = nnav_folded_norms(m, 0);
     nnav_folded_norms_text(folded, line, sizeof line);
     nnav_rw_key_as(w, "folded_norms", folded ? "folded" : NULL), nnav_rw_uint(w, folded, line);

@@ -116,6 +116,9 @@ static uint8_t onnx_input_role(const nnav_model *m, uint32_t n, uint32_t slot)
         /* ONNX Runtime's 4-bit matmul: B packed, then scales, zero points
          * and g_idx (quantisation's constants), then the bias. */
         R_("MatMulNBits", NNAV_WROLE_CONST, 1u << 2 | 1u << 3 | 1u << 4),
+        /* A QDQ pair's weight is its int8 (int4, float8) x; its scale and
+         * zero point are quantisation's constants, as MatMulNBits' are. */
+        R_("DequantizeLinear", NNAV_WROLE_CONST, 1u << 1 | 1u << 2),
     };
 #undef R_
     if (slot >= 8)

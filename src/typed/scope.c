@@ -10,6 +10,7 @@
 #include "model.h"
 #include "onnx_fields.h"
 #include "opset_rules.h"
+#include "quant.h"
 #include "wire.h"
 
 struct nnav_scopes {
@@ -603,6 +604,7 @@ typedef struct gen {
     uint32_t stamp;
     uint64_t h;
     tokbuf *out;
+    int untyped; /* leave the tensors' element and storage types out */
 } gen;
 
 static void emit(gen *G, uint32_t tag, uint64_t k, const uint8_t *p, uint64_t n)
@@ -630,7 +632,8 @@ static void emit(gen *G, uint32_t tag, uint64_t k, const uint8_t *p, uint64_t n)
 static void gen_dims(gen *G, const nnav_fact *f)
 {
     const nnav_shapes *s = G->t->s;
-    EMIT(G, 17, (uint32_t)f->dtype);
+    if (!G->untyped)
+        EMIT(G, 17, (uint32_t)f->dtype);
     EMIT(G, 18, (uint32_t)f->rank);
     EMIT(G, 24, f->not_tensor);
     if (f->rank < 0)
@@ -676,8 +679,9 @@ static void gen_scope(gen *G, uint32_t S)
         if (tn >= m->tensors.n)
             continue;
         const nnav_tensor *tt = &m->tensors.v[tn];
-        EMIT(G, 10, (uint32_t)tt->dtype);
-        if (tt->stype)
+        if (!G->untyped)
+            EMIT(G, 10, (uint32_t)tt->dtype);
+        if (tt->stype && !G->untyped)
             EMITS(G, 30, ((nnav_span){(const uint8_t *)tt->stype, strlen(tt->stype)}));
         EMIT(G, 11, tt->ndims);
         for (uint32_t j = 0; j < tt->ndims; j++)
@@ -721,7 +725,8 @@ static void gen_scope(gen *G, uint32_t S)
             uint32_t pt = t->ptensor[v];
             if (pt != NNAV_NONE) {
                 const nnav_tensor *tt = &m->tensors.v[pt];
-                EMIT(G, 10, (uint32_t)tt->dtype);
+                if (!G->untyped)
+                    EMIT(G, 10, (uint32_t)tt->dtype);
                 EMIT(G, 11, tt->ndims);
                 for (uint32_t j = 0; j < tt->ndims; j++)
                     EMIT(G, 12, (uint64_t)m->dims.v[tt->dims_first + j]);
@@ -775,34 +780,47 @@ static int hid_cmp(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Whether some of P's children are not one group of identical scopes. */
+static int kids_differ(const nnav_scopes *t, uint32_t P)
+{
+    uint32_t c = P + 1;
+    return c < P + t->sc[P].subtree && t->sc[c].repeats != t->sc[P].child_count;
+}
+
 /* Group identical siblings: hash every scope that has a sibling, then
- * compare equal hashes exactly. */
-static int group_identical(nnav_scopes *t)
+ * compare equal hashes exactly. Untyped: the same with the tensors' types
+ * left out, among siblings not all identical, into shape_as. */
+static int group_identical(nnav_scopes *t, int untyped)
 {
     const nnav_model *m = t->m;
     gen G = {0};
     G.t = t;
+    G.untyped = untyped;
     G.vstamp = calloc((size_t)m->values.n + 1, sizeof *G.vstamp);
     G.vidx = malloc(((size_t)m->values.n + 1) * sizeof *G.vidx);
     hid *kids = malloc(((size_t)t->n + 1) * sizeof *kids);
+    uint64_t *uh = untyped ? calloc((size_t)t->n + 1, sizeof *uh) : NULL;
     tokbuf A = {0}, B = {0};
     int rc = -1;
-    if (!G.vstamp || !G.vidx || !kids)
+    if (!G.vstamp || !G.vidx || !kids || (untyped && !uh))
         goto out;
     for (uint32_t i = 0; i < t->n; i++) {
         const nnav_scope *p = i ? &t->sc[t->sc[i].parent] : NULL;
-        if (!p || p->child_count < 2)
+        if (!p || p->child_count < 2 || (untyped && !kids_differ(t, t->sc[i].parent)))
             continue;
         G.out = NULL;
         gen_scope(&G, i);
-        t->sc[i].hash = G.h ? G.h : 1;
+        if (untyped)
+            uh[i] = G.h ? G.h : 1;
+        else
+            t->sc[i].hash = G.h ? G.h : 1;
     }
     for (uint32_t P = 0; P < t->n; P++) {
-        if (t->sc[P].child_count < 2)
+        if (t->sc[P].child_count < 2 || (untyped && !kids_differ(t, P)))
             continue;
         size_t nk = 0;
         for (uint32_t c = P + 1; c < P + t->sc[P].subtree; c += t->sc[c].subtree)
-            kids[nk++] = (hid){t->sc[c].hash, c};
+            kids[nk++] = (hid){untyped ? uh[c] : t->sc[c].hash, c};
         qsort(kids, nk, sizeof *kids, hid_cmp);
         for (size_t a = 0; a < nk;) {
             size_t b = a + 1;
@@ -827,7 +845,10 @@ static int group_identical(nnav_scopes *t)
                             hit = reps[r];
                     }
                 }
-                if (hit != NNAV_NONE) {
+                if (hit != NNAV_NONE && untyped) {
+                    if (t->sc[c].same_as == NNAV_NONE)
+                        t->sc[c].shape_as = hit;
+                } else if (hit != NNAV_NONE) {
                     t->sc[c].same_as = hit;
                     t->sc[hit].repeats++;
                 } else if (nrep < 8) {
@@ -839,7 +860,7 @@ static int group_identical(nnav_scopes *t)
     }
     rc = 0;
 out:
-    free(G.vstamp), free(G.vidx), free(kids), free(A.v), free(B.v);
+    free(G.vstamp), free(G.vidx), free(kids), free(A.v), free(B.v), free(uh);
     return rc;
 }
 
@@ -941,10 +962,28 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
+/* The bytes a weight tensor stores: dims x type, else what the file holds. */
+static uint64_t tbytes(const nnav_tensor *tt)
+{
+    return tt->nbytes != UINT64_MAX ? tt->nbytes : tt->stored;
+}
+
+/* The bytes value v adds where it is booked: its tensor's when v holds
+ * the tensor itself (an initializer, a Constant's output), none for
+ * another name of it (an Identity's output: the bytes are the tensor's
+ * once). */
+static uint64_t vbytes(const nnav_model *m, const uint32_t *pt, uint32_t v)
+{
+    return nnav_value_weight(m, v) == pt[v] ? tbytes(&m->tensors.v[pt[v]]) : 0;
+}
+
 /* A counted weight of `role` and n elements, into the scope that holds it:
  * a parameter or a buffer; a constant is neither. */
-static void book(nnav_scope *x, uint8_t role, uint64_t n)
+static void book(nnav_scope *x, uint8_t role, uint64_t n, uint64_t bytes)
 {
+    x->bytes = sat_add(x->bytes, bytes);
+    if (bytes && role != NNAV_WROLE_CONST)
+        x->stored = sat_add(x->stored, n);
     if (role == NNAV_WROLE_PARAM)
         x->params = sat_add(x->params, n), x->param_names++;
     else if (role == NNAV_WROLE_BUFFER)
@@ -1013,7 +1052,7 @@ static int body_params(const nnav_model *m, nnav_scopes *t, anc_memo *am)
         uint32_t place = gplace[val->graph];
         if (place == NNAV_NONE || !counts_alone(m, pt, v))
             continue;
-        book(&t->sc[place], roles[v], welems(m, pt, logical, v));
+        book(&t->sc[place], roles[v], welems(m, pt, logical, v), vbytes(m, pt, v));
     }
     rc = 0;
 out:
@@ -1159,6 +1198,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         d->parent = i ? newid[cr.v[i].parent] : NNAV_NONE;
         d->subtree = 1;
         d->same_as = NNAV_NONE;
+        d->shape_as = NNAV_NONE;
         d->repeats = 1;
         d->child_count = cstart[i + 1] - cstart[i];
     }
@@ -1242,7 +1282,28 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         if (t->ptensor[t->cv[k]] != NNAV_NONE)
             tscope[t->ptensor[t->cv[k]]] = t->cv_scope[k];
     for (uint32_t k = 0; k < nck; k++) {
-        uint32_t v = t->cv[k], pt = t->ptensor[v];
+        uint32_t v = t->cv[k], pt = t->ptensor[v], tn = m->values.v[v].producer;
+        nnav_tquant q;
+        /* Its bytes where it counts: a parameter, a buffer, a packed
+         * weight or its data (not a tied name's, nor a shape's or index's). */
+        int own = tn < m->tensors.n && nnav_tensor_alias(m, tn) == NNAV_NONE &&
+                  m->tensors.v[tn].role != NNAV_TROLE_CONSTANT;
+        int packed = own && nnav_tensor_quant(m, tn, &q) == 0 && q.kind != NNAV_Q_PLAIN;
+        nnav_scope *xs = &t->sc[t->cv_scope[k]];
+        if (own && (packed || pt != NNAV_NONE)) {
+            xs->bytes = sat_add(xs->bytes, tbytes(&m->tensors.v[tn]));
+            if (!packed || q.kind == NNAV_Q_PACKED)
+                xs->stored = sat_add(xs->stored, packed ? q.logical : m->tensors.v[tn].nelems);
+        }
+        if (packed) {
+            /* A packed weight counts what it packs; its scales, zeros and
+             * g_idx are its data, no parameters (quant.h). */
+            if (q.kind == NNAV_Q_PACKED) {
+                t->sc[t->cv_scope[k]].params = sat_add(t->sc[t->cv_scope[k]].params, q.logical);
+                t->sc[t->cv_scope[k]].param_names++;
+            }
+            continue;
+        }
         if (pt == NNAV_NONE)
             continue;
         nnav_span last = last_comp(m->values.v[v].name);
@@ -1278,9 +1339,14 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         int k = param_counts(m, graph, t->ptensor, v, t, &place, &am);
         if (k < 0)
             goto oom;
-        if (!k)
+        if (!k) { /* only its other names count: its bytes at the root */
+            uint64_t vb = vbytes(m, t->ptensor, v);
+            t->sc[0].bytes = sat_add(t->sc[0].bytes, vb);
+            if (vb && roles[v] != NNAV_WROLE_CONST)
+                t->sc[0].stored = sat_add(t->sc[0].stored, welems(m, t->ptensor, logical, v));
             continue;
-        book(&t->sc[place], roles[v], welems(m, t->ptensor, logical, v));
+        }
+        book(&t->sc[place], roles[v], welems(m, t->ptensor, logical, v), vbytes(m, t->ptensor, v));
     }
     if (body_params(m, t, &am) < 0)
         goto oom;
@@ -1292,6 +1358,8 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
         p->params = sat_add(p->params, x->params);
         p->param_names += x->param_names;
         p->buffers = sat_add(p->buffers, x->buffers);
+        p->bytes = sat_add(p->bytes, x->bytes);
+        p->stored = sat_add(p->stored, x->stored);
         if (dup)
             dup[x->parent] = sat_add(dup[x->parent], dup[i]);
     }
@@ -1380,7 +1448,7 @@ nnav_scopes *nnav_scopes_build(const nnav_model *m, uint32_t graph, const nnav_s
     }
 
     /* 6. Identical siblings. */
-    if (group_identical(t))
+    if (group_identical(t, 0) || group_identical(t, 1))
         goto oom;
 
     free(cnode), free(ckv), free(order), free(newid), free(cstart), free(stack);
@@ -1427,6 +1495,15 @@ uint32_t nnav_scope_of_node(const nnav_scopes *t, uint32_t node)
 }
 
 const uint32_t *nnav_scope_values(const nnav_scopes *t) { return t->vals; }
+
+const uint32_t *nnav_scope_tensors(const nnav_scopes *t, uint32_t id, uint32_t *n)
+{
+    *n = 0;
+    if (!t->cv_total || id >= t->n)
+        return NULL;
+    *n = t->cv_total[id];
+    return t->cv + t->cv_first[id];
+}
 
 size_t nnav_scope_path(const nnav_scopes *t, uint32_t id, uint8_t *buf, size_t n)
 {
@@ -1498,6 +1575,10 @@ int nnav_tensor_is_weight(const nnav_model *m, uint32_t t)
     if (t >= m->tensors.n)
         return 0;
     const nnav_tensor *tt = &m->tensors.v[t];
+    nnav_tquant q;
+    if (nnav_model_facts_get(m)->tensor_store && !checkpoint_nonparam(m, tt) &&
+        nnav_tensor_quant(m, t, &q) == 0 && q.kind != NNAV_Q_PLAIN)
+        return q.kind == NNAV_Q_PACKED; /* a GPTQ/AWQ qweight, not its scales */
     if (!weight_dtype(tt->dtype) || tt->nelems == UINT64_MAX || checkpoint_nonparam(m, tt))
         return 0;
     if (tt->owner == NNAV_TOWN_INITIALIZER || tt->owner == NNAV_TOWN_SPARSE_VALUES)
@@ -1576,11 +1657,24 @@ void nnav_params_by_graph(const nnav_model *m, uint64_t *main, uint64_t *all, ui
     uint32_t *pt = param_tensors(m, NNAV_NONE);
     uint64_t *logical = NULL;
     uint8_t *roles = pt ? param_roles(m, pt, &logical) : NULL;
+    int store = nnav_model_facts_get(m)->tensor_store;
     for (uint32_t v = 0; roles && v < m->values.n; v++) {
         const nnav_value *val = &m->values.v[v];
+        uint64_t ne;
+        nnav_tquant q;
+        if (store && val->kind == NNAV_VAL_INITIALIZER && val->producer < m->tensors.n &&
+            m->tensors.v[val->producer].role != NNAV_TROLE_CONSTANT &&
+            nnav_tensor_alias(m, val->producer) == NNAV_NONE &&
+            nnav_tensor_quant(m, val->producer, &q) == 0 && q.kind != NNAV_Q_PLAIN) {
+            ne = q.kind == NNAV_Q_PACKED ? q.logical : 0; /* its data: no parameters */
+            b = sat_add(b, ne);
+            if (val->graph == 0)
+                a = sat_add(a, ne);
+            continue;
+        }
         if (pt[v] == NNAV_NONE || roles[v] != NNAV_WROLE_PARAM || !counts_alone(m, pt, v))
             continue;
-        uint64_t ne = welems(m, pt, logical, v);
+        ne = welems(m, pt, logical, v);
         b = sat_add(b, ne);
         if (val->graph == 0)
             a = sat_add(a, ne);
@@ -1601,10 +1695,24 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w)
     uint32_t *pt = in ? param_tensors(m, NNAV_NONE) : NULL;
     uint64_t *logical = NULL;
     uint8_t *roles = pt ? param_roles(m, pt, &logical) : NULL;
+    int store = nnav_model_facts_get(m)->tensor_store;
     if (roles) {
         graphs_in_model(m, in);
         for (uint32_t v = 0; v < m->values.n; v++) {
             const nnav_value *val = &m->values.v[v];
+            nnav_tquant q;
+            if (store && val->kind == NNAV_VAL_INITIALIZER && val->graph < m->graphs.n &&
+                in[val->graph] == 1 && val->producer < m->tensors.n &&
+                m->tensors.v[val->producer].role != NNAV_TROLE_CONSTANT &&
+                nnav_tensor_alias(m, val->producer) == NNAV_NONE &&
+                nnav_tensor_quant(m, val->producer, &q) == 0 && q.kind != NNAV_Q_PLAIN) {
+                /* A packed weight (GPTQ, AWQ) and its data (quant.h). */
+                w->bytes = sat_add(w->bytes, tbytes(&m->tensors.v[val->producer]));
+                if (q.kind == NNAV_Q_PACKED)
+                    w->params = sat_add(w->params, q.logical), w->param_names++,
+                    w->stored = sat_add(w->stored, q.logical);
+                continue;
+            }
             if (pt[v] == NNAV_NONE || val->graph >= m->graphs.n || in[val->graph] != 1)
                 continue;
             const nnav_tensor *tt = &m->tensors.v[pt[v]];
@@ -1613,10 +1721,17 @@ void nnav_model_weights(const nnav_model *m, nnav_weights *w)
                 /* A checkpoint's buffer by its name; a tied name is the
                  * other's, a TorchScript constant no module's. */
                 if (tt->role != NNAV_TROLE_CONSTANT && is_buffer(tt, last_comp(tt->name)) &&
-                    nnav_tensor_alias(m, pt[v]) == NNAV_NONE)
+                    nnav_tensor_alias(m, pt[v]) == NNAV_NONE) {
                     w->buffers = sat_add(w->buffers, ne), w->buffer_names++;
+                    w->bytes = sat_add(w->bytes, tbytes(tt));
+                    w->stored = sat_add(w->stored, ne);
+                }
                 continue;
             }
+            uint64_t vb = vbytes(m, pt, v);
+            w->bytes = sat_add(w->bytes, vb);
+            if (vb && roles[v] != NNAV_WROLE_CONST)
+                w->stored = sat_add(w->stored, welems(m, pt, logical, v));
             if (!counts_alone(m, pt, v))
                 continue;
             ne = welems(m, pt, logical, v);
@@ -1685,7 +1800,11 @@ uint8_t *nnav_tensor_roles(const nnav_model *m)
         if (t == NNAV_NONE || t >= m->tensors.n)
             continue;
         uint8_t r = (uint8_t)(roles[v] + 1);
-        if (checkpoint_nonparam(m, &m->tensors.v[t]))
+        nnav_tquant q;
+        if (nnav_model_facts_get(m)->tensor_store && nnav_tensor_quant(m, t, &q) == 0 &&
+            q.kind == NNAV_Q_DATA)
+            r = NNAV_WROLE_CONST + 1; /* a packed weight's scales: quantisation data */
+        else if (checkpoint_nonparam(m, &m->tensors.v[t]))
             r = is_buffer(&m->tensors.v[t], last_comp(m->tensors.v[t].name)) ? NNAV_WROLE_BUFFER + 1
                                                                               : NNAV_WROLE_CONST + 1;
         if (rank[r] > rank[tr[t]])

@@ -74,7 +74,7 @@ expect_status 1 "$NNAV_BIN" diff "$T/resnet18_legacy.pt" "$T/resnet18_zip.pt"
 has "^initializers: 0 added, 0 removed, 0 renamed, 0 changed; 46,796,608 bytes compared$"
 has "^~ producer_version: legacy 1001 -> 3$"
 expect_status 0 "$NNAV_BIN" summary "$T/train_legacy.pt" --depth 1
-has "^  model +- +- +11,689,512 "
+has "^  model +float32 +11,689,512 "
 
 # Hostile copies: cut inside a storage, inside the key list, a count too big.
 /usr/bin/python3 - "$T" <<'PY'

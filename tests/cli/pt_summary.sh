@@ -66,5 +66,5 @@ grep -qE '^    0 … 1  ×2 identical ' "$OUT" || fail "layer1's blocks not fold
 grep -qE '^total: 0 nodes in 57 scopes, 11,689,512 params \(62 names\), .*9,600 buffer elements not counted' "$OUT" ||
     fail "total line: $(tail -1 "$OUT")"
 expect_status 0 "$NNAV_BIN" summary "$T/train.pt" --depth 1
-grep -qE '^  model +- +- +11,689,512 ' "$OUT" || fail "train.pt's model scope: $(cat "$OUT")"
+grep -qE '^  model +float32 +11,689,512 ' "$OUT" || fail "train.pt's model scope: $(cat "$OUT")"
 finish

@@ -51,8 +51,8 @@ grep -q "^18 dtypes compared, 0 wrong" "$T/cmp.txt" || fail "not all 18 dtypes c
 read -r params tensors layer_params <<< "$("$py" -c 'import json,sys; o=json.load(open(sys.argv[1]))["llama"]; print(o["params"], o["tensors"], o["layer_params"])' "$T/oracle.json")"
 fmt() { "$py" -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$1"; }
 expect_status 0 "$NNAV_BIN" summary "$T/llama.safetensors"
-grep -Eq "^      0 … 31  ×32 identical +- +- +$(fmt "$layer_params") " "$OUT" ||
-    fail "summary: no '0 … 31 ×32 identical' row with $layer_params params: $(head -8 "$OUT")"
+grep -Eq "^      0 … 31  ×32 identical +bfloat16 +$(fmt "$layer_params") .* 16\.00$" "$OUT" ||
+    fail "summary: no '0 … 31 ×32 identical' bfloat16 row with $layer_params params at 16.00 bpw: $(head -8 "$OUT")"
 grep -q "^total: .*, $(fmt "$params") params ($(fmt "$tensors") names)" "$OUT" ||
     fail "summary: total is not $params params of $tensors names: $(tail -1 "$OUT")"
 expect_status 0 "$NNAV_BIN" info "$T/llama.safetensors" --verbose

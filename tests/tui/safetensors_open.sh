@@ -22,8 +22,8 @@ case $head in
 *"nnav  llama.safetensors  safetensors  1 graph  0 nodes  291 tensors"*"21.5 k params"*) ;;
 *) fail "the header: $head" ;;
 esac
-wait_for "▾ model 0 21.3kp"
-wait_for "▸ layers 0 21kp"
+wait_for "▾ model 21.3kp 16.00bpw"
+wait_for "▸ layers 21kp 16.00bpw"
 wait_for "lm_head.weight  bfloat16[32,8]"
 keys i
 wait_for "model details"

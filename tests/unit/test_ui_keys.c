@@ -189,6 +189,38 @@ static void test_layout_80x24(void **state)
     assert_true(l.too_small);
 }
 
+/* A store of tensors: no room for the node list, the tree the whole left
+ * column, the initializers over the detail on the right; every body cell
+ * in exactly one pane. */
+static void test_layout_store(void **state)
+{
+    (void)state;
+    ui_layout l;
+    layout_compute_store(24, 80, 30, 0, &l);
+    assert_false(l.too_small);
+    assert_int_equal(l.pane[PANE_NODES].w, 0);
+    assert_int_equal(l.pane[PANE_NODES].h, 0);
+    assert_int_equal(l.pane[PANE_TREE].h, 22);
+    assert_int_equal(l.pane[PANE_TENSORS].x, l.pane[PANE_TREE].w + 1);
+    assert_int_equal(l.pane[PANE_DETAIL].x, l.pane[PANE_TENSORS].x);
+    assert_int_equal(l.pane[PANE_DETAIL].y, l.pane[PANE_TENSORS].y + l.pane[PANE_TENSORS].h);
+    assert_true(l.pane[PANE_TENSORS].h >= l.pane[PANE_DETAIL].h);
+    for (int y = 1; y < 23; y++)
+        for (int x = 0; x < 80; x++) {
+            int n = 0;
+            for (int i = 0; i < PANE_COUNT; i++) {
+                const rect *r = &l.pane[i];
+                n += y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
+            }
+            assert_int_equal(n, x == l.sep_top_x ? 0 : 1);
+        }
+    assert_int_equal(layout_hit(&l, 22, 0), PANE_TREE);
+    assert_int_equal(layout_hit(&l, 2, 79), PANE_TENSORS);
+    assert_int_equal(layout_hit(&l, 22, 79), PANE_DETAIL);
+    layout_compute_store(10, 30, 0, 0, &l);
+    assert_true(l.too_small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_help_covers_the_table),
         cmocka_unit_test(test_keys_md_is_current),
         cmocka_unit_test(test_layout_80x24),
+        cmocka_unit_test(test_layout_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
