@@ -2044,6 +2044,17 @@ static void push_tensor(nnav_diff *d, const nnav_diff_tensor *e)
         d->tot.tensors_changed++;
 }
 
+/* A pair's first AHEAD bytes asked of both files (payloads in the map;
+ * external data is mapped only when compared). */
+static void ask_ahead(const nnav_diff *d, const nnav_diff_tensor *e)
+{
+    for (int s = 0; s < 2; s++) {
+        const nnav_tensor *t = nnav_tensor_get(d->s[s].m, s ? e->b : e->a);
+        if (t->storage == NNAV_STORE_RAW && t->data.p && t->data.n >= 2 * (uint64_t)CHUNK)
+            will_need(t->data.p, t->data.n < AHEAD ? t->data.n : AHEAD);
+    }
+}
+
 typedef struct readkey {
     uint64_t at;  /* where A's payload lies: its place in the map, external data after */
     uint32_t i;   /* the pair */
@@ -2102,8 +2113,11 @@ static void tensor_entries(nnav_diff *d, uint32_t gentry)
         order[nv++].i = i;
     }
     qsort(order, nv, sizeof *order, readkey_cmp);
-    for (uint32_t k = 0; k < nv && !d->oom; k++)
+    for (uint32_t k = 0; k < nv && !d->oom; k++) {
+        if (k + 1 < nv) /* the next pair's first pages on their way while this one is compared */
+            ask_ahead(d, &all[order[k + 1].i]);
         compare_values(d, &all[order[k].i]);
+    }
     for (uint32_t i = 0; i < n && !d->oom; i++)
         push_tensor(d, &all[i]);
 out:
