@@ -33,8 +33,8 @@
  *  - A store of named tensors on either side (facts.tensor_store: a
  *    checkpoint, a weights file), of any format against any: only the two
  *    main graphs' initializers are compared (totals.weights_only), none of
- *    nodes, inputs, other graphs or model facts; two formats are no
- *    difference. Tensors pair by name; then by the canonical spelling of
+ *    nodes, inputs or other graphs, and model facts only between two files
+ *    of one format; two formats are no difference. Tensors pair by name; then by the canonical spelling of
  *    tnames.h (transformers' and llama.cpp's names of one weight, "model."
  *    or "module." added or dropped), "renamed"; then, values asked for, by
  *    identical bytes, and a matrix by its transpose element for element

@@ -1592,7 +1592,9 @@ static void compare_decoded(nnav_diff *d, nnav_diff_tensor *e, cmpacc *c, uint64
     if (x->nelems > most || y->nelems != x->nelems) {
         char why[160];
         snprintf(why, sizeof why, "%s of more than %llu elements are not decoded to compare",
-                 same_type(x, y) ? "typed fields" : "two storage types",
+                 x->dtype == NNAV_DT_QBLOCKS && same_type(x, y)
+                     ? "their bytes differ; quantised blocks"
+                     : same_type(x, y) ? "typed fields" : "two storage types",
                  (unsigned long long)most);
         tensor_unread(d, e, x->nelems > most ? why : "the two hold different numbers of values",
                       NULL);
@@ -1648,6 +1650,101 @@ static void compare_decoded(nnav_diff *d, nnav_diff_tensor *e, cmpacc *c, uint64
     free(sb);
 }
 
+/* Whether a payload's bytes are its values as element decoding reads them
+ * (little-endian, packed as the dtype says): the first 64 agree with what
+ * the reader gives. A reader may keep them otherwise (a big-endian file),
+ * and then only its own values compare. */
+static int plain_bytes(const nnav_model *m, uint32_t t, nnav_span s)
+{
+    const nnav_tensor *x = nnav_tensor_get(m, t);
+    double v[64];
+    nnav_values vals = {.v = v};
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    size_t first = x->nelems < 64 ? (size_t)x->nelems : 64;
+    unsigned comps = nnav_dtype_components(x->dtype);
+    if (comps != 1 || is_wide_int(x->dtype))
+        return 1; /* decoded as they always were */
+    if (nnav_tensor_values(m, t, first, 0, &vals, &err) || vals.count != first)
+        return 0;
+    for (size_t i = 0; i < first; i++) {
+        double p;
+        if (nnav_dtype_decode_raw(x->dtype, s.p, s.n, i, &p) ||
+            !(p == v[i] || (isnan(p) && isnan(v[i]))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Two storage types of a fixed width each (float32 and bf16, f16 and
+ * float32), both payloads raw: decoded element by element over the map, a
+ * chunk at a time, whatever their size. Only where decoding the bytes so
+ * agrees with the reader's own values on the first elements (a reader may
+ * keep its bytes otherwise: a big-endian file): 0 when compared, -1 to
+ * decode through the reader instead. */
+static int compare_streamed(nnav_diff *d, nnav_diff_tensor *e, cmpacc *c)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
+    unsigned bx = nnav_dtype_bits(x->dtype), by = nnav_dtype_bits(y->dtype);
+    int raw_x = x->storage == NNAV_STORE_RAW || x->storage == NNAV_STORE_EXTERNAL;
+    int raw_y = y->storage == NNAV_STORE_RAW || y->storage == NNAV_STORE_EXTERNAL;
+    uint64_t nx, ny, n = x->nelems;
+    if (!raw_x || !raw_y || !bx || !by || x->dtype == NNAV_DT_STRING ||
+        y->dtype == NNAV_DT_STRING || is_wide_int(x->dtype) || is_wide_int(y->dtype) ||
+        nnav_dtype_components(x->dtype) != 1 || nnav_dtype_components(y->dtype) != 1 ||
+        y->nelems != n || nnav_dtype_raw_bytes(x->dtype, n, &nx) ||
+        nnav_dtype_raw_bytes(y->dtype, n, &ny))
+        return -1;
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    nnav_span sa, sb;
+    void *ca = NULL, *cb = NULL;
+    if (nnav_tensor_bytes(ma, e->a, &sa, &ca, &err)) {
+        return -1;
+    }
+    if (nnav_tensor_bytes(mb, e->b, &sb, &cb, &err)) {
+        nnav_tensor_bytes_release(ca);
+        return -1;
+    }
+    int ok = sa.n == nx && sb.n == ny && plain_bytes(ma, e->a, sa) && plain_bytes(mb, e->b, sb);
+    if (!ok) {
+        nnav_tensor_bytes_release(ca);
+        nnav_tensor_bytes_release(cb);
+        return -1;
+    }
+    uint64_t step = (uint64_t)CHUNK * 8 / (bx > by ? bx : by); /* elements a chunk */
+    for (uint64_t e0 = 0; e0 < n; e0 += step) {
+        uint64_t e1 = n - e0 < step ? n : e0 + step;
+        const uint8_t *pa = sa.p + e0 * bx / 8, *pb = sb.p + e0 * by / 8;
+        uint64_t la = (e1 - e0) * bx / 8, lb = (e1 - e0) * by / 8;
+        int big = sa.n >= 2 * (uint64_t)CHUNK || sb.n >= 2 * (uint64_t)CHUNK;
+        if (big) {
+            populate(pa, la);
+            populate(pb, lb);
+        }
+        for (uint64_t i = e0; i < e1; i++) {
+            double p, q;
+            if (nnav_dtype_decode_raw(x->dtype, sa.p, sa.n, i, &p) ||
+                nnav_dtype_decode_raw(y->dtype, sb.p, sb.n, i, &q))
+                break;
+            if (p == q || (isnan(p) && isnan(q)))
+                continue;
+            acc_elem(c, i, p, q, elem_diff(c, p, q));
+        }
+        if (big) {
+            drop_pages(pa, la);
+            drop_pages(pb, lb);
+        }
+    }
+    d->tot.bytes_compared += sa.n;
+    if (nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err))
+        tensor_unread(d, e, err.msg, NULL);
+    nnav_tensor_bytes_release(ca);
+    nnav_tensor_bytes_release(cb);
+    return 0;
+}
+
 static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
 {
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
@@ -1672,7 +1769,8 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
     int raw_b = y->storage == NNAV_STORE_RAW || y->storage == NNAV_STORE_EXTERNAL;
     int blocks_differ = 0;
     if (!same_type(x, y)) {
-        compare_decoded(d, e, &c, DECODE_MAX);
+        if (compare_streamed(d, e, &c) < 0)
+            compare_decoded(d, e, &c, DECODE_MAX);
     } else if (raw_a && raw_b && x->dtype != NNAV_DT_STRING) {
         nnav_span sa, sb;
         void *ca = NULL, *cb = NULL;
@@ -1687,13 +1785,19 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
             tensor_unread(d, e, err.msg, "B");
             return;
         }
+        unsigned bits = nnav_dtype_bits(x->dtype);
+        int pa = !bits || plain_bytes(ma, e->a, sa), pb = !bits || plain_bytes(mb, e->b, sb);
         if (sa.n != sb.n) {
             tensor_unread(d, e, "the payloads differ in length", NULL);
+        } else if (pa != pb) {
+            blocks_differ = 1; /* one side's bytes are no plain values: the reader's compare */
         } else {
             /* One element's bits, components included; 0 for blocks of
              * quantised weights, whose bytes are compared and, where they
-             * differ, their dequantised values. */
-            unsigned bits = nnav_dtype_bits(x->dtype);
+             * differ, their dequantised values (so too bytes kept in an
+             * order of the reader's own, on both sides). */
+            if (!pa)
+                bits = 0;
             uint64_t ebits = bits;
             for (uint64_t off = 0; off < sa.n && !blocks_differ; off += CHUNK) {
                 uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
@@ -2283,6 +2387,8 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
          * and other graphs have nothing to meet in a store of tensors, and
          * two formats are no difference of the weights (the faces name
          * each side's format). */
+        if (fa == fb && !strcmp(xa->format_name, xb->format_name))
+            compare_facts(d); /* two of one format: their facts compare as ever */
         uint32_t ga = nnav_graph_by_path(a, "/"), gb = nnav_graph_by_path(b, "/");
         if (ga != NNAV_NONE && gb != NNAV_NONE) {
             pair_graphs(d, ga, gb);

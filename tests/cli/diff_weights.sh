@@ -22,7 +22,10 @@
 #  (e) two GGUF files: blocks of another type are "dtype q4_K -> q6_K" (not
 #      "unread"), and one byte changed inside a q4_K tensor is found (block
 #      types' bytes were once never compared) with the count of differing
-#      elements ggml's dequantisation of the two payloads gives;
+#      elements ggml's dequantisation of the two payloads gives; a
+#      big-endian file's values equal the little-endian one's;
+#  (e2) float32 against BF16 of 4,300,800 elements, compared element by
+#      element over the map: torch's count and largest difference;
 #  (f) --no-values pairs by name only; ONNX against TensorFlow still exit 2.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -139,6 +142,13 @@ assert inits[0]["max_abs"] == o["max_abs"], (inits[0]["max_abs"], o)
 PY
 CHECKS=$((CHECKS + 1))
 D 0 "$G/llama.gguf" "$G/llama.gguf"
+# The same values in a big-endian file (gguf_gen.py byte-swaps f32, f16,
+# bf16 and i32): equal, though their bytes are not.
+D 0 "$G/small_v3.gguf" "$G/small_be.gguf"
+
+# ---- a pair of two storage types past what is decoded into memory ----
+D 1 "$T/wide.pt" "$T/wide.safetensors" --yaml
+ycheck "$OUT" 'len(inits) == 1 and inits[0]["change"] == ["dtype", "values"] and inits[0]["elements"] == o["wide"]["elements"] > 4194304 and inits[0]["differing_elements"] == o["wide"]["differing"] and inits[0]["max_abs"] == o["wide"]["max_abs"]'
 
 # ---- (f) ----
 D 1 "$T/hf.pt" "$T/cpp.safetensors" --no-values --yaml

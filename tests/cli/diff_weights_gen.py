@@ -15,6 +15,8 @@ OUTDIR/oracle.json.
                     reference quantiser), the other matrices f16
   lin.pt, lin.onnx  a module's state_dict and its torch.onnx.export (whose
                     Linear weights become onnx::MatMul_N, transposed)
+  wide.pt, wide.safetensors  a tensor of 4,300,800 float32 elements, and
+                    its BF16
   big_a/big_b .safetensors  (only with --big MB) two files of float32
                     tensors of 16 MiB, the second differing in one element of
                     its last tensor: the benchmark's pair
@@ -193,6 +195,14 @@ for name, t in inits.items():
         left.discard(hit[0])
 oracle["onnx"] = {"same": same, "transposed": transposed, "removed": sorted(left),
                   "initializers": len(inits)}
+
+# wide.pt / wide.safetensors: one float32 tensor of 4,300,800 elements (more
+# than nnav decodes into memory to compare two storage types), stored as
+# BF16 in the safetensors file: compared element by element over the map.
+wide = torch.randn(2100, 2048)
+torch.save({"w": wide}, os.path.join(out, "wide.pt"))
+st_write(os.path.join(out, "wide.safetensors"), {"w": wide.bfloat16()})
+oracle["wide"] = {"elements": wide.numel(), **diff(wide, wide.bfloat16())}
 
 if len(sys.argv) > 3 and sys.argv[2] == "--big":
     mb = int(sys.argv[3])
