@@ -42,9 +42,13 @@
  *  - A tensor pair's records (name, storage type, dims) are compared for
  *    every pair first, then the values of the pairs that can be compared,
  *    in the order A's payloads lie in its file: two large files are read
- *    once, front to back. Values of two storage types of one shape (bf16
- *    against float32, a block-quantised type dequantised) are compared as
- *    numbers up to 4,194,304 elements; past that "unread", saying why.
+ *    once, front to back. Values of two storage types of one shape are
+ *    compared as numbers: fixed widths (bf16 against float32) element by
+ *    element over the map; otherwise (a block-quantised type dequantised)
+ *    through the reader's values, up to 4,194,304 elements, past that
+ *    "unread", saying why. Bytes a reader keeps otherwise than as plain
+ *    little-endian values (the first 64 disagree with its values) are
+ *    compared through its values too.
  *  - Everything returned lives until nnav_diff_free(). Both models must
  *    stay open as long.
  */
