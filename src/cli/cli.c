@@ -82,8 +82,10 @@ static const command commands[K_COUNT] = {
      "renamed, op, attributes with old and new values, inputs rewired, the slots that differ in "
      "[ ]) and initializers added, removed, renamed, retyped, reshaped or changed in value (how "
      "many elements, the largest absolute difference and where, the largest relative one). "
+     "A store of tensors (a checkpoint, a safetensors or GGUF file) against any model: its "
+     "tensors alone, by name, the common renames, bytes or a transpose. "
      "On a terminal it opens the explorer's compare mode. Exit status as diff(1): 0 no "
-     "differences, 1 differences, 2 trouble (a file that cannot be read, two formats, or a "
+     "differences, 1 differences, 2 trouble (a file that cannot be read, two graph formats, or a "
      "usage error).", 17, 1, 1, EXIT_BADINPUT},
     [K_SCAN] = {"scan", cmd_scan, " FILE", "What loading a PyTorch checkpoint or a pickle would "
      "run, read without running anything: every global its pickles reference, whether torch's "
