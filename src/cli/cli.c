@@ -41,7 +41,7 @@ static const command commands[K_COUNT] = {
      "metadata, TensorFlow signatures, counts, weight "
      "bytes, MACs and params of the whole model, op-type histogram.", 17, 0, 0, 0},
     [K_META] = {"meta", cmd_meta, " [KEY]", "A model's own metadata (a weights file's key-value "
-     "pairs, __metadata__, metadata_props, a checkpoint's entries): every key with its value "
+     "pairs, metadata_props, a checkpoint's entries): every key with its value "
      "shortened as info shows it; with KEY the whole value (a string every byte of it, escaped; "
      "a list one item a line). KEY may be SECTION.KEY; an unknown KEY is bad input naming close "
      "ones.", 17, 0, 0, 0, 1},
@@ -82,7 +82,7 @@ static const command commands[K_COUNT] = {
      "renamed, op, attributes with old and new values, inputs rewired, the slots that differ in "
      "[ ]) and initializers added, removed, renamed, retyped, reshaped or changed in value (how "
      "many elements, the largest absolute difference and where, the largest relative one). "
-     "A store of tensors (a checkpoint, a safetensors or GGUF file) against any model: its "
+     "A store of tensors (a checkpoint, a weights file) against any model: its "
      "tensors alone, by name, the common renames, bytes or a transpose. "
      "On a terminal it opens the explorer's compare mode. Exit status as diff(1): 0 no "
      "differences, 1 differences, 2 trouble (a file that cannot be read, two graph formats, or a "
