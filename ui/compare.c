@@ -634,7 +634,12 @@ static void draw_status_row(ui *u, uint32_t node, int y, int x, int w, attr_t se
     cmp_what_text(what, words, sizeof words);
     int col = draw_text(y, x, w, "compare ", sel | draw_attr(R_SECTION));
     if (!what) {
-        draw_text(y, x + col, w - col, "= the same on A and B", sel | draw_attr(R_DIM));
+        /* A store of tensors on one side: nodes were never compared. */
+        draw_text(y, x + col, w - col,
+                  nnav_diff_totals_get(c->d)->weights_only
+                      ? "not compared: the other side is a store of tensors"
+                      : "= the same on A and B",
+                  sel | draw_attr(R_DIM));
         return;
     }
     col += cmp_draw_mark(cmp_mark_of(what), y, x + col, w - col, sel);

@@ -1,5 +1,5 @@
-/* cli.c - the scriptable face: info, tree, nodes, node, tensors, find,
- * shapes, cost, check, export, op, diff.
+/* cli.c - the scriptable face: info, meta, tree, nodes, node, tensors,
+ * find, shapes, cost, summary, check, export, op, diff, scan.
  * Human tables by default, the same facts as YAML with --yaml. Every string
  * from the file goes through nnav_text_escape (tables) or nnav_yw_span (YAML).
  *
@@ -19,8 +19,8 @@
 /* ---- commands and their options ---- */
 
 /* The commands, in the order help lists them; a bit each in an option's cmds. */
-enum { K_INFO, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY, K_CHECK,
-       K_EXPORT, K_FIND, K_OP, K_DIFF, K_SCAN, K_COUNT };
+enum { K_INFO, K_META, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY,
+       K_CHECK, K_EXPORT, K_FIND, K_OP, K_DIFF, K_SCAN, K_COUNT };
 #define C(k) (1u << K_##k)
 #define C_ALL ((1u << K_COUNT) - 1)
 
@@ -33,12 +33,18 @@ typedef struct command {
     int no_model;       /* takes no MODEL (op: a model only with --model) */
     int two_models;     /* takes two (args names them); run gets no model and opens them */
     int usage_status;   /* its usage errors' exit status when not EXIT_USAGE (diff: 2) */
+    int arg_optional;   /* its one argument after MODEL may be left out (meta's KEY) */
 } command;
 
 static const command commands[K_COUNT] = {
     [K_INFO] = {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, "
      "metadata, TensorFlow signatures, counts, weight "
      "bytes, MACs and params of the whole model, op-type histogram.", 17, 0, 0, 0},
+    [K_META] = {"meta", cmd_meta, " [KEY]", "A model's own metadata (a weights file's key-value "
+     "pairs, metadata_props, a checkpoint's entries): every key with its value "
+     "shortened as info shows it; with KEY the whole value (a string every byte of it, escaped; "
+     "a list one item a line). KEY may be SECTION.KEY; an unknown KEY is bad input naming close "
+     "ones.", 17, 0, 0, 0, 1},
     [K_TREE] = {"tree", cmd_tree, "", "Every graph (main, If/Loop/Scan bodies, functions) with "
      "its path, owner and node count.", 17, 0, 0, 0},
     [K_NODES] = {"nodes", cmd_nodes, "", "The nodes of one graph: index, op type, name, inputs -> "
@@ -76,8 +82,10 @@ static const command commands[K_COUNT] = {
      "renamed, op, attributes with old and new values, inputs rewired, the slots that differ in "
      "[ ]) and initializers added, removed, renamed, retyped, reshaped or changed in value (how "
      "many elements, the largest absolute difference and where, the largest relative one). "
+     "A store of tensors (a checkpoint, a weights file) against any model: its "
+     "tensors alone, by name, the common renames, bytes or a transpose. "
      "On a terminal it opens the explorer's compare mode. Exit status as diff(1): 0 no "
-     "differences, 1 differences, 2 trouble (a file that cannot be read, two formats, or a "
+     "differences, 1 differences, 2 trouble (a file that cannot be read, two graph formats, or a "
      "usage error).", 17, 1, 1, EXIT_BADINPUT},
     [K_SCAN] = {"scan", cmd_scan, " FILE", "What loading a PyTorch checkpoint or a pickle would "
      "run, read without running anything: every global its pickles reference, whether torch's "
@@ -159,8 +167,10 @@ static const option_row options[] = {
     {"domain", 'r', 0, "D", C(OP), "the operator's domain (default: ai.onnx, then the others)"},
     {"model", 'u', 0, "FILE", C(OP), "also mark the version the model FILE uses"},
     {"list", 'l', 0, NULL, C(OP), "list the operators (of --domain D) and their versions"},
-    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT) | C(DIFF)),
+    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT) | C(DIFF) | C(META)),
      "the same facts as YAML"},
+    {"yaml", 'y', 0, NULL, C(META), "the same facts as YAML (with KEY: section, key and the "
+     "value exactly,\nan array's type, count and every item)"},
     {"yaml", 'y', 0, NULL, C(DIFF), "the same facts as YAML, with exact numbers (never the "
      "explorer)"},
     {"yaml", 'y', 0, NULL, C(COST), "the same facts as YAML, with exact numbers"},
@@ -530,6 +540,8 @@ static int run_command(int k, int argc, char **argv, int *ran)
         if (given[c2] && !takes(k, c2))
             return usage_error(cmd->name, "an option given does not apply to this command%s", NULL);
     int want = cmd->two_models ? 2 : cmd->no_model ? !o.list : cmd->args[0] ? 2 : 1;
+    if (cmd->arg_optional && argc - optind == 1)
+        want = 1;
     if (argc - optind != want)
         return usage_error(cmd->name, argc - optind < want ? "missing argument%s" :
                                                              "too many arguments%s", NULL);

@@ -338,9 +338,10 @@ static void rw_tensor(nnav_rw *w, const nnav_diff *d, const nnav_diff_tensor *t)
     size_t np = 0;
     if (changed && (t->what & NNAV_DIFF_RENAMED))
         snprintf(p[np], sizeof p[np], "renamed %s -> %s", na, nb), parts[np] = p[np], np++;
-    if (changed && (t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE)))
+    unsigned layout = NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE | NNAV_DIFF_TRANSPOSED;
+    if (changed && (t->what & layout))
         snprintf(p[np], sizeof p[np], "%s %s -> %s",
-                 words(t->what & (NNAV_DIFF_DTYPE | NNAV_DIFF_SHAPE), ", ", wd, sizeof wd), ta, tb),
+                 words(t->what & layout, ", ", wd, sizeof wd), ta, tb),
             parts[np] = p[np], np++;
     change_tail(tail, sizeof tail, parts, np,
                 changed ? t->what & (NNAV_DIFF_VALUES | NNAV_DIFF_UNREAD) : 0);
@@ -518,30 +519,43 @@ static int report(const nnav_diff *d, const char *pa, const char *pb, int yaml)
     nnav_diff_summary(d, sum, sizeof sum);
     nnav_text_escape_cstr(pa, a, sizeof a);
     nnav_text_escape_cstr(pb, b, sizeof b);
-    snprintf(line, sizeof line, "%s\nA: %s\nB: %s\n", sum, a, b); /* the text's heading */
+    const char *fa = nnav_model_facts_get(ma)->format_name, *fb = nnav_model_facts_get(mb)->format_name;
+    if (t->weights_only && strcmp(fa, fb)) /* tensors across formats: each side's named */
+        snprintf(line, sizeof line, "%s\nA: %s (%s)\nB: %s (%s)\n", sum, a, fa, b, fb);
+    else
+        snprintf(line, sizeof line, "%s\nA: %s\nB: %s\n", sum, a, b); /* the text's heading */
     nnav_rw_text(&w, line);
     nnav_rw_map(&w, 0);
     nnav_rw_key_as(&w, "a", NULL), nnav_rw_cstr(&w, pa, NULL);
     nnav_rw_key_as(&w, "b", NULL), nnav_rw_cstr(&w, pb, NULL);
+    nnav_rw_key_as(&w, "format_a", NULL), nnav_rw_cstr(&w, fa, NULL);
+    nnav_rw_key_as(&w, "format_b", NULL), nnav_rw_cstr(&w, fb, NULL);
     nnav_rw_key_as(&w, "differences", NULL), nnav_rw_bool(&w, nnav_diff_any(d), NULL);
     rw_text(&w, "summary", sum, NULL);
     nnav_rw_key_as(&w, "totals", NULL);
     nnav_rw_map(&w, 0);
     /* "nodes: 415 -> 446; 12 same, 56 added, 25 removed, 18 renamed, 360 changed" */
+    /* A store of tensors on either side: its nodes are not compared, and
+     * the text says so instead of counting them (YAML keeps the counts). */
+    const char *wlab = t->weights_only ? NULL : "";
+    if (t->weights_only)
+        nnav_rw_text(&w, "tensors alone compared (a store of tensors on one side): by name, "
+                         "the common renames, then identical bytes; nodes not compared\n");
     nnav_rw_sentence(&w);
     nnav_text_commas(t->nodes_a, c, sizeof c);
     snprintf(line, sizeof line, "nodes: %s -> ", c);
-    nnav_rw_key(&w, "nodes_a"), nnav_rw_uint(&w, t->nodes_a, line);
+    nnav_rw_key_as(&w, "nodes_a", wlab), nnav_rw_uint(&w, t->nodes_a, line);
     nnav_text_commas(t->nodes_b, c, sizeof c);
     snprintf(line, sizeof line, "%s; ", c);
-    nnav_rw_key(&w, "nodes_b"), nnav_rw_uint(&w, t->nodes_b, line);
+    nnav_rw_key_as(&w, "nodes_b", wlab), nnav_rw_uint(&w, t->nodes_b, line);
     static const char *const nk[] = {"same", "added", "removed", "renamed", "changed"};
     const uint64_t nv[] = {t->same, t->added, t->removed, t->renamed, t->changed};
     for (size_t i = 0; i < 5; i++) {
         snprintf(line, sizeof line, "%llu %s%s", (unsigned long long)nv[i], nk[i], i < 4 ? ", " : "");
-        nnav_rw_key(&w, nk[i]), nnav_rw_uint(&w, nv[i], line);
+        nnav_rw_key_as(&w, nk[i], wlab), nnav_rw_uint(&w, nv[i], line);
     }
     nnav_rw_sentence_end(&w);
+    nnav_rw_key_as(&w, "weights_only", NULL), nnav_rw_bool(&w, t->weights_only, NULL);
     /* The graphs' counts: in text the third line, after the initializers'. */
     nnav_rw_key_as(&w, "graphs_added", NULL), nnav_rw_uint(&w, t->graphs_added, NULL);
     nnav_rw_key_as(&w, "graphs_removed", NULL), nnav_rw_uint(&w, t->graphs_removed, NULL);
@@ -627,7 +641,7 @@ static int report(const nnav_diff *d, const char *pa, const char *pb, int yaml)
         const uint32_t gv[] = {g->same, g->added, g->removed, g->renamed, g->changed};
         for (size_t k = 0; k < 5; k++) {
             snprintf(line, sizeof line, "%s%u %s%s", k ? "" : "nodes: ", gv[k], nk[k], k < 4 ? ", " : "");
-            nnav_rw_key(&w, nk[k]), nnav_rw_uint(&w, gv[k], line);
+            nnav_rw_key_as(&w, nk[k], wlab), nnav_rw_uint(&w, gv[k], line);
         }
         nnav_rw_sentence_end(&w);
         rw_io(&w, d, g);

@@ -46,6 +46,8 @@ typedef struct opts {
 /* The commands (cli_info.c, cli_graph.c, cli_tensors.c, cli_typed.c,
  * cli_find.c, cli_export.c, cli_op.c). */
 int cmd_info(const nnav_model *m, const opts *o);
+/* cli_meta.c: o->arg is KEY, or NULL for every key. */
+int cmd_meta(const nnav_model *m, const opts *o);
 int cmd_tree(const nnav_model *m, const opts *o);
 int cmd_nodes(const nnav_model *m, const opts *o);
 int cmd_node(const nnav_model *m, const opts *o);

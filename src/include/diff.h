@@ -30,6 +30,25 @@
  *    element by element only where a chunk differs; nothing is copied.
  *  - Attributes of a matched pair: by name; values compared by their bytes
  *    (a GRAPH or GRAPHS attribute is not: its bodies are compared as graphs).
+ *  - A store of named tensors on either side (facts.tensor_store: a
+ *    checkpoint, a weights file), of any format against any: only the two
+ *    main graphs' initializers are compared (totals.weights_only), none of
+ *    nodes, inputs or other graphs, and model facts only between two files
+ *    of one format; two formats are no difference. Tensors pair by name; then by the canonical spelling of
+ *    tnames.h (transformers' and llama.cpp's names of one weight, "model."
+ *    or "module." added or dropped), "renamed"; then, values asked for, by
+ *    identical bytes, and a matrix by its transpose element for element
+ *    (TRANSPOSED: an exporter's MatMul weight, "onnx::MatMul_57").
+ *  - A tensor pair's records (name, storage type, dims) are compared for
+ *    every pair first, then the values of the pairs that can be compared,
+ *    in the order A's payloads lie in its file: two large files are read
+ *    once, front to back. Values of two storage types of one shape are
+ *    compared as numbers: fixed widths (bf16 against float32) element by
+ *    element over the map; otherwise (a block-quantised type dequantised)
+ *    through the reader's values, up to 4,194,304 elements, past that
+ *    "unread", saying why. Bytes a reader keeps otherwise than as plain
+ *    little-endian values (the first 64 disagree with its values) are
+ *    compared through its values too.
  *  - Everything returned lives until nnav_diff_free(). Both models must
  *    stay open as long.
  */
@@ -65,10 +84,12 @@ enum {
     NNAV_DIFF_VALUES = 1u << 9,   /* tensor: some element differs (beyond the tolerance) */
     NNAV_DIFF_UNREAD = 1u << 10,  /* tensor: values could not be compared (why in note) */
     NNAV_DIFF_TYPE = 1u << 11,    /* graph input/output: its type otherwise (not a tensor...) */
+    NNAV_DIFF_TRANSPOSED = 1u << 12, /* tensor: B holds A's matrix transposed, element for
+                                        element (an exporter's MatMul weight) */
 };
 /* The change words, in bit order: "added", "removed", "renamed", "op",
  * "attributes", "inputs", "outputs", "dtype", "shape", "values", "unread",
- * "type". NULL for a bit past the last. */
+ * "type", "transposed". NULL for a bit past the last. */
 const char *nnav_diff_word(unsigned bit);
 /* A mark for a list: '+' added, '-' removed, '~' any other difference, ' ' same. */
 char nnav_diff_mark(unsigned what);
@@ -151,7 +172,7 @@ const nnav_diff_io *nnav_diff_io_get(const nnav_diff *d, size_t i);
 typedef struct nnav_diff_tensor {
     uint32_t a, b;      /* tensor ids, NNAV_NONE on the side lacking it */
     uint32_t graph;     /* its nnav_diff_graph entry */
-    unsigned what;      /* ADDED, REMOVED, RENAMED, DTYPE, SHAPE, VALUES, UNREAD */
+    unsigned what;      /* ADDED, REMOVED, RENAMED, DTYPE, SHAPE, VALUES, UNREAD, TRANSPOSED */
     /* With VALUES: how many elements differ, the largest absolute difference
      * |b - a| and the flat index of its element, the largest relative one
      * |b - a| / |a| (over elements where a != 0; -1 when there are none) and
@@ -189,6 +210,9 @@ typedef struct nnav_diff_totals {
     uint64_t io_changed;
     uint64_t tensors_added, tensors_removed, tensors_renamed, tensors_changed;
     uint64_t bytes_compared;  /* payload bytes compared on each side */
+    int weights_only;         /* a store of named tensors on either side: only the main
+                                 graphs' initializers were compared (by name, the common
+                                 renames, bytes); no node, input or other graph */
     uint32_t facts;
 } nnav_diff_totals;
 const nnav_diff_totals *nnav_diff_totals_get(const nnav_diff *d);

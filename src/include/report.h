@@ -86,10 +86,14 @@ void nnav_load_scan_write(struct nnav_rw *w, const struct nnav_load_scan *s, con
  * a map under its YAML key (an ARRAY as {type, count, items: the first 16});
  * in text the section's title, then "  KEY  VALUE" a line (the first 60). */
 void nnav_details_write(struct nnav_rw *w, const nnav_model *m);
-/* Detail i whole (`nnav meta`): its section, key and value; an ARRAY's
- * type, count and every item (text: "INDEX VALUE" a line). -1 with err set
- * when an item cannot be read (what was written stays). */
+/* Detail i whole (`nnav meta FILE KEY`): in YAML a map of its section,
+ * key and value, an ARRAY's type, count and every item; in text the value
+ * alone, every byte of a string (escaped), an ARRAY's items one a line.
+ * -1 with err set when an item cannot be read (what was written stays). */
 int nnav_detail_write_one(struct nnav_rw *w, const nnav_model *m, uint32_t i, nnav_error *err);
+/* The same for a detail that is no ARRAY, given whole (a fact a reader
+ * keeps outside its details, such as a model's metadata_props). */
+void nnav_detail_write_single(struct nnav_rw *w, const nnav_detail *d);
 
 /* The candidates closest to a mistyped word, closest first, at most max
  * into out: within 1 edit of a name of up to 4 bytes, 2 up to 8, 3 past

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
@@ -152,6 +153,68 @@ void nnav_details_write(nnav_rw *w, const nnav_model *m)
     }
 }
 
+/* A span whole, for a terminal: escaped a piece at a time, each piece
+ * ending before a byte that is not ASCII-after-ASCII, so that no UTF-8
+ * sequence (or a character and its marks) is cut. */
+static void text_whole(nnav_rw *w, const nnav_detail *d, nnav_span s)
+{
+    enum { PIECE = 4096 };
+    char buf[PIECE * 12 + 16];
+    uint64_t at = 0;
+    while (at < s.n) {
+        uint64_t n = s.n - at < PIECE ? s.n - at : PIECE;
+        if (at + n < s.n) {
+            uint64_t k = n;
+            while (k > 1 && !(s.p[at + k - 1] < 0x80 && s.p[at + k] < 0x80))
+                k--;
+            if (k > 1)
+                n = k;
+        }
+        if (d->own || d->s_safe) {
+            snprintf(buf, sizeof buf, "%.*s", (int)n, (const char *)s.p + at);
+        } else {
+            nnav_text_escape(s.p + at, (size_t)n, buf, sizeof buf);
+        }
+        nnav_rw_text(w, buf);
+        at += n;
+    }
+}
+
+/* One value whole in text: a string escaped, every byte of it; a number
+ * exactly (a double's shortest text that reads back). */
+static void text_value(nnav_rw *w, const nnav_detail *d)
+{
+    char b[64];
+    if (d->kind == NNAV_DV_TEXT) {
+        text_whole(w, d, d->s);
+    } else if (d->kind == NNAV_DV_FLOAT) {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(b, sizeof b, "%.*g", prec, d->f);
+            if (strtod(b, NULL) == d->f)
+                break;
+        }
+        nnav_rw_text(w, b);
+    } else {
+        item_words(d, b, sizeof b);
+        nnav_rw_text(w, b);
+    }
+    nnav_rw_text(w, "\n");
+}
+
+void nnav_detail_write_single(nnav_rw *w, const nnav_detail *d)
+{
+    if (!nnav_rw_yaml(w)) {
+        text_value(w, d);
+        return;
+    }
+    nnav_rw_map(w, 8);
+    nnav_rw_key(w, "section"), nnav_rw_cstr(w, d->section, NULL);
+    nnav_rw_key(w, "key"), nnav_rw_span(w, d->key, NULL);
+    nnav_rw_key(w, "value");
+    scalar(w, d);
+    nnav_rw_map_end(w);
+}
+
 int nnav_detail_write_one(nnav_rw *w, const nnav_model *m, uint32_t i, nnav_error *err)
 {
     nnav_detail d;
@@ -161,47 +224,41 @@ int nnav_detail_write_one(nnav_rw *w, const nnav_model *m, uint32_t i, nnav_erro
         err->kind = NNAV_ERR_USAGE;
         return -1;
     }
-    char kb[600];
-    nnav_rw_map(w, 8);
-    nnav_rw_key(w, "section"), nnav_rw_cstr(w, d.section, NULL);
-    nnav_rw_key(w, "key"), nnav_rw_span(w, d.key, esc_span(&d, d.key, kb, sizeof kb));
     if (d.kind != NNAV_DV_ARRAY) {
-        nnav_rw_key(w, "value");
-        scalar(w, &d);
-        nnav_rw_map_end(w);
+        nnav_detail_write_single(w, &d);
         return 0;
     }
+    if (!nnav_rw_yaml(w)) {
+        /* Text: the items one a line, so that a pipe (wc -l, grep) sees
+         * the value and nothing else. */
+        for (uint64_t k = 0; k < d.count; k++) {
+            nnav_detail it;
+            if (nnav_detail_item(m, i, k, &it, err) < 0)
+                return -1;
+            text_value(w, &it);
+        }
+        return 0;
+    }
+    nnav_rw_map(w, 8);
+    nnav_rw_key(w, "section"), nnav_rw_cstr(w, d.section, NULL);
+    nnav_rw_key(w, "key"), nnav_rw_span(w, d.key, NULL);
     nnav_rw_key(w, "type"), nnav_rw_cstr(w, d.elem ? d.elem : "", NULL);
     nnav_rw_key(w, "count"), nnav_rw_uint(w, d.count, NULL);
-    nnav_rw_map_end(w);
-    /* Every item: text one a line ("INDEX VALUE"), YAML a sequence. */
-    nnav_rw_text(w, "\n");
-    nnav_rw_key_as(w, "items", NULL);
+    nnav_rw_key(w, "items");
+    nnav_rw_list(w);
     int rc = 0;
-    if (nnav_rw_yaml(w))
-        nnav_rw_list(w);
     for (uint64_t k = 0; k < d.count; k++) {
         nnav_detail it;
         if (nnav_detail_item(m, i, k, &it, err) < 0) {
             rc = -1;
             break;
         }
-        if (nnav_rw_yaml(w)) {
-            if (it.kind == NNAV_DV_ARRAY)
-                nnav_rw_cstr(w, it.elem ? it.elem : "array", NULL);
-            else
-                scalar(w, &it);
-        } else {
-            char words[700], line[760];
-            if (it.kind == NNAV_DV_TEXT)
-                esc_span(&it, it.s, words, sizeof words);
-            else
-                item_words(&it, words, sizeof words);
-            snprintf(line, sizeof line, "%8llu  %s\n", (unsigned long long)k, words);
-            nnav_rw_text(w, line);
-        }
+        if (it.kind == NNAV_DV_ARRAY)
+            nnav_rw_cstr(w, it.elem ? it.elem : "array", NULL);
+        else
+            scalar(w, &it);
     }
-    if (nnav_rw_yaml(w))
-        nnav_rw_list_end(w);
+    nnav_rw_list_end(w);
+    nnav_rw_map_end(w);
     return rc;
 }

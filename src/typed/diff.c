@@ -27,11 +27,13 @@
 #include "dtype.h"
 #include "hashtab.h"
 #include "shape.h"
+#include "tnames.h"
 #include "util.h"
 
 #define CHUNK (1u << 20)        /* bytes compared by one memcmp */
 #define AHEAD (8u << 20)        /* bytes asked ahead of the comparison (a multiple of CHUNK) */
 #define TYPED_MAX (1u << 24)    /* typed-field tensors decoded for comparison, elements */
+#define DECODE_MAX (1u << 22)   /* elements decoded to compare two storage types (2 doubles each) */
 #define FAN_MAX 64              /* consumers of one value paired by structure */
 #define SLOT_SCAN 64            /* a node's slots searched for a value it reads or makes */
 #define LOOKAHEAD 8             /* leftovers: how far along B a match is sought */
@@ -41,6 +43,7 @@ typedef struct dside {
     uint32_t nnodes, nvalues, ntensors, ngraphs;
     uint32_t *node_peer, *node_entry, *value_peer, *tensor_peer, *tensor_entry, *graph_entry;
     uint16_t *node_what;
+    uint8_t *transposed;          /* per tensor: paired as its peer's transpose (NULL: none) */
     uint8_t *hidden;              /* declutter: nodes not compared (NULL: none) */
     nnav_shapes *shapes;
     nnav_declutter **decl;        /* per graph, built when asked */
@@ -60,11 +63,14 @@ struct nnav_diff {
     NNAV_VEC(uint32_t) work;      /* matched node pairs to spread from (A id, B id) */
     nnav_hashtab opsum_tab;
     nnav_diff_totals tot;
+    int weights;                  /* a tensor store on either side: tensors alone compared */
     int oom;
 };
 
 static const char *const words[] = {"added", "removed", "renamed", "op", "attributes", "inputs",
-                                    "outputs", "dtype", "shape", "values", "unread", "type"};
+                                    "outputs", "dtype", "shape", "values", "unread", "type",
+                                    "transposed"};
+#define NWORDS (sizeof words / sizeof *words)
 
 const char *nnav_diff_word(unsigned bit)
 {
@@ -874,6 +880,17 @@ static int same_dims(const nnav_model *ma, const nnav_tensor *a, const nnav_mode
     return 1;
 }
 
+/* One storage type: the element type, and for blocks of quantised weights
+ * the reader's name of the blocks (q4_K is not q6_K). */
+static int same_type(const nnav_tensor *a, const nnav_tensor *b)
+{
+    if (a->dtype != b->dtype)
+        return 0;
+    if (a->dtype != NNAV_DT_QBLOCKS)
+        return 1;
+    return a->stype && b->stype && !strcmp(a->stype, b->stype);
+}
+
 static int bytes_eq(const void *ctx, uint32_t tb)
 {
     bytectx *b = (bytectx *)ctx;
@@ -881,7 +898,7 @@ static int bytes_eq(const void *ctx, uint32_t tb)
     if (B->tensor_peer[tb] != NNAV_NONE || b->tries >= 8)
         return 0;
     const nnav_tensor *x = nnav_tensor_get(A->m, b->ta), *y = nnav_tensor_get(B->m, tb);
-    if (x->dtype != y->dtype || x->storage != y->storage || x->typed_field != y->typed_field ||
+    if (!same_type(x, y) || x->storage != y->storage || x->typed_field != y->typed_field ||
         !same_dims(A->m, x, B->m, y) || x->data.n != y->data.n || x->warn || y->warn)
         return 0;
     b->tries++;
@@ -949,6 +966,229 @@ static void match_init_leftovers(nnav_diff *d, uint32_t ga, uint32_t gb)
                      nnav_value_lookup(B->m, gb, (const char *)x->name.p, (size_t)x->name.n));
     }
     nnav_hashtab_free(&tab);
+}
+
+/* ---- tensors alone: a store of named tensors on either side ---- */
+
+/* B's initializers of one graph by a name: the file's own, or its
+ * canonical spelling (tnames.h) kept in keys. */
+typedef struct namectx {
+    const nnav_model *m;
+    const uint32_t *ids;      /* table id -> tensor id */
+    char **keys;              /* canonical names, or NULL: the tensors' own */
+    const uint8_t *p;         /* the name looked up */
+    size_t n;
+} namectx;
+
+static nnav_span name_key(const namectx *c, uint32_t id)
+{
+    if (c->keys)
+        return (nnav_span){(const uint8_t *)c->keys[id], strlen(c->keys[id])};
+    return nnav_tensor_get(c->m, c->ids[id])->name;
+}
+
+static int name_eq(const void *ctx, uint32_t id)
+{
+    const namectx *c = ctx;
+    nnav_span k = name_key(c, id);
+    return k.n == c->n && (!k.n || !memcmp(k.p, c->p, c->n));
+}
+
+static uint64_t name_rehash(const void *ctx, uint32_t id)
+{
+    nnav_span k = name_key(ctx, id);
+    return nnav_hash_bytes(k.p, k.n, 29);
+}
+
+/* Pairs A's and B's initializers of graphs ga and gb whose names agree
+ * (canon: their canonical names), each B tensor once, the first of a
+ * repeated name in the file's order. */
+static void match_by_name(nnav_diff *d, uint32_t ga, uint32_t gb, int canon)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga), *GB = nnav_graph_get(B->m, gb);
+    uint32_t *ids = calloc(GB->init_count ? GB->init_count : 1, sizeof *ids);
+    char **keys = canon ? calloc(GB->init_count ? GB->init_count : 1, sizeof *keys) : NULL;
+    nnav_hashtab tab = {0};
+    namectx c = {B->m, ids, keys, NULL, 0};
+    uint32_t n = 0;
+    char buf[1024];
+    if (!ids || (canon && !keys)) {
+        d->oom = 1;
+        goto out;
+    }
+    for (uint32_t i = 0; i < GB->init_count && !d->oom; i++) {
+        uint32_t tb = GB->init_first + i;
+        if (B->tensor_peer[tb] != NNAV_NONE)
+            continue;
+        nnav_span nm = nnav_tensor_get(B->m, tb)->name;
+        c.p = nm.p;
+        c.n = (size_t)nm.n;
+        if (canon) {
+            size_t k = nnav_tname_canon(nm.p, (size_t)nm.n, buf, sizeof buf);
+            if (!k)
+                continue;
+            keys[n] = strdup(buf);
+            if (!keys[n]) {
+                d->oom = 1;
+                break;
+            }
+            c.p = (const uint8_t *)keys[n];
+            c.n = k;
+        }
+        uint64_t h = nnav_hash_bytes(c.p, c.n, 29), at = 0;
+        if (nnav_hashtab_find(&tab, h, name_eq, &c, &at) != NNAV_NONE) {
+            if (canon)
+                free(keys[n]);
+            continue; /* a repeated name: the first is paired */
+        }
+        ids[n] = tb;
+        if (nnav_hashtab_put(&tab, at, h, n++, name_rehash, &c))
+            d->oom = 1;
+    }
+    for (uint32_t i = 0; i < GA->init_count && !d->oom && n; i++) {
+        uint32_t ta = GA->init_first + i;
+        if (A->tensor_peer[ta] != NNAV_NONE)
+            continue;
+        nnav_span nm = nnav_tensor_get(A->m, ta)->name;
+        c.p = nm.p;
+        c.n = (size_t)nm.n;
+        if (canon) {
+            c.n = nnav_tname_canon(nm.p, (size_t)nm.n, buf, sizeof buf);
+            c.p = (const uint8_t *)buf;
+            if (!c.n)
+                continue;
+        }
+        uint32_t id = nnav_hashtab_find(&tab, nnav_hash_bytes(c.p, c.n, 29), name_eq, &c, NULL);
+        if (id == NNAV_NONE || B->tensor_peer[ids[id]] != NNAV_NONE)
+            continue;
+        match_tensors(d, ta, ids[id]);
+    }
+out:
+    if (keys)
+        for (uint32_t i = 0; i < n; i++)
+            free(keys[i]);
+    free(keys);
+    free(ids);
+    nnav_hashtab_free(&tab);
+}
+
+/* A matrix and its transpose: B's left-over matrices by (type, dims
+ * reversed), each of A's left over looking there for one that holds it
+ * transposed, element for element (torch.onnx.export stores a Linear's
+ * weight so, as MatMul's right operand "onnx::MatMul_57"). At most 8
+ * candidates are compared; a candidate's first row decides most. */
+typedef struct tposctx {
+    nnav_diff *d;
+    uint32_t ta;
+    int tries;
+} tposctx;
+
+static int matrix(const nnav_model *m, const nnav_tensor *t, int64_t *r, int64_t *c)
+{
+    if (t->ndims != 2 || (t->storage != NNAV_STORE_RAW && t->storage != NNAV_STORE_EXTERNAL) ||
+        t->warn || t->nelems == UINT64_MAX || nnav_dtype_bits(t->dtype) % 8 ||
+        !nnav_dtype_bits(t->dtype) || t->dtype == NNAV_DT_STRING)
+        return 0;
+    const int64_t *dm = nnav_dims(m, t->dims_first);
+    *r = dm[0];
+    *c = dm[1];
+    return *r > 1 && *c > 1; /* a row or a column is its own transpose's bytes */
+}
+
+static uint64_t tpos_hash(int32_t dt, int64_t r, int64_t c)
+{
+    return nnav_hashtab_mix64((uint64_t)(uint32_t)dt ^ ((uint64_t)r << 20) ^ ((uint64_t)c << 42) ^
+                              (uint64_t)c);
+}
+
+static uint64_t tpos_rehash(const void *ctx, uint32_t id)
+{
+    const tposctx *c = ctx;
+    const nnav_model *m = c->d->s[1].m;
+    const nnav_tensor *t = nnav_tensor_get(m, id);
+    const int64_t *dm = nnav_dims(m, t->dims_first);
+    return tpos_hash(t->dtype, dm[1], dm[0]);
+}
+
+/* Does B's tensor tb hold A's c->ta transposed? */
+static int tpos_eq(const void *ctx, uint32_t tb)
+{
+    tposctx *c = (tposctx *)ctx;
+    const dside *A = &c->d->s[0], *B = &c->d->s[1];
+    const nnav_tensor *x = nnav_tensor_get(A->m, c->ta), *y = nnav_tensor_get(B->m, tb);
+    int64_t r, k, yr, yk;
+    if (B->tensor_peer[tb] != NNAV_NONE || c->tries >= 8 || !same_type(x, y) ||
+        !matrix(A->m, x, &r, &k) || !matrix(B->m, y, &yr, &yk) || yr != k || yk != r)
+        return 0;
+    c->tries++;
+    nnav_span sa, sb;
+    void *ca = NULL, *cb = NULL;
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    int same = 0;
+    if (nnav_tensor_bytes(A->m, c->ta, &sa, &ca, &err) == 0 &&
+        nnav_tensor_bytes(B->m, tb, &sb, &cb, &err) == 0) {
+        size_t w = nnav_dtype_bits(x->dtype) / 8;
+        uint64_t need = (uint64_t)r * (uint64_t)k * w;
+        same = sa.n == need && sb.n == need;
+        /* B row by row (A column by column): B[j][i] is A[i][j]. */
+        for (uint64_t j = 0; same && j < (uint64_t)k; j++)
+            for (uint64_t i = 0; same && i < (uint64_t)r; i++)
+                same = !memcmp(sb.p + (j * (uint64_t)r + i) * w, sa.p + (i * (uint64_t)k + j) * w, w);
+        if (same && (nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err)))
+            same = 0;
+    }
+    nnav_tensor_bytes_release(ca);
+    nnav_tensor_bytes_release(cb);
+    return same;
+}
+
+static void match_transposed(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    dside *A = &d->s[0], *B = &d->s[1];
+    const nnav_graph *GA = nnav_graph_get(A->m, ga), *GB = nnav_graph_get(B->m, gb);
+    nnav_hashtab tab = {0};
+    tposctx c = {d, 0, 0};
+    int64_t r, k;
+    for (uint32_t i = 0; i < GB->init_count && !d->oom; i++) {
+        uint32_t tb = GB->init_first + i;
+        const nnav_tensor *t = nnav_tensor_get(B->m, tb);
+        if (B->tensor_peer[tb] != NNAV_NONE || !matrix(B->m, t, &r, &k))
+            continue;
+        uint64_t h = tpos_hash(t->dtype, k, r), at = 0;
+        nnav_hashtab_find(&tab, h, never_eq, &c, &at);
+        if (nnav_hashtab_put(&tab, at, h, tb, tpos_rehash, &c))
+            d->oom = 1;
+    }
+    for (uint32_t i = 0; i < GA->init_count && tab.used && !d->oom; i++) {
+        uint32_t ta = GA->init_first + i;
+        const nnav_tensor *t = nnav_tensor_get(A->m, ta);
+        if (A->tensor_peer[ta] != NNAV_NONE || !matrix(A->m, t, &r, &k))
+            continue;
+        c.ta = ta;
+        c.tries = 0;
+        uint32_t tb = nnav_hashtab_find(&tab, tpos_hash(t->dtype, r, k), tpos_eq, &c, NULL);
+        if (tb == NNAV_NONE)
+            continue;
+        if (!A->transposed && !(A->transposed = xcalloc(d, A->ntensors, 1)))
+            break;
+        A->transposed[ta] = 1;
+        match_tensors(d, ta, tb);
+    }
+    nnav_hashtab_free(&tab);
+}
+
+/* Tensors by their own names, then by the common renames, then (values
+ * asked for) by identical bytes, and a matrix by its transpose; nodes are
+ * not compared. */
+static void match_weights(nnav_diff *d, uint32_t ga, uint32_t gb)
+{
+    match_by_name(d, ga, gb, 0);
+    match_by_name(d, ga, gb, 1);
+    match_init_leftovers(d, ga, gb);
+    if (!d->o.no_values)
+        match_transposed(d, ga, gb);
 }
 
 /* ---- comparing a matched pair ---- */
@@ -1350,11 +1590,180 @@ static void tensor_unread(nnav_diff *d, nnav_diff_tensor *e, const char *why, co
     e->note = keep(d, buf);
 }
 
+/* Both tensors decoded as numbers (exact integers), up to `most` elements:
+ * typed fields, strings, one side raw and one typed, two storage types
+ * (bf16 against float32, a dequantised block type against either). Only
+ * the arrays the types need are allocated: two doubles an element for
+ * floats. */
+static void compare_decoded(nnav_diff *d, nnav_diff_tensor *e, cmpacc *c, uint64_t most)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
+    if (x->nelems > most || y->nelems != x->nelems) {
+        char why[160];
+        snprintf(why, sizeof why, "%s of more than %llu elements are not decoded to compare",
+                 x->dtype == NNAV_DT_QBLOCKS && same_type(x, y)
+                     ? "their bytes differ; quantised blocks"
+                     : same_type(x, y) ? "typed fields" : "two storage types",
+                 (unsigned long long)most);
+        tensor_unread(d, e, x->nelems > most ? why : "the two hold different numbers of values",
+                      NULL);
+        return;
+    }
+    int str = x->dtype == NNAV_DT_STRING || y->dtype == NNAV_DT_STRING;
+    int ints = !(narrow_float(x->dtype) || x->dtype == NNAV_DT_DOUBLE ||
+                 x->dtype == NNAV_DT_QBLOCKS) ||
+               !(narrow_float(y->dtype) || y->dtype == NNAV_DT_DOUBLE ||
+                 y->dtype == NNAV_DT_QBLOCKS);
+    size_t n = (size_t)x->nelems, m1 = n ? n : 1;
+    double *va = calloc(m1, sizeof *va), *vb = calloc(m1, sizeof *vb);
+    int64_t *ia = ints ? calloc(m1, sizeof *ia) : NULL, *ib = ints ? calloc(m1, sizeof *ib) : NULL;
+    nnav_span *sa = str ? calloc(m1, sizeof *sa) : NULL, *sb = str ? calloc(m1, sizeof *sb) : NULL;
+    nnav_values a = {.v = va, .i = ia, .s = sa}, b = {.v = vb, .i = ib, .s = sb};
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    if (!va || !vb || (ints && (!ia || !ib)) || (str && (!sa || !sb))) {
+        d->oom = 1;
+    } else if (x->dtype == NNAV_DT_STRING && y->dtype != NNAV_DT_STRING) {
+        tensor_unread(d, e, "strings and numbers", NULL);
+    } else if (nnav_tensor_values(ma, e->a, n, 0, &a, &err)) {
+        tensor_unread(d, e, err.msg, "A");
+    } else if (nnav_tensor_values(mb, e->b, n, 0, &b, &err)) {
+        tensor_unread(d, e, err.msg, "B");
+    } else if (a.count != b.count) {
+        tensor_unread(d, e, "the payloads hold different numbers of values", NULL);
+    } else {
+        for (size_t i = 0; i < a.count; i++) {
+            if (x->dtype == NNAV_DT_STRING) {
+                if (!span_eq(sa[i], sb[i]) && c->ndiff++ == 0)
+                    c->at_abs = i; /* strings: no distance, the first that differs */
+                continue;
+            }
+            if (a.is_int && b.is_int) {
+                if (ia[i] == ib[i])
+                    continue;
+                __int128 q = a.is_unsigned ? (__int128)(uint64_t)ib[i] - (uint64_t)ia[i]
+                                           : (__int128)ib[i] - ia[i];
+                double diff = (double)(q < 0 ? -q : q);
+                acc_elem(c, i, va[i], vb[i], diff);
+            } else if (!(va[i] == vb[i] || (isnan(va[i]) && isnan(vb[i])))) {
+                acc_elem(c, i, va[i], vb[i], elem_diff(c, va[i], vb[i]));
+            }
+        }
+        d->tot.bytes_compared += x->data.n;
+    }
+    free(va);
+    free(vb);
+    free(ia);
+    free(ib);
+    free(sa);
+    free(sb);
+}
+
+/* Whether a payload's bytes are its values as element decoding reads them
+ * (little-endian, packed as the dtype says): the first 64 agree with what
+ * the reader gives. A reader may keep them otherwise (a big-endian file),
+ * and then only its own values compare. */
+static int plain_bytes(const nnav_model *m, uint32_t t, nnav_span s)
+{
+    const nnav_tensor *x = nnav_tensor_get(m, t);
+    double v[64];
+    nnav_values vals = {.v = v};
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    size_t first = x->nelems < 64 ? (size_t)x->nelems : 64;
+    unsigned comps = nnav_dtype_components(x->dtype);
+    if (comps != 1 || is_wide_int(x->dtype))
+        return 1; /* decoded as they always were */
+    if (nnav_tensor_values(m, t, first, 0, &vals, &err) || vals.count != first)
+        return 0;
+    for (size_t i = 0; i < first; i++) {
+        double p;
+        if (nnav_dtype_decode_raw(x->dtype, s.p, s.n, i, &p) ||
+            !(p == v[i] || (isnan(p) && isnan(v[i]))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Two storage types of a fixed width each (float32 and bf16, f16 and
+ * float32), both payloads raw: decoded element by element over the map, a
+ * chunk at a time, whatever their size. Only where decoding the bytes so
+ * agrees with the reader's own values on the first elements (a reader may
+ * keep its bytes otherwise: a big-endian file): 0 when compared, -1 to
+ * decode through the reader instead. */
+static int compare_streamed(nnav_diff *d, nnav_diff_tensor *e, cmpacc *c)
+{
+    const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
+    const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
+    unsigned bx = nnav_dtype_bits(x->dtype), by = nnav_dtype_bits(y->dtype);
+    int raw_x = x->storage == NNAV_STORE_RAW || x->storage == NNAV_STORE_EXTERNAL;
+    int raw_y = y->storage == NNAV_STORE_RAW || y->storage == NNAV_STORE_EXTERNAL;
+    uint64_t nx, ny, n = x->nelems;
+    if (!raw_x || !raw_y || !bx || !by || x->dtype == NNAV_DT_STRING ||
+        y->dtype == NNAV_DT_STRING || is_wide_int(x->dtype) || is_wide_int(y->dtype) ||
+        nnav_dtype_components(x->dtype) != 1 || nnav_dtype_components(y->dtype) != 1 ||
+        y->nelems != n || nnav_dtype_raw_bytes(x->dtype, n, &nx) ||
+        nnav_dtype_raw_bytes(y->dtype, n, &ny))
+        return -1;
+    nnav_error err;
+    memset(&err, 0, sizeof err);
+    nnav_span sa, sb;
+    void *ca = NULL, *cb = NULL;
+    if (nnav_tensor_bytes(ma, e->a, &sa, &ca, &err)) {
+        return -1;
+    }
+    if (nnav_tensor_bytes(mb, e->b, &sb, &cb, &err)) {
+        nnav_tensor_bytes_release(ca);
+        return -1;
+    }
+    int ok = sa.n == nx && sb.n == ny && plain_bytes(ma, e->a, sa) && plain_bytes(mb, e->b, sb);
+    if (!ok) {
+        nnav_tensor_bytes_release(ca);
+        nnav_tensor_bytes_release(cb);
+        return -1;
+    }
+    uint64_t step = (uint64_t)CHUNK * 8 / (bx > by ? bx : by); /* elements a chunk */
+    for (uint64_t e0 = 0; e0 < n; e0 += step) {
+        uint64_t e1 = n - e0 < step ? n : e0 + step;
+        const uint8_t *pa = sa.p + e0 * bx / 8, *pb = sb.p + e0 * by / 8;
+        uint64_t la = (e1 - e0) * bx / 8, lb = (e1 - e0) * by / 8;
+        int big = sa.n >= 2 * (uint64_t)CHUNK || sb.n >= 2 * (uint64_t)CHUNK;
+        if (big) {
+            populate(pa, la);
+            populate(pb, lb);
+        }
+        for (uint64_t i = e0; i < e1; i++) {
+            double p, q;
+            if (nnav_dtype_decode_raw(x->dtype, sa.p, sa.n, i, &p) ||
+                nnav_dtype_decode_raw(y->dtype, sb.p, sb.n, i, &q))
+                break;
+            if (p == q || (isnan(p) && isnan(q)))
+                continue;
+            acc_elem(c, i, p, q, elem_diff(c, p, q));
+        }
+        if (big) {
+            drop_pages(pa, la);
+            drop_pages(pb, lb);
+        }
+    }
+    d->tot.bytes_compared += sa.n;
+    if (nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err))
+        tensor_unread(d, e, err.msg, NULL);
+    nnav_tensor_bytes_release(ca);
+    nnav_tensor_bytes_release(cb);
+    return 0;
+}
+
 static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
 {
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
     const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
-    cmpacc c = {.tol = d->o.tolerance, .narrow = narrow_float(x->dtype)};
+    /* Two storage types: differences as the wider one holds them. */
+    cmpacc c = {.tol = d->o.tolerance, .narrow = narrow_float(x->dtype) && narrow_float(y->dtype)};
+    if (x->dtype == NNAV_DT_QBLOCKS || y->dtype == NNAV_DT_QBLOCKS)
+        c.narrow = (x->dtype == NNAV_DT_QBLOCKS || narrow_float(x->dtype)) &&
+                   (y->dtype == NNAV_DT_QBLOCKS || narrow_float(y->dtype));
     unsigned bad = NNAV_TW_SIZE_MISMATCH | NNAV_TW_BAD_DIMS | NNAV_TW_BAD_DTYPE |
                    NNAV_TW_BAD_EXTERNAL | NNAV_TW_MANY_FIELDS | NNAV_TW_WRONG_FIELD;
     if (x->nelems == UINT64_MAX || ((x->warn | y->warn) & bad)) {
@@ -1368,7 +1777,11 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
     }
     int raw_a = x->storage == NNAV_STORE_RAW || x->storage == NNAV_STORE_EXTERNAL;
     int raw_b = y->storage == NNAV_STORE_RAW || y->storage == NNAV_STORE_EXTERNAL;
-    if (raw_a && raw_b && x->dtype != NNAV_DT_STRING) {
+    int blocks_differ = 0;
+    if (!same_type(x, y)) {
+        if (compare_streamed(d, e, &c) < 0)
+            compare_decoded(d, e, &c, DECODE_MAX);
+    } else if (raw_a && raw_b && x->dtype != NNAV_DT_STRING) {
         nnav_span sa, sb;
         void *ca = NULL, *cb = NULL;
         nnav_error err;
@@ -1382,12 +1795,21 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
             tensor_unread(d, e, err.msg, "B");
             return;
         }
+        unsigned bits = nnav_dtype_bits(x->dtype);
+        int pa = !bits || plain_bytes(ma, e->a, sa), pb = !bits || plain_bytes(mb, e->b, sb);
         if (sa.n != sb.n) {
             tensor_unread(d, e, "the payloads differ in length", NULL);
+        } else if (pa != pb) {
+            blocks_differ = 1; /* one side's bytes are no plain values: the reader's compare */
         } else {
-            unsigned bits = nnav_dtype_bits(x->dtype); /* one element, components included */
+            /* One element's bits, components included; 0 for blocks of
+             * quantised weights, whose bytes are compared and, where they
+             * differ, their dequantised values (so too bytes kept in an
+             * order of the reader's own, on both sides). */
+            if (!pa)
+                bits = 0;
             uint64_t ebits = bits;
-            for (uint64_t off = 0; off < sa.n && bits; off += CHUNK) {
+            for (uint64_t off = 0; off < sa.n && !blocks_differ; off += CHUNK) {
                 uint64_t len = sa.n - off < CHUNK ? sa.n - off : CHUNK;
                 if (sa.n >= 2 * (uint64_t)CHUNK) {
                     /* The index maps files MADV_RANDOM (no read-ahead): ask
@@ -1406,71 +1828,32 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
                     populate(sb.p + off, len);
                 }
                 if (memcmp(sa.p + off, sb.p + off, (size_t)len)) {
-                    uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
-                    if (off + len == sa.n || e1 > x->nelems)
-                        e1 = x->nelems;
-                    compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
+                    if (!bits) {
+                        blocks_differ = 1;
+                    } else {
+                        uint64_t e0 = off * 8 / ebits, e1 = (off + len) * 8 / ebits;
+                        if (off + len == sa.n || e1 > x->nelems)
+                            e1 = x->nelems;
+                        compare_raw_elems(&c, x->dtype, sa.p, sb.p, sa.n, e0, e1);
+                    }
                 }
                 if (sa.n >= 2 * (uint64_t)CHUNK) {
                     drop_pages(sa.p + off, len);
                     drop_pages(sb.p + off, len);
                 }
             }
-            d->tot.bytes_compared += sa.n;
+            if (!blocks_differ)
+                d->tot.bytes_compared += sa.n;
             int shrank = nnav_tensor_bytes_shrank(ca, &err) || nnav_tensor_bytes_shrank(cb, &err);
             if (shrank)
                 tensor_unread(d, e, err.msg, NULL);
         }
         nnav_tensor_bytes_release(ca);
         nnav_tensor_bytes_release(cb);
+        if (blocks_differ)
+            compare_decoded(d, e, &c, DECODE_MAX);
     } else {
-        /* Typed fields (or strings, or one side raw and one typed): decoded
-         * as numbers (exact integers), up to TYPED_MAX elements. */
-        if (x->nelems > TYPED_MAX) {
-            tensor_unread(d, e, "too many values in typed fields to compare", NULL);
-            return;
-        }
-        size_t n = (size_t)x->nelems;
-        double *va = calloc(n ? n : 1, sizeof *va), *vb = calloc(n ? n : 1, sizeof *vb);
-        int64_t *ia = calloc(n ? n : 1, sizeof *ia), *ib = calloc(n ? n : 1, sizeof *ib);
-        nnav_span *sa = calloc(n ? n : 1, sizeof *sa), *sb = calloc(n ? n : 1, sizeof *sb);
-        nnav_values a = {.v = va, .i = ia, .s = sa}, b = {.v = vb, .i = ib, .s = sb};
-        nnav_error err;
-        memset(&err, 0, sizeof err);
-        if (!va || !vb || !ia || !ib || !sa || !sb) {
-            d->oom = 1;
-        } else if (nnav_tensor_values(ma, e->a, n, 0, &a, &err)) {
-            tensor_unread(d, e, err.msg, "A");
-        } else if (nnav_tensor_values(mb, e->b, n, 0, &b, &err)) {
-            tensor_unread(d, e, err.msg, "B");
-        } else if (a.count != b.count) {
-            tensor_unread(d, e, "the payloads hold different numbers of values", NULL);
-        } else {
-            for (size_t i = 0; i < a.count; i++) {
-                if (x->dtype == NNAV_DT_STRING) {
-                    if (!span_eq(sa[i], sb[i]) && c.ndiff++ == 0)
-                        c.at_abs = i; /* strings: no distance, the first that differs */
-                    continue;
-                }
-                if (a.is_int && b.is_int) {
-                    if (ia[i] == ib[i])
-                        continue;
-                    __int128 q = a.is_unsigned ? (__int128)(uint64_t)ib[i] - (uint64_t)ia[i]
-                                               : (__int128)ib[i] - ia[i];
-                    double diff = (double)(q < 0 ? -q : q);
-                    acc_elem(&c, i, va[i], vb[i], diff);
-                } else if (!(va[i] == vb[i] || (isnan(va[i]) && isnan(vb[i])))) {
-                    acc_elem(&c, i, va[i], vb[i], elem_diff(&c, va[i], vb[i]));
-                }
-            }
-            d->tot.bytes_compared += x->data.n;
-        }
-        free(va);
-        free(vb);
-        free(ia);
-        free(ib);
-        free(sa);
-        free(sb);
+        compare_decoded(d, e, &c, TYPED_MAX);
     }
     e->narrow = c.narrow;
     if (c.ndiff) {
@@ -1485,21 +1868,36 @@ static void compare_values(nnav_diff *d, nnav_diff_tensor *e)
     }
 }
 
-static void compare_tensor(nnav_diff *d, nnav_diff_tensor *e)
+/* What a matched pair's records say (name, storage type, dims): known
+ * before any payload is read. */
+static void compare_tensor_meta(nnav_diff *d, nnav_diff_tensor *e)
 {
     const nnav_model *ma = d->s[0].m, *mb = d->s[1].m;
     const nnav_tensor *x = nnav_tensor_get(ma, e->a), *y = nnav_tensor_get(mb, e->b);
     if (!span_eq(x->name, y->name))
         e->what |= NNAV_DIFF_RENAMED;
-    if (x->dtype != y->dtype)
+    if (!same_type(x, y))
         e->what |= NNAV_DIFF_DTYPE;
-    if (!same_dims(ma, x, mb, y))
+    if (d->s[0].transposed && d->s[0].transposed[e->a])
+        e->what |= NNAV_DIFF_TRANSPOSED; /* equal element for element: nothing more to compare */
+    else if (!same_dims(ma, x, mb, y))
         e->what |= NNAV_DIFF_SHAPE;
     e->max_rel = -1;
-    if (!e->what || e->what == NNAV_DIFF_RENAMED) {
-        if (!d->o.no_values)
-            compare_values(d, e);
-    }
+}
+
+/* Whether a pair's values are compared: same dims, and the same storage
+ * type or two that both decode to numbers. */
+static int wants_values(const nnav_diff *d, const nnav_diff_tensor *e)
+{
+    if (d->o.no_values ||
+        (e->what & (NNAV_DIFF_ADDED | NNAV_DIFF_REMOVED | NNAV_DIFF_SHAPE | NNAV_DIFF_TRANSPOSED)))
+        return 0;
+    if (!(e->what & NNAV_DIFF_DTYPE))
+        return 1;
+    const nnav_tensor *x = nnav_tensor_get(d->s[0].m, e->a), *y = nnav_tensor_get(d->s[1].m, e->b);
+    return x->dtype != NNAV_DT_STRING && y->dtype != NNAV_DT_STRING &&
+           (nnav_dtype_valid(x->dtype) || x->dtype == NNAV_DT_QBLOCKS) &&
+           (nnav_dtype_valid(y->dtype) || y->dtype == NNAV_DT_QBLOCKS);
 }
 
 /* ---- findings ---- */
@@ -1737,36 +2135,56 @@ static void io_entries(nnav_diff *d, uint32_t gentry)
     g->io_count = d->ios.n - g->io_first;
 }
 
-static void push_tensor(nnav_diff *d, uint32_t gentry, uint32_t a, uint32_t b)
+static void push_tensor(nnav_diff *d, const nnav_diff_tensor *e)
 {
     dside *A = &d->s[0], *B = &d->s[1];
-    nnav_diff_tensor e = {a, b, gentry, 0, 0, 0, -1, 0, 0, 0, 0, NULL, 0};
-    if (a == NNAV_NONE)
-        e.what = NNAV_DIFF_ADDED;
-    else if (b == NNAV_NONE)
-        e.what = NNAV_DIFF_REMOVED;
-    else
-        compare_tensor(d, &e);
-    if (!e.what)
+    if (!e->what)
         return;
     nnav_diff_tensor *p = mark_oom(d, nnav_vec_push(d->tensors));
     if (!p)
         return;
-    *p = e;
-    if (a != NNAV_NONE)
-        A->tensor_entry[a] = d->tensors.n - 1;
-    if (b != NNAV_NONE)
-        B->tensor_entry[b] = d->tensors.n - 1;
-    if (e.what & NNAV_DIFF_ADDED)
+    *p = *e;
+    if (e->a != NNAV_NONE)
+        A->tensor_entry[e->a] = d->tensors.n - 1;
+    if (e->b != NNAV_NONE)
+        B->tensor_entry[e->b] = d->tensors.n - 1;
+    if (e->what & NNAV_DIFF_ADDED)
         d->tot.tensors_added++;
-    else if (e.what & NNAV_DIFF_REMOVED)
+    else if (e->what & NNAV_DIFF_REMOVED)
         d->tot.tensors_removed++;
-    else if (e.what == NNAV_DIFF_RENAMED)
+    else if (e->what == NNAV_DIFF_RENAMED)
         d->tot.tensors_renamed++;
     else
         d->tot.tensors_changed++;
 }
 
+/* A pair's first AHEAD bytes asked of both files (payloads in the map;
+ * external data is mapped only when compared). */
+static void ask_ahead(const nnav_diff *d, const nnav_diff_tensor *e)
+{
+    for (int s = 0; s < 2; s++) {
+        const nnav_tensor *t = nnav_tensor_get(d->s[s].m, s ? e->b : e->a);
+        if (t->storage == NNAV_STORE_RAW && t->data.p && t->data.n >= 2 * (uint64_t)CHUNK)
+            will_need(t->data.p, t->data.n < AHEAD ? t->data.n : AHEAD);
+    }
+}
+
+typedef struct readkey {
+    uint64_t at;  /* where A's payload lies: its place in the map, external data after */
+    uint32_t i;   /* the pair */
+} readkey;
+
+static int readkey_cmp(const void *x, const void *y)
+{
+    const readkey *a = x, *b = y;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* The graph's initializers in B's order, then A's removed ones. Two
+ * passes, so that two large files are read once, in order: first every
+ * pair's name, storage type and dims (the records alone), then the values
+ * of the pairs that can be compared, in the order A's payloads lie in its
+ * file. */
 static void tensor_entries(nnav_diff *d, uint32_t gentry)
 {
     dside *A = &d->s[0], *B = &d->s[1];
@@ -1774,15 +2192,51 @@ static void tensor_entries(nnav_diff *d, uint32_t gentry)
     g->tensor_first = d->tensors.n;
     const nnav_graph *GA = g->a != NNAV_NONE ? nnav_graph_get(A->m, g->a) : NULL;
     const nnav_graph *GB = g->b != NNAV_NONE ? nnav_graph_get(B->m, g->b) : NULL;
-    for (uint32_t i = 0; GB && i < GB->init_count && !d->oom; i++) {
-        uint32_t tb = GB->init_first + i;
-        push_tensor(d, gentry, B->tensor_peer[tb], tb);
+    uint64_t most = (uint64_t)(GB ? GB->init_count : 0) + (GA ? GA->init_count : 0);
+    nnav_diff_tensor *all = calloc(most ? most : 1, sizeof *all);
+    readkey *order = calloc(most ? most : 1, sizeof *order);
+    uint32_t n = 0, nv = 0;
+    if (!all || !order) {
+        d->oom = 1;
+        goto out;
     }
-    for (uint32_t i = 0; GA && i < GA->init_count && !d->oom; i++) {
+    for (uint32_t i = 0; GB && i < GB->init_count; i++) {
+        uint32_t tb = GB->init_first + i;
+        all[n++] = (nnav_diff_tensor){B->tensor_peer[tb], tb, gentry, 0, 0, 0, -1, 0, 0, 0, 0,
+                                      NULL, 0};
+    }
+    for (uint32_t i = 0; GA && i < GA->init_count; i++) {
         uint32_t ta = GA->init_first + i;
         if (A->tensor_peer[ta] == NNAV_NONE)
-            push_tensor(d, gentry, ta, NNAV_NONE);
+            all[n++] = (nnav_diff_tensor){ta, NNAV_NONE, gentry, 0, 0, 0, -1, 0, 0, 0, 0, NULL, 0};
     }
+    for (uint32_t i = 0; i < n; i++) {
+        nnav_diff_tensor *e = &all[i];
+        if (e->a == NNAV_NONE)
+            e->what = NNAV_DIFF_ADDED;
+        else if (e->b == NNAV_NONE)
+            e->what = NNAV_DIFF_REMOVED;
+        else
+            compare_tensor_meta(d, e);
+        if (!wants_values(d, e))
+            continue;
+        const nnav_tensor *x = nnav_tensor_get(A->m, e->a);
+        order[nv].at = x->storage == NNAV_STORE_EXTERNAL
+                           ? (1ull << 63) + (uint64_t)(x->ext_offset > 0 ? x->ext_offset : 0)
+                           : (uint64_t)(uintptr_t)x->data.p;
+        order[nv++].i = i;
+    }
+    qsort(order, nv, sizeof *order, readkey_cmp);
+    for (uint32_t k = 0; k < nv && !d->oom; k++) {
+        if (k + 1 < nv) /* the next pair's first pages on their way while this one is compared */
+            ask_ahead(d, &all[order[k + 1].i]);
+        compare_values(d, &all[order[k].i]);
+    }
+    for (uint32_t i = 0; i < n && !d->oom; i++)
+        push_tensor(d, &all[i]);
+out:
+    free(all);
+    free(order);
     g = &d->graphs.v[gentry];
     g->tensor_count = d->tensors.n - g->tensor_first;
 }
@@ -1847,6 +2301,7 @@ static void side_free(dside *S)
     free(S->tensor_entry);
     free(S->graph_entry);
     free(S->node_what);
+    free(S->transposed);
     free(S->hidden);
     if (S->decl)
         for (uint32_t g = 0; g < S->ngraphs; g++)
@@ -1906,7 +2361,12 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
 {
     *out = NULL;
     memset(err, 0, sizeof *err);
-    if (!one_family(a, b)) {
+    const nnav_model_facts *xa = nnav_model_facts_get(a), *xb = nnav_model_facts_get(b);
+    nnav_format fa = xa->format, fb = xb->format;
+    /* A store of named tensors (a checkpoint, a weights file) compares with
+     * any model by its tensors: another store, or a graph's initializers. */
+    int weights = xa->tensor_store || xb->tensor_store;
+    if (!weights && !one_family(a, b)) {
         snprintf(err->msg, sizeof err->msg,
                  "cannot compare %s with %s: the two models must be of one format",
                  nnav_model_facts_get(a)->format_name, nnav_model_facts_get(b)->format_name);
@@ -1920,24 +2380,40 @@ int nnav_diff_run(const nnav_model *a, const nnav_model *b, const nnav_diff_opts
         d->o = *o;
     if (!(d->o.tolerance >= 0)) /* NaN or negative: exact */
         d->o.tolerance = 0;
+    d->weights = d->tot.weights_only = weights;
     if (side_init(d, 0, a) || side_init(d, 1, b))
         goto oom;
-    compare_facts(d);
-    pair_top_graphs(d);
-    for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
-        uint32_t ga = d->graphs.v[i].a, gb = d->graphs.v[i].b;
-        match_graph(d, ga, gb);
-        match_init_leftovers(d, ga, gb);
-        pair_bodies(d, ga, gb);
-    }
-    for (int s = 0; s < 2; s++)
-        for (uint32_t g = 0; g < d->s[s].ngraphs; g++)
-            if (d->s[s].graph_entry[g] == NNAV_NONE)
-                lone_graph(d, s, g);
-    for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
-        node_entries(d, i);
-        io_entries(d, i);
-        tensor_entries(d, i);
+    if (weights) {
+        /* The main graphs' tensors alone: a graph's nodes, inputs, opsets
+         * and other graphs have nothing to meet in a store of tensors, and
+         * two formats are no difference of the weights (the faces name
+         * each side's format). */
+        if (fa == fb && !strcmp(xa->format_name, xb->format_name))
+            compare_facts(d); /* two of one format: their facts compare as ever */
+        uint32_t ga = nnav_graph_by_path(a, "/"), gb = nnav_graph_by_path(b, "/");
+        if (ga != NNAV_NONE && gb != NNAV_NONE) {
+            pair_graphs(d, ga, gb);
+            match_weights(d, ga, gb);
+            tensor_entries(d, 0);
+        }
+    } else {
+        compare_facts(d);
+        pair_top_graphs(d);
+        for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
+            uint32_t ga = d->graphs.v[i].a, gb = d->graphs.v[i].b;
+            match_graph(d, ga, gb);
+            match_init_leftovers(d, ga, gb);
+            pair_bodies(d, ga, gb);
+        }
+        for (int s = 0; s < 2; s++)
+            for (uint32_t g = 0; g < d->s[s].ngraphs; g++)
+                if (d->s[s].graph_entry[g] == NNAV_NONE)
+                    lone_graph(d, s, g);
+        for (uint32_t i = 0; i < d->graphs.n && !d->oom; i++) {
+            node_entries(d, i);
+            io_entries(d, i);
+            tensor_entries(d, i);
+        }
     }
     if (d->oom)
         goto oom;
@@ -2040,7 +2516,7 @@ static void what_words(unsigned what, unsigned skip, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    for (unsigned bit = 0; words[bit < 12 ? bit : 0] && bit < 12; bit++) {
+    for (unsigned bit = 0; bit < NWORDS; bit++) {
         if (!(what & (1u << bit)) || (skip & (1u << bit)))
             continue;
         int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", words[bit]);

@@ -237,13 +237,15 @@ static void test_words(void **state)
 {
     (void)state;
     static const char *words[] = {"added", "removed", "renamed", "op", "attributes", "inputs",
-                                  "outputs", "dtype", "shape", "values", "unread", "type"};
+                                  "outputs", "dtype", "shape", "values", "unread", "type",
+                                  "transposed"};
     /* Word i names bit i (NNAV_DIFF_ADDED is 1u << 0). */
-    for (unsigned i = 0; i < 12; i++)
+    for (unsigned i = 0; i < 13; i++)
         assert_string_equal(nnav_diff_word(i), words[i]);
-    assert_null(nnav_diff_word(12));
+    assert_null(nnav_diff_word(13));
     assert_null(nnav_diff_word(UINT32_MAX));
     assert_int_equal(NNAV_DIFF_TYPE, 1u << 11);
+    assert_int_equal(NNAV_DIFF_TRANSPOSED, 1u << 12);
     assert_int_equal(nnav_diff_mark(NNAV_DIFF_ADDED), '+');
     assert_int_equal(nnav_diff_mark(NNAV_DIFF_REMOVED), '-');
     assert_int_equal(nnav_diff_mark(NNAV_DIFF_RENAMED), '~');
