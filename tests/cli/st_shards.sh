@@ -74,8 +74,8 @@ done
 
 # summary: 32 identical layers, each the oracle's params, under config's class.
 expect_status 0 "$NNAV_BIN" summary "$T/sharded"
-grep -Eq "^/ +LlamaForCausalLM +- +$(commas "$params") " "$OUT" || fail "summary's root: $(head -3 "$OUT")"
-grep -Eq "^      0 … 31  ×32 identical +- +- +$(commas "$layer_params") " "$OUT" ||
+grep -Eq "^/ +LlamaForCausalLM +bfloat16,float32 +$(commas "$params") " "$OUT" || fail "summary's root: $(head -3 "$OUT")"
+grep -Eq "^      0 … 31  ×32 identical +- +bfloat16,float32 +$(commas "$layer_params") " "$OUT" ||
     fail "summary: 32 identical layers of $layer_params params: $(cat "$OUT")"
 
 # A tensor's values and stats, read from its shard through the cache's link.
