@@ -288,6 +288,10 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
         nnav_shapes_free(s);
     }
     int onnx = (f->traits & NNAV_TRAIT_OPSETS) != 0; /* IR and opsets are the format's notions */
+    /* A store of tensors (a checkpoint, a weights file) has no graph: its
+     * text leaves out what it cannot have (nodes, inputs, compute, ops;
+     * YAML keeps every key). */
+    int store = f->tensor_store, text = w->form != NNAV_RW_YAML;
     nnav_rw_map(w, 14);
     nnav_text_escape_cstr(f->path, a, sizeof a);
     nnav_text_commas(f->file_size, b, sizeof b);
@@ -303,7 +307,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     esc(f->producer_name, a, sizeof a);
     esc(f->producer_version, b, sizeof b);
     snprintf(line, sizeof line, "%s %s", a, b);
-    nnav_rw_key_as(w, "producer_name", "producer"), nnav_rw_span(w, f->producer_name, line);
+    nnav_rw_key_as(w, "producer_name", store && !f->producer_name.n ? NULL : "producer");
+    nnav_rw_span(w, f->producer_name, line);
     nnav_rw_key_as(w, "producer_version", NULL), nnav_rw_span(w, f->producer_version, NULL);
     nnav_rw_key_as(w, "domain", f->domain.n ? "domain" : NULL), nnav_rw_span(w, f->domain, NULL);
     nnav_rw_key_as(w, "model_version", f->model_version >= 0 ? "model_version" : NULL);
@@ -342,17 +347,18 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
         nnav_rw_row_end(w);
     }
     nnav_rw_table_end(w);
-    nnav_rw_key_as(w, "graph_name", "graph");
+    nnav_rw_key_as(w, "graph_name", store ? NULL : "graph");
     nnav_rw_span(w, f->graph_name, f->graph_name.n ? NULL : "(unnamed)");
     nnav_rw_key_as(w, "counts", NULL);
     nnav_rw_map(w, 14);
     snprintf(line, sizeof line, "%llu in the main graph, %llu in all graphs",
              (unsigned long long)t.nodes_main, (unsigned long long)t.nodes_all);
-    nnav_rw_key(w, "nodes"), nnav_rw_uint(w, t.nodes_main, line);
+    nnav_rw_key_as(w, "nodes", store ? NULL : "nodes"), nnav_rw_uint(w, t.nodes_main, line);
     nnav_rw_key_as(w, "nodes_all_graphs", NULL), nnav_rw_uint(w, t.nodes_all, NULL);
     nnav_rw_key_as(w, "graphs", NULL), nnav_rw_uint(w, nnav_graph_count(m), NULL);
-    nnav_rw_key(w, "subgraphs"), nnav_rw_uint(w, t.subgraphs, NULL);
-    nnav_rw_key(w, "functions"), nnav_rw_uint(w, nnav_function_count(m), NULL);
+    nnav_rw_key_as(w, "subgraphs", store ? NULL : "subgraphs"), nnav_rw_uint(w, t.subgraphs, NULL);
+    nnav_rw_key_as(w, "functions", store ? NULL : "functions");
+    nnav_rw_uint(w, nnav_function_count(m), NULL);
     nnav_rw_key_as(w, "training_info", nnav_training_count(m) ? "training_info" : NULL);
     nnav_rw_uint(w, nnav_training_count(m), NULL);
     /* Main graph and all graphs side by side, always: a figure never leaves
@@ -361,12 +367,15 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     snprintf(b, sizeof b, " (+%u sparse)", t.sparse_all);
     snprintf(line, sizeof line, "%u in the main graph%s, %u in all graphs%s", t.init_main,
              t.sparse_main ? a : "", t.init_all, t.sparse_all ? b : "");
-    nnav_rw_key_as(w, "initializers_main_graph", "initializers"), nnav_rw_uint(w, t.init_main, line);
+    if (store)
+        snprintf(line, sizeof line, "%u", t.init_main);
+    nnav_rw_key_as(w, "initializers_main_graph", store ? "tensors" : "initializers");
+    nnav_rw_uint(w, t.init_main, line);
     nnav_rw_key_as(w, "initializers_all_graphs", NULL), nnav_rw_uint(w, t.init_all, NULL);
     nnav_rw_key_as(w, "sparse_initializers_main_graph", NULL), nnav_rw_uint(w, t.sparse_main, NULL);
     nnav_rw_key_as(w, "sparse_initializers_all_graphs", NULL), nnav_rw_uint(w, t.sparse_all, NULL);
-    nnav_rw_key(w, "inputs"), nnav_rw_uint(w, t.inputs_main, NULL);
-    nnav_rw_key(w, "outputs"), nnav_rw_uint(w, t.outputs_main, NULL);
+    nnav_rw_key_as(w, "inputs", store ? NULL : "inputs"), nnav_rw_uint(w, t.inputs_main, NULL);
+    nnav_rw_key_as(w, "outputs", store ? NULL : "outputs"), nnav_rw_uint(w, t.outputs_main, NULL);
     /* In text among the warnings below. */
     nnav_rw_key_as(w, "undefined_values", NULL), nnav_rw_uint(w, t.undefined, NULL);
     nnav_rw_key_as(w, "tensor_warnings", NULL), nnav_rw_uint(w, t.warnings, NULL);
@@ -377,6 +386,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     nnav_text_commas(t.init_bytes, a, sizeof a);
     nnav_report_bytes(t.init_bytes, b, sizeof b);
     snprintf(line + l, sizeof line - l, ", %s bytes (%s) in all graphs", a, b);
+    if (store)
+        snprintf(line, sizeof line, "%s bytes (%s)", a, b);
     nnav_rw_key_as(w, "initializer_bytes_main_graph", "weights"), nnav_rw_uint(w, t.init_bytes_main, line);
     nnav_rw_key_as(w, "initializer_bytes_all_graphs", NULL), nnav_rw_uint(w, t.init_bytes, NULL);
     nnav_rw_key_as(w, "initializer_elements_main_graph", NULL), nnav_rw_uint(w, t.elems_main, NULL);
@@ -390,6 +401,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     nnav_text_commas(pa, b, sizeof b);
     nnav_text_commas(ph, c, sizeof c);
     l = (size_t)snprintf(line, sizeof line, "%s in the main graph, %s in all graphs", a, b);
+    if (store)
+        l = (size_t)snprintf(line, sizeof line, "%s", a);
     if (ph)
         snprintf(line + l, sizeof line - l, " (%s held by Constant nodes)", c);
     nnav_rw_key_as(w, "parameters_main_graph", "parameters"), nnav_rw_uint(w, pm, line);
@@ -424,6 +437,8 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     nnav_text_commas(t.elems, b, sizeof b);
     snprintf(line, sizeof line, "%-14s %s initializer elements in the main graph, %s in all graphs\n",
              "elements", a, b);
+    if (store)
+        snprintf(line, sizeof line, "%-14s %s in all tensors\n", "elements", b);
     nnav_rw_text(w, line);
     uint64_t mg_names, mg_bytes; /* equal initializers merged, their names kept by Identity nodes */
     nnav_scopes_merged(m, 0, &mg_names, &mg_bytes);
@@ -434,7 +449,9 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
     nnav_rw_key_as(w, "merged_parameter_names", mg_names ? "merged" : NULL), nnav_rw_uint(w, mg_names, line);
     nnav_rw_key_as(w, "merged_bytes_saved", NULL), nnav_rw_uint(w, mg_bytes, NULL);
     nnav_rw_key_as(w, "constant_bytes", NULL), nnav_rw_uint(w, t.const_bytes, NULL); /* text: after compute */
-    if (have_cost) {
+    if (store && text) {
+        /* no compute to speak of */
+    } else if (have_cost) {
         /* "4.09 G MACs, 25.6 M params in the whole model (...); assumed N=1" */
         char mac[32], par[32];
         nnav_text_si(cost.macs, mac, sizeof mac);
@@ -550,7 +567,7 @@ static int info_write(const nnav_model *m, nnav_rw *w, FILE *out, int verbose)
         nnav_rw_text(w, line);
     }
     /* "ops            Conv 53, Relu 49, ..." wrapped before 100 columns. */
-    {
+    if (!(store && text && !nops)) {
         size_t col = 15;
         snprintf(line, sizeof line, "%-14s", "ops");
         nnav_rw_text(w, line);

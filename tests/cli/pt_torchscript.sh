@@ -114,7 +114,7 @@ done
 # info's parameters are torch's (BatchNorm statistics are buffers).
 expect_status 0 "$NNAV_BIN" info "$T/rn_script.pt"
 want=$(awk '$1 == "rn_script.pt" && $2 == "params" {print $3}' "$T/oracle.txt")
-got=$(sed -n 's/^parameters *\([0-9,]*\) .*/\1/p' "$OUT" | tr -d ,)
+got=$(sed -n 's/^parameters *\([0-9,]*\)$/\1/p' "$OUT" | tr -d ,)
 CHECKS=$((CHECKS + 1))
 [ "$got" = "$want" ] || fail "rn_script.pt: info says $got parameters, torch $want"
 has "^code \([0-9]+ TorchScript files: listed; nnav compiles and runs none\)"
