@@ -64,10 +64,28 @@ int usage_error(const char *cmd, const char *fmt, const char *arg)
 int not_found(const char *cmd, const nnav_model *m, const char *what, const char *name,
                      const char *hint)
 {
-    char a[512], p[1024];
+    return not_found_near(cmd, m, what, name, 0, hint);
+}
+
+int not_found_near(const char *cmd, const nnav_model *m, const char *what, const char *name,
+                   int near, const char *hint)
+{
+    char a[512], p[1024], close[1100] = "";
     nnav_text_escape_cstr(name, a, sizeof a);
     nnav_text_escape_cstr(nnav_model_facts_get(m)->path, p, sizeof p);
-    fprintf(stderr, "nnav %s: %s: no %s named '%s'; %s\n", cmd, p, what, a, hint);
+    if (near) {
+        /* The closest names of that kind anywhere in the model. */
+        nnav_near s;
+        nnav_near_init(&s, name);
+        if (near == NEAR_NODES)
+            for (uint32_t i = 0; i < nnav_node_count(m); i++)
+                nnav_near_offer(&s, nnav_node_get(m, i)->name);
+        else
+            for (uint32_t i = 0; i < nnav_tensor_count(m); i++)
+                nnav_near_offer(&s, nnav_tensor_get(m, i)->name);
+        nnav_near_text(&s, close, sizeof close);
+    }
+    fprintf(stderr, "nnav %s: %s: no %s named '%s'%s; %s\n", cmd, p, what, a, close, hint);
     return EXIT_BADINPUT;
 }
 
@@ -264,7 +282,7 @@ int find_node(const nnav_model *m, const opts *o, uint32_t *out)
     if (g != NNAV_NONE) {
         *out = nnav_node_by_name(m, g, name, strlen(name));
         if (*out == NNAV_NONE)
-            return not_found("node", m, "node in that graph", name,
+            return not_found_near("node", m, "node in that graph", name, NEAR_NODES,
                              "'nnav find MODEL NAME' searches every graph");
         return 0;
     }
@@ -278,7 +296,7 @@ int find_node(const nnav_model *m, const opts *o, uint32_t *out)
         }
     }
     if (hits == 0)
-        return not_found("node", m, "node", name,
+        return not_found_near("node", m, "node", name, NEAR_NODES,
                          "'nnav find MODEL NAME' searches names by substring");
     if (hits > 1) {
         char p[2048];

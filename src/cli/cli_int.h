@@ -72,6 +72,11 @@ int fail_model(const char *path, const nnav_error *e);
 int usage_error(const char *cmd, const char *fmt, const char *arg);
 int not_found(const char *cmd, const nnav_model *m, const char *what, const char *name,
               const char *hint);
+/* The same, with the closest names of a kind (NEAR_NODES, NEAR_TENSORS;
+ * 0: none) said after the name: "did you mean 'fc.weight'?". */
+enum { NEAR_NODES = 1, NEAR_TENSORS = 2 };
+int not_found_near(const char *cmd, const nnav_model *m, const char *what, const char *name,
+                   int near, const char *hint);
 /* rc, or EXIT_BADINPUT when the file shrank or stdout could not be written. */
 int finish(const nnav_model *m, int rc);
 

@@ -278,7 +278,7 @@ int cmd_tensors(const nnav_model *m, const opts *o)
     if (o->name && nr == 0) {
         free(rows);
         free(roles);
-        return not_found("tensors", m, "initializer", o->name,
+        return not_found_near("tensors", m, "initializer", o->name, NEAR_TENSORS,
                          "--all looks in every graph, --constants at Constant nodes too, "
                          "'nnav find MODEL NAME' everywhere");
     }

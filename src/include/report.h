@@ -102,4 +102,22 @@ void nnav_detail_write_single(struct nnav_rw *w, const nnav_detail *d);
 size_t nnav_suggest(const char *word, const char *const *cand, size_t n, const char **out,
                     size_t max);
 
+/* The same over names offered one at a time (a model's million node
+ * names): the closest NNAV_NEAR_MAX kept, ties to the first offered. Each
+ * offer costs time linear in the name (a letter-count bound rejects most
+ * before the edit distance is computed), and at most NNAV_NEAR_LIMIT
+ * names are looked at: suggesting stays bounded on any model. */
+enum { NNAV_NEAR_MAX = 3, NNAV_NEAR_LIMIT = 4000000 };
+typedef struct nnav_near {
+    const char *word;
+    size_t wn, cap, seen;
+    uint16_t hist[64];
+    nnav_span best[NNAV_NEAR_MAX];
+    size_t dist[NNAV_NEAR_MAX], got;
+} nnav_near;
+void nnav_near_init(nnav_near *s, const char *word);
+void nnav_near_offer(nnav_near *s, nnav_span name);
+/* " (did you mean 'a' or 'b'?)" (escaped), or "" when nothing is close. */
+void nnav_near_text(const nnav_near *s, char *buf, size_t n);
+
 #endif

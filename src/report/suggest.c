@@ -2,6 +2,7 @@
  * wherever a name is looked up (commands, options, tensor names, dims). */
 #include "report.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
@@ -41,6 +42,84 @@ static size_t distance(const char *a, size_t an, const char *b, size_t bn, size_
             return cap + 1;
     }
     return d[an][bn];
+}
+
+/* Letters folded into 64 bins: two names whose bins differ by more than
+ * 2 x cap letters are more than cap edits apart (each edit changes at most
+ * two bins by one). */
+static unsigned bin(int c) { return (unsigned)lower(c) & 63; }
+
+void nnav_near_init(nnav_near *s, const char *word)
+{
+    memset(s, 0, sizeof *s);
+    s->word = word;
+    s->wn = strlen(word);
+    s->cap = s->wn <= 4 ? 1 : s->wn <= 8 ? 2 : 3;
+    for (size_t i = 0; i < s->wn && i < 64; i++)
+        s->hist[bin((unsigned char)word[i])]++;
+}
+
+void nnav_near_offer(nnav_near *s, nnav_span name)
+{
+    if (s->seen >= NNAV_NEAR_LIMIT || s->wn > 64 || !name.n)
+        return;
+    s->seen++;
+    size_t cn = (size_t)name.n, cap = s->cap, d;
+    const char *c = (const char *)name.p;
+    int prefix = s->wn >= 3 && s->wn < cn && !strncmp(c, s->word, s->wn);
+    if (prefix) {
+        d = cap + 1;
+    } else {
+        if (cn > 64 || (cn > s->wn ? cn - s->wn : s->wn - cn) > cap)
+            return;
+        uint16_t h[64];
+        memcpy(h, s->hist, sizeof h);
+        size_t diff = 0;
+        for (size_t i = 0; i < cn; i++) {
+            unsigned b = bin((unsigned char)c[i]);
+            if (h[b])
+                h[b]--;
+            else
+                diff++;
+        }
+        for (size_t b = 0; b < 64; b++)
+            diff += h[b];
+        if (diff > 2 * cap)
+            return;
+        d = distance(s->word, s->wn, c, cn, cap);
+        if (d > cap)
+            return;
+    }
+    for (size_t k = 0; k < s->got; k++)
+        if (nnav_span_same(s->best[k], name))
+            return;
+    size_t at = s->got;
+    while (at > 0 && s->dist[at - 1] > d)
+        at--;
+    if (at >= NNAV_NEAR_MAX)
+        return;
+    size_t last = s->got < NNAV_NEAR_MAX ? s->got : NNAV_NEAR_MAX - 1;
+    for (size_t k = last; k > at; k--)
+        s->best[k] = s->best[k - 1], s->dist[k] = s->dist[k - 1];
+    s->best[at] = name;
+    s->dist[at] = d;
+    if (s->got < NNAV_NEAR_MAX)
+        s->got++;
+}
+
+void nnav_near_text(const nnav_near *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n)
+        buf[0] = 0;
+    for (size_t i = 0; i < s->got && k < n; i++) {
+        char e[300];
+        nnav_text_escape(s->best[i].p, s->best[i].n > 200 ? 200 : (size_t)s->best[i].n, e, sizeof e);
+        k += (size_t)snprintf(buf + k, n - k, "%s'%s'", i == 0 ? " (did you mean " :
+                              i + 1 == s->got ? " or " : ", ", e);
+    }
+    if (s->got && k < n)
+        snprintf(buf + k, n - k, "?)");
 }
 
 size_t nnav_suggest(const char *word, const char *const *cand, size_t n, const char **out,

@@ -2,8 +2,10 @@
 # A mistyped name gets the closest one (issue 32, item 1): a command that is
 # no file ("summry" is read as a command, "did you mean 'summary'?", status
 # 1), a file before its command (the order said), help's argument, and an
-# option of the command (among those it takes). A name that is a file, or
-# that reads as one, is opened as before.
+# option of the command (among those it takes), a node or initializer name
+# the model does not have (its closest names among the model's, status 2;
+# the candidates are the sample's own, listed by `nnav nodes`/`tensors`). A
+# name that is a file, or that reads as one, is opened as before.
 set -u
 . "$(dirname "$0")/lib.bash"
 T=$NNAV_TMP/suggest; rm -rf "$T"; mkdir -p "$T"
@@ -39,4 +41,13 @@ cp "$S" "$T/infoo"
 (cd "$T" && "$NNAV_BIN" infoo > /dev/null 2> "$ERR" < /dev/null)
 CHECKS=$((CHECKS + 1))
 grep -qF "did you mean" "$ERR" && fail "a file named infoo was read as a command"
+# Names in the model: the closest node and initializer names.
+expect_status 2 "$NNAV_BIN" tensors "$S" --name fc.weigh
+grep -qF "no initializer named 'fc.weigh' (did you mean 'fc.weight'?);" "$ERR" || fail "--name fc.weigh: $(cat "$ERR")"
+"$NNAV_BIN" tensors "$S" | grep -q '^fc.weight ' || fail "cnn.onnx has fc.weight"
+expect_status 2 "$NNAV_BIN" node "$S" conv
+grep -qF "no node named 'conv' (did you mean 'conv1' or 'conv2'?);" "$ERR" || fail "node conv: $(cat "$ERR")"
+"$NNAV_BIN" nodes "$S" | grep -Eq ' conv2 ' || fail "cnn.onnx has conv2"
+expect_status 2 "$NNAV_BIN" node "$S" zzzzzzzz
+grep -qF "did you mean" "$ERR" && fail "nothing is close to zzzzzzzz: $(cat "$ERR")"
 finish
