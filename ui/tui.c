@@ -1512,8 +1512,15 @@ static int start_curses(const char *try)
         fprintf(stderr, "nnav: the explorer needs a terminal; try '%s'\n", try);
         return -1;
     }
+    static int inited;
+    if (inited) { /* after endwin (the folder's picker): a refresh resumes */
+        curses_on = 1;
+        refresh();
+        return 0;
+    }
     if (!initscr())
         return -1;
+    inited = 1;
     /* A terminal that cannot address the cursor (TERM=dumb) would show a
      * blank screen: say so instead. */
     const char *cup = tigetstr("cup");
@@ -1622,13 +1629,93 @@ static void setup_process(void)
     }
 }
 
+/* A folder that is no one model: its model files listed, one chosen with
+ * the move keys and Enter (q or Esc quits). The chosen file's path
+ * (malloc'd); NULL with *rc set when the user quit (0) or there is no
+ * terminal (1). */
+static char *pick_model(const char *dir, nnav_folder_entry *f, size_t n, int *rc)
+{
+    if (start_curses("nnav info FOLDER") != 0) {
+        *rc = 1;
+        return NULL;
+    }
+    size_t cur = 0, top = 0;
+    char d[512];
+    nnav_text_escape_cstr(dir, d, sizeof d);
+    for (;;) {
+        erase();
+        int h = LINES, w = COLS;
+        char line[1024];
+        snprintf(line, sizeof line, " nnav  a folder of %zu model files, not one model: %s", n, d);
+        draw_fill(0, 0, w, draw_attr(R_TITLE));
+        draw_text(0, 0, w, line, draw_attr(R_TITLE));
+        int rows = h - 2 > 1 ? h - 2 : 1;
+        if (cur < top)
+            top = cur;
+        if (cur >= top + (size_t)rows)
+            top = cur - (size_t)rows + 1;
+        for (int r = 0; r < rows && top + (size_t)r < n; r++) {
+            const nnav_folder_entry *e = &f[top + (size_t)r];
+            char nm[600], sz[32];
+            nnav_text_escape_cstr(e->name, nm, sizeof nm);
+            nnav_size_text(e->size, sz, sizeof sz);
+            snprintf(line, sizeof line, " %-12s %10s  %s", e->kind, sz, nm);
+            attr_t a = top + (size_t)r == cur ? A_REVERSE : A_NORMAL;
+            if (a != A_NORMAL)
+                draw_fill(1 + r, 0, w, a);
+            draw_text(1 + r, 0, w, line, a);
+        }
+        draw_fill(h - 1, 0, w, draw_attr(R_TITLE));
+        draw_text(h - 1, 0, w, " choose the model to open: Up/Down, Enter opens, q quits",
+                  draw_attr(R_TITLE));
+        refresh();
+        int k = getch();
+        if (got_signal || k == 'q' || k == 27) {
+            restore_terminal();
+            *rc = got_signal ? 128 + got_signal : 0;
+            return NULL;
+        }
+        if ((k == KEY_DOWN || k == 'j') && cur + 1 < n)
+            cur++;
+        else if ((k == KEY_UP || k == 'k') && cur > 0)
+            cur--;
+        else if (k == KEY_HOME || k == 'g')
+            cur = 0;
+        else if (k == KEY_END || k == 'G')
+            cur = n - 1;
+        else if (k == '\n' || k == '\r' || k == KEY_ENTER) {
+            restore_terminal();
+            size_t dn = strlen(dir);
+            char *p = malloc(dn + strlen(f[cur].name) + 2);
+            if (p)
+                sprintf(p, "%s%s%s", dir, dn && dir[dn - 1] == '/' ? "" : "/", f[cur].name);
+            *rc = p ? 0 : 1;
+            return p;
+        }
+    }
+}
+
 int nnav_tui_run(const char *path, const nnav_tui_opts *o)
 {
     setup_process();
     int rc = 0;
+    char *chosen = NULL;
+    if (!nnav_folder_is_one(path)) {
+        nnav_folder_entry *f;
+        size_t n = nnav_folder_models(path, &f);
+        if (n) {
+            chosen = pick_model(path, f, n, &rc);
+            free(f);
+            if (!chosen)
+                return rc;
+            path = chosen;
+        }
+    }
     nnav_model *m = open_model(path, o && o->follow_links, NULL, &rc);
-    if (!m)
+    if (!m) {
+        free(chosen);
         return rc;
+    }
 
     ui *u = calloc(1, sizeof *u);
     if (u && o)
@@ -1638,6 +1725,7 @@ int nnav_tui_run(const char *path, const nnav_tui_opts *o)
             ui_stop(u);
         free(u);
         nnav_model_close(m);
+        free(chosen);
         return 1;
     }
     relayout(u);
@@ -1665,6 +1753,7 @@ int nnav_tui_run(const char *path, const nnav_tui_opts *o)
     ui_stop(u);
     free(u);
     nnav_model_close(m);
+    free(chosen);
     return sig ? 128 + sig : 0;
 }
 

@@ -136,7 +136,7 @@ static const nnav_reader *by_ending(const char *name)
     return NULL;
 }
 
-static void size_text(uint64_t b, char *buf, size_t n)
+void nnav_size_text(uint64_t b, char *buf, size_t n)
 {
     static const char *const u[] = {"B", "KB", "MB", "GB", "TB"};
     double v = (double)b;
@@ -146,15 +146,12 @@ static void size_text(uint64_t b, char *buf, size_t n)
     snprintf(buf, n, k ? "%.1f %s" : "%.0f %s", v, u[k]);
 }
 
-/* A folder's model files: a name relative to it and its reader's name. */
-typedef struct found { char name[256]; const char *kind; uint64_t size; } found;
-
 static int by_found(const void *a, const void *b)
 {
-    return strcmp(((const found *)a)->name, ((const found *)b)->name);
+    return strcmp(((const nnav_folder_entry *)a)->name, ((const nnav_folder_entry *)b)->name);
 }
 
-static void found_add(found *f, unsigned *nf, unsigned max, const char *dir, const char *name,
+static void found_add(nnav_folder_entry *f, unsigned *nf, unsigned max, const char *dir, const char *name,
                       const char *kind)
 {
     char *p = join(dir, name);
@@ -192,17 +189,16 @@ static const nnav_reader *folder_model(const char *path, const char *sub, char *
  * a folder that is one model is one file), listed into buf by name:
  * "a.onnx (ONNX, 1.2 MB), onnx/model.onnx (ONNX, 3 KB)"; how many in
  * *count. */
-static void list_models(const char *path, char *buf, size_t n, unsigned *count)
+size_t nnav_folder_models(const char *path, nnav_folder_entry **out)
 {
     enum { MAX_FOUND = 256 };
-    found *f = calloc(MAX_FOUND, sizeof *f);
+    nnav_folder_entry *f = calloc(MAX_FOUND, sizeof *f);
     unsigned nf = 0, seen = 0;
-    *count = 0;
-    buf[0] = 0;
+    *out = NULL;
     DIR *d = f ? opendir(path) : NULL;
     if (!d) {
         free(f);
-        return;
+        return 0;
     }
     struct dirent *de;
     while ((de = readdir(d)) && seen++ < 10000) {
@@ -241,16 +237,28 @@ static void list_models(const char *path, char *buf, size_t n, unsigned *count)
     }
     closedir(d);
     qsort(f, nf, sizeof *f, by_found);
-    size_t k = 0;
-    for (unsigned i = 0; i < nf && k < n - 1; i++) {
+    if (!nf) {
+        free(f);
+        return 0;
+    }
+    *out = f;
+    return nf;
+}
+
+static void list_models(const char *path, char *buf, size_t n, unsigned *count)
+{
+    nnav_folder_entry *f;
+    size_t nf = nnav_folder_models(path, &f), k = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < nf && k < n - 1; i++) {
         char sz[32], e[300];
-        size_text(f[i].size, sz, sizeof sz);
+        nnav_size_text(f[i].size, sz, sizeof sz);
         nnav_text_escape((const uint8_t *)f[i].name, strlen(f[i].name), e, sizeof e);
         k += (size_t)snprintf(buf + k, n - k, "%s%s (%s, %s)", k ? ", " : "", e, f[i].kind, sz);
         if (k >= n)
             k = n - 1;
     }
-    *count = nf;
+    *count = (unsigned)nf;
     free(f);
 }
 
@@ -279,6 +287,18 @@ static char *hf_snapshot(const char *path)
     free(ref);
     free(snaps);
     return out;
+}
+
+int nnav_folder_is_one(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 1;
+    char *file = NULL;
+    nnav_error e;
+    int r = nnav_model_folder(path, &file, &e);
+    free(file);
+    return r != -1;
 }
 
 int nnav_model_folder(const char *path, char **file, nnav_error *err)

@@ -63,6 +63,22 @@ const char *nnav_format_name(nnav_format f);
  * ..., and GGUF (.gguf)". */
 void nnav_readable_formats(char *buf, size_t n);
 
+/* A folder's model files (its own, and those of its folders one level down;
+ * a folder that is one model is one file), by name: what a folder that is no
+ * one model holds. The name is relative to the folder, kind its reader's
+ * name. How many (up to 256), *out malloc'd (free()), NULL when none. */
+typedef struct nnav_folder_entry {
+    char name[256];
+    const char *kind;
+    uint64_t size;
+} nnav_folder_entry;
+size_t nnav_folder_models(const char *path, nnav_folder_entry **out);
+/* 0 when path is a folder that is no one model (opening it would list its
+ * model files), else 1 (a file, or a folder a reader opens). */
+int nnav_folder_is_one(const char *path);
+/* "1.2 MB": bytes in powers of 1000, one decimal. */
+void nnav_size_text(uint64_t bytes, char *buf, size_t n);
+
 typedef enum nnav_graph_kind {
     NNAV_GRAPH_MAIN = 0,
     NNAV_GRAPH_BODY,          /* a GRAPH or GRAPHS attribute of a node */
