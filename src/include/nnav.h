@@ -59,8 +59,8 @@ typedef enum nnav_format {
 } nnav_format;
 const char *nnav_format_name(nnav_format f);
 /* The one list of what nnav reads, from its table of readers, for every
- * refusal and the help: "ONNX (.onnx), TensorFlow (SavedModel folders, .pb),
- * ..., and GGUF (.gguf)". */
+ * refusal and the help: each reader's name and what it reads, "NAME (WHAT),
+ * ... and NAME (WHAT)", in the table's order. */
 void nnav_readable_formats(char *buf, size_t n);
 
 /* A folder's model files (its own, and those of its folders one level down;
