@@ -67,6 +67,24 @@ static int float_like(int32_t dt)
            dt == NNAV_DT_DOUBLE;
 }
 
+/* The bits transformers' config.json beside the weights names
+ * (quantization_config.bits, a detail the reader keeps), 0 when none. */
+static uint64_t config_bits(const nnav_model *m)
+{
+    uint32_t i = nnav_detail_find(m, "config.quantization_config.bits");
+    nnav_detail d;
+    if (i == NNAV_NONE || nnav_detail_get(m, i, &d) < 0 || d.kind != NNAV_DV_TEXT || !d.s.n ||
+        d.s.n > 2)
+        return 0;
+    uint64_t v = 0;
+    for (uint64_t k = 0; k < d.s.n; k++) {
+        if (d.s.p[k] < '0' || d.s.p[k] > '9')
+            return 0;
+        v = v * 10 + (uint64_t)(d.s.p[k] - '0');
+    }
+    return v;
+}
+
 /* The packing whose qweight is tensor qw (quant.h's rules), into *q. */
 static int store_pack(const nnav_model *m, uint32_t qw, nnav_tquant *q)
 {
@@ -93,7 +111,7 @@ static int store_pack(const nnav_model *m, uint32_t qw, nnav_tquant *q)
             bits = z[1] * 32 / N;
         else if (gx != NNAV_NONE && (a[0] * 32) % gi == 0)
             bits = a[0] * 32 / gi;
-        else
+        else if (!(bits = config_bits(m))) /* neither: the config may say */
             return -1;
         if (bits == 0 || (a[0] * 32) % bits)
             return -1;

@@ -12,7 +12,9 @@
 # shard link out of the repository is refused naming --follow-links; a
 # missing shard, a tensor mapped to the wrong shard are exit 2 naming the
 # shard; a shard the index does not name is reported; a folder of several
-# models lists them.
+# models lists them; a GPTQ qweight with only its scales beside it (no
+# qzeros, no g_idx to give its bits) is a 4-bit K x N weight when
+# config.json's quantization_config says bits 4, and stays int32 without it.
 set -u
 . "$(dirname "$0")/lib.bash"
 need_python torch,yaml
@@ -134,4 +136,22 @@ hostile '{"weight_map": {"a": "bad.safetensors"}}' "shard 'bad.safetensors': hea
 # Two shards that both hold one name.
 cp "$T/sharded/model-00001-of-00008.safetensors" "$H/again.safetensors"
 hostile '{"weight_map": {"model.embed_tokens.weight": "model-00001-of-00008.safetensors", "lm_head.weight": "again.safetensors"}}' "is also in shard"
+# GPTQ's bits from config.json: qweight [K*4/32, N] int32, scales [K/128, N].
+G=$T/gptq
+mkdir -p "$G"
+"$py" - "$G" "$NNAV_SRC/tests/cli" << 'PY' || fail "writing the GPTQ file"
+import json, os, sys
+sys.path.insert(0, sys.argv[2])
+from st_write import write
+K, N = 256, 64
+write(os.path.join(sys.argv[1], "model.safetensors"),
+      {"l.qweight": ("I32", (K * 4 // 32, N), bytes(K * 4 // 32 * N * 4)),
+       "l.scales": ("F16", (K // 128, N), bytes(K // 128 * N * 2))})
+PY
+expect_status 0 "$NNAV_BIN" tensors "$G" --name l.qweight --yaml
+grep -q "type: int32$" "$OUT" || fail "no config: qweight stays int32: $(cat "$OUT")"
+printf '{"architectures": ["LlamaForCausalLM"], "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128}}' > "$G/config.json"
+expect_status 0 "$NNAV_BIN" tensors "$G" --name l.qweight --yaml
+grep -q "type: int4 (GPTQ, group 128)$" "$OUT" || fail "config's bits: $(cat "$OUT")"
+grep -q "logical_elements: $((256 * 64))$" "$OUT" || fail "config's bits: K x N: $(cat "$OUT")"
 finish
