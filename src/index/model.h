@@ -103,6 +103,10 @@ static inline int nnav_ref_control(const nnav_model *m, uint32_t id)
     return (id >> 3) < m->ref_ctl.n && (m->ref_ctl.v[id >> 3] >> (id & 7) & 1);
 }
 
+/* Bad input at byte off, at field path (NULL: none), err cleared first:
+ * -1, so that a reader can `return nnav_err_at(...)`. */
+int nnav_err_at(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Set err from printf-style arguments. */
 void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

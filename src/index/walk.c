@@ -15,6 +15,20 @@ void nnav_err_set(nnav_error *err, uint64_t off, int has_off, const char *fmt, .
     err->kind = NNAV_ERR_INPUT;
 }
 
+int nnav_err_at(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    memset(err, 0, sizeof *err);
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    snprintf(err->path, sizeof err->path, "%s", path ? path : "");
+    err->offset = off;
+    err->has_offset = 1;
+    err->kind = NNAV_ERR_INPUT;
+    return -1;
+}
+
 int nnav_err_prepend(nnav_error *err, const char *fmt, ...)
 {
     char comp[sizeof err->path], old[sizeof err->path], joined[sizeof comp + sizeof old + 2];

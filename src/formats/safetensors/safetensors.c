@@ -113,22 +113,7 @@ typedef struct st_rd {
     char stray_text[600];    /* "model-00004-of-00004.safetensors, ..." */
 } st_rd;
 
-static int st_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-#include <stdarg.h>
-static int st_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
-{
-    va_list ap;
-    memset(err, 0, sizeof *err);
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    snprintf(err->path, sizeof err->path, "%s", path ? path : "");
-    err->offset = off;
-    err->has_offset = 1;
-    err->kind = NNAV_ERR_INPUT;
-    return -1;
-}
+#define st_err nnav_err_at /* bad input at an offset and a JSON path */
 
 static uint64_t le64(const uint8_t *p)
 {

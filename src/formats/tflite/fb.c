@@ -1,25 +1,11 @@
 /* fb.c - the FlatBuffers reader; see fb.h. */
 #include "fb.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-static int fb_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fb_err(nnav_error *err, uint64_t off, const char *path, const char *fmt, ...)
-{
-    va_list ap;
-    memset(err, 0, sizeof *err);
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    snprintf(err->path, sizeof err->path, "%s", path ? path : "");
-    err->offset = off;
-    err->has_offset = 1;
-    err->kind = NNAV_ERR_INPUT;
-    return -1;
-}
+#include "model.h"
+
+#define fb_err nnav_err_at /* bad input at an offset and a field path */
 
 static uint64_t rd(const uint8_t *p, unsigned size)
 {
