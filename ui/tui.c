@@ -785,7 +785,16 @@ static void goto_target(ui *u, const char *s)
     nnav_place_ref r;
     nnav_error e;
     if (nnav_place_resolve(u->m, u->graph, s, 0, &r, &e) < 0) {
-        ui_message(u, R_ERROR, "%s", e.msg);
+        /* A mistyped node name: the closest names in the model. */
+        char close[1100] = "";
+        if (s[0] != '#' && s[0] != '@') {
+            nnav_near nr;
+            nnav_near_init(&nr, s);
+            for (uint32_t i = 0; i < nnav_node_count(u->m); i++)
+                nnav_near_offer(&nr, nnav_node_get(u->m, i)->name);
+            nnav_near_text(&nr, close, sizeof close);
+        }
+        ui_message(u, R_ERROR, "%s%s", e.msg, close);
         return;
     }
     switch (r.kind) {

@@ -3,7 +3,8 @@
 # lives only in a nested body (crossing into it, as `/` does), the tree's
 # dotted body label, a graph path without its leading slash, `main`, #N and N
 # counted from 0 like the node list and the status line; a name held by
-# several graphs goes to the first and says how many have it.
+# several graphs goes to the first and says how many have it; a mistyped
+# name gets the closest node names (issue 32 item 1).
 . "$(dirname "$0")/tmux.bash"
 
 start 100 24 "$NNAV_SAMPLES/control_flow.onnx"
@@ -63,7 +64,13 @@ keys :
 typ "zzz_nowhere"
 keys Enter
 wait_for "no node, value or graph 'zzz_nowhere' in the model"
+no_text "did you mean"
 pass "main, and what names nothing is said"
+keys :
+typ "then_ad"
+keys Enter
+wait_for "no node, value or graph 'then_ad' in the model (did you mean 'then_add'?)"
+pass "a mistyped node name: the closest node name in the model"
 quit_clean
 
 start 120 24 "$NNAV_SAMPLES/tf_saved_model"
