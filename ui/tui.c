@@ -270,9 +270,10 @@ static int load_banner(const nnav_model *m, char *buf, size_t n)
 
 /* The file's name, format and counts come first; then the graph's totals
  * (MACs and params), at the right edge: tighter when room is short, and
- * kept before all but the counts: the IR version gives way to them, then
- * the file's name is cut (to no fewer than 8 columns, else the totals are
- * left out). The unset dims (in full, else "dims unset (d)"), the opset
+ * kept before all but the graph and node counts: the IR version gives way
+ * to them, then "(decluttered: N hidden)" becomes "(N hidden)" and goes,
+ * then the tensor count, then the file's name is cut (to no fewer than 8
+ * columns, else the totals are left out). The unset dims (in full, else "dims unset (d)"), the opset
  * imports (in full, or as "opset 17 +8 domains") and the producer take
  * what is left, each left out rather than cut to under 6 columns. The whole
  * path and every opset are in the model's detail and in `nnav info`, the IR
@@ -297,21 +298,19 @@ static void draw_header(ui *u)
         draw_text(0, c + 2, w - c - 2, warn, e);
         return;
     }
-    size_t o = 0;
-    char ir[32] = "";
+    char ir[32] = "", decl[64] = "", tensors[40];
     if (f->ir_version >= 0)
         snprintf(ir, sizeof ir, "  IR %lld", (long long)f->ir_version);
     uint32_t ng = nnav_graph_count(u->m), nn = nnav_node_count(u->m), nt = nnav_tensor_count(u->m);
-    o += (size_t)snprintf(counts + o, sizeof counts - o, "  %u graph%s  %u node%s", ng,
-                          ng == 1 ? "" : "s", nn, nn == 1 ? "" : "s");
+    snprintf(counts, sizeof counts, "  %u graph%s  %u node%s", ng, ng == 1 ? "" : "s", nn,
+             nn == 1 ? "" : "s");
     const nnav_declutter *dc = decl_view(u, u->graph);
-    if (dc && o < sizeof counts) /* D: how many of the graph in view the view hides */
-        o += (size_t)snprintf(counts + o, sizeof counts - o, " (decluttered: %u hidden)",
-                              nnav_declutter_hidden_count(dc));
-    if (o < sizeof counts)
-        snprintf(counts + o, sizeof counts - o, "  %u tensor%s", nt, nt == 1 ? "" : "s");
+    if (dc) /* D: how many of the graph in view the view hides */
+        snprintf(decl, sizeof decl, " (decluttered: %u hidden)", nnav_declutter_hidden_count(dc));
+    snprintf(tensors, sizeof tensors, "  %u tensor%s", nt, nt == 1 ? "" : "s");
     /* " nnav  ", the format, the IR version and the counts */
-    int fixed = 7 + draw_width(fmt) + draw_width(ir) + draw_width(counts);
+    int fixed = 7 + draw_width(fmt) + draw_width(ir) + draw_width(counts) + draw_width(decl) +
+                draw_width(tensors);
     char cost[160];
     int tw = 0, name_w = w;
     if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
@@ -320,11 +319,19 @@ static void draw_header(ui *u)
             header_cost_text(u, TYPED_TIGHT, cost, sizeof cost);
             tw = draw_width(cost);
         }
-        if (fixed + draw_width(name) + 2 + tw > COLS) { /* the IR version gives way first */
-            fixed -= draw_width(ir);
-            ir[0] = 0;
+        /* What gives way, in turn, while the row is too long: the IR
+         * version, the declutter's words, its count (the status line says
+         * "N/M shown"), the tensor count (the initializer pane's title
+         * counts them). */
+        for (int step = 0; step < 4 && fixed + draw_width(name) + 2 + tw > COLS; step++) {
+            char *part = step == 0 ? ir : step == 3 ? tensors : decl;
+            fixed -= draw_width(part);
+            part[0] = 0;
+            if (step == 1 && dc)
+                snprintf(decl, sizeof decl, " (%u hidden)", nnav_declutter_hidden_count(dc));
+            fixed += draw_width(part);
         }
-        int room = COLS - fixed - 2 - tw; /* what the name may take */
+    int room = COLS - fixed - 2 - tw; /* what the name may take */
         if (room < 8 && room < draw_width(name))
             tw = 0; /* no room even so: left out */
         else if (draw_width(name) > room)
@@ -340,6 +347,8 @@ static void draw_header(ui *u)
     c += draw_text(0, c, w - c, fmt, a);
     c += draw_text(0, c, w - c, ir, a);
     c += draw_text(0, c, w - c, counts, a);
+    c += draw_text(0, c, w - c, decl, a);
+    c += draw_text(0, c, w - c, tensors, a);
     const nnav_shapes *ts = typed_shapes(u);
     char unset[200], dims[260];
     if (ts && nnav_shapes_unset(ts, unset, sizeof unset)) { /* d sets them */
