@@ -323,6 +323,11 @@ static void draw_header(ui *u)
          * version, the declutter's words, its count (the status line says
          * "N/M shown"), the tensor count (the initializer pane's title
          * counts them). */
+        char keep_ir[sizeof ir], keep_decl[sizeof decl], keep_tensors[sizeof tensors];
+        int keep_fixed = fixed;
+        memcpy(keep_ir, ir, sizeof ir);
+        memcpy(keep_decl, decl, sizeof decl);
+        memcpy(keep_tensors, tensors, sizeof tensors);
         for (int step = 0; step < 4 && fixed + draw_width(name) + 2 + tw > COLS; step++) {
             char *part = step == 0 ? ir : step == 3 ? tensors : decl;
             fixed -= draw_width(part);
@@ -331,11 +336,16 @@ static void draw_header(ui *u)
                 snprintf(decl, sizeof decl, " (%u hidden)", nnav_declutter_hidden_count(dc));
             fixed += draw_width(part);
         }
-    int room = COLS - fixed - 2 - tw; /* what the name may take */
-        if (room < 8 && room < draw_width(name))
-            tw = 0; /* no room even so: left out */
-        else if (draw_width(name) > room)
+        int room = COLS - fixed - 2 - tw; /* what the name may take */
+        if (room < 8 && room < draw_width(name)) { /* no room even so: left out */
+            tw = 0;
+            fixed = keep_fixed;
+            memcpy(ir, keep_ir, sizeof ir);
+            memcpy(decl, keep_decl, sizeof decl);
+            memcpy(tensors, keep_tensors, sizeof tensors);
+        } else if (draw_width(name) > room) {
             name_w = room;
+        }
     }
     if (tw) {
         int margin = fixed + draw_width(name) + 3 + tw <= COLS ? 1 : 0;

@@ -100,7 +100,7 @@ const char *nnav_text_elide_mid(const char *s, int cols, char *buf, size_t n)
     for (int c; from < len; from += k, rest -= c)
         if ((c = char_cols(s, len, from, &k)) > 0 && rest <= tail_cols)
             break;
-    if (i + 4 + (len - from) >= n) { /* buf too small: the start only */
+    if (i + 4 + (len - from) > n) { /* buf too small: as much of s as fits */
         snprintf(buf, n, "%s", s);
         return buf;
     }
