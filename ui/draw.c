@@ -451,6 +451,20 @@ int draw_span_tail(int y, int x, int maxw, nnav_span s, attr_t a)
     return w;
 }
 
+int draw_span_mid(int y, int x, int maxw, nnav_span s, attr_t a)
+{
+    char buf[4096];
+    if (maxw <= 0)
+        return 0;
+    draw_escape(s, (size_t)maxw, buf, sizeof buf);
+    if (maxw < 8 || draw_width(buf) <= maxw)
+        return draw_span_tail(y, x, maxw, s, a);
+    /* A third for the start with its ellipsis, then the end (what tells
+     * machine-made names apart) drawn over that ellipsis with its own. */
+    int head = draw_span(y, x, (maxw - 1) / 3 + 1, s, a) - 1;
+    return head + draw_span_tail(y, x + head, maxw - head, s, a);
+}
+
 int draw_fmt(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 {
     char buf[1024];

@@ -78,6 +78,11 @@ char *draw_escape_tail(nnav_span s, int maxw);
  * and initializers, whose end is what tells them apart. */
 int draw_text_tail(int y, int x, int maxw, const char *s, attr_t a);
 int draw_span_tail(int y, int x, int maxw, nnav_span s, attr_t a);
+/* draw_span cutting in the middle: "encod\u2026ention.in_proj_weight", a
+ * third of the columns for the start, the rest for the end, for a name that
+ * shares its row with what must stay (the tensor pane's shape). Under 8
+ * columns as draw_span_tail. */
+int draw_span_mid(int y, int x, int maxw, nnav_span s, attr_t a);
 /* Wrapping: text broken into pieces of at most w columns (a wide character
  * is never split; it starts the next piece). Puts piece k's characters into
  * out, returns their count; *pieces gets how many pieces the text makes. */

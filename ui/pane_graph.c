@@ -5,6 +5,10 @@
  * and edges with box-drawing characters, scrolled so the cursor box stays in
  * sight. Each box is three rows: op type in the top border, the name inside,
  * the output's type in the bottom border (as inferred while types are shown).
+ * The boxes are all as wide as the widest text any of them holds, up to the
+ * pane's width; a type still wider is wrapped, its start on a row of its own
+ * above the bottom border (every box then four rows; a third row's worth is
+ * cut, marked by an ellipsis).
  */
 #include "ui.h"
 
@@ -22,7 +26,7 @@ typedef struct gpane {
     uint32_t graph;
     size_t cursor;
     int depth;
-    int box_w, built_w;
+    int box_w, box_h, built_w;
     int vx, vy;       /* canvas position of the body's top-left cell */
     int recentre;     /* scroll to the centre box on the next draw */
 } gpane;
@@ -130,6 +134,57 @@ static int body_w(pane *p)
     return p->r.w;
 }
 
+/* The columns an item's texts take (op or kind, name, type), the widest. */
+static int item_text_w(ui *u, const gv_item *it, int *type_w)
+{
+    char b[1024], t[128];
+    int w = 0, c;
+    *type_w = 0;
+    t[0] = 0;
+    if (it->kind == GV_NODE) {
+        const nnav_node *n = nnav_node_get(u->m, it->id);
+        draw_escape(n->op, 200, b, sizeof b);
+        w = draw_width(b) + 1; /* and the mark's corner */
+        if (n->name.n) {
+            draw_escape(nodes_relative_name(u, n->name), 200, b, sizeof b);
+            c = draw_width(b);
+        } else {
+            c = snprintf(b, sizeof b, "#%u", nnav_node_index(u->m, it->id));
+        }
+        w = c > w ? c : w;
+        if (n->out_count)
+            typed_value_text(u, nnav_ref_get(u->m, n->out_first).value, t, sizeof t);
+    } else if (it->kind == GV_INPUT) {
+        const nnav_value *v = nnav_value_get(u->m, it->id);
+        draw_escape(v->name, 200, b, sizeof b);
+        w = draw_width(b);
+        w = w > 11 ? w : 11; /* "outer value" */
+        typed_value_text(u, it->id, t, sizeof t);
+    } else {
+        w = snprintf(b, sizeof b, "+%llu more+", (unsigned long long)it->more);
+    }
+    *type_w = draw_width(t);
+    return w > *type_w ? w : *type_w;
+}
+
+/* The boxes' width for the pane's w columns: the default for the width,
+ * or wider to hold the widest text, never wider than w; *h gets the rows
+ * a box takes (four when a type is wrapped). */
+static int boxes_w(ui *u, const gpane *s, int w, int *h)
+{
+    int bw = w >= 120 ? 26 : w >= 80 ? 22 : 18, tw = 0;
+    for (size_t i = 0; i < s->g.nitems; i++) {
+        int t, c = item_text_w(u, &s->g.items[i], &t) + 2;
+        bw = c > bw ? c : bw;
+        tw = t > tw ? t : tw;
+    }
+    bw += bw & 1; /* even, as the defaults: a layer then centres on a whole column */
+    if (bw > w)
+        bw = w > 8 ? w : 8;
+    *h = tw > bw - 2 ? BOX_H + 1 : BOX_H;
+    return bw;
+}
+
 static void build(ui *u, pane *p, uint32_t keep_kind, uint32_t keep_id)
 {
     gpane *s = GP(p);
@@ -137,18 +192,29 @@ static void build(ui *u, pane *p, uint32_t keep_kind, uint32_t keep_id)
         return;
     int w = body_w(p);
     s->box_w = w >= 120 ? 26 : w >= 80 ? 22 : 18;
-    int fit = (w + GAP_X) / (s->box_w + GAP_X);
-    if (fit < 3)
-        fit = 3;
+    s->box_h = BOX_H;
     src_ctx ctx = { u->m, s->graph, decl_view(u, s->graph) };
     gv_source src = { &ctx, src_count, src_get };
-    if (gv_build(&s->g, &src, s->centre, s->depth, fit) != 0) {
-        ui_message(u, R_ERROR, "graph view: out of memory");
-        gv_free(&s->g);
-        s->centre = NNAV_NONE;
-        return;
+    /* Laid out at the default width, then again as many a layer as boxes
+     * sized to their text fit (the widths need the items first). */
+    for (int pass = 0; pass < 2; pass++) {
+        int fit = (w + GAP_X) / (s->box_w + GAP_X);
+        if (fit < 3)
+            fit = 3;
+        if (gv_build(&s->g, &src, s->centre, s->depth, fit) != 0) {
+            ui_message(u, R_ERROR, "graph view: out of memory");
+            gv_free(&s->g);
+            s->centre = NNAV_NONE;
+            return;
+        }
+        /* The second pass holds no more items than the first: its boxes
+         * are no wider, so as many fit. */
+        int bw = boxes_w(u, s, w, &s->box_h), same = bw == s->box_w;
+        s->box_w = bw;
+        if (same)
+            break;
     }
-    gv_place(&s->g, s->box_w, BOX_H, GAP_X, GAP_Y);
+    gv_place(&s->g, s->box_w, s->box_h, GAP_X, GAP_Y);
     s->built_w = w;
     s->cursor = s->g.centre;
     if (keep_kind != GV_NONE) {
@@ -207,6 +273,25 @@ static void box_row(int y, int x, int w, enum glyph l, enum glyph r, attr_t a)
     draw_text(y, x + w - 1, 1, draw_glyph(r), a);
 }
 
+/* A box's type in its bottom border; one wider than the box, when the
+ * boxes have the row for it, wrapped: its start on the row above. */
+static void box_type(const gpane *s, const char *t, int bottom, int x, int inner, attr_t a)
+{
+    if (!t[0])
+        return;
+    int pieces = 1;
+    wchar_t wc[8];
+    draw_wrap_piece(t, strlen(t), inner, 0, draw_is_utf8(), wc, 8, &pieces);
+    if (pieces < 2 || s->box_h <= BOX_H) {
+        draw_text(bottom, x, inner, t, a);
+        return;
+    }
+    draw_text_piece(bottom - 1, x, inner, 0, t, a);
+    draw_text_piece(bottom, x, inner, 1, t, a);
+    if (pieces > 2) /* a third row's worth is cut: say so */
+        draw_text(bottom, x + inner - 1, 1, draw_glyph(G_ELLIPSIS), a);
+}
+
 static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
 {
     const gv_item *it = &s->g.items[i];
@@ -214,11 +299,14 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
     int is_cur = i == s->cursor, is_centre = i == s->g.centre;
     attr_t frame = draw_attr(is_centre ? R_BOX_CENTRE : R_BOX) | (is_cur ? A_BOLD : 0);
     attr_t text = is_cur ? draw_attr(R_CURSOR) : 0;
+    int bottom = y + s->box_h - 1;
     box_row(y, x, w, G_TL, G_TR, frame);
-    draw_text(y + 1, x, 1, draw_glyph(G_V), frame);
-    draw_fill(y + 1, x + 1, inner, text);
-    draw_text(y + 1, x + w - 1, 1, draw_glyph(G_V), frame);
-    box_row(y + 2, x, w, G_BL, G_BR, frame);
+    for (int r = y + 1; r < bottom; r++) {
+        draw_text(r, x, 1, draw_glyph(G_V), frame);
+        draw_fill(r, x + 1, inner, r == y + 1 ? text : 0);
+        draw_text(r, x + w - 1, 1, draw_glyph(G_V), frame);
+    }
+    box_row(bottom, x, w, G_BL, G_BR, frame);
     switch (it->kind) {
     case GV_NODE: {
         const nnav_node *n = nnav_node_get(u->m, it->id);
@@ -233,8 +321,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
             uint32_t v = nnav_ref_get(u->m, n->out_first).value;
             char t[128];
             typed_value_text(u, v, t, sizeof t);
-            if (t[0])
-                draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
+            box_type(s, t, bottom, x + 1, inner, frame | draw_attr(R_DIM));
         }
         break;
     }
@@ -245,8 +332,7 @@ static void draw_box(ui *u, gpane *s, size_t i, int y, int x)
         draw_span_tail(y + 1, x + 1, inner, v->name, text);
         char t[128];
         typed_value_text(u, it->id, t, sizeof t);
-        if (t[0])
-            draw_text(y + 2, x + 1, inner, t, frame | draw_attr(R_DIM));
+        box_type(s, t, bottom, x + 1, inner, frame | draw_attr(R_DIM));
         break;
     }
     default:
@@ -271,7 +357,7 @@ static void draw_edges(gpane *s, int oy, int ox, int canvas_w)
             if (from->layer != l)
                 continue;
             int fx = from->col + s->box_w / 2, tx = to->col + s->box_w / 2;
-            row = from->row + BOX_H;
+            row = from->row + s->box_h;
             bus[fx] |= J_UP;
             bus[tx] |= J_DOWN;
             for (int c = fx < tx ? fx : tx; c < (fx < tx ? tx : fx); c++) {
@@ -294,7 +380,7 @@ static void keep_in_view(gpane *s, int h, int w)
     const gv_item *c = &s->g.items[s->cursor];
     if (s->recentre) {
         s->vx = c->col + s->box_w / 2 - w / 2;
-        s->vy = c->row + BOX_H / 2 - h / 2;
+        s->vy = c->row + s->box_h / 2 - h / 2;
         if (s->g.width <= w)
             s->vx = (s->g.width - w) / 2;
         if (s->g.height <= h)
@@ -307,8 +393,8 @@ static void keep_in_view(gpane *s, int h, int w)
         s->vx = c->col + s->box_w - w;
     if (c->row < s->vy)
         s->vy = c->row;
-    if (c->row + BOX_H > s->vy + h)
-        s->vy = c->row + BOX_H - h;
+    if (c->row + s->box_h > s->vy + h)
+        s->vy = c->row + s->box_h - h;
 }
 
 static void gp_draw(ui *u, pane *p, int y, int x, int h, int w)
@@ -319,7 +405,8 @@ static void gp_draw(ui *u, pane *p, int y, int x, int h, int w)
                   draw_attr(R_DIM));
         return;
     }
-    if (s->built_w != w) {
+    int bh, bw = boxes_w(u, s, w, &bh); /* the types shown may have changed */
+    if (s->built_w != w || bw != s->box_w || bh != s->box_h) {
         const gv_item *c = &s->g.items[s->cursor];
         build(u, p, c->kind, c->id);
         s->recentre = 1;
@@ -472,7 +559,7 @@ static void gp_click(ui *u, pane *p, int row, int col)
     int cy = row + s->vy, cx = col + s->vx;
     for (size_t i = 0; i < s->g.nitems; i++) {
         const gv_item *it = &s->g.items[i];
-        if (cy >= it->row && cy < it->row + BOX_H && cx >= it->col && cx < it->col + s->box_w) {
+        if (cy >= it->row && cy < it->row + s->box_h && cx >= it->col && cx < it->col + s->box_w) {
             s->cursor = i;
             gp_select(u, p);
             return;

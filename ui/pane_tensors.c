@@ -281,13 +281,18 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
                 c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "%9s %-9s ", "-", "-");
         }
     }
-    c += draw_fmt(y, x + c, w - c, sel, "%9s %6s ", sizebar_human(b, hb, sizeof hb),
-                  sizebar_percent(b, s->total, pc, sizeof pc));
-    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u2595" : "[", sel | draw_attr(R_DIM));
-    c += draw_text(y, x + c, w - c,
-                   sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
-                   sel | draw_attr(R_BAR));
-    c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f" : "]", sel | draw_attr(R_DIM));
+    /* Under 50 columns (the pane up to 100 columns of screen) the share
+     * and the bar give way so that a name and its shape both fit. */
+    int narrow = w < 50 && !u->cmp;
+    c += draw_fmt(y, x + c, w - c, sel, "%9s ", sizebar_human(b, hb, sizeof hb));
+    if (!narrow) {
+        c += draw_fmt(y, x + c, w - c, sel, "%6s ", sizebar_percent(b, s->total, pc, sizeof pc));
+        c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u2595" : "[", sel | draw_attr(R_DIM));
+        c += draw_text(y, x + c, w - c,
+                       sizebar_render(b, s->max, (unsigned)barw, draw_is_utf8(), bar, sizeof bar),
+                       sel | draw_attr(R_BAR));
+        c += draw_text(y, x + c, w - c, draw_is_utf8() ? "\u258f" : "]", sel | draw_attr(R_DIM));
+    }
     /* Its bits per weight (quant.h), a column of its own: "-" for none. */
     if (s->bpw_col && !u->cmp && w >= 60) { /* compare mode: its figures instead */
         double bpw = nnav_tensor_bpw(u->m, f->tensor);
@@ -301,11 +306,15 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     nnav_span nm = t->name;
     if (s->scope[0] && s->cut < nm.n)
         nm.p += s->cut, nm.n -= s->cut;
-    c += draw_span_tail(y, x + c, w - c, nm, sel);
+    /* The name cut in its middle where it would push the shape out: the
+     * shape keeps its columns while the name has 8 or more. */
+    char shape[160];
+    nnav_tfacts_shape(f, shape, sizeof shape);
+    int namew = w - c - 2 - draw_width(shape);
+    c += draw_span_mid(y, x + c, namew >= 8 ? namew : w - c, nm, sel);
     if (c + 4 < w) {
-        char shape[160], store[160], qt[160];
+        char store[160], qt[160];
         nnav_tquant q;
-        nnav_tfacts_shape(f, shape, sizeof shape);
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), "  %s", shape);
         if (nnav_tensor_quant(u->m, f->tensor, &q) == 0 && q.kind != NNAV_Q_PLAIN && c + 4 < w) {
             nnav_tensor_qtype(u->m, f->tensor, qt, sizeof qt);

@@ -268,11 +268,16 @@ static int load_banner(const nnav_model *m, char *buf, size_t n)
     return 1;
 }
 
-/* The file's name, format and counts come first; then the graph's totals, at
- * the right edge (tighter when room is short, left out when there is none);
- * the opset imports (in full, or as "opset 17 +8 domains" when room is
- * short) and the producer take what is left. The whole path and every
- * opset are in the model's detail and in `nnav info`. */
+/* The file's name, format and counts come first; then the graph's totals
+ * (MACs and params), at the right edge: tighter when room is short, and
+ * kept before all but the graph and node counts: the IR version gives way
+ * to them, then "(decluttered: N hidden)" becomes "(N hidden)" and goes,
+ * then the tensor count, then the file's name is cut (to no fewer than 8
+ * columns, else the totals are left out). The unset dims (in full, else "dims unset (d)"), the opset
+ * imports (in full, or as "opset 17 +8 domains") and the producer take
+ * what is left, each left out rather than cut to under 6 columns. The whole
+ * path and every opset are in the model's detail and in `nnav info`, the IR
+ * version in `nnav info`. */
 static void draw_header(ui *u)
 {
     const nnav_model_facts *f = nnav_model_facts_get(u->m);
@@ -283,49 +288,93 @@ static void draw_header(ui *u)
         cmp_draw_header(u, 0, w, a);
         return;
     }
-    char name[512];
+    char name[512], fmt[128], counts[256], warn[600];
     ui_base_name(u->path, name, sizeof name);
-    c += draw_fmt(0, c, w - c, a, " nnav  %s  %s", name, f->format_name);
-    char warn[600];
+    snprintf(fmt, sizeof fmt, "  %s", f->format_name);
     if (load_banner(u->m, warn, sizeof warn)) {
+        c += draw_fmt(0, c, w - c, a, " nnav  %s%s", name, fmt);
         attr_t e = draw_attr(R_ERROR) | A_BOLD;
         draw_fill(0, c, w - c, e);
         draw_text(0, c + 2, w - c - 2, warn, e);
         return;
     }
+    char ir[32] = "", decl[64] = "", tensors[40];
     if (f->ir_version >= 0)
-        c += draw_fmt(0, c, w - c, a, "  IR %lld", (long long)f->ir_version);
+        snprintf(ir, sizeof ir, "  IR %lld", (long long)f->ir_version);
     uint32_t ng = nnav_graph_count(u->m), nn = nnav_node_count(u->m), nt = nnav_tensor_count(u->m);
-    c += draw_fmt(0, c, w - c, a, "  %u graph%s  %u node%s", ng, ng == 1 ? "" : "s", nn,
-                  nn == 1 ? "" : "s");
+    snprintf(counts, sizeof counts, "  %u graph%s  %u node%s", ng, ng == 1 ? "" : "s", nn,
+             nn == 1 ? "" : "s");
     const nnav_declutter *dc = decl_view(u, u->graph);
     if (dc) /* D: how many of the graph in view the view hides */
-        c += draw_fmt(0, c, w - c, a, " (decluttered: %u hidden)", nnav_declutter_hidden_count(dc));
-    c += draw_fmt(0, c, w - c, a, "  %u tensor%s", nt, nt == 1 ? "" : "s");
-    const nnav_shapes *ts = typed_shapes(u);
-    char unset[200];
-    if (ts && nnav_shapes_unset(ts, unset, sizeof unset)) /* d sets them */
-        c += draw_fmt(0, c, w - c, a | A_BOLD, "  dims %s unset (=1, d sets)", unset);
+        snprintf(decl, sizeof decl, " (decluttered: %u hidden)", nnav_declutter_hidden_count(dc));
+    snprintf(tensors, sizeof tensors, "  %u tensor%s", nt, nt == 1 ? "" : "s");
+    /* " nnav  ", the format, the IR version and the counts */
+    int fixed = 7 + draw_width(fmt) + draw_width(ir) + draw_width(counts) + draw_width(decl) +
+                draw_width(tensors);
     char cost[160];
+    int tw = 0, name_w = w;
     if (header_cost_text(u, TYPED_BRIEF, cost, sizeof cost)) {
-        int tw = draw_width(cost);
-        if (c + 3 + tw > COLS) {
+        tw = draw_width(cost);
+        if (fixed + draw_width(name) + 3 + tw > COLS) {
             header_cost_text(u, TYPED_TIGHT, cost, sizeof cost);
             tw = draw_width(cost);
         }
-        int margin = c + 3 + tw <= COLS ? 1 : 0;
-        if (c + 1 + tw + margin <= COLS) {
-            draw_text(0, COLS - tw - margin, tw, cost, a | A_BOLD);
-            w = COLS - tw - margin - 1;
+        /* What gives way, in turn, while the row is too long: the IR
+         * version, the declutter's words, its count (the status line says
+         * "N/M shown"), the tensor count (the initializer pane's title
+         * counts them). */
+        char keep_ir[sizeof ir], keep_decl[sizeof decl], keep_tensors[sizeof tensors];
+        int keep_fixed = fixed;
+        memcpy(keep_ir, ir, sizeof ir);
+        memcpy(keep_decl, decl, sizeof decl);
+        memcpy(keep_tensors, tensors, sizeof tensors);
+        for (int step = 0; step < 4 && fixed + draw_width(name) + 2 + tw > COLS; step++) {
+            char *part = step == 0 ? ir : step == 3 ? tensors : decl;
+            fixed -= draw_width(part);
+            part[0] = 0;
+            if (step == 1 && dc)
+                snprintf(decl, sizeof decl, " (%u hidden)", nnav_declutter_hidden_count(dc));
+            fixed += draw_width(part);
         }
+        int room = COLS - fixed - 2 - tw; /* what the name may take */
+        if (room < 8 && room < draw_width(name)) { /* no room even so: left out */
+            tw = 0;
+            fixed = keep_fixed;
+            memcpy(ir, keep_ir, sizeof ir);
+            memcpy(decl, keep_decl, sizeof decl);
+            memcpy(tensors, keep_tensors, sizeof tensors);
+        } else if (draw_width(name) > room) {
+            name_w = room;
+        }
+    }
+    if (tw) {
+        int margin = fixed + draw_width(name) + 3 + tw <= COLS ? 1 : 0;
+        draw_text(0, COLS - tw - margin, tw, cost, a | A_BOLD);
+        w = COLS - tw - margin - 1;
+    }
+    c += draw_text(0, c, w - c, " nnav  ", a);
+    c += draw_text(0, c, name_w < w - c ? name_w : w - c, name, a);
+    c += draw_text(0, c, w - c, fmt, a);
+    c += draw_text(0, c, w - c, ir, a);
+    c += draw_text(0, c, w - c, counts, a);
+    c += draw_text(0, c, w - c, decl, a);
+    c += draw_text(0, c, w - c, tensors, a);
+    const nnav_shapes *ts = typed_shapes(u);
+    char unset[200], dims[260];
+    if (ts && nnav_shapes_unset(ts, unset, sizeof unset)) { /* d sets them */
+        snprintf(dims, sizeof dims, "  dims %s unset (=1, d sets)", unset);
+        if (c + draw_width(dims) > w)
+            snprintf(dims, sizeof dims, "  dims unset (d)");
+        if (w - c >= 6)
+            c += draw_text(0, c, w - c, dims, a | A_BOLD);
     }
     char ops[1024];
     opset_text(u, 1, ops, sizeof ops);
     if (c + 2 + draw_width(ops) > w)
         opset_text(u, 0, ops, sizeof ops);
-    if (ops[0])
+    if (ops[0] && w - c >= 6)
         c += draw_fmt(0, c, w - c, a, "  %s", ops);
-    if (f->producer_name.n) {
+    if (f->producer_name.n && w - c >= 6) {
         c += draw_text(0, c, w - c, "  ", a);
         c += draw_span(0, c, w - c, f->producer_name, a);
         if (f->producer_version.n) {

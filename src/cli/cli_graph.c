@@ -148,38 +148,47 @@ int cmd_tree(const nnav_model *m, const opts *o)
 
 /* With a decluttered view (d), an input a hidden node folds to a constant
  * shows that value instead of its name: "[1,197,16,64] (folded)". */
+/* In text a node's name is cut in its middle past NAME_CAP columns, and
+ * each of its inputs and outputs past REF_CAP, so that one long name does
+ * not make a row of hundreds of columns (YAML has them whole). */
+enum { NAME_CAP = 48, REF_CAP = 48 };
+
+/* The names of count refs from first, ", " between, each cut at REF_CAP
+ * columns. */
 static void refs_text(const nnav_model *m, const nnav_declutter *d, uint32_t first,
                       uint32_t count, char *buf, size_t n)
 {
     size_t o = 0;
     buf[0] = 0;
     for (uint32_t i = 0; i < count && o + 8 < n; i++) {
-        char nm[512];
+        char nm[512], cut[512];
         const nnav_ref r = nnav_ref_get(m, first + i);
-        esc(r.name, nm, sizeof nm);
+        nm[0] = 0;
         if (d && r.value != NNAV_NONE && !r.control)
             nnav_declutter_input_text(d, r.value, nm, sizeof nm);
+        const char *t = nm; /* what declutter says for it stays whole */
         if (!nm[0])
-            esc(r.name, nm, sizeof nm);
-        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? nm : "\"\"");
+            t = nnav_text_elide_mid(esc(r.name, nm, sizeof nm), REF_CAP, cut, sizeof cut);
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", r.name.n ? t : "\"\"");
     }
 }
 
 /* ---- nodes ---- */
 
 /* A node a row: in text its index, op and name (the op and name columns as
- * wide as the widest shown, at least 20 and 28, at most 40 and 96 display
- * columns: a longer one pushes its own row only, so one hostile name cannot
- * pad every row), "INPUTS -> OUTPUTS" and with --shapes the outputs' types
- * after a colon; YAML has the op type and domain apart, the names exactly,
- * and with --declutter what the hidden nodes folded. */
+ * wide as the widest shown, at least 20 and 28; an op over 40 columns
+ * pushes its own row only, so one hostile op cannot pad every row; a name
+ * is cut in its middle past 48, "abc…xyz", as each input and output is),
+ * "INPUTS -> OUTPUTS" and with --shapes the outputs' types after a colon;
+ * YAML has the op type and domain apart, the names exactly, and with
+ * --declutter what the hidden nodes folded. */
 enum { N_INDEX, N_OP, N_OP_TYPE, N_DOMAIN, N_NAME, N_INPUT, N_OUTPUT, N_TYPES };
 static const nnav_rw_col nodes_cols[] = {
     [N_INDEX] = {"index", 6, NNAV_RW_RIGHT, NULL, 0, NULL},
     [N_OP] = {NULL, 20, NNAV_RW_MEASURE, "  ", 40, NULL},
     [N_OP_TYPE] = {"op_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [N_DOMAIN] = {"domain", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
-    [N_NAME] = {"name", 28, NNAV_RW_MEASURE, NULL, 96, NULL},
+    [N_NAME] = {"name", 28, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, NAME_CAP, NULL},
     [N_INPUT] = {"input", 0, 0, NULL, 0, NULL},
     [N_OUTPUT] = {"output", 0, 0, " -> ", 0, NULL},
     [N_TYPES] = {"output_types", 0, 0, "", 0, NULL},
@@ -213,7 +222,7 @@ int cmd_nodes(const nnav_model *m, const opts *o)
         return EXIT_BADINPUT;
     }
     int text = !o->yaml;
-    char opb[1100], nm[1100], ins[8192], outs[8192], ty[1100];
+    char opb[1100], nm[1100], cut[1100], ins[8192], outs[8192], ty[1100];
     nnav_rw_table_begin(&w, NULL, &nodes_table);
     for (int pass = 0; pass < nnav_rw_table_passes(&w) && rc == 0; pass++) {
         nnav_rw_table_pass(&w, pass);
@@ -232,7 +241,10 @@ int cmd_nodes(const nnav_model *m, const opts *o)
             nnav_rw_cell_span(&w, N_OP_TYPE, nd->op, NULL);
             nnav_rw_cell_span(&w, N_DOMAIN, nnav_node_domain(m, id), NULL);
             nnav_rw_cell_span(&w, N_NAME, nd->name,
-                              !text ? NULL : nd->name.n ? esc(nd->name, nm, sizeof nm) : "-");
+                              !text       ? NULL
+                              : nd->name.n ? nnav_text_elide_mid(esc(nd->name, nm, sizeof nm),
+                                                                 NAME_CAP, cut, sizeof cut)
+                                           : "-");
             if (text)
                 refs_text(m, d, nd->in_first, nd->in_count, ins, sizeof ins);
             nnav_rw_cell_list(&w, N_INPUT, ins);

@@ -201,11 +201,16 @@ static const char *why_text(const nnav_shapes *s, const nnav_fact *f)
 
 /* A value a row: in text its name, type and source (DISAGREE in capitals)
  * in columns, what the file says when they disagree and why the type is
- * not whole; YAML has its element type and shape besides. */
+ * not whole; YAML has its element type and shape besides. The name column
+ * is as wide as the graph's longest name, at least 36 columns, at most
+ * SHAPES_NAME_CAP (a longer name cut in its middle, "abc…xyz"); the type
+ * column as wide as the longest type, at least 30: one over 64 pushes its
+ * own row only. */
+enum { SHAPES_NAME_CAP = 48 };
 enum { S_NAME, S_TYPE, S_ELEM, S_SHAPE, S_SOURCE, S_FILE, S_WHY };
 static const nnav_rw_col shapes_cols[] = {
-    [S_NAME] = {"name", 36, 0, NULL, 0, NULL},
-    [S_TYPE] = {"type", 30, 0, NULL, 0, NULL},
+    [S_NAME] = {"name", 36, NNAV_RW_MEASURE | NNAV_RW_CAP, NULL, SHAPES_NAME_CAP, NULL},
+    [S_TYPE] = {"type", 30, NNAV_RW_MEASURE, NULL, 64, NULL},
     [S_ELEM] = {"elem_type", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [S_SHAPE] = {"shape", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [S_SOURCE] = {"source", 0, 0, NULL, 0, NULL},
@@ -226,7 +231,7 @@ int cmd_shapes(const nnav_model *m, const opts *o)
         return typed_run_end(&t, EXIT_BADINPUT);
     const nnav_shapes *s = t.s;
     uint32_t first = t.first, end = t.end;
-    char path[2048], nm[1100], ty[1100], ft[1100], fs[1200], wy[4200];
+    char path[2048], nm[1100], cut[1100], ty[1100], ft[1100], fs[1200], wy[4200];
     nnav_rw_map(&w, 0);
     nnav_rw_key_as(&w, "graphs", "");
     nnav_rw_seq(&w);
@@ -245,38 +250,48 @@ int cmd_shapes(const nnav_model *m, const opts *o)
         nnav_rw_key_as(&w, "path", end - first > 1 ? "graph" : NULL);
         nnav_rw_cstr(&w, path, NULL);
         nnav_rw_table_begin(&w, "values", &shapes_table);
-        for (size_t i = 0; i < n; i++) {
-            uint32_t v = vals[i];
-            const nnav_fact *f = nnav_shapes_fact(s, v);
-            uint8_t src = f ? f->src : NNAV_SRC_NONE;
-            const char *why = why_text(s, f);
-            count_fact(&st, s, f);
-            value_type(s, v, ty, sizeof ty);
-            nnav_span name = nnav_value_get(m, v)->name;
-            nnav_rw_row(&w);
-            nnav_rw_cell_span(&w, S_NAME, name, w.form == NNAV_RW_TEXT ? esc(name, nm, sizeof nm) : NULL);
-            nnav_rw_cell_cstr(&w, S_TYPE, ty, NULL);
-            if (f && f->dtype)
-                nnav_rw_cell_cstr(&w, S_ELEM, nnav_dtype_name(f->dtype), NULL);
-            else
-                nnav_rw_cell_null(&w, S_ELEM, NULL);
-            cell_fact_shape(&w, S_SHAPE, s, f);
-            nnav_rw_cell_cstr(&w, S_SOURCE, src_word(src), src == NNAV_SRC_DISAGREE ? "DISAGREE" : NULL);
-            if (src == NNAV_SRC_DISAGREE && !f->conflict) {
-                ft[0] = 0;
-                nnav_value_type_format(m, v, ft, sizeof ft);
-                snprintf(fs, sizeof fs, "file says %s", ft[0] ? ft : "?");
-                nnav_rw_cell_cstr(&w, S_FILE, ft, fs);
+        int passes = nnav_rw_table_passes(&w);
+        for (int pass = 0; pass < passes; pass++) {
+            nnav_rw_table_pass(&w, pass);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t v = vals[i];
+                const nnav_fact *f = nnav_shapes_fact(s, v);
+                uint8_t src = f ? f->src : NNAV_SRC_NONE;
+                const char *why = why_text(s, f);
+                if (pass == passes - 1)
+                    count_fact(&st, s, f);
+                value_type(s, v, ty, sizeof ty);
+                nnav_span name = nnav_value_get(m, v)->name;
+                nnav_rw_row(&w);
+                const char *shown = NULL; /* text: the name, cut past the cap */
+                if (w.form == NNAV_RW_TEXT)
+                    shown = nnav_text_elide_mid(esc(name, nm, sizeof nm), SHAPES_NAME_CAP, cut,
+                                                sizeof cut);
+                nnav_rw_cell_span(&w, S_NAME, name, shown);
+                nnav_rw_cell_cstr(&w, S_TYPE, ty, NULL);
+                if (f && f->dtype)
+                    nnav_rw_cell_cstr(&w, S_ELEM, nnav_dtype_name(f->dtype), NULL);
+                else
+                    nnav_rw_cell_null(&w, S_ELEM, NULL);
+                cell_fact_shape(&w, S_SHAPE, s, f);
+                nnav_rw_cell_cstr(&w, S_SOURCE, src_word(src),
+                                  src == NNAV_SRC_DISAGREE ? "DISAGREE" : NULL);
+                if (src == NNAV_SRC_DISAGREE && !f->conflict) {
+                    ft[0] = 0;
+                    nnav_value_type_format(m, v, ft, sizeof ft);
+                    snprintf(fs, sizeof fs, "file says %s", ft[0] ? ft : "?");
+                    nnav_rw_cell_cstr(&w, S_FILE, ft, fs);
+                }
+                /* A producer whose inputs contradict its operator: why,
+                 * whatever the file says. */
+                if (f && f->conflict && f->why != NNAV_NONE)
+                    why = nnav_shapes_why(s, f->why);
+                if (why) {
+                    snprintf(wy, sizeof wy, "(%s)", why);
+                    nnav_rw_cell_cstr(&w, S_WHY, why, wy);
+                }
+                nnav_rw_row_end(&w);
             }
-            /* A producer whose inputs contradict its operator: why, whatever
-             * the file says. */
-            if (f && f->conflict && f->why != NNAV_NONE)
-                why = nnav_shapes_why(s, f->why);
-            if (why) {
-                snprintf(wy, sizeof wy, "(%s)", why);
-                nnav_rw_cell_cstr(&w, S_WHY, why, wy);
-            }
-            nnav_rw_row_end(&w);
         }
         nnav_rw_table_end(&w);
         free(vals);

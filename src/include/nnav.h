@@ -752,6 +752,11 @@ size_t nnav_text_escape_cstr(const char *s, char *buf, size_t n);
  * none, an East Asian wide character or emoji two, any other character one
  * (a byte that is not valid UTF-8, which escaped text never holds, one). */
 int nnav_text_cols(const char *s);
+/* Escaped text s in at most cols terminal columns: itself when it fits,
+ * else its start and its end with an ellipsis between ("encoder.l\u2026proj_weight",
+ * the end given the odd column). Returns buf: s copied (cut short to fit)
+ * when buf is too small for the cut form, or when cols is under 3. */
+const char *nnav_text_elide_mid(const char *s, int cols, char *buf, size_t n);
 /* 4.09 G, 25.6 M, 812 k, 96: three significant figures, decimal units, as
  * cost and summary print MACs and counts. */
 void nnav_text_si(double v, char *buf, size_t n);

@@ -67,6 +67,52 @@ int nnav_text_cols(const char *s)
     return cols;
 }
 
+/* The columns of the character at s[i] (one for a byte that is not UTF-8)
+ * and, in *k, its bytes. */
+static int char_cols(const char *s, size_t len, size_t i, size_t *k)
+{
+    uint32_t c = 0;
+    int d = nnav_utf8_decode((const uint8_t *)s + i, len - i, &c);
+    *k = d ? (size_t)d : 1;
+    if (!d)
+        return 1;
+    if (cp_mark(c))
+        return 0;
+    return c >= 0x1100 && in_table(uc_wide, sizeof uc_wide / sizeof *uc_wide, c) ? 2 : 1;
+}
+
+const char *nnav_text_elide_mid(const char *s, int cols, char *buf, size_t n)
+{
+    size_t len = strlen(s), i = 0, o = 0, k;
+    if (!n)
+        return s;
+    if (cols < 3 || nnav_text_cols(s) <= cols) {
+        snprintf(buf, n, "%s", s);
+        return buf;
+    }
+    int half = (cols - 1) / 2, used = 0; /* the start's share, the rest the end's */
+    for (int c; i < len && used + (c = char_cols(s, len, i, &k)) <= half; i += k)
+        used += c;
+    /* The end: the first character after the start from which the rest
+     * fits (never a mark: it would sit on the ellipsis). */
+    int rest = nnav_text_cols(s + i), tail_cols = cols - 1 - used;
+    size_t from = i;
+    for (int c; from < len; from += k, rest -= c)
+        if ((c = char_cols(s, len, from, &k)) > 0 && rest <= tail_cols)
+            break;
+    if (i + 4 + (len - from) > n) { /* buf too small: as much of s as fits */
+        snprintf(buf, n, "%s", s);
+        return buf;
+    }
+    memcpy(buf, s, i);
+    o = i;
+    memcpy(buf + o, "\xe2\x80\xa6", 3); /* … */
+    o += 3;
+    memcpy(buf + o, s + from, len - from);
+    buf[o + len - from] = 0;
+    return buf;
+}
+
 /* Marks kept on one character: an accent, or two (Vietnamese, a keycap);
  * past that a pile of them (Zalgo) is escaped. */
 #define MARKS_KEPT 2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The header names the file, not its whole path, and keeps the counts and
 # the cost whatever the folder's depth or the number of opset domains: the
-# opset list is shortened to "opset 16 +8 domains" when room is short.
+# opset list is shortened to "opset 16 +8 domains" when room is short, and
+# at 80 columns the IR version and opset give way to the cost (widths.sh).
 . "$(dirname "$0")/tmux.bash"
 
 dir=$NNAV_TMP/tui_header.$$
@@ -12,16 +13,17 @@ cp "$NNAV_SAMPLES/cnn.onnx" "$deep/cnn.onnx"
 
 start 80 24 "$deep/cnn.onnx"
 wait_ready
-expect_line "nnav " " nnav  cnn.onnx  ONNX  IR 8  1 graph  11 nodes"
-expect_line "nnav " "opset 17"
+expect_line "nnav " " nnav  cnn.onnx  ONNX  1 graph  11 nodes  9 tensors"
+expect_line "nnav " "1.63M MACs 5.45k params"
 no_text "much/longer"
-pass "a deep path: the file's name, counts and opset at 80 columns"
+pass "a deep path: the file's name, counts and the cost at 80 columns (the IR version and opset give way)"
 quit_clean
 start 100 24 "$deep/cnn.onnx"
 wait_ready
+expect_line "nnav " " nnav  cnn.onnx  ONNX  IR 8  1 graph  11 nodes"
 expect_line "nnav " "opset 17"
-expect_line "nnav " "1.63 M MACs"
-pass "and the cost at 100"
+expect_line "nnav " "1.63 M MACs  5.45 k params"
+pass "and the IR version, opset and the cost in full at 100"
 quit_clean
 
 need_onnx_python ": the many-domain header is not checked"

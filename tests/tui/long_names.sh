@@ -4,8 +4,9 @@
 # is opened at 80 and 120 columns: the node jumped to shows the END of its
 # name in the node list (the part that tells it from its neighbours), two
 # initializers that share a 46-character prefix are told apart in their
-# pane, the detail pane holds the whole name (wrapped over lines where the
-# pane is narrower than it), the graph view's boxes show their names' ends,
+# pane (each its name's start and end, and its shape), the detail pane holds
+# the whole name (wrapped over lines where the pane is narrower than it), the
+# graph view's boxes their whole names,
 # and z zooms the focused pane to the whole screen and back.
 . "$(dirname "$0")/tmux.bash"
 
@@ -67,18 +68,24 @@ for w in 80 120; do
 
     # The initializers encoder.layers.encoder_layer_5.self_attention.in_proj_{weight,bias}
     # share 46 characters: their rows must show where they differ.
-    # Each row ends in its name's end (after the bar), cut at the front.
-    screen | grep -qE '▏ (…[a-z_.]*)?oj_weight *$' || fail "at $w columns the weight's row does not end in 'oj_weight'"
-    screen | grep -qE '▏ (…[a-z_.]*)?proj_bias *$' || fail "at $w columns the bias's row does not end in 'proj_bias'"
+    # Each row has its name's start and end (cut in the middle) and then
+    # its shape.
+    screen | grep -qE ' enc[a-z_.]*…[a-z_.]*weight  float32\[8,8\] *$' ||
+        fail "at $w columns the weight's row is not 'enc…weight  float32[8,8]'"
+    screen | grep -qE ' enc[a-z_.]*…[a-z_.]*bias  float32\[8\] *$' ||
+        fail "at $w columns the bias's row is not 'enc…bias  float32[8]'"
     pass "at $w columns the two initializers with a long common prefix are told apart"
 
-    # The graph view's boxes: each node's name cut at its start, so the
-    # three boxes of one layer read MatMul, Transpose, Softmax.
+    # The graph view's boxes: as wide as their names (53 to 56 columns,
+    # which the graph pane has at 80 columns too), so each shows its whole
+    # name and the three boxes read MatMul, Transpose, Softmax.
     keys v
     wait_for "Graph view"
-    screen | grep -qE '│…[a-z_]*/MatMul│' || fail "at $w columns the MatMul box lacks its name's end"
-    screen | grep -qE '│…[a-z_]*/Transpose│' || fail "at $w columns the Transpose box lacks its name's end"
-    pass "at $w columns the graph view's boxes show their names' ends"
+    screen | grep -qE '│/encoder/layers/encoder_layer_5/self_attention/MatMul *│' ||
+        fail "at $w columns the MatMul box lacks its whole name"
+    screen | grep -qE '│/encoder/layers/encoder_layer_5/self_attention/Transpose│' ||
+        fail "at $w columns the Transpose box is not as wide as its name"
+    pass "at $w columns the graph view's boxes show their whole names"
     keys v
     wait_for "Nodes  main"
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The initializer pane: sizes with share and bar, largest first; s sorts by
 # name and back; the cursor's tensor shows its consumers; m computes stats.
+# At 120 columns: in a narrower pane the share and bar give way to the
+# shape (widths.sh).
 . "$(dirname "$0")/tmux.bash"
 
-start 100 30 "$NNAV_SAMPLES/cnn.onnx"
+start 120 30 "$NNAV_SAMPLES/cnn.onnx"
 wait_ready
 expect_line "Initializers" "9  total 21.5 KiB  by size"
 keys Tab Tab

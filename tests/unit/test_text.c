@@ -572,6 +572,50 @@ static void test_error_format_small(void **state)
     }
 }
 
+/* nnav_text_elide_mid: over strings of ASCII, wide characters and
+ * combining marks, at every width from 3 to 40, the result fits, is the
+ * text itself when that fits, else a start of it, the ellipsis and an end
+ * of it (never starting with a mark) that leave at most one column (a wide
+ * character's) unused. */
+static void test_elide_mid(void **state)
+{
+    (void)state;
+    static const char *const parts[] = {"a", "Z", "_", "/", "\xe4\xb8\xad", "e\xcc\x81"};
+    unsigned seed = 7;
+    for (int round = 0; round < 400; round++) {
+        char s[256] = "";
+        size_t sl = 0;
+        int n = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 40;
+        for (int i = 0; i < n; i++) {
+            const char *p = parts[((seed = seed * 1103515245u + 12345u) >> 16) % 6];
+            memcpy(s + sl, p, strlen(p) + 1);
+            sl += strlen(p);
+        }
+        int whole = nnav_text_cols(s);
+        for (int cols = 3; cols <= 40; cols++) {
+            char out[300];
+            const char *r = nnav_text_elide_mid(s, cols, out, sizeof out);
+            int rc = nnav_text_cols(r);
+            if (whole <= cols) {
+                assert_string_equal(r, s);
+                continue;
+            }
+            assert_true(rc <= cols);
+            assert_true(rc >= cols - 1);
+            const char *e = strstr(r, "\xe2\x80\xa6");
+            assert_non_null(e);
+            size_t head = (size_t)(e - r), tail = strlen(e + 3);
+            assert_memory_equal(r, s, head);
+            assert_string_equal(e + 3, s + sl - tail);
+            assert_false(tail >= 2 && (unsigned char)e[3] == 0xcc); /* no mark first */
+        }
+    }
+    /* "ab…op" takes 8 bytes with its NUL: in 8 it is cut, in 7 not. */
+    char small[8];
+    assert_string_equal(nnav_text_elide_mid("abcdefghijklmnop", 5, small, 8), "ab\xe2\x80\xa6op");
+    assert_string_equal(nnav_text_elide_mid("abcdefghijklmnop", 5, small, 7), "abcdef");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_cstr),
         cmocka_unit_test(test_error_format),
         cmocka_unit_test(test_error_format_small),
+        cmocka_unit_test(test_elide_mid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
