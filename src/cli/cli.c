@@ -72,7 +72,7 @@ static const command commands[K_COUNT] = {
      "node's neighbourhood as YAML (to stdout) or as a new ONNX model.", 19, 0, 0, 0},
     [K_FIND] = {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, "
      "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
-     "exactly.", 17, 0, 0, 0},
+     "exactly; exit status 1 when nothing matches, as grep.", 17, 0, 0, 0},
     [K_OP] = {"op", cmd_op, " NAME", "The schema of an operator from the table (ai.onnx, "
      "ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training, com.microsoft): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
