@@ -306,10 +306,21 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     nnav_span nm = t->name;
     if (s->scope[0] && s->cut < nm.n)
         nm.p += s->cut, nm.n -= s->cut;
-    /* The name cut in its middle where it would push the shape out: the
-     * shape keeps its columns while the name has 8 or more. */
     char shape[160];
     nnav_tfacts_shape(f, shape, sizeof shape);
+    /* A name of no scope of its own ("onnx::MatMul_3182") after the node
+     * reading it, which says where it is used (tfacts.h):
+     * "…/attention/MatMul ← onnx::MatMul_3182", the node's path cut at its
+     * start to a third of the room left, 24 columns at most (the name and
+     * its shape come first). */
+    uint32_t cn = nnav_tfacts_consumer(u->m, f);
+    if (w - c >= 30 && nnav_tfacts_unscoped(u->m, f, cn)) {
+        int cw = (w - c) / 3 < 24 ? (w - c) / 3 : 24;
+        c += draw_span_tail(y, x + c, cw, nnav_node_get(u->m, cn)->name, sel | draw_attr(R_DIM));
+        c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), " %s ", draw_glyph(G_FROM));
+    }
+    /* The name cut in its middle where it would push the shape out: the
+     * shape keeps its columns while the name has 8 or more. */
     int namew = w - c - 2 - draw_width(shape);
     c += draw_span_mid(y, x + c, namew >= 8 ? namew : w - c, nm, sel);
     if (c + 4 < w) {

@@ -1,5 +1,5 @@
 /* cli.c - the scriptable face: info, meta, tree, nodes, node, tensors,
- * find, shapes, cost, summary, check, export, op, diff, scan.
+ * find, shapes, cost, summary, check, export, op, diff, scan, completions.
  * Human tables by default, the same facts as YAML with --yaml. Every string
  * from the file goes through nnav_text_escape (tables) or nnav_yw_span (YAML).
  *
@@ -20,7 +20,7 @@
 
 /* The commands, in the order help lists them; a bit each in an option's cmds. */
 enum { K_INFO, K_META, K_TREE, K_NODES, K_NODE, K_TENSORS, K_SHAPES, K_COST, K_SUMMARY,
-       K_CHECK, K_EXPORT, K_FIND, K_OP, K_DIFF, K_SCAN, K_COUNT };
+       K_CHECK, K_EXPORT, K_FIND, K_OP, K_DIFF, K_SCAN, K_COMPLETIONS, K_COUNT };
 #define C(k) (1u << K_##k)
 #define C_ALL ((1u << K_COUNT) - 1)
 
@@ -35,6 +35,8 @@ typedef struct command {
     int usage_status;   /* its usage errors' exit status when not EXIT_USAGE (diff: 2) */
     int arg_optional;   /* its one argument after MODEL may be left out (meta's KEY) */
 } command;
+
+static int cmd_completions(const nnav_model *m, const opts *o);
 
 static const command commands[K_COUNT] = {
     [K_INFO] = {"info", cmd_info, "", "Model facts: format (and why), IR, producer, opsets, "
@@ -72,7 +74,7 @@ static const command commands[K_COUNT] = {
      "node's neighbourhood as YAML (to stdout) or as a new ONNX model.", 19, 0, 0, 0},
     [K_FIND] = {"find", cmd_find, " PATTERN", "Case-insensitive substring search over node names, "
      "op types, value and initializer names in all graphs; 'op:Conv' matches an op type "
-     "exactly.", 17, 0, 0, 0},
+     "exactly; exit status 1 when nothing matches, as grep.", 17, 0, 0, 0},
     [K_OP] = {"op", cmd_op, " NAME", "The schema of an operator from the table (ai.onnx, "
      "ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training, com.microsoft): inputs and outputs with their types, attributes "
      "with types and defaults, type constraints, and every version, marking the one in force. "
@@ -91,6 +93,10 @@ static const command commands[K_COUNT] = {
      "run, read without running anything: every global its pickles reference, whether torch's "
      "weights_only loader allows it, and each call outside that list with its arguments; exit "
      "status 2 when the file would run code.", 17, 1, 0, 0},
+    [K_COMPLETIONS] = {"completions", cmd_completions, " bash|zsh", "A shell completion script "
+     "for bash or zsh, from this table of commands and options: commands, options, their "
+     "choices, and node and initializer names (asked of 'nnav find' on the model word). "
+     "Load it with: source <(nnav completions bash).", 17, 1, 0, 0},
 };
 
 /* Every option, once per wording of its help: the commands in cmds take it
@@ -167,7 +173,8 @@ static const option_row options[] = {
     {"domain", 'r', 0, "D", C(OP), "the operator's domain (default: ai.onnx, then the others)"},
     {"model", 'u', 0, "FILE", C(OP), "also mark the version the model FILE uses"},
     {"list", 'l', 0, NULL, C(OP), "list the operators (of --domain D) and their versions"},
-    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT) | C(DIFF) | C(META)),
+    {"yaml", 'y', 0, NULL, C_ALL & ~(C(COST) | C(SUMMARY) | C(EXPORT) | C(DIFF) | C(META) |
+                                    C(COMPLETIONS)),
      "the same facts as YAML"},
     {"yaml", 'y', 0, NULL, C(META), "the same facts as YAML (with KEY: section, key and the "
      "value exactly,\nan array's type, count and every item)"},
@@ -296,6 +303,156 @@ static int unknown_command(const char *what, const char *word)
     }
     snprintf(fmt, sizeof fmt, "%s '%%s'", what);
     return usage_error(NULL, fmt, word);
+}
+
+/* ---- completions ---- */
+
+/* An option's value that names something of the model: which kind of
+ * `nnav find` hit completes it ("node", "initializer"), else NULL. */
+static const char *names_of(const option_row *r)
+{
+    if (!r->arg || strcmp(r->arg, "NAME"))
+        return NULL;
+    return !strcmp(r->name, "name") ? "initializer" : "node";
+}
+
+/* The bash script (zsh runs it through bashcompinit). Everything in it is
+ * from the tables above, so it cannot name a command or option nnav lacks:
+ * _nnav_opts gives a command's options, _nnav_choices an option's values
+ * (its "a|b" argument, or names asked of `nnav find` on the model word),
+ * and _nnav_argopts the options that take a value (whose value is no model). */
+static void completion_script(FILE *f)
+{
+    fprintf(f, "# nnav completion for bash (and zsh through bashcompinit), written by\n"
+               "# 'nnav completions': load it with  source <(nnav completions bash)\n");
+    fprintf(f, "_nnav_commands=\"");
+    for (int k = 0; k < K_COUNT; k++)
+        fprintf(f, "%s ", commands[k].name);
+    fprintf(f, "help\"\n_nnav_argopts=\"");
+    for (size_t i = 0, first = 1; i < N_OPTIONS; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(options[j].name, options[i].name))
+            j++;
+        if (j == i && options[i].arg)
+            fprintf(f, "%s--%s", first ? "" : " ", options[i].name), first = 0;
+    }
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].short_opt && options[i].arg)
+            fprintf(f, " -%c", options[i].key);
+    fprintf(f, "\"\n_nnav_opts() {\n    case $1 in\n");
+    for (int k = 0; k < K_COUNT; k++) {
+        fprintf(f, "    %s) echo \"", commands[k].name);
+        for (size_t i = 0, first = 1; i < N_OPTIONS; i++) {
+            size_t j = 0;
+            while (j < i && !(strcmp(options[j].name, options[i].name) == 0 &&
+                              (options[j].cmds & (1u << k))))
+                j++;
+            if (j == i && (options[i].cmds & (1u << k)))
+                fprintf(f, "%s--%s", first ? "" : " ", options[i].name), first = 0;
+        }
+        fprintf(f, "\" ;;\n");
+    }
+    fprintf(f, "    *) echo \"--follow-links --no-declutter --dim --help --version\" ;;\n"
+               "    esac\n}\n");
+    /* An option's values, by command and option: its "a|b" choices
+     * (_nnav_choices), or the kind of name it takes (_nnav_nameopt: --name
+     * of tensors an initializer, --node of export a node). */
+    for (int pass = 0; pass < 2; pass++) {
+        fprintf(f, "%s() { # COMMAND OPTION\n    case $1:$2 in\n",
+                pass ? "_nnav_nameopt" : "_nnav_choices");
+        for (size_t i = 0; i < N_OPTIONS; i++) {
+            const option_row *r = &options[i];
+            const char *kind = names_of(r);
+            if (!r->arg || (pass ? !kind : !strchr(r->arg, '|')))
+                continue;
+            for (int k = 0; k < K_COUNT; k++) {
+                if (!(r->cmds & (1u << k)))
+                    continue;
+                fprintf(f, "    %s:--%s) echo \"", commands[k].name, r->name);
+                for (const char *p = pass ? kind : r->arg; *p; p++)
+                    fputc(*p == '|' ? ' ' : *p, f);
+                fprintf(f, "\" ;;\n");
+            }
+        }
+        fprintf(f, "    esac\n}\n");
+    }
+    fprintf(f,
+        "# The model's names of a kind starting with WORD, into COMPREPLY as they\n"
+        "# are: a name is never expanded by the shell (compgen -W would run a\n"
+        "# hostile model's $(...)), so it is compared in awk and read line by line.\n"
+        "# The names are read from find's YAML rows, {kind: K, name: N, ...}: N\n"
+        "# plain (up to ', '), 'single' or \"double\" quoted (a name needing\n"
+        "# escapes other than \\\" and \\\\ is not offered).\n"
+        "_nnav_names() { # KIND MODEL WORD\n"
+        "    local m=$2 l\n"
+        "    [ -n \"$m\" ] || return 0\n"
+        "    case $m in \"~/\"*) m=$HOME/${m#\"~/\"} ;; esac\n"
+        "    while IFS= read -r l; do COMPREPLY+=(\"$l\"); done < <(command nnav find --yaml \"$m\" \"$3\" 2> /dev/null |\n"
+        "        K=$1 W=$3 awk '\n"
+        "        { p = \"- {kind: \" ENVIRON[\"K\"] \", name: \"; if (index($0, p) != 1) next\n"
+        "          s = substr($0, length(p) + 1); q = substr(s, 1, 1); v = \"\"; ok = 1\n"
+        "          if (q == \"\\\"\" || q == \"'\\''\") {\n"
+        "              for (i = 2; i <= length(s); i++) {\n"
+        "                  c = substr(s, i, 1)\n"
+        "                  if (q == \"\\\"\" && c == \"\\\\\") { i++; c = substr(s, i, 1); if (c != \"\\\"\" && c != \"\\\\\") ok = 0 }\n"
+        "                  else if (c == q && q == \"'\\''\" && substr(s, i + 1, 1) == q) i++\n"
+        "                  else if (c == q) break\n"
+        "                  v = v c\n"
+        "              }\n"
+        "          } else { e = index(s, \", \"); if (!e) e = index(s, \"}\"); v = substr(s, 1, e - 1) }\n"
+        "          if (ok && v != \"\" && index(v, ENVIRON[\"W\"]) == 1) print v }')\n"
+        "}\n"
+        "_nnav() {\n"
+        "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+        "    local cmd=\"\" model=\"\" npos=0 i w skip=0 ch\n"
+        "    COMPREPLY=()\n"
+        "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        "        w=${COMP_WORDS[i]}\n"
+        "        if [ $skip = 1 ]; then skip=0; continue; fi\n"
+        "        case \" $_nnav_argopts \" in *\" $w \"*) skip=1; continue ;; esac\n"
+        "        case $w in -*) continue ;; esac\n"
+        "        if [ -z \"$cmd\" ]; then cmd=$w; continue; fi\n"
+        "        npos=$((npos + 1))\n"
+        "        [ $npos = 1 ] && model=$w\n"
+        "    done\n"
+        "    case \" $_nnav_commands \" in *\" $cmd \"*) ;; *) model=$cmd; cmd=\"\" ;; esac\n"
+        "    case \" $_nnav_argopts \" in\n"
+        "    *\" $prev \"*)\n"
+        "        [ -n \"$cmd\" ] || return 0\n"
+        "        ch=$(_nnav_nameopt \"$cmd\" \"$prev\")\n"
+        "        if [ -n \"$ch\" ]; then _nnav_names \"$ch\" \"$model\" \"$cur\"\n"
+        "        else COMPREPLY=($(compgen -W \"$(_nnav_choices \"$cmd\" \"$prev\")\" -- \"$cur\")); fi\n"
+        "        return 0 ;;\n"
+        "    esac\n"
+        "    case $cur in\n"
+        "    -*) COMPREPLY=($(compgen -W \"$(_nnav_opts \"$cmd\")\" -- \"$cur\")); return 0 ;;\n"
+        "    esac\n"
+        "    if [ -z \"$cmd\" ] && [ -z \"$model\" ]; then\n"
+        "        COMPREPLY=($(compgen -W \"$_nnav_commands\" -- \"$cur\"))\n"
+        "        while IFS= read -r w; do COMPREPLY+=(\"$w\"); done < <(compgen -f -- \"$cur\")\n"
+        "    elif [ \"$cmd\" = help ]; then\n"
+        "        COMPREPLY=($(compgen -W \"$_nnav_commands\" -- \"$cur\"))\n"
+        "    elif [ \"$cmd\" = completions ]; then\n"
+        "        COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\"))\n"
+        "    elif [ \"$cmd\" = node ] && [ $npos = 1 ]; then\n"
+        "        _nnav_names node \"$model\" \"$cur\"\n"
+        "    fi\n"
+        "    return 0\n"
+        "}\n"
+        "complete -o default -F _nnav nnav\n");
+}
+
+static int cmd_completions(const nnav_model *m, const opts *o)
+{
+    (void)m;
+    if (!strcmp(o->arg, "zsh"))
+        printf("#compdef nnav\n# zsh runs the bash completion through bashcompinit.\n"
+               "autoload -U +X bashcompinit && bashcompinit\n");
+    else if (strcmp(o->arg, "bash"))
+        return usage_error("completions", "a shell name was expected, bash or zsh, not '%s'",
+                           o->arg);
+    completion_script(stdout);
+    return fflush(stdout) || ferror(stdout) ? EXIT_BADINPUT : 0;
 }
 
 /* nnav help [COMMAND]: the same as nnav --help and nnav COMMAND --help. */

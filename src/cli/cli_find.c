@@ -91,5 +91,7 @@ int cmd_find(const nnav_model *m, const opts *o)
     int rc = nnav_rw_close(&w) < 0 ? EXIT_BADINPUT : 0;
     if (n == 0 && !o->yaml)
         fprintf(stderr, "nnav find: no matches\n");
-    return rc;
+    /* Nothing found is exit 1, as grep says it, so that a script can test
+     * `nnav find M x && ...`; YAML's empty list too. */
+    return rc ? rc : n == 0 ? EXIT_NOMATCH : 0;
 }

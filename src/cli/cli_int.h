@@ -15,7 +15,7 @@
 #include "yamlout.h"
 
 /* Exit statuses live only in the face: nnav_error.kind maps to them. */
-enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2 };
+enum { EXIT_USAGE = 1, EXIT_BADINPUT = 2, EXIT_NOMATCH = 1 /* find: as grep */ };
 
 typedef struct opts {
     int yaml, all, constants;

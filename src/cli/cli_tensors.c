@@ -90,8 +90,8 @@ static const char *held_label(const nnav_model *m, uint32_t t, char *buf, size_t
  * STORAGE [GRAPH] [WARNING: ...], as the lines have always been, and the
  * values (on request) on lines under their row. */
 enum { C_NAME, C_SHAPE, C_DTYPE, C_DIMS, C_STORAGE, C_BYTES, C_QTYPE, C_BPW, C_LOGICAL, C_ROLE,
-       C_GRAPH, C_CONST, C_NODE, C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_VERR, C_VALUES, C_MIN,
-       C_MAX, C_MEAN, C_NAN };
+       C_GRAPH, C_CONST, C_NODE, C_NODE_INDEX, C_ATTR, C_SHOWN, C_WARN, C_CONSUMER, C_VERR, C_VALUES,
+       C_MIN, C_MAX, C_MEAN, C_NAN };
 static const nnav_rw_col tensors_cols[] = {
     [C_NAME] = {"name", 36, 0, NULL, 0, NULL},
     [C_SHAPE] = {NULL, 24, 0, NULL, 0, NULL},
@@ -115,6 +115,10 @@ static const nnav_rw_col tensors_cols[] = {
     [C_ATTR] = {"attribute", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_SHOWN] = {"shown_as", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_WARN] = {"warnings", 0, 0, "  WARNING: ", 0, NULL},
+    /* The node that reads it first, whose name says where it is used; in
+     * text only for a name of no scope of its own (tfacts.h): "onnx::MatMul_3182
+     * ... used by /encoder/layer.0/attention/MatMul". */
+    [C_CONSUMER] = {"consumer_scope", 0, NNAV_RW_SKIP_EMPTY, "  used by ", 0, NULL},
     /* The values (--values N): the text's lines are the row's note. */
     [C_VERR] = {"values_error", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_VALUES] = {"values", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
@@ -123,8 +127,8 @@ static const nnav_rw_col tensors_cols[] = {
     [C_MEAN] = {"mean", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
     [C_NAN] = {"nan_count", NNAV_RW_NOTEXT, 0, NULL, 0, NULL},
 };
-static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_QTYPE, C_GRAPH,
-                                             C_WARN};
+static const uint8_t tensors_text_order[] = {C_NAME, C_SHAPE, C_BYTES, C_STORAGE, C_QTYPE,
+                                             C_CONSUMER, C_GRAPH, C_WARN};
 static const nnav_rw_table tensors_table = {
     .cols = tensors_cols, .ncols = sizeof tensors_cols / sizeof *tensors_cols, .sep = " ",
     .text_order = tensors_text_order, .ntext = sizeof tensors_text_order};
@@ -371,6 +375,16 @@ int cmd_tensors(const nnav_model *m, const opts *o)
         }
         if (wt[0])
             nnav_rw_cell_cstr(&w, C_WARN, wt + 1, NULL);
+        uint32_t cn = nnav_tfacts_consumer(m, &rows[i]);
+        if (cn == NNAV_NONE) {
+            nnav_rw_cell_null(&w, C_CONSUMER, "");
+        } else {
+            char cb[2048];
+            cb[0] = 0;
+            if (nnav_tfacts_unscoped(m, &rows[i], cn))
+                esc(nnav_node_get(m, cn)->name, cb, sizeof cb);
+            nnav_rw_cell_span(&w, C_CONSUMER, nnav_node_get(m, cn)->name, cb);
+        }
         char fault[2048] = "";
         if (o->values >= 0 && tensor_values(&w, m, rows[i].tensor, o->values, fault, sizeof fault) < 0)
             vrc = EXIT_BADINPUT;

@@ -50,6 +50,15 @@ void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n);
 /* "raw", "typed", "external FILE @OFFSET +LENGTH", TensorFlow's field, or
  * "sparse (3 values)"; sanitised. */
 void nnav_tfacts_storage(const nnav_model *m, const nnav_tfacts *f, char *buf, size_t n);
+/* The node that reads it first (its value's first consumer), NNAV_NONE when
+ * none does (a graph output, an unused one, a Constant's: its node names it).
+ * Its name is where the tensor is used: "/encoder/layer.0/attention/MatMul". */
+uint32_t nnav_tfacts_consumer(const nnav_model *m, const nnav_tfacts *f);
+/* Whether the tensor's name says no scope of its own where its consumer's
+ * does: no '/' or '.' in it ("onnx::MatMul_3182", an exporter's made-up name)
+ * and one in the consumer's. The faces then show it with the consumer's
+ * name, which says where it belongs. */
+int nnav_tfacts_unscoped(const nnav_model *m, const nnav_tfacts *f, uint32_t consumer);
 /* The weights graph `graph`'s Constant (TensorFlow: Const) nodes hold, by
  * nnav_constant_weight (scope.h), that are not among the graph's initializers
  * already (TensorFlow indexes a Const's value as one): their tensor ids in

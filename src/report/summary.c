@@ -20,6 +20,33 @@ static nnav_span short_class(nnav_span c)
     return i < c.n ? (nnav_span){c.p + i, c.n - i} : c;
 }
 
+/* What the model is called, for the root's row: the class a reader names
+ * for the root module (config.json's architectures[0], a PyTorch module's
+ * class), else the graph's name, else the file's base name. *from says
+ * which ("class", "graph", "file"); "" and NULL when none. Escaped. */
+static void root_name(const nnav_model *m, uint32_t graph, const nnav_scopes *t, char *buf,
+                      size_t n, const char **from)
+{
+    const nnav_scope *root = nnav_scope_get(t, 0);
+    const nnav_graph *g = nnav_graph_get(m, graph);
+    const char *path = nnav_model_facts_get(m)->path;
+    buf[0] = 0, *from = NULL;
+    if (root->cls.n) {
+        nnav_span c = short_class(root->cls);
+        nnav_text_escape(c.p, c.n, buf, n), *from = "class";
+    } else if (g && g->name.n) {
+        nnav_text_escape(g->name.p, g->name.n, buf, n), *from = "graph";
+    } else if (path && path[0]) {
+        size_t e = strlen(path), b;
+        while (e > 1 && path[e - 1] == '/') /* a folder given as "dir/" */
+            e--;
+        b = e;
+        while (b > 0 && path[b - 1] != '/')
+            b--;
+        nnav_text_escape((const uint8_t *)path + b, e - b, buf, n), *from = "file";
+    }
+}
+
 /* What a scope is: its class, else its own nodes' op types (first two and
  * how many more), "-" when it has no nodes of its own. */
 static void what_text(const nnav_model *m, const nnav_scopes *t, const nnav_declutter *d,
@@ -275,7 +302,7 @@ static const nnav_rw_col scope_cols[] = {
 
 static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, const nnav_scopes *t,
                      const nnav_declutter *d, const tyindex *tyx, uint32_t i, uint32_t k,
-                     uint32_t last, int hidden, const char *gpath)
+                     uint32_t last, int hidden, const char *gpath, const char *rname)
 {
     char name[2100], nm2[700], nm3[700], what[600], ty[600], pa[40], bu[40], ma[40], by[40], bp[40];
     char tys[300];
@@ -292,11 +319,9 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
         if (k > 1) {
             name_text(nnav_scope_get(t, last), nm2, sizeof nm2);
             o += (size_t)snprintf(name + o, sizeof name - o, " … %s  ×%u identical", nm2, k);
-        } else if (nm3[0]) {
-            o += (size_t)snprintf(name + o, sizeof name - o, "  identical");
         }
-        if (nm3[0] && o < sizeof name)
-            snprintf(name + o, sizeof name - o, " to %s", nm3);
+        if (nm3[0] && o < sizeof name) /* "layer1.2  same as layer1.0" */
+            snprintf(name + o, sizeof name - o, "%s same as %s", k > 1 ? "," : " ", nm3);
         else if (sc->shape_as != NNAV_NONE && (sc->params || sc->child_count) && o < sizeof name) {
             name_text(nnav_scope_get(t, sc->shape_as), nm2, sizeof nm2);
             snprintf(name + o, sizeof name - o, "  same shape as %s, different types", nm2);
@@ -306,7 +331,10 @@ static int scope_row(nnav_rw *w, const nnav_model *m, const nnav_shapes *s, cons
     types_of(m, t, tyx, i, &tl);
     types_text(tyx, &tl, tys, sizeof tys);
     uint64_t wts = sc->stored;
-    what_text(m, t, d, sc, what, sizeof what);
+    if (!i && rname[0]) /* the root: what the model is called, not its ops */
+        snprintf(what, sizeof what, "%s", rname);
+    else
+        what_text(m, t, d, sc, what, sizeof what);
     out_text(s, t, sc, ty, sizeof ty);
     if (nnav_rw_shows(w)) { /* the figures' words: not measured */
         nnav_text_commas(sc->params, pa, sizeof pa);
@@ -389,6 +417,14 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
     uint32_t ns = nnav_scopes_count(t);
     nnav_rw_map(&w, 0);
     nnav_rw_key_as(&w, "graph", NULL), nnav_rw_cstr(&w, gpath, NULL);
+    /* What the root's row calls the model, and where the name is from. */
+    char rname[600];
+    const char *rfrom;
+    root_name(m, graph, t, rname, sizeof rname, &rfrom);
+    nnav_rw_key_as(&w, "model", NULL);
+    rfrom ? nnav_rw_cstr(&w, rname, NULL) : nnav_rw_null(&w, NULL);
+    nnav_rw_key_as(&w, "model_from", NULL);
+    rfrom ? nnav_rw_cstr(&w, rfrom, NULL) : nnav_rw_null(&w, NULL);
     nnav_rw_key_as(&w, "nodes", NULL), nnav_rw_uint(&w, root->nodes_total, NULL);
     if (d)
         nnav_rw_key_as(&w, "decluttered", NULL), nnav_rw_uint(&w, nnav_declutter_hidden_count(d), NULL);
@@ -463,7 +499,7 @@ static int write_summary(const nnav_model *m, uint32_t graph, const nnav_shapes 
              * something: weights or scopes, not a lone ReLU. */
             int notable = sc->same_as == NNAV_NONE || sc->params || sc->child_count;
             uint32_t last = i, k = i && !hidden && notable ? run_of(t, i, &last) : 1;
-            rc = scope_row(&w, m, s, t, d, &tyx, i, k, last, hidden, gpath);
+            rc = scope_row(&w, m, s, t, d, &tyx, i, k, last, hidden, gpath, rname);
             /* A row identical to one shown before it: its subtree too. */
             int again = i && !hidden && sc->same_as != NNAV_NONE && notable;
             if ((k > 1 || again) && nf < sizeof fold / sizeof *fold) {

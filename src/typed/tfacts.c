@@ -64,6 +64,31 @@ void nnav_tfacts_get(const nnav_model *m, uint32_t t, nnav_tfacts *f)
         f->value = nnav_value_lookup(m, ts->graph, (const char *)ts->name.p, (size_t)ts->name.n);
 }
 
+uint32_t nnav_tfacts_consumer(const nnav_model *m, const nnav_tfacts *f)
+{
+    uint32_t n = 0;
+    if (f->value == NNAV_NONE || f->value >= nnav_value_count(m))
+        return NNAV_NONE;
+    const uint32_t *c = nnav_value_consumers(m, f->value, &n);
+    return n && c && c[0] < nnav_node_count(m) ? c[0] : NNAV_NONE;
+}
+
+static int has_scope(nnav_span s)
+{
+    for (uint64_t i = 0; i < s.n; i++)
+        if (s.p[i] == '/' || s.p[i] == '.')
+            return 1;
+    return 0;
+}
+
+int nnav_tfacts_unscoped(const nnav_model *m, const nnav_tfacts *f, uint32_t consumer)
+{
+    if (consumer == NNAV_NONE || consumer >= nnav_node_count(m))
+        return 0;
+    return !has_scope(nnav_tensor_get(m, f->tensor)->name) &&
+           has_scope(nnav_node_get(m, consumer)->name);
+}
+
 void nnav_tfacts_shape(const nnav_tfacts *f, char *buf, size_t n)
 {
     nnav_sbuf b = {buf, n, 0};

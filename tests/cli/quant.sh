@@ -225,7 +225,7 @@ expect_status 0 "$NNAV_BIN" summary "$G/llama_mixed.gguf"
 grep -qE '^    0 … 2  ×3 identical +q4_K,q6_K,\+1 ' "$OUT" || fail "llama_mixed: blk.0 … 2 not one row: $(head -6 "$OUT")"
 grep -qE '^    3  same shape as 0, different types +q6_K,float32 ' "$OUT" ||
     fail "llama_mixed: blk.3 not 'same shape as 0, different types': $(grep -E '^    3' "$OUT")"
-grep -qE '^    4 … 5  ×2 identical to 0 ' "$OUT" || fail "llama_mixed: blk.4 … 5 not 'identical to 0'"
+grep -qE '^    4 … 5  ×2 identical, same as 0 ' "$OUT" || fail "llama_mixed: blk.4 … 5 not 'identical, same as 0'"
 [ "$(grep -cE '^      attn_q ' "$OUT")" = 2 ] || fail "llama_mixed: blk.4 and 5 are shown again: $(grep -c attn_q "$OUT") attn_q rows"
 grep -qE '^total: .* 3,558,656 params \(57 names\), 2\.3 MiB of weights, 5\.35 bpw, ' "$OUT" ||
     fail "llama_mixed: total: $(tail -1 "$OUT")"

@@ -97,6 +97,17 @@ if [ "${NNAV_PART:-all}" != corpus ]; then
     [ "$row" = "$mlp" ] || fail "mlp params: $row, the generator says $mlp"
     grep -qE "^total: .* $(echo "$total" | sed -E ':a;s/^([0-9]+)([0-9]{3})/\1,\2/;ta') params " "$OUT" ||
         fail "total params $total: $(tail -1 "$OUT")"
+    # The root row names the model (issue 32 item 7): the graph's name as
+    # onnx reads it back, else (a graph of no name) the file's base name.
+    gname=$("$py" -c 'import onnx, sys; print(onnx.load(sys.argv[1]).graph.name)' "$M")
+    grep -qE "^/ +$gname +float32" "$OUT" || fail "the root row is not named '$gname': $(sed -n 2p "$OUT")"
+    "$py" -c 'import onnx, sys; m = onnx.load(sys.argv[1]); m.graph.name = ""; onnx.save(m, sys.argv[2])' \
+        "$M" "$T/no_name.onnx" || fail "clearing the graph's name"
+    expect_status 0 "$NNAV_BIN" summary "$T/no_name.onnx"
+    grep -qE '^/ +no_name\.onnx +float32' "$OUT" || fail "a graph of no name: the root row is not the file's name: $(sed -n 2p "$OUT")"
+    expect_status 0 "$NNAV_BIN" summary "$T/no_name.onnx" --yaml
+    "$py" -c 'import yaml, sys; y = yaml.safe_load(open(sys.argv[1])); sys.exit(y["model"] != "no_name.onnx" or y["model_from"] != "file" or y["scopes"][0]["class"] is not None)' "$OUT" ||
+        fail "YAML model/model_from: $(grep -E '^model' "$OUT")"
     expect_status 0 "$NNAV_BIN" summary "$M" --depth 2
     grep -q encoder_layer "$OUT" && fail "--depth 2 shows no layer (depth 3)"
     grep -qE '^    layers ' "$OUT" || fail "--depth 2 shows layers: $(cat "$OUT")"
