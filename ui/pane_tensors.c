@@ -311,11 +311,12 @@ static void tensors_draw_line(ui *u, pane *p, uint32_t line, int y, int x, int w
     /* A name of no scope of its own ("onnx::MatMul_3182") after the node
      * reading it, which says where it is used (tfacts.h):
      * "…/attention/MatMul ← onnx::MatMul_3182", the node's path cut at its
-     * start to a third of the room left, 24 columns at most (the name and
-     * its shape come first). */
+     * start to 24 columns at most, and only in the room the whole name and
+     * its shape leave (they come first). */
     uint32_t cn = nnav_tfacts_consumer(u->m, f);
-    if (w - c >= 30 && nnav_tfacts_unscoped(u->m, f, cn)) {
-        int cw = (w - c) / 3 < 24 ? (w - c) / 3 : 24;
+    int spare = w - c - 4 - draw_width(shape) - (nm.n > 4096 ? 4096 : (int)nm.n);
+    if (spare >= 12 && nnav_tfacts_unscoped(u->m, f, cn)) {
+        int cw = spare - 3 < 24 ? spare - 3 : 24;
         c += draw_span_tail(y, x + c, cw, nnav_node_get(u->m, cn)->name, sel | draw_attr(R_DIM));
         c += draw_fmt(y, x + c, w - c, sel | draw_attr(R_DIM), " %s ", draw_glyph(G_FROM));
     }
