@@ -43,12 +43,13 @@ static void walk(const nnav_fb *b, const nnav_fbt *t)
                 }
             }
         nnav_fbt c;
-        if (nnav_fb_table(b, t, f, &c, "x", &err) == 0) {
+        int r = nnav_fb_table(b, t, f, &c, "x", &err);
+        if (r == 0) {
             inside(b, b->p + c.pos, c.tsize);
             inside(b, b->p + c.vt, c.vtsize);
             walk(b, &c);
-        } else if (err.has_offset && err.offset > b->n) {
-            abort();
+        } else if (r < 0 && (!err.has_offset || err.offset > b->n)) {
+            abort(); /* a refusal names a byte of the buffer (or its end) */
         }
     }
 }

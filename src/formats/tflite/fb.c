@@ -23,17 +23,19 @@ static int inside(const nnav_fb *b, uint64_t pos, uint64_t n)
 
 /* The table at pos, checked: aligned, its vtable inside, even, at least
  * the 4 bytes of its sizes, its own size at least its vtable offset. */
-static int table_at(const nnav_fb *b, uint64_t pos, uint32_t depth, nnav_fbt *out,
+/* `at`: where the offset that led to it sits (inside the buffer), which an
+ * error names when the table itself is not inside. */
+static int table_at(const nnav_fb *b, uint64_t pos, uint64_t at, uint32_t depth, nnav_fbt *out,
                     const char *path, nnav_error *err)
 {
     if (depth > NNAV_FB_DEPTH)
-        return fb_err(err, pos, path, "tables nested more than %d deep", NNAV_FB_DEPTH);
+        return fb_err(err, at, path, "tables nested more than %d deep", NNAV_FB_DEPTH);
+    if (!inside(b, pos, 4))
+        return fb_err(err, at, path, "a table at %llu lies past the end of the buffer (%llu "
+                                     "bytes)", (unsigned long long)pos, (unsigned long long)b->n);
     if (pos % 4)
         return fb_err(err, pos, path, "a table at %llu is not 4-byte aligned",
                       (unsigned long long)pos);
-    if (!inside(b, pos, 4))
-        return fb_err(err, pos, path, "a table at %llu lies past the end of the buffer (%llu "
-                                      "bytes)", (unsigned long long)pos, (unsigned long long)b->n);
     int64_t so = (int32_t)(uint32_t)rd(b->p + pos, 4);
     int64_t vt = (int64_t)pos - so;
     if (vt < 0 || (uint64_t)vt > b->n || vt % 2)
@@ -75,7 +77,7 @@ int nnav_fb_root(const nnav_fb *b, nnav_fbt *root, char ident[5], nnav_error *er
     uint64_t r = rd(b->p, 4);
     if (r == 0)
         return fb_err(err, 0, "", "the root offset is 0");
-    return table_at(b, r, 0, root, "", err);
+    return table_at(b, r, 0, 0, root, "", err);
 }
 
 /* Field f's offset in the table, 0 when absent. */
@@ -100,7 +102,7 @@ static int field_pos(const nnav_fb *b, const nnav_fbt *t, unsigned f, unsigned s
     if (!o)
         return 1;
     if ((uint64_t)o + size > t->tsize)
-        return fb_err(err, t->pos + o, path, "the field's %u bytes at %u pass the table's size "
+        return fb_err(err, t->pos, path, "the field's %u bytes at %u pass the table's size "
                                              "%u", size, o, t->tsize);
     *pos = t->pos + o;
     if (*pos % size)
@@ -142,7 +144,7 @@ int nnav_fb_table(const nnav_fb *b, const nnav_fbt *t, unsigned f, nnav_fbt *out
         return r;
     if (follow(b, pos, &to, path, err) < 0)
         return -1;
-    return table_at(b, to, t->depth + 1, out, path, err);
+    return table_at(b, to, pos, t->depth + 1, out, path, err);
 }
 
 /* A vector at pos of elem-byte elements. */
@@ -215,10 +217,10 @@ int nnav_fb_vec_table(const nnav_fb *b, const nnav_fbv *v, uint32_t i, nnav_fbt 
 {
     uint64_t to, pos = v->pos + 4 * (uint64_t)i;
     if (i >= v->count)
-        return fb_err(err, pos, path, "element %u of a vector of %u", i, v->count);
+        return fb_err(err, v->pos - 4, path, "element %u of a vector of %u", i, v->count);
     if (follow(b, pos, &to, path, err) < 0)
         return -1;
-    return table_at(b, to, v->depth + 1, out, path, err);
+    return table_at(b, to, pos, v->depth + 1, out, path, err);
 }
 
 int nnav_fb_vec_string(const nnav_fb *b, const nnav_fbv *v, uint32_t i, nnav_span *out,
@@ -226,7 +228,7 @@ int nnav_fb_vec_string(const nnav_fb *b, const nnav_fbv *v, uint32_t i, nnav_spa
 {
     uint64_t to, pos = v->pos + 4 * (uint64_t)i;
     if (i >= v->count)
-        return fb_err(err, pos, path, "element %u of a vector of %u", i, v->count);
+        return fb_err(err, v->pos - 4, path, "element %u of a vector of %u", i, v->count);
     if (follow(b, pos, &to, path, err) < 0)
         return -1;
     return string_at(b, to, out, path, err);
